@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * The `tao` command. Each subcommand lives in `src/commands/<name>.ts` and exports
+ * `run(args: string[]): Promise<number>` returning the exit code. Exit codes: 0 success, 1 failure
+ * (e.g. a benchmark regression), 2 invalid input or usage.
+ */
+import { InvalidTypeError, InvalidValueError } from './errors.js';
+
+type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  solve: { summary: 'solve a Problem (JSON file or stdin) and print the Plan as JSON', load: () => import('./commands/solve.js') },
+  demo: { summary: 'solve the bundled example problems and print plans and timings', load: () => import('./commands/demo.js') },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  tao ${name.padEnd(15)} ${c.summary}`);
+  return `usage: tao <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n'tao <command> --help' for a command's options.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    process.stderr.write(`tao: unknown command "${name}"\n${usage()}\n`);
+    return 2;
+  }
+  const mod = await command.load();
+  return mod.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof InvalidTypeError || err instanceof InvalidValueError) {
+      process.stderr.write(`tao: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`tao: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,88 @@
+/**
+ * The solver's contract: the Problem it reads and the Plan it returns. These shapes are also the CLI's JSON.
+ */
+
+/** A GPU node (or a group of cache-equivalent nodes the caller merged) with its residual capacity. */
+export interface ProblemNode {
+  /** Unique id, referenced by sessions' `credit` and `eligible`. */
+  id: string;
+  /** Residual admission capacity in tokens; a non-negative safe integer. */
+  capacity: number;
+}
+
+/** A waiting session with its value components already evaluated. */
+export interface ProblemSession {
+  /** Unique id. */
+  id: string;
+  /** Admission cost in tokens, the caller's reserve included; a positive integer <= 2^32-1. */
+  weight: number;
+  /** t: accumulated context tokens; an integer in [0, 2^32-1]. */
+  tokens: number;
+  /** r: the session's tool returns within the readiness horizon. */
+  ready: boolean;
+  /** k per node id, already decayed and rounded; integers in [0, 2^32-1]. Absent node = 0. */
+  credit?: Readonly<Record<string, number>>;
+  /** Node ids the session may go to. Absent = every node. */
+  eligible?: readonly string[];
+  /** Opaque to the solver; the async planner compares it between snapshot and live state. */
+  signature?: string | number;
+}
+
+/** One scheduling decision to take: which waiting sessions to admit, on which node. */
+export interface Problem {
+  nodes: readonly ProblemNode[];
+  sessions: readonly ProblemSession[];
+}
+
+/** The component-wise sum of assigned triples (credit, ready, tokens). Compared lexicographically. */
+export interface PlanValue {
+  credit: number;
+  ready: number;
+  tokens: number;
+}
+
+/** One admission: session `session` starts on node `node`. */
+export interface Assignment {
+  session: string;
+  node: string;
+}
+
+/** Which algorithm produced a plan. */
+export type SolvePath =
+  /** Nothing to decide: no session or no usable capacity. */
+  | 'trivial'
+  /** Dense DP in WASM with one packed i64 key per state. */
+  | 'dense'
+  /** Dense DP on three exact planes (TypeScript), for problems whose sums do not fit one packed key. */
+  | 'dense-wide'
+  /** The pure TypeScript reference DP. */
+  | 'reference'
+  /** Best-fit decreasing. */
+  | 'bfd';
+
+/** Counters describing how a plan was obtained. */
+export interface PlanStats {
+  /** The algorithm that produced `assignments`. */
+  path: SolvePath;
+  /** DP cells the solve visited (sessions x states for the dense DP); 0 for BFD. */
+  cells: number;
+  /** Dense states per layer (product of quantized capacities + 1), or what it would have been. */
+  states: number;
+  /** Wall time of the solve in microseconds, validation and packing included. */
+  micros: number;
+}
+
+/** The answer to a Problem. */
+export interface Plan {
+  /** `optimal`: lexicographic maximum at `quantum`. `fallback`: BFD (or better), see `reason`. */
+  status: 'optimal' | 'fallback';
+  /** Why the plan is a fallback (state budget exceeded, deadline, worker failure...). */
+  reason?: string;
+  /** Most valuable first: any prefix is a sensible partial plan. */
+  assignments: Assignment[];
+  /** Sum of the assigned triples. */
+  value: PlanValue;
+  /** The capacity quantum (Delta, tokens) the plan was solved at. */
+  quantum: number;
+  stats: PlanStats;
+}

@@ -1,0 +1,136 @@
+import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
+import type { Problem } from './types.js';
+
+/**
+ * A validated problem in flat, index-addressed form: the one input every solver path reads.
+ * Pair arrays are session-major: entry `i * m + b` is session i on node b.
+ */
+export interface IndexedProblem {
+  readonly nodeIds: readonly string[];
+  readonly sessionIds: readonly string[];
+  /** Node capacities in tokens. */
+  readonly capacity: Float64Array;
+  /** Session weights in tokens. */
+  readonly weight: Float64Array;
+  readonly tokens: Float64Array;
+  /** 1 if ready, else 0. */
+  readonly ready: Uint8Array;
+  /** Decayed credit of each pair; 0 where absent. */
+  readonly credit: Float64Array;
+  /** 1 if the pair is allowed. */
+  readonly eligible: Uint8Array;
+}
+
+const NODE_KEYS = new Set(['id', 'capacity']);
+const SESSION_KEYS = new Set(['id', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature']);
+const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!known.has(key)) throw new InvalidValueError(`${path}.${key} is not a known field`);
+  }
+}
+
+function integerIn(x: unknown, path: string, min: number, max: number, rule: string): number {
+  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
+  if (!Number.isInteger(x) || x < min || x > max) throw new InvalidValueError(`${path} must be ${rule}`);
+  return x;
+}
+
+function id(x: unknown, path: string): string {
+  if (typeof x !== 'string') throw new InvalidTypeError(`${path} must be a string`);
+  if (x.length === 0) throw new InvalidValueError(`${path} must be a non-empty string`);
+  return x;
+}
+
+/**
+ * Checks every field of a Problem and returns its indexed form. Throws InvalidTypeError or
+ * InvalidValueError whose message names the path, e.g. `problem.sessions[3].weight must be a positive
+ * integer`. Nothing is clamped or dropped.
+ */
+export function validateProblem(problem: unknown, path = 'problem'): IndexedProblem {
+  if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be an object`);
+  rejectUnknownKeys(problem, PROBLEM_KEYS, path);
+  const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
+  if (!Array.isArray(nodes)) throw new InvalidTypeError(`${path}.nodes must be an array`);
+  if (!Array.isArray(sessions)) throw new InvalidTypeError(`${path}.sessions must be an array`);
+  if (nodes.length > MAX_NODES) {
+    throw new InvalidValueError(`${path}.nodes must have at most ${MAX_NODES} entries (has ${nodes.length})`);
+  }
+  if (sessions.length > MAX_SESSIONS) {
+    throw new InvalidValueError(`${path}.sessions must have at most ${MAX_SESSIONS} entries (has ${sessions.length})`);
+  }
+  const m = nodes.length;
+  const n = sessions.length;
+
+  const nodeIds: string[] = [];
+  const nodeIndex = new Map<string, number>();
+  const capacity = new Float64Array(m);
+  for (let b = 0; b < m; b++) {
+    const p = `${path}.nodes[${b}]`;
+    const node: unknown = nodes[b];
+    if (!isRecord(node)) throw new InvalidTypeError(`${p} must be an object`);
+    rejectUnknownKeys(node, NODE_KEYS, p);
+    const nid = id(node.id, `${p}.id`);
+    if (nodeIndex.has(nid)) throw new InvalidValueError(`${p}.id duplicates node "${nid}"`);
+    nodeIndex.set(nid, b);
+    nodeIds.push(nid);
+    capacity[b] = integerIn(node.capacity, `${p}.capacity`, 0, Number.MAX_SAFE_INTEGER, 'a non-negative safe integer');
+  }
+
+  const sessionIds: string[] = [];
+  const seen = new Set<string>();
+  const weight = new Float64Array(n);
+  const tokens = new Float64Array(n);
+  const ready = new Uint8Array(n);
+  const credit = new Float64Array(n * m);
+  const eligible = new Uint8Array(n * m);
+  for (let i = 0; i < n; i++) {
+    const p = `${path}.sessions[${i}]`;
+    const s: unknown = sessions[i];
+    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be an object`);
+    rejectUnknownKeys(s, SESSION_KEYS, p);
+    const sid = id(s.id, `${p}.id`);
+    if (seen.has(sid)) throw new InvalidValueError(`${p}.id duplicates session "${sid}"`);
+    seen.add(sid);
+    sessionIds.push(sid);
+    weight[i] = integerIn(s.weight, `${p}.weight`, 1, MAX_U32, 'a positive integer <= 4294967295');
+    tokens[i] = integerIn(s.tokens, `${p}.tokens`, 0, MAX_U32, 'an integer from 0 to 4294967295');
+    if (typeof s.ready !== 'boolean') throw new InvalidTypeError(`${p}.ready must be a boolean`);
+    ready[i] = s.ready ? 1 : 0;
+    if (s.signature !== undefined && typeof s.signature !== 'string' && typeof s.signature !== 'number') {
+      throw new InvalidTypeError(`${p}.signature must be a string or a number`);
+    }
+    if (typeof s.signature === 'number' && !Number.isFinite(s.signature)) {
+      throw new InvalidValueError(`${p}.signature must be a finite number`);
+    }
+
+    const row = i * m;
+    if (s.eligible === undefined) {
+      eligible.fill(1, row, row + m);
+    } else {
+      if (!Array.isArray(s.eligible)) throw new InvalidTypeError(`${p}.eligible must be an array`);
+      for (let e = 0; e < s.eligible.length; e++) {
+        const nid = id(s.eligible[e], `${p}.eligible[${e}]`);
+        const b = nodeIndex.get(nid);
+        if (b === undefined) throw new InvalidValueError(`${p}.eligible[${e}] names unknown node "${nid}"`);
+        if (eligible[row + b] === 1) throw new InvalidValueError(`${p}.eligible[${e}] repeats node "${nid}"`);
+        eligible[row + b] = 1;
+      }
+    }
+    if (s.credit !== undefined) {
+      if (!isRecord(s.credit)) throw new InvalidTypeError(`${p}.credit must be an object`);
+      for (const [nid, k] of Object.entries(s.credit)) {
+        const b = nodeIndex.get(nid);
+        if (b === undefined) throw new InvalidValueError(`${p}.credit names unknown node "${nid}"`);
+        credit[row + b] = integerIn(k, `${p}.credit["${nid}"]`, 0, MAX_U32, 'an integer from 0 to 4294967295');
+      }
+    }
+  }
+  return { nodeIds, sessionIds, capacity, weight, tokens, ready, credit, eligible };
+}
