@@ -27,6 +27,12 @@ export interface ToolCall {
   command?: string;
   /** Progress the tool interface reports, as a fraction in [0, 1] of the work done. */
   progress?: number;
+  /**
+   * When the tool interface last reported `deadline` or `progress`. It dates the evidence for the 30 s
+   * freshness rule and, for `progress`, the elapsed time the fraction refers to. Absent: a `deadline` is
+   * taken as known since `startedAt` (like a bash timeout) and a `progress` as read now.
+   */
+  reportedAt?: number;
 }
 
 /** A session waiting in the pool. */

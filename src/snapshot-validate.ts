@@ -1,0 +1,193 @@
+/**
+ * Validation of a raw Snapshot and of the ToolCall the readiness predictor reads. Every malformed field is
+ * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
+ * nothing is clamped, dropped or reinterpreted.
+ */
+import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
+import type { Snapshot } from './snapshot.js';
+
+const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);
+const NODE_KEYS: ReadonlySet<string> = new Set(['id', 'capacity']);
+const SESSION_KEYS: ReadonlySet<string> = new Set(['id', 'tokens', 'reserve', 'eligible', 'cache', 'tool']);
+const CACHE_KEYS: ReadonlySet<string> = new Set(['node', 'tokens', 'observedAt']);
+const TOOL_KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'startedAt',
+  'returnedAt',
+  'deadline',
+  'command',
+  'progress',
+  'reportedAt',
+]);
+
+/**
+ * A path for messages, or a function building it: the hot callers (`evaluate` every scheduling period,
+ * the predictor on every query) pass functions so that no path string is built unless a check fails.
+ */
+export type PathLike = string | (() => string);
+
+function at(path: PathLike, field = ''): string {
+  return (typeof path === 'string' ? path : path()) + field;
+}
+
+/** A plain object (not null, not an array). */
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Rejects keys outside `known`: a misspelt optional field must not be silently ignored. */
+export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike): void {
+  for (const key in obj) {
+    if (Object.prototype.hasOwnProperty.call(obj, key) && !known.has(key)) {
+      throw new InvalidValueError(`${at(path)}.${key} is not a known field`);
+    }
+  }
+}
+
+/** A finite number at `path` + `field`. */
+export function finite(x: unknown, path: PathLike, field = ''): number {
+  if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
+  if (!Number.isFinite(x)) throw new InvalidValueError(`${at(path, field)} must be a finite number`);
+  return x;
+}
+
+/** An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`). */
+export function integerIn(x: unknown, path: PathLike, min: number, max: number, rule: string, field = ''): number {
+  if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
+  if (!Number.isInteger(x) || x < min || x > max) throw new InvalidValueError(`${at(path, field)} must be ${rule}`);
+  return x;
+}
+
+/** A non-empty string at `path` + `field`. */
+export function nonEmptyString(x: unknown, path: PathLike, field = ''): string {
+  if (typeof x !== 'string') throw new InvalidTypeError(`${at(path, field)} must be a string`);
+  if (x.length === 0) throw new InvalidValueError(`${at(path, field)} must be a non-empty string`);
+  return x;
+}
+
+/**
+ * Checks a tool call as seen at time `now` (named `nowPath` in messages). `strictKeys` rejects unknown
+ * fields; the predictor's hot path skips that check (it reads only the fields it knows), snapshot
+ * validation does not.
+ */
+export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPath: string, strictKeys: boolean): void {
+  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be an object`);
+  if (strictKeys) rejectUnknownKeys(tool, TOOL_KEYS, path);
+  nonEmptyString(tool.name, path, '.name');
+  const startedAt = finite(tool.startedAt, path, '.startedAt');
+  if (startedAt > now) throw new InvalidValueError(`${at(path)}.startedAt must not be after ${nowPath}`);
+  if (tool.returnedAt !== undefined) {
+    const r = finite(tool.returnedAt, path, '.returnedAt');
+    if (r < startedAt) throw new InvalidValueError(`${at(path)}.returnedAt must not be before ${at(path)}.startedAt`);
+    // A return "in the future" is not an observation; accepting it would let a caller leak the truth.
+    if (r > now) throw new InvalidValueError(`${at(path)}.returnedAt must not be after ${nowPath}`);
+  }
+  if (tool.deadline !== undefined) {
+    const d = finite(tool.deadline, path, '.deadline');
+    if (d < startedAt) throw new InvalidValueError(`${at(path)}.deadline must not be before ${at(path)}.startedAt`);
+  }
+  if (tool.command !== undefined && typeof tool.command !== 'string') {
+    throw new InvalidTypeError(`${at(path)}.command must be a string`);
+  }
+  if (tool.progress !== undefined) {
+    const p = finite(tool.progress, path, '.progress');
+    if (p < 0 || p > 1) throw new InvalidValueError(`${at(path)}.progress must be from 0 to 1`);
+  }
+  if (tool.reportedAt !== undefined) {
+    const r = finite(tool.reportedAt, path, '.reportedAt');
+    if (r < startedAt) throw new InvalidValueError(`${at(path)}.reportedAt must not be before ${at(path)}.startedAt`);
+    if (r > now) throw new InvalidValueError(`${at(path)}.reportedAt must not be after ${nowPath}`);
+  }
+}
+
+/**
+ * Checks every field of a snapshot and returns the index of each node id. Used by `validateSnapshot` and
+ * by `evaluate`, which reuses the index.
+ */
+export function indexSnapshot(snapshot: unknown, path: string): Map<string, number> {
+  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be an object`);
+  rejectUnknownKeys(snapshot, SNAPSHOT_KEYS, path);
+  const time = finite(snapshot.time, `${path}.time`);
+  const { nodes, sessions } = snapshot;
+  if (!Array.isArray(nodes)) throw new InvalidTypeError(`${path}.nodes must be an array`);
+  if (!Array.isArray(sessions)) throw new InvalidTypeError(`${path}.sessions must be an array`);
+  if (nodes.length > MAX_NODES) {
+    throw new InvalidValueError(`${path}.nodes must have at most ${MAX_NODES} entries (has ${nodes.length})`);
+  }
+  if (sessions.length > MAX_SESSIONS) {
+    throw new InvalidValueError(`${path}.sessions must have at most ${MAX_SESSIONS} entries (has ${sessions.length})`);
+  }
+
+  const nodeIndex = new Map<string, number>();
+  for (let b = 0; b < nodes.length; b++) {
+    const p = (): string => `${path}.nodes[${b}]`;
+    const node: unknown = nodes[b];
+    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be an object`);
+    rejectUnknownKeys(node, NODE_KEYS, p);
+    const nid = nonEmptyString(node.id, p, '.id');
+    if (nodeIndex.has(nid)) throw new InvalidValueError(`${p()}.id duplicates node "${nid}"`);
+    nodeIndex.set(nid, b);
+    integerIn(node.capacity, p, 0, Number.MAX_SAFE_INTEGER, 'a non-negative safe integer', '.capacity');
+  }
+
+  // stamp[b] === i + 1 marks node b as seen for session i: one allocation per snapshot, not per session.
+  const eligibleStamp = new Int32Array(nodes.length);
+  const cacheStamp = new Int32Array(nodes.length);
+  const seen = new Set<string>();
+  const timePath = `${path}.time`;
+  for (let i = 0; i < sessions.length; i++) {
+    const p = (): string => `${path}.sessions[${i}]`;
+    const s: unknown = sessions[i];
+    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be an object`);
+    rejectUnknownKeys(s, SESSION_KEYS, p);
+    const sid = nonEmptyString(s.id, p, '.id');
+    if (seen.has(sid)) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
+    seen.add(sid);
+    integerIn(s.tokens, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+    if (s.reserve !== undefined) {
+      integerIn(s.reserve, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.reserve');
+    }
+    if (s.eligible !== undefined) {
+      if (!Array.isArray(s.eligible)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
+      for (let e = 0; e < s.eligible.length; e++) {
+        const nid = nonEmptyString(s.eligible[e], p, `.eligible[${e}]`);
+        const b = nodeIndex.get(nid);
+        if (b === undefined) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
+        if (eligibleStamp[b] === i + 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
+        eligibleStamp[b] = i + 1;
+      }
+    }
+    if (s.cache !== undefined) {
+      if (!Array.isArray(s.cache)) throw new InvalidTypeError(`${p()}.cache must be an array`);
+      for (let c = 0; c < s.cache.length; c++) {
+        const cp = (): string => `${p()}.cache[${c}]`;
+        const obs: unknown = s.cache[c];
+        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be an object`);
+        rejectUnknownKeys(obs, CACHE_KEYS, cp);
+        const nid = nonEmptyString(obs.node, cp, '.node');
+        const b = nodeIndex.get(nid);
+        if (b === undefined) throw new InvalidValueError(`${cp()}.node names unknown node "${nid}"`);
+        if (cacheStamp[b] === i + 1) throw new InvalidValueError(`${cp()}.node repeats node "${nid}"`);
+        cacheStamp[b] = i + 1;
+        integerIn(obs.tokens, cp, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+        // An observation after `time` is allowed: clocks of cache events and scheduler may differ
+        // slightly; its age counts as 0 (no decay), see `decayCredit`.
+        finite(obs.observedAt, cp, '.observedAt');
+      }
+    }
+    if (s.tool !== undefined) checkToolCall(s.tool, () => `${p()}.tool`, time, timePath, true);
+  }
+  return nodeIndex;
+}
+
+/**
+ * Checks every field of a snapshot; throws InvalidTypeError or InvalidValueError naming the path
+ * (`snapshot.sessions[2].cache[0].observedAt must be a finite number`). Rules beyond the types: node and
+ * session ids unique; `eligible` and `cache` name known nodes at most once each; tokens, reserve and
+ * capacities non-negative integers; a tool call started, returned and reported no later than `time`,
+ * returned and due no earlier than it started; progress in [0, 1].
+ */
+export function validateSnapshot(snapshot: unknown, path = 'snapshot'): asserts snapshot is Snapshot {
+  indexSnapshot(snapshot, path);
+}
