@@ -31,9 +31,19 @@ export class SolverTrapError extends Error {
   override name = 'SolverTrapError';
 }
 
+/**
+ * A caller's AbortSignal fired before its solve settled. Follows the platform convention
+ * (`name === 'AbortError'`, as fetch and timers/promises reject) so generic abort handling recognises it.
+ */
+export class AbortedError extends Error {
+  readonly code = 'ERR_TAO_ABORTED' as const;
+  override name = 'AbortError';
+}
+
 /** Every error code the package can raise. */
 export type ErrorCode =
   | InvalidTypeError['code']
   | InvalidValueError['code']
   | ClosedError['code']
-  | SolverTrapError['code'];
+  | SolverTrapError['code']
+  | AbortedError['code'];

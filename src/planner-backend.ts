@@ -1,0 +1,98 @@
+/**
+ * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
+ * in the worker pool, routed by the packed problem's DP cells.
+ */
+import { InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
+import { nodesKept, sessionsKept } from './pack.js';
+import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
+import { createSolverPool, type SolverPool } from './pool.js';
+import { resolvePoolOptions, type PoolOptions } from './pool-options.js';
+import { elapsedMicros } from './plan.js';
+import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solver } from './solver.js';
+import type { WasmBuild } from './wasm.js';
+
+/**
+ * The dense-wide path (TypeScript, three exact planes, taken when the packed i64 key cannot hold the
+ * value sums) costs several times a WASM cell; its cells are weighted by this when routing.
+ */
+const WIDE_CELL_WEIGHT = 8;
+
+/** Options of `createPlanner`. */
+export interface CreatePlannerOptions extends PlannerOptions {
+  /** A pool to solve large problems in; not closed by the planner. By default the planner creates one. */
+  pool?: SolverPool;
+  /** Options of the pool the planner creates (ignored when `pool` is given). */
+  poolOptions?: PoolOptions;
+  /** The in-thread solver; not closed by the planner. By default the planner loads one (unless `inThreadMaxCells` is 0). */
+  solver?: Solver;
+  /**
+   * WASM build of the solver the planner loads.
+   * @default 'release'
+   */
+  build?: WasmBuild;
+}
+
+/** Estimated in-thread work of a prepared problem, in dense WASM cells. */
+export function estimateCells(prepared: Prepared): number {
+  const { packed, options } = prepared;
+  const n = sessionsKept(packed);
+  if (n === 0) return 0;
+  // Over budget the solver runs BFD: a sort and one pass over the candidate pairs.
+  if (packed.cells > options.stateBudget) return n * Math.max(1, nodesKept(packed));
+  return packed.keyFits ? packed.cells : packed.cells * WIDE_CELL_WEIGHT;
+}
+
+/** Wires a solver (in-thread) and a pool (off-thread) into a PlannerBackend. */
+export function solverBackend(solver: Solver | undefined, pool: SolverPool, onClose: () => Promise<void>): PlannerBackend<Prepared> {
+  return {
+    prepare: (problem, options) => prepare(problem, options),
+    cells: estimateCells,
+    solveInThread(prepared) {
+      if (solver === undefined) throw new InvalidValueError('options.inThreadMaxCells is 0 but an in-thread solve was routed: no solver loaded');
+      const t0 = performance.now();
+      try {
+        return finishPlan(prepared, solver.runPacked(prepared.packed, prepared.options, t0), elapsedMicros(t0));
+      } catch (err) {
+        // The solver discards a trapped instance and instantiates a fresh one on its next call; this
+        // solve still gets an answer, labelled, like a pool solve whose worker trapped.
+        if (!(err instanceof SolverTrapError)) throw err;
+        return fallbackPlan(prepared, `in-thread ${err.message}`);
+      }
+    },
+    solveOffThread: (prepared, signal) => pool.solvePrepared(prepared, signal === undefined ? {} : { signal }),
+    close: onClose,
+  };
+}
+
+/**
+ * Creates a planner over the WASM solver and a warm worker pool (created and owned unless given).
+ * Rejects with InvalidTypeError/InvalidValueError for invalid options, or if the pool's workers cannot
+ * start (e.g. `dist/` not built).
+ */
+export async function createPlanner(options?: CreatePlannerOptions): Promise<Planner<Prepared>> {
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    throw new InvalidTypeError('options must be an object');
+  }
+  const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = options ?? {};
+  const resolved = resolvePlannerOptions(plannerOptions);
+  if (givenPool !== undefined && poolOptions !== undefined) {
+    throw new InvalidValueError('options.poolOptions must be absent when options.pool is given');
+  }
+  // Validated here first so errors name their place in these options (`options.poolOptions.minThreads`).
+  if (poolOptions !== undefined) resolvePoolOptions(poolOptions, 'options.poolOptions');
+  const pool = givenPool ?? createSolverPool(poolOptions);
+  let solver = givenSolver;
+  try {
+    if (solver === undefined && resolved.inThreadMaxCells > 0) solver = await loadSolver(build === undefined ? {} : { build });
+    await pool.ready();
+  } catch (err) {
+    if (givenPool === undefined) await pool.close();
+    if (givenSolver === undefined) solver?.close();
+    throw err;
+  }
+  const close = async (): Promise<void> => {
+    if (givenSolver === undefined) solver?.close();
+    if (givenPool === undefined) await pool.close();
+  };
+  return new Planner(solverBackend(solver, pool, close), resolved);
+}

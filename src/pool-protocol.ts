@@ -1,0 +1,41 @@
+/**
+ * The messages between the pool (main thread) and its workers. Only typed arrays, numbers and strings
+ * cross: the main thread validates and packs, the worker decides, the main thread builds the Plan.
+ */
+import type { ResolvedSolveOptions } from './options.js';
+import type { PackedProblem } from './pack.js';
+import type { RawSolution } from './solver.js';
+import type { WasmBuild } from './wasm.js';
+
+/**
+ * Bumped whenever a message shape below changes. Tests import the pool from `src/` but its workers run
+ * `dist/worker.js`; a stale build is reported by this number instead of failing in odd ways.
+ */
+export const POOL_PROTOCOL = 1;
+
+/**
+ * Test-only failures a worker can be told to simulate, honoured only by a pool created with the internal
+ * `kAllowFaults` option: `throw` (a JavaScript exception in the task), `trap` (a real WebAssembly trap),
+ * `exit` (the thread exits mid-task, as on a fatal error).
+ */
+export type WorkerFault = 'throw' | 'trap' | 'exit';
+
+/** What the pool passes to each worker at start (Piscina `workerData`). */
+export interface PoolWorkerData {
+  build: WasmBuild;
+  allowFaults: boolean;
+}
+
+export type WorkerTask =
+  /** Answers with the worker's identity once its solver is loaded: warm-up and build check. */
+  | { kind: 'ping' }
+  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions; fault?: WorkerFault };
+
+export type WorkerReply =
+  | { kind: 'pong'; protocol: number; threadId: number }
+  | { kind: 'solved'; protocol: number; threadId: number; raw: RawSolution }
+  /**
+   * The solve failed inside the worker (a trap, an unexpected exception). The worker must not be reused:
+   * the pool terminates it, Piscina starts a replacement, and the caller gets a BFD fallback.
+   */
+  | { kind: 'failed'; protocol: number; threadId: number; failure: 'trap' | 'error'; reason: string };

@@ -1,0 +1,386 @@
+/**
+ * The off-thread twin of `solver.solve`: a Piscina pool whose workers each hold one WASM solver. The main
+ * thread validates and packs (`prepare`), the packed typed arrays are transferred to a worker, the worker
+ * returns per-session node indices on a transferred Int32Array, and the main thread builds the Plan
+ * (`finishPlan`). The Plan equals what `solver.solve` returns for the same problem and options, except
+ * `stats.micros`, which here is the caller's wall time including the round trip.
+ *
+ * Queueing is the pool's own, in front of Piscina: at most `maxThreads` tasks are handed to Piscina at a
+ * time, so a task still in our queue can be dropped by its signal without Piscina aborting (and so
+ * killing) a worker that is running something.
+ *
+ * Failure handling: a worker that traps or throws answers `failed` and is terminated (Piscina starts a
+ * replacement); a worker that dies mid-task rejects the Piscina promise. Either way the caller gets a BFD
+ * plan, status `fallback`, with the reason, computed on the calling thread.
+ */
+import { type Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from './errors.js';
+import type { SolveOptions } from './options.js';
+import { packedTransferList, packProblem } from './pack.js';
+import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './pool-protocol.js';
+import { fallbackPlan, finishPlan, prepare, type Prepared } from './solver.js';
+import type { Plan, Problem } from './types.js';
+
+/** Internal: a pool option that lets tasks carry a simulated worker failure. Not exported by the package. */
+export const kAllowFaults: unique symbol = Symbol('tao.pool.allowFaults');
+/** Internal: a solve option naming the failure to simulate (see WorkerFault). Not exported by the package. */
+export const kFault: unique symbol = Symbol('tao.pool.fault');
+
+/** Options of one `pool.solve`. */
+export interface PoolSolveOptions extends SolveOptions {
+  /**
+   * Aborting rejects the solve with AbortedError (`name` 'AbortError', code ERR_TAO_ABORTED) at once. A
+   * queued solve is removed and never runs. A running one is not interrupted (that would kill its
+   * worker): it finishes in the worker, bounded by `deadlineMs`, and its result is discarded.
+   */
+  signal?: AbortSignal;
+}
+
+interface InternalSolveOptions extends PoolSolveOptions {
+  [kFault]?: WorkerFault;
+}
+
+interface InternalPoolOptions extends PoolOptions {
+  [kAllowFaults]?: boolean;
+}
+
+/** A plain copy of the pool's counters. */
+export interface PoolStats {
+  /** Worker threads alive now. */
+  threads: number;
+  /** Solves waiting for a free worker. */
+  queued: number;
+  /** Solves handed to a worker and not yet answered. */
+  running: number;
+  /** Solves that resolved with a plan (including fallbacks). */
+  solves: number;
+  /** Of `solves`, plans with status `fallback`, whatever the reason. */
+  fallbacks: number;
+  /** Solves whose worker trapped, threw or died; each got a BFD fallback plan. */
+  workerFailures: number;
+  /** Workers the pool terminated after a failure (Piscina replaces them up to `minThreads`). */
+  workersRetired: number;
+  /** Solves rejected with AbortedError. */
+  aborted: number;
+  /** Errors Piscina reported outside any task (e.g. a worker failing at start-up). */
+  poolErrors: number;
+  /** The last such error's message, if any. */
+  lastPoolError: string | undefined;
+}
+
+/** The pool's public face. */
+export interface SolverPool {
+  /**
+   * Solves off-thread. Resolves to the Plan `solver.solve(problem, options)` would return (`stats.micros`
+   * aside), or to a labelled BFD fallback when the worker failed. Rejects with InvalidTypeError /
+   * InvalidValueError for invalid input, AbortedError when `signal` fires first, ClosedError after
+   * `close()`. Never throws synchronously.
+   */
+  solve(problem: Problem, options?: PoolSolveOptions): Promise<Plan>;
+  /**
+   * Solves an already prepared problem. Its `packed` arrays are transferred to the worker, so they are
+   * detached afterwards: a Prepared goes to the pool once.
+   */
+  solvePrepared(prepared: Prepared, options?: { signal?: AbortSignal }): Promise<Plan>;
+  /** Resolves once `minThreads` workers have loaded their solver; rejects if they cannot (e.g. no build). */
+  ready(): Promise<void>;
+  /** Thread ids of the live workers. */
+  threadIds(): number[];
+  stats(): PoolStats;
+  /**
+   * Rejects queued solves with ClosedError, lets running ones finish, then terminates the workers.
+   * Idempotent: every call returns the same promise.
+   */
+  close(): Promise<void>;
+  /** The resolved options. */
+  readonly options: Readonly<ResolvedPoolOptions>;
+}
+
+interface Task {
+  readonly prepared: Prepared;
+  readonly signal: AbortSignal | undefined;
+  readonly fault: WorkerFault | undefined;
+  /** `performance.now()` when the caller asked. */
+  readonly t0: number;
+  readonly resolve: (plan: Plan) => void;
+  readonly reject: (err: unknown) => void;
+  state: 'queued' | 'running' | 'settled';
+  onAbort: (() => void) | undefined;
+  /** Settles once the worker answered or died, even if the caller's promise settled earlier (abort). */
+  done: Promise<void> | undefined;
+}
+
+const micros = (t0: number): number => Math.round((performance.now() - t0) * 10_000) / 10;
+
+/** The message, with its cause's when there is one (Piscina's AbortError wraps the reason as cause). */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause instanceof Error ? `${err.message}: ${describeError(err.cause)}` : err.message;
+}
+
+function staleBuild(protocol: number, file: string): Error {
+  return new Error(
+    `${file} speaks pool protocol ${protocol}, this code expects ${POOL_PROTOCOL}: the compiled worker is stale, run \`npm run build:ts\``,
+  );
+}
+
+class PiscinaSolverPool implements SolverPool {
+  readonly options: Readonly<ResolvedPoolOptions>;
+  readonly #piscina: Piscina<WorkerTask, WorkerReply>;
+  readonly #queue: Task[] = [];
+  readonly #running = new Set<Task>();
+  /** Tasks whose worker is being terminated; dispatch waits so nothing lands on a dying thread. */
+  #retiring = 0;
+  /** Private abort controllers of every Piscina task not yet answered (see #run). */
+  readonly #stranded = new Set<AbortController>();
+  /** Why stranded tasks were aborted, to report it rather than Piscina's generic abort message. */
+  #strandReason: Error | undefined;
+  #closing: Promise<void> | undefined;
+  #ready: Promise<void> | undefined;
+  readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, aborted: 0, poolErrors: 0 };
+  #lastPoolError: string | undefined;
+
+  readonly #allowFaults: boolean;
+
+  constructor(options: Readonly<ResolvedPoolOptions>, allowFaults: boolean) {
+    this.options = options;
+    this.#allowFaults = allowFaults;
+    const workerData: PoolWorkerData = { build: options.build, allowFaults };
+    this.#piscina = new Piscina<WorkerTask, WorkerReply>({
+      filename: options.workerFile,
+      minThreads: options.minThreads,
+      maxThreads: options.maxThreads,
+      idleTimeout: options.idleTimeout,
+      // One synchronous solve per thread: a second task on a busy worker would only wait behind it.
+      concurrentTasksPerWorker: 1,
+      workerData,
+    });
+    // Piscina emits 'error' for a worker failure outside any task (start-up). Without a listener the
+    // process would crash; with it, the failure is counted and reported by stats() and ready().
+    this.#piscina.on('error', (err: unknown) => this.#onPoolError(err));
+  }
+
+  solve(problem: Problem, options?: PoolSolveOptions): Promise<Plan> {
+    const t0 = performance.now();
+    try {
+      if (this.#closing !== undefined) throw new ClosedError('pool.solve() after close()');
+      if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+        throw new InvalidTypeError('options must be an object');
+      }
+      const { signal, [kFault]: fault, ...solveOptions } = (options ?? {}) as InternalSolveOptions;
+      checkSignal(signal);
+      if (fault !== undefined && !this.#allowFaults) throw new InvalidValueError('fault injection needs a pool created for fault tests');
+      return this.#enqueue(prepare(problem, solveOptions), signal, fault, t0);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  solvePrepared(prepared: Prepared, options?: { signal?: AbortSignal }): Promise<Plan> {
+    const t0 = performance.now();
+    try {
+      if (this.#closing !== undefined) throw new ClosedError('pool.solvePrepared() after close()');
+      checkSignal(options?.signal);
+      return this.#enqueue(prepared, options?.signal, undefined, t0);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  ready(): Promise<void> {
+    this.#ready ??= this.#warm();
+    return this.#ready;
+  }
+
+  async #warm(): Promise<void> {
+    if (this.#closing !== undefined) throw new ClosedError('pool.ready() after close()');
+    // Piscina gives a new task to an idle worker first, so minThreads pings in parallel reach every one.
+    const pings = Array.from({ length: Math.max(1, this.options.minThreads) }, () => this.#run({ kind: 'ping' }, []));
+    let replies: WorkerReply[];
+    try {
+      replies = await Promise.all(pings);
+    } catch (err) {
+      throw new Error(`solver pool could not start its workers (${this.options.workerFile}): ${describeError(err)}`, { cause: err });
+    }
+    for (const r of replies) {
+      if (r.protocol !== POOL_PROTOCOL) throw staleBuild(r.protocol, this.options.workerFile);
+      if (r.kind !== 'pong') throw new Error(`worker answered a ping with "${r.kind}"`);
+    }
+  }
+
+  threadIds(): number[] {
+    return this.#piscina.threads.map((w: Worker) => w.threadId);
+  }
+
+  stats(): PoolStats {
+    return {
+      threads: this.#piscina.threads.length,
+      queued: this.#queue.length,
+      running: this.#running.size,
+      ...this.#counts,
+      lastPoolError: this.#lastPoolError,
+    };
+  }
+
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    const queued = this.#queue.splice(0);
+    for (const task of queued) this.#settle(task, { error: new ClosedError('pool closed before the solve started') });
+    const running = [...this.#running].map((task) => task.done);
+    this.#closing = Promise.all(running).then(() => this.#piscina.destroy());
+    return this.#closing;
+  }
+
+  #enqueue(prepared: Prepared, signal: AbortSignal | undefined, fault: WorkerFault | undefined, t0: number): Promise<Plan> {
+    return new Promise<Plan>((resolve, reject) => {
+      const task: Task = { prepared, signal, fault, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
+      if (signal?.aborted === true) {
+        this.#counts.aborted += 1;
+        throw new AbortedError('pool.solve() aborted before it started');
+      }
+      if (signal !== undefined) {
+        task.onAbort = () => this.#abort(task);
+        signal.addEventListener('abort', task.onAbort, { once: true });
+      }
+      this.#queue.push(task);
+      this.#dispatch();
+    });
+  }
+
+  #abort(task: Task): void {
+    if (task.state === 'settled') return;
+    this.#counts.aborted += 1;
+    if (task.state === 'queued') {
+      const at = this.#queue.indexOf(task);
+      if (at >= 0) this.#queue.splice(at, 1);
+      this.#settle(task, { error: new AbortedError('pool.solve() aborted before it started') });
+    } else {
+      // Still running in its worker; #complete ignores the answer once the task is settled.
+      this.#settle(task, {
+        error: new AbortedError('pool.solve() aborted while running: the worker finishes it and the result is discarded'),
+      });
+    }
+  }
+
+  #settle(task: Task, outcome: { plan: Plan } | { error: unknown }): void {
+    if (task.state === 'settled') return;
+    task.state = 'settled';
+    if (task.onAbort !== undefined) task.signal?.removeEventListener('abort', task.onAbort);
+    if ('plan' in outcome) {
+      this.#counts.solves += 1;
+      if (outcome.plan.status === 'fallback') this.#counts.fallbacks += 1;
+      task.resolve(outcome.plan);
+    } else {
+      task.reject(outcome.error);
+    }
+  }
+
+  #dispatch(): void {
+    while (this.#retiring === 0 && this.#running.size < this.options.maxThreads && this.#queue.length > 0) {
+      const task = this.#queue.shift()!;
+      this.#start(task);
+    }
+  }
+
+  #start(task: Task): void {
+    task.state = 'running';
+    this.#running.add(task);
+    const { packed, options } = task.prepared;
+    const message: WorkerTask = { kind: 'solve', packed, options, ...(task.fault !== undefined ? { fault: task.fault } : {}) };
+    task.done = this.#run(message, packedTransferList(packed)).then(
+      (reply) => this.#complete(task, reply),
+      (err: unknown) => this.#complete(task, { crashed: err }),
+    );
+  }
+
+  /**
+   * Piscina.run with a private signal, used only when no worker is alive: then no task can be running,
+   * so aborting removes queued Piscina tasks that would otherwise wait forever, and kills nothing.
+   */
+  #run(message: WorkerTask, transferList: ArrayBuffer[]): Promise<WorkerReply> {
+    const controller = new AbortController();
+    this.#stranded.add(controller);
+    return this.#piscina
+      .run(message, { transferList, signal: controller.signal })
+      .finally(() => this.#stranded.delete(controller));
+  }
+
+  #onPoolError(err: unknown): void {
+    this.#counts.poolErrors += 1;
+    this.#lastPoolError = describeError(err);
+    if (this.#piscina.threads.length > 0) return;
+    // Piscina stops replacing workers that fail while starting; without a worker, queued tasks would
+    // never settle.
+    this.#strandReason = new Error(`no worker could start: ${this.#lastPoolError}`);
+    for (const controller of this.#stranded) controller.abort(this.#strandReason);
+  }
+
+  #complete(task: Task, reply: WorkerReply | { crashed: unknown }): void {
+    this.#running.delete(task);
+    let outcome: { plan: Plan } | { error: unknown };
+    if ('crashed' in reply) {
+      // The thread died mid-task (Piscina already removed it and starts a replacement).
+      const stranded = reply.crashed instanceof Error && reply.crashed.cause === this.#strandReason && this.#strandReason !== undefined;
+      outcome = { plan: this.#fallback(task, stranded ? this.#strandReason!.message : `worker died: ${describeError(reply.crashed)}`) };
+    } else if (reply.protocol !== POOL_PROTOCOL) {
+      outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
+    } else if (reply.kind === 'solved') {
+      outcome = { plan: finishPlan(task.prepared, reply.raw, micros(task.t0)) };
+    } else if (reply.kind === 'failed') {
+      this.#retire(reply.threadId);
+      outcome = { plan: this.#fallback(task, `worker ${reply.failure}: ${reply.reason}`) };
+    } else {
+      outcome = { error: new Error(`worker answered a solve with "${reply.kind}"`) };
+    }
+    this.#settle(task, outcome);
+    this.#dispatch();
+  }
+
+  #fallback(task: Task, reason: string): Plan {
+    this.#counts.workerFailures += 1;
+    // The packed arrays went to the worker with the task (transferred, now detached): pack again from
+    // the validated problem, which never left this thread.
+    const packed = packProblem(task.prepared.problem, task.prepared.options);
+    const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; BFD plan computed on the calling thread`);
+    return { ...plan, stats: { ...plan.stats, micros: micros(task.t0) } };
+  }
+
+  /** Terminates a worker that failed; dispatch waits until Piscina has removed it. */
+  #retire(threadId: number): void {
+    const worker = this.#piscina.threads.find((w: Worker) => w.threadId === threadId);
+    if (worker === undefined) return;
+    this.#counts.workersRetired += 1;
+    this.#retiring += 1;
+    // Piscina's own 'exit' listener (registered first) removes the worker and starts a replacement
+    // before this promise settles, so the next dispatch cannot pick the dying thread.
+    worker.terminate().then(
+      () => this.#retired(),
+      (err: unknown) => {
+        this.#lastPoolError = `terminating failed worker ${threadId}: ${describeError(err)}`;
+        this.#counts.poolErrors += 1;
+        this.#retired();
+      },
+    );
+  }
+
+  #retired(): void {
+    this.#retiring -= 1;
+    this.#dispatch();
+  }
+}
+
+function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidTypeError('options.signal must be an AbortSignal');
+}
+
+/**
+ * Creates a pool of WASM solver workers and starts `minThreads` of them at once (each loads its solver
+ * when its thread starts). Throws InvalidTypeError/InvalidValueError for invalid options, including a
+ * `workerFile` that does not exist. `await pool.ready()` to wait until they are warm.
+ */
+export function createSolverPool(options?: PoolOptions): SolverPool {
+  const allowFaults = options !== undefined && (options as InternalPoolOptions)[kAllowFaults] === true;
+  return new PiscinaSolverPool(Object.freeze(resolvePoolOptions(options)), allowFaults);
+}
