@@ -70,6 +70,12 @@ export interface PlanStats {
   states: number;
   /** Wall time of the solve in microseconds, validation and packing included. */
   micros: number;
+  /** The packed i64 key could hold the value sums (else the DP ran on three exact planes: 'dense-wide'). */
+  keyFits?: boolean;
+  /** Nodes left after dropping those no session fits on (the DP's capacity dimensions). */
+  nodesKept?: number;
+  /** Sessions left after dropping those that fit on no eligible node. */
+  sessionsKept?: number;
 }
 
 /** The answer to a Problem. */

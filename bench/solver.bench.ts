@@ -1,0 +1,159 @@
+/**
+ * Dense DP kernel benchmark: WASM (SIMD and scalar kernels) against the TypeScript reference, on random
+ * tick-shaped instances of 2 and 4 nodes at a few sizes. Every runner's answer is checked against the
+ * reference before anything is timed. Reports median and P95 per pass over a workload's instances,
+ * ns per DP cell, and the reference/WASM speed ratio measured in the same run; writes the numbers as
+ * JSON too.
+ *
+ * Run: `npm run bench:solver` (builds the WASM, compiles this file with tsconfig.bench.json, runs it).
+ * Options: `--quick` (shorter time budget), `--json FILE` (default .bench-cache/solver-bench.json).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Bench } from 'tinybench';
+import { randomTickProblem, type TickShape } from '../src/examples.js';
+import { sessionsKept, type PackedProblem } from '../src/pack.js';
+import { solveReferencePacked } from '../src/reference.js';
+import { loadSolver, prepare } from '../src/solver.js';
+import { TaoKernel } from '../src/wasm.js';
+
+interface Workload {
+  name: string;
+  shape: Partial<TickShape>;
+  instances: number;
+}
+
+const WORKLOADS: Workload[] = [
+  { name: '2 nodes, 16 sessions, 64k', shape: { nodes: 2, sessions: 16, capacity: 64_000 }, instances: 8 },
+  { name: '2 nodes, 32 sessions, 96k', shape: { nodes: 2, sessions: 32, capacity: 96_000 }, instances: 8 },
+  { name: '2 nodes, 48 sessions, 300k', shape: { nodes: 2, sessions: 48, capacity: 300_000 }, instances: 2 },
+  { name: '4 nodes, 8 sessions, 16k', shape: { nodes: 4, sessions: 8, capacity: 16_000, minTokens: 2_000, maxTokens: 10_000 }, instances: 8 },
+  { name: '4 nodes, 12 sessions, 24k', shape: { nodes: 4, sessions: 12, capacity: 24_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 2 },
+];
+
+const QUANTUM = 1024;
+const STATE_BUDGET = 2 ** 26;
+
+function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+function argValue(flag: string): string | undefined {
+  const k = process.argv.indexOf(flag);
+  return k >= 0 ? process.argv[k + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const jsonPath = argValue('--json') ?? '.bench-cache/solver-bench.json';
+  const kernel = await TaoKernel.create('release');
+  const solver = await loadSolver();
+
+  const runKernel = (packed: PackedProblem, simd: boolean): bigint => {
+    kernel.setSimd(simd);
+    if (!kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)) {
+      throw new Error('kernel.load refused the layout');
+    }
+    kernel.step(0, sessionsKept(packed));
+    return kernel.finish().value;
+  };
+
+  const results = [];
+  for (const w of WORKLOADS) {
+    const prepared = Array.from({ length: w.instances }, (_, k) =>
+      prepare(randomTickProblem(1000 + 97 * k, w.shape), { quantum: QUANTUM, stateBudget: STATE_BUDGET }),
+    );
+    const packs = prepared.map((p) => p.packed);
+    const cells = packs.reduce((sum, p) => sum + p.cells, 0);
+
+    // Validate before timing: WASM (both kernels, and the solver's path) against the reference.
+    for (const p of prepared) {
+      if (!p.packed.keyFits) throw new Error(`${w.name}: packed key does not fit; pick smaller values`);
+      const refNodes = solveReferencePacked(p.packed);
+      let refKey = 0n;
+      refNodes.forEach((b, j) => {
+        if (b >= 0) refKey += p.packed.key[j * p.packed.nodeIndex.length + b]!;
+      });
+      const simd = runKernel(p.packed, true);
+      const scalar = runKernel(p.packed, false);
+      const raw = solver.runPacked(p.packed, p.options);
+      if (simd !== refKey || scalar !== refKey || raw.status !== 'optimal') {
+        throw new Error(`${w.name}: WASM ${simd}/${scalar} (${raw.status}) != reference ${refKey}`);
+      }
+    }
+
+    // The time budget bounds fast tasks; `iterations` is the minimum sample count, kept small so the
+    // reference on the largest workloads (~0.2 s per pass) does not dominate the run.
+    const bench = new Bench({
+      time: quick ? 300 : 1500,
+      iterations: quick ? 5 : 15,
+      warmupTime: quick ? 50 : 200,
+      warmupIterations: 2,
+      retainSamples: true,
+    });
+    bench
+      .add('wasm-simd', () => {
+        for (const p of packs) runKernel(p, true);
+      })
+      .add('wasm-scalar', () => {
+        for (const p of packs) runKernel(p, false);
+      })
+      .add('reference', () => {
+        for (const p of packs) solveReferencePacked(p);
+      });
+    await bench.run();
+
+    const row: Record<string, { medianMs: number; p95Ms: number; nsPerCell: number; samples: number }> = {};
+    for (const task of bench.tasks) {
+      const r = task.result;
+      if (r.state !== 'completed') throw new Error(`${w.name} ${task.name}: ${r.state}`);
+      const samples = [...(r.latency.samples ?? [])].sort((a, b) => a - b);
+      const median = percentile(samples, 0.5);
+      row[task.name] = {
+        medianMs: median,
+        p95Ms: percentile(samples, 0.95),
+        nsPerCell: (median * 1e6) / cells,
+        samples: samples.length,
+      };
+    }
+    const simd = row['wasm-simd']!;
+    const scalar = row['wasm-scalar']!;
+    const ref = row['reference']!;
+    results.push({
+      workload: w.name,
+      instances: w.instances,
+      cells,
+      meanStates: Math.round(packs.reduce((s, p) => s + p.states, 0) / packs.length),
+      runners: row,
+      speedupVsReference: ref.medianMs / simd.medianMs,
+      simdVsScalar: scalar.medianMs / simd.medianMs,
+    });
+    process.stdout.write(
+      `${w.name.padEnd(28)} ${String(cells).padStart(9)} cells | ` +
+        `wasm ${simd.nsPerCell.toFixed(2)} ns/cell (median ${simd.medianMs.toFixed(3)} ms, p95 ${simd.p95Ms.toFixed(3)} ms) | ` +
+        `scalar ${scalar.nsPerCell.toFixed(2)} | reference ${ref.nsPerCell.toFixed(2)} ns/cell | ` +
+        `wasm/reference speed x${(ref.medianMs / simd.medianMs).toFixed(1)}, simd/scalar x${(scalar.medianMs / simd.medianMs).toFixed(2)}\n`,
+    );
+  }
+  kernel.close();
+  solver.close();
+
+  const report = {
+    schemaVersion: 1,
+    benchmark: 'solver-dense-kernel',
+    settings: { quantum: QUANTUM, quick, node: process.version, timePerTaskMs: quick ? 300 : 1500 },
+    results,
+  };
+  mkdirSync(dirname(jsonPath), { recursive: true });
+  writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
+  process.stdout.write(`wrote ${jsonPath}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

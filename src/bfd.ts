@@ -1,0 +1,136 @@
+/**
+ * Best-fit decreasing at the solver's quantum: the fallback when the DP is not run or not finished, and
+ * ThunderAgent's placement.
+ *
+ * Order (`order: 'value'`, the default): sessions by their best triple descending, lexicographically,
+ * where the best triple is (highest credit over the nodes the session is eligible on and fits on, ready,
+ * tokens); ties by larger weight (tokens), then input order.
+ * Order (`order: 'tokens'`, ThunderAgent): token count descending; ties by larger weight, then input order.
+ *
+ * Placement: each session in turn goes to the eligible node where it fits (w' <= residual, quantized)
+ * with the least quantized capacity left over; ties: higher credit on that node, then lower node index
+ * (input order of nodes). A session that fits nowhere is skipped. Residuals start at floor(C / quantum),
+ * so the plan is feasible after quantization and hence with the exact weights.
+ */
+import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { resolveSolveOptions, type SolveOptions } from './options.js';
+import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
+import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import type { Plan, Problem } from './types.js';
+import { validateProblem } from './validate.js';
+
+/** The session order BFD places in. */
+export type BfdOrder = 'value' | 'tokens';
+
+/** Options of a standalone `bfd()` call: the solve options (quantum; budget and deadline unused) plus the order. */
+export interface BfdOptions extends SolveOptions {
+  /**
+   * `'value'`: best triple descending; `'tokens'`: token count descending (ThunderAgent).
+   * @default 'value'
+   */
+  order?: BfdOrder;
+}
+
+/**
+ * BFD over a packed problem: each kept session's kept node, or -1. Deterministic: the same packed
+ * problem and order always give the same plan.
+ */
+export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const bestCredit = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let best = 0;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
+    }
+    bestCredit[j] = best;
+  }
+  const sequence = Array.from({ length: n }, (_, j) => j);
+  // Kept sessions are in input order, so comparing kept indices last is "then input order".
+  if (order === 'value') {
+    sequence.sort(
+      (a, b) =>
+        bestCredit[b]! - bestCredit[a]! ||
+        packed.ready[b]! - packed.ready[a]! ||
+        packed.tokens[b]! - packed.tokens[a]! ||
+        packed.weight[b]! - packed.weight[a]! ||
+        a - b,
+    );
+  } else {
+    sequence.sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
+  }
+
+  const residual = Float64Array.from(packed.qcapacity);
+  const out = new Int32Array(n).fill(-1);
+  for (const j of sequence) {
+    const w = packed.qweight[j]!;
+    let pick = -1;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] !== 1 || w > residual[b]!) continue;
+      if (pick < 0) {
+        pick = b;
+        continue;
+      }
+      const left = residual[b]! - w;
+      const pickLeft = residual[pick]! - w;
+      if (
+        left < pickLeft ||
+        (left === pickLeft &&
+          (packed.credit[e]! > packed.credit[j * m + pick]! ||
+            (packed.credit[e]! === packed.credit[j * m + pick]! && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))
+      ) {
+        pick = b;
+      }
+    }
+    if (pick >= 0) {
+      out[j] = pick;
+      residual[pick] = residual[pick]! - w;
+    }
+  }
+  return out;
+}
+
+function resolveBfdOptions(options: BfdOptions | undefined): { order: BfdOrder; solve: SolveOptions | undefined } {
+  if (options === undefined) return { order: 'value', solve: undefined };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InvalidTypeError('options must be an object');
+  }
+  const { order, ...solve } = options;
+  if (order !== undefined && typeof order !== 'string') throw new InvalidTypeError('options.order must be a string');
+  if (order !== undefined && order !== 'value' && order !== 'tokens') {
+    throw new InvalidValueError('options.order must be "value" or "tokens"');
+  }
+  return { order: order ?? 'value', solve };
+}
+
+/**
+ * Solves with best-fit decreasing only. Status is `fallback` with reason `bfd requested (order: <order>)`
+ * and path `bfd`, because BFD does not prove optimality; a problem with nothing to decide (no session
+ * fits anywhere) is `optimal` with path `trivial`, as from the solver.
+ */
+export function bfd(problem: Problem, options?: BfdOptions): Plan {
+  const t0 = performance.now();
+  const { order, solve } = resolveBfdOptions(options);
+  const indexed = validateProblem(problem);
+  const resolved = resolveSolveOptions(solve);
+  const packed = packProblem(indexed, resolved);
+  const stats = trivialStats(packed);
+  if (sessionsKept(packed) === 0) {
+    return buildPlan(
+      indexed,
+      new Int32Array(packed.sessionCount).fill(-1),
+      { status: 'optimal', quantum: resolved.quantum, stats },
+      elapsedMicros(t0),
+    );
+  }
+  const node = unpackNodes(packed, bfdPacked(packed, order));
+  return buildPlan(
+    indexed,
+    node,
+    { status: 'fallback', reason: `bfd requested (order: ${order})`, quantum: resolved.quantum, stats: { ...stats, path: 'bfd' } },
+    elapsedMicros(t0),
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * Packing: a validated problem and resolved options become the quantized, reduced arrays every solver
+ * path reads (WASM dense, TS dense-wide, BFD). The result is a plain object of typed arrays, numbers and
+ * booleans, so it survives structured cloning and its buffers can be transferred to a worker.
+ */
+import type { ResolvedSolveOptions } from './options.js';
+import type { IndexedProblem } from './validate.js';
+
+/** 2^63 - 1: the largest packed key sum the i64 table can hold. */
+const I64_MAX = (1n << 63n) - 1n;
+
+/**
+ * A problem after quantization and exact reductions. "Kept" sessions and nodes are the ones the DP sees;
+ * pair arrays are session-major over kept indices: entry `j * nodesKept + b`.
+ *
+ * Reductions (none changes the optimal value):
+ * - a pair (i, b) is a candidate iff it is eligible and w'_i <= floor(C_b / quantum);
+ * - a node's DP capacity is min(floor(C_b / quantum), sum of w' of its candidate sessions): no plan can
+ *   use more than that sum on it;
+ * - nodes whose DP capacity is 0 and sessions with no candidate node are dropped.
+ */
+export interface PackedProblem {
+  /** Sessions in the original problem. */
+  readonly sessionCount: number;
+  /** Nodes in the original problem. */
+  readonly nodeCount: number;
+  /** The capacity quantum (tokens) the arrays were quantized at. */
+  readonly quantum: number;
+  /** Kept session j -> original session index, ascending (input order is preserved). */
+  readonly sessionIndex: Int32Array;
+  /**
+   * Kept node b -> original node index. Ordered by DP capacity descending (ties: lower original index)
+   * so the largest radix is the innermost, contiguous digit of the state index.
+   */
+  readonly nodeIndex: Int32Array;
+  /** Quantized weight w'_j = ceil(weight / quantum) per kept session. */
+  readonly qweight: Float64Array;
+  /** Unquantized weight (tokens) per kept session; BFD breaks ties with it. */
+  readonly weight: Float64Array;
+  /** floor(capacity / quantum) per kept node: where BFD's residuals start. */
+  readonly qcapacity: Float64Array;
+  /** DP capacity C'_b per kept node (qcapacity reduced as above); the state radix is C'_b + 1. */
+  readonly capacity: Float64Array;
+  /** 1 where kept session j may go to kept node b and fits there. */
+  readonly candidate: Uint8Array;
+  /** Credit of each kept pair (0 where not a candidate). */
+  readonly credit: Float64Array;
+  /** 1 if the kept session is ready. */
+  readonly ready: Uint8Array;
+  /** Tokens of each kept session. */
+  readonly tokens: Float64Array;
+  /**
+   * Packed key of each kept pair: credit * (R + 1) * (T + 1) + ready * (T + 1) + tokens, with R the number
+   * of kept ready sessions and T the kept tokens' sum; -1 where not a candidate. Numeric order of key sums
+   * equals lexicographic order of triple sums. Empty when `keyFits` is false.
+   */
+  readonly key: BigInt64Array;
+  /** (Kmax + 1) * (R + 1) * (T + 1) <= 2^63 - 1, Kmax = sum over kept sessions of their best credit. */
+  readonly keyFits: boolean;
+  /** Product of (C'_b + 1) over kept nodes: DP states per layer. A double; Infinity past its range. */
+  readonly states: number;
+  /** Kept sessions x states: the dense DP's cells. */
+  readonly cells: number;
+}
+
+/** Number of kept sessions. */
+export function sessionsKept(packed: PackedProblem): number {
+  return packed.sessionIndex.length;
+}
+
+/** Number of kept nodes. */
+export function nodesKept(packed: PackedProblem): number {
+  return packed.nodeIndex.length;
+}
+
+/** ceil(x / q) for integers x in [0, 2^32) and q >= 1, exact. */
+function ceilDiv(x: number, q: number): number {
+  if (q >= x) return x === 0 ? 0 : 1;
+  // Here q < 2^32, so every product below is exact.
+  let r = Math.floor(x / q);
+  while (r * q < x) r++;
+  while (r > 0 && (r - 1) * q >= x) r--;
+  return r;
+}
+
+/** floor(x / q) for safe integers, exact. */
+function floorDiv(x: number, q: number): number {
+  return Number(BigInt(x) / BigInt(q));
+}
+
+/** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
+export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptions): PackedProblem {
+  const q = options.quantum;
+  const m = problem.nodeIds.length;
+  const n = problem.sessionIds.length;
+
+  const qcapAll = new Float64Array(m);
+  for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
+  const qweightAll = new Float64Array(n);
+  for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
+
+  // Sum of w' of the sessions that fit on each node (< 4096 * 2^32 < 2^53: exact).
+  const fitSum = new Float64Array(m);
+  const sessionFits = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = qweightAll[i]!;
+    for (let b = 0; b < m; b++) {
+      if (problem.eligible[i * m + b] === 1 && w <= qcapAll[b]!) {
+        fitSum[b] = fitSum[b]! + w;
+        sessionFits[i] = 1;
+      }
+    }
+  }
+  // A node with fitSum 0 has no candidate; a session that fits somewhere keeps every node it fits on.
+  const keptNodes: number[] = [];
+  for (let b = 0; b < m; b++) if (fitSum[b]! > 0) keptNodes.push(b);
+  const dpCap = (b: number): number => Math.min(qcapAll[b]!, fitSum[b]!);
+  keptNodes.sort((a, c) => dpCap(c) - dpCap(a) || a - c);
+  const keptSessions: number[] = [];
+  for (let i = 0; i < n; i++) if (sessionFits[i] === 1) keptSessions.push(i);
+
+  const mk = keptNodes.length;
+  const nk = keptSessions.length;
+  const nodeIndex = Int32Array.from(keptNodes);
+  const sessionIndex = Int32Array.from(keptSessions);
+  const qcapacity = new Float64Array(mk);
+  const capacity = new Float64Array(mk);
+  let states = 1;
+  for (let b = 0; b < mk; b++) {
+    const ob = keptNodes[b]!;
+    qcapacity[b] = qcapAll[ob]!;
+    capacity[b] = dpCap(ob);
+    states *= capacity[b]! + 1;
+  }
+
+  const qweight = new Float64Array(nk);
+  const weight = new Float64Array(nk);
+  const ready = new Uint8Array(nk);
+  const tokens = new Float64Array(nk);
+  const candidate = new Uint8Array(nk * mk);
+  const credit = new Float64Array(nk * mk);
+  let readyCount = 0;
+  let tokenSum = 0;
+  let creditMaxSum = 0;
+  for (let j = 0; j < nk; j++) {
+    const i = keptSessions[j]!;
+    qweight[j] = qweightAll[i]!;
+    weight[j] = problem.weight[i]!;
+    ready[j] = problem.ready[i]!;
+    tokens[j] = problem.tokens[i]!;
+    readyCount += ready[j]!;
+    tokenSum += tokens[j]!;
+    let best = 0;
+    for (let b = 0; b < mk; b++) {
+      const ob = keptNodes[b]!;
+      if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
+        candidate[j * mk + b] = 1;
+        const k = problem.credit[i * m + ob]!;
+        credit[j * mk + b] = k;
+        if (k > best) best = k;
+      }
+    }
+    creditMaxSum += best;
+  }
+
+  const tokenScale = BigInt(tokenSum) + 1n;
+  const readyScale = (BigInt(readyCount) + 1n) * tokenScale;
+  const keyFits = (BigInt(creditMaxSum) + 1n) * readyScale <= I64_MAX;
+  let key = new BigInt64Array(0);
+  if (keyFits) {
+    key = new BigInt64Array(nk * mk);
+    for (let j = 0; j < nk; j++) {
+      const rt = BigInt(ready[j]!) * tokenScale + BigInt(tokens[j]!);
+      for (let b = 0; b < mk; b++) {
+        const e = j * mk + b;
+        key[e] = candidate[e] === 1 ? BigInt(credit[e]!) * readyScale + rt : -1n;
+      }
+    }
+  }
+
+  return {
+    sessionCount: n,
+    nodeCount: m,
+    quantum: q,
+    sessionIndex,
+    nodeIndex,
+    qweight,
+    weight,
+    qcapacity,
+    capacity,
+    candidate,
+    credit,
+    ready,
+    tokens,
+    key,
+    keyFits,
+    states,
+    cells: nk * states,
+  };
+}
+
+/** Every distinct ArrayBuffer of a PackedProblem, for `postMessage`/Piscina transfer lists. */
+export function packedTransferList(packed: PackedProblem): ArrayBuffer[] {
+  const views: ArrayBufferView[] = [
+    packed.sessionIndex,
+    packed.nodeIndex,
+    packed.qweight,
+    packed.weight,
+    packed.qcapacity,
+    packed.capacity,
+    packed.candidate,
+    packed.credit,
+    packed.ready,
+    packed.tokens,
+    packed.key,
+  ];
+  const out = new Set<ArrayBuffer>();
+  for (const v of views) {
+    // Packing allocates every array on its own ArrayBuffer, never a SharedArrayBuffer.
+    if (v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+  }
+  return [...out];
+}
+
+/**
+ * Maps a per-kept-session choice of kept nodes (-1 = not admitted) back to original indices: one entry
+ * per original session, holding the original node index or -1.
+ */
+export function unpackNodes(packed: PackedProblem, keptChoice: Int32Array): Int32Array {
+  const node = new Int32Array(packed.sessionCount).fill(-1);
+  for (let j = 0; j < keptChoice.length; j++) {
+    const b = keptChoice[j]!;
+    if (b >= 0) node[packed.sessionIndex[j]!] = packed.nodeIndex[b]!;
+  }
+  return node;
+}

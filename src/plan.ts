@@ -1,0 +1,82 @@
+/**
+ * Turning per-session node choices into a Plan: assignments ordered most valuable first, exact value
+ * sums, stats.
+ */
+import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import type { Assignment, Plan, PlanStats, PlanValue } from './types.js';
+import type { IndexedProblem } from './validate.js';
+
+/** Plan stats without the wall time, which the caller measures around everything. */
+export type RawStats = Omit<PlanStats, 'micros'>;
+
+/** Everything a Plan carries besides its assignments and value. */
+export interface PlanMeta {
+  status: Plan['status'];
+  reason?: string;
+  quantum: number;
+  stats: RawStats;
+}
+
+/** A count for PlanStats: counts past the double range are reported as Number.MAX_VALUE (JSON has no Infinity). */
+export function countStat(x: number): number {
+  return Number.isFinite(x) ? x : Number.MAX_VALUE;
+}
+
+/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and `cells`. */
+export function trivialStats(packed: PackedProblem): RawStats {
+  return {
+    path: 'trivial',
+    cells: 0,
+    states: countStat(packed.states),
+    keyFits: packed.keyFits,
+    nodesKept: nodesKept(packed),
+    sessionsKept: sessionsKept(packed),
+  };
+}
+
+/** Microseconds since `t0` (a `performance.now()` reading), rounded to 0.1 us. */
+export function elapsedMicros(t0: number): number {
+  return Math.round((performance.now() - t0) * 10_000) / 10;
+}
+
+/**
+ * Builds a Plan from `node` (one entry per original session: original node index, or -1).
+ *
+ * Assignments are sorted by the triple (credit on the assigned node, ready, tokens) descending,
+ * ties by smaller weight, then input order: a prefix of the list is a sensible partial plan when live
+ * capacity turns out smaller than the snapshot's.
+ */
+export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number): Plan {
+  const m = problem.nodeIds.length;
+  const chosen: number[] = [];
+  const value: PlanValue = { credit: 0, ready: 0, tokens: 0 };
+  for (let i = 0; i < node.length; i++) {
+    const b = node[i]!;
+    if (b < 0) continue;
+    chosen.push(i);
+    value.credit += problem.credit[i * m + b]!;
+    value.ready += problem.ready[i]!;
+    value.tokens += problem.tokens[i]!;
+  }
+  const creditOf = (i: number): number => problem.credit[i * m + node[i]!]!;
+  chosen.sort(
+    (a, b) =>
+      creditOf(b) - creditOf(a) ||
+      problem.ready[b]! - problem.ready[a]! ||
+      problem.tokens[b]! - problem.tokens[a]! ||
+      problem.weight[a]! - problem.weight[b]! ||
+      a - b,
+  );
+  const assignments: Assignment[] = chosen.map((i) => ({
+    session: problem.sessionIds[i]!,
+    node: problem.nodeIds[node[i]!]!,
+  }));
+  return {
+    status: meta.status,
+    ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
+    assignments,
+    value,
+    quantum: meta.quantum,
+    stats: { ...meta.stats, micros },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * The one file that touches `WebAssembly`: compiles tao.wasm once per build (the Module is cached),
+ * instantiates it per kernel (one per thread that loads a solver), keeps typed-array views over its
+ * memory (rebuilt whenever memory grows and the old buffer detaches), and knows the ABI layout of
+ * `assembly/index.ts` from the TypeScript side.
+ *
+ * A trap (out-of-bounds access, `unreachable`, an `abort` from the debug build) is reported as
+ * SolverTrapError and the instance is discarded: the next call instantiates a fresh one from the cached
+ * Module, so one trap never leaves a half-written memory behind.
+ */
+import { readFile } from 'node:fs/promises';
+import { SolverTrapError } from './errors.js';
+import { MEMORY_CAP_BYTES } from './limits.js';
+
+/** The ABI version this file speaks; `abiVersion()` of the module must match. */
+export const ABI_VERSION = 1;
+
+/** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
+export type WasmBuild = 'release' | 'debug';
+
+/** The module's exports, as `assembly/index.ts` declares them. Pointers are byte addresses. */
+interface TaoExports {
+  readonly memory: WebAssembly.Memory;
+  abiVersion(): number;
+  maxNodes(): number;
+  maxSessions(): number;
+  radixPtr(): number;
+  weightPtr(): number;
+  nodeOutPtr(): number;
+  valueOutPtr(): number;
+  keysPtr(): number;
+  tablePtr(): number;
+  choicePtr(): number;
+  layoutEnd(n: number, m: number, states: number): number;
+  reserve(n: number, m: number, states: number): number;
+  begin(): number;
+  step(j0: number, j1: number): void;
+  setSimd(on: number): void;
+  finish(): void;
+}
+
+type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
+
+const FUNCTION_EXPORTS = [
+  'abiVersion',
+  'maxNodes',
+  'maxSessions',
+  'radixPtr',
+  'weightPtr',
+  'nodeOutPtr',
+  'valueOutPtr',
+  'keysPtr',
+  'tablePtr',
+  'choicePtr',
+  'layoutEnd',
+  'reserve',
+  'begin',
+  'step',
+  'setSimd',
+  'finish',
+] as const satisfies readonly ExportedFunction[];
+
+const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
+  release: new URL('../build/tao.wasm', import.meta.url),
+  debug: new URL('../build/tao.debug.wasm', import.meta.url),
+};
+
+const modules = new Map<WasmBuild, Promise<WebAssembly.Module>>();
+
+/** Compiles a build once per thread; later calls share the cached Module. */
+export function compileTaoModule(build: WasmBuild = 'release'): Promise<WebAssembly.Module> {
+  let pending = modules.get(build);
+  if (pending === undefined) {
+    pending = readFile(WASM_URL[build]).then((bytes) => WebAssembly.compile(bytes));
+    // A failed compile (missing build/, say) is not cached, so a later call can retry after a build.
+    pending.catch(() => modules.delete(build));
+    modules.set(build, pending);
+  }
+  return pending;
+}
+
+/** Thrown from the debug build's `abort` import; becomes a SolverTrapError. */
+class WasmAbort extends Error {
+  override name = 'WasmAbort';
+}
+
+/** Reads an AssemblyScript string (UTF-16LE, byte length stored just before it) from memory. */
+function readAsString(memory: WebAssembly.Memory, ptr: number): string {
+  if (ptr === 0) return '';
+  const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0] ?? 0;
+  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, bytes >>> 1));
+}
+
+function instantiate(module: WebAssembly.Module): TaoExports {
+  let memory: WebAssembly.Memory | undefined;
+  const imports = {
+    env: {
+      abort(message: number, file: number, line: number, column: number): never {
+        const text = memory === undefined ? '' : `${readAsString(memory, message)} at ${readAsString(memory, file)}:${line}:${column}`;
+        throw new WasmAbort(`abort: ${text}`);
+      },
+    },
+  };
+  const raw = new WebAssembly.Instance(module, imports).exports;
+  const mem = raw['memory'];
+  if (!(mem instanceof WebAssembly.Memory)) throw new Error('tao.wasm does not export its memory');
+  for (const name of FUNCTION_EXPORTS) {
+    if (typeof raw[name] !== 'function') throw new Error(`tao.wasm does not export ${name}()`);
+  }
+  memory = mem;
+  // Every member of TaoExports was checked just above.
+  const exports = raw as unknown as TaoExports;
+  const version = exports.abiVersion();
+  if (version !== ABI_VERSION) throw new Error(`tao.wasm speaks ABI ${version}, this package expects ${ABI_VERSION}`);
+  return exports;
+}
+
+/** Views over the fixed regions; valid until memory grows. */
+interface FixedViews {
+  readonly buffer: ArrayBuffer;
+  readonly radix: Int32Array;
+  readonly weight: Int32Array;
+  readonly nodeOut: Int32Array;
+  readonly valueOut: BigInt64Array;
+}
+
+/** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
+export interface KernelResult {
+  readonly node: Int32Array;
+  readonly value: bigint;
+}
+
+/**
+ * One instance of the dense kernel with its own memory. Call order per solve:
+ * `load(radix, weight, keys)` -> `step(j0, j1)` over 0..n in order -> `finish()`.
+ */
+export class TaoKernel {
+  readonly build: WasmBuild;
+  readonly #module: WebAssembly.Module;
+  #exports: TaoExports | null;
+  #views: FixedViews | null = null;
+  #n = 0;
+  #simd = true;
+  #closed = false;
+
+  private constructor(module: WebAssembly.Module, build: WasmBuild) {
+    this.#module = module;
+    this.build = build;
+    this.#exports = instantiate(module);
+  }
+
+  /** Compiles (once per thread) and instantiates. */
+  static async create(build: WasmBuild = 'release'): Promise<TaoKernel> {
+    return new TaoKernel(await compileTaoModule(build), build);
+  }
+
+  /** The live instance; a fresh one if the last call trapped. */
+  #live(): TaoExports {
+    if (this.#closed) throw new Error('TaoKernel is closed');
+    if (this.#exports === null) {
+      this.#exports = instantiate(this.#module);
+      this.#views = null;
+      this.#n = 0;
+      if (!this.#simd) this.#exports.setSimd(0);
+    }
+    return this.#exports;
+  }
+
+  /** Runs one call into the module; any exception from inside it is a trap and retires the instance. */
+  #call<T>(op: string, fn: (x: TaoExports) => T): T {
+    const x = this.#live();
+    try {
+      return fn(x);
+    } catch (err) {
+      this.#exports = null;
+      this.#views = null;
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new SolverTrapError(`WASM trap in ${op}: ${detail}`, { cause: err });
+    }
+  }
+
+  #fixed(): FixedViews {
+    const x = this.#live();
+    const buffer = x.memory.buffer;
+    if (this.#views === null || this.#views.buffer !== buffer) {
+      const nodes = x.maxNodes();
+      const sessions = x.maxSessions();
+      this.#views = {
+        buffer,
+        radix: new Int32Array(buffer, x.radixPtr() >>> 0, nodes),
+        weight: new Int32Array(buffer, x.weightPtr() >>> 0, sessions),
+        nodeOut: new Int32Array(buffer, x.nodeOutPtr() >>> 0, sessions),
+        valueOut: new BigInt64Array(buffer, x.valueOutPtr() >>> 0, 1),
+      };
+    }
+    return this.#views;
+  }
+
+  /** Bytes of linear memory a solve of n sessions, m nodes and `states` states needs, in total. */
+  bytesNeeded(n: number, m: number, states: number): number {
+    return this.#live().layoutEnd(n, m, states);
+  }
+
+  /** Current size of the instance's linear memory in bytes (it never shrinks). */
+  memoryBytes(): number {
+    return this.#live().memory.buffer.byteLength;
+  }
+
+  /** Chooses the SIMD (default) or scalar kernel; the results are identical. */
+  setSimd(on: boolean): void {
+    this.#simd = on;
+    this.#call('setSimd', (x) => x.setSimd(on ? 1 : 0));
+  }
+
+  /**
+   * Lays out memory for one solve and writes its inputs: `radix` (C'_b + 1 per node, node 0 innermost),
+   * `weight` (w' per session), `keys` (session-major packed keys, -1 = not a candidate). Returns false,
+   * without trapping, if memory would have to grow past MEMORY_CAP_BYTES.
+   */
+  load(radix: ArrayLike<number>, weight: ArrayLike<number>, keys: BigInt64Array): boolean {
+    const n = weight.length;
+    const m = radix.length;
+    let states = 1;
+    for (let b = 0; b < m; b++) states *= radix[b]!;
+    if (keys.length !== n * m) throw new RangeError(`keys has ${keys.length} entries, expected ${n * m}`);
+    if (!Number.isSafeInteger(states) || states > 0x7fff_ffff) throw new RangeError(`${states} states do not fit the ABI`);
+    if (this.bytesNeeded(n, m, states) > MEMORY_CAP_BYTES) return false;
+    const status = this.#call('reserve', (x) => x.reserve(n, m, states));
+    if (status === 0) return false;
+    if (status !== 1) throw new RangeError(`reserve(${n}, ${m}, ${states}) rejected its arguments`);
+    const views = this.#fixed();
+    views.radix.set(radix);
+    for (let j = 0; j < n; j++) views.weight[j] = weight[j]!;
+    const x = this.#live();
+    new BigInt64Array(x.memory.buffer, x.keysPtr() >>> 0, n * m).set(keys);
+    if (this.#call('begin', (e) => e.begin()) !== 0) throw new RangeError('begin() found radix inconsistent with states');
+    this.#n = n;
+    return true;
+  }
+
+  /** Folds sessions j0..j1-1 (they must follow the previous step's range). */
+  step(j0: number, j1: number): void {
+    this.#call('step', (x) => x.step(j0, j1));
+  }
+
+  /** Walks back the choices of the last loaded solve. */
+  finish(): KernelResult {
+    this.#call('finish', (x) => x.finish());
+    const views = this.#fixed();
+    return { node: views.nodeOut.slice(0, this.#n), value: views.valueOut[0]! };
+  }
+
+  /** Drops the instance; the kernel cannot be used afterwards. */
+  close(): void {
+    this.#closed = true;
+    this.#exports = null;
+    this.#views = null;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * fast-check generators of small Problems with the awkward cases drawn often: tied and zero credits,
+ * ineligible pairs, zero capacities, sessions heavier than every node, weights that are not multiples
+ * of the quantum.
+ */
+import fc from 'fast-check';
+import type { Problem, ProblemSession } from '../../src/types.js';
+
+export interface ShapeLimits {
+  minSessions: number;
+  maxSessions: number;
+  minNodes: number;
+  maxNodes: number;
+  /** Largest node capacity in tokens. */
+  maxCapacity: number;
+  /** Largest session weight in tokens. */
+  maxWeight: number;
+}
+
+const small: ShapeLimits = { minSessions: 0, maxSessions: 8, minNodes: 1, maxNodes: 3, maxCapacity: 24, maxWeight: 12 };
+
+/** A problem together with the quantum to solve it at. */
+export interface QuantizedCase {
+  problem: Problem;
+  quantum: number;
+}
+
+export function problemArb(limits: Partial<ShapeLimits> = {}): fc.Arbitrary<Problem> {
+  const L = { ...small, ...limits };
+  return fc.integer({ min: L.minNodes, max: L.maxNodes }).chain((m) => {
+    const nodeIds = Array.from({ length: m }, (_, b) => `n${b}`);
+    const capacity = fc.oneof(
+      { weight: 1, arbitrary: fc.constant(0) },
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: L.maxCapacity }) },
+    );
+    const session = fc.record({
+      weight: fc.integer({ min: 1, max: L.maxWeight }),
+      tokens: fc.oneof(fc.constantFrom(0, 1, 2, 5), fc.integer({ min: 0, max: 50 })),
+      ready: fc.boolean(),
+      credit: fc.array(fc.oneof(fc.constantFrom(0, 0, 1, 3), fc.integer({ min: 0, max: 40 })), {
+        minLength: m,
+        maxLength: m,
+      }),
+      eligible: fc.option(fc.array(fc.boolean(), { minLength: m, maxLength: m }), { freq: 2 }),
+      omitZeroCredits: fc.boolean(),
+    });
+    return fc
+      .record({
+        capacities: fc.array(capacity, { minLength: m, maxLength: m }),
+        sessions: fc.array(session, { minLength: L.minSessions, maxLength: L.maxSessions }),
+      })
+      .map(({ capacities, sessions }): Problem => ({
+        nodes: nodeIds.map((id, b) => ({ id, capacity: capacities[b]! })),
+        sessions: sessions.map((s, i): ProblemSession => {
+          const credit: Record<string, number> = {};
+          nodeIds.forEach((id, b) => {
+            const k = s.credit[b]!;
+            if (k !== 0 || !s.omitZeroCredits) credit[id] = k;
+          });
+          const out: ProblemSession = { id: `s${i}`, weight: s.weight, tokens: s.tokens, ready: s.ready, credit };
+          if (s.eligible !== null) return { ...out, eligible: nodeIds.filter((_, b) => s.eligible![b]) };
+          return out;
+        }),
+      }));
+  });
+}
+
+export function quantizedCaseArb(limits: Partial<ShapeLimits> = {}, quanta = [1, 2, 3, 4]): fc.Arbitrary<QuantizedCase> {
+  return fc.record({ problem: problemArb(limits), quantum: fc.constantFrom(...quanta) });
+}
