@@ -1,0 +1,182 @@
+/**
+ * `tao simulate`: runs the simulator on a setting for one policy (or all) over several seeds and prints
+ * the setting, the workload profile and a table of metrics with 95% intervals; optionally writes the full
+ * report as JSON, an SVG of running requests over time, and the solver Problems of every tick as JSONL.
+ * Exit codes: 0 done, 2 invalid flags or setting (one line on stderr naming the flag or field).
+ */
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { InvalidValueError } from '../errors.js';
+import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from '../sim/cli-args.js';
+import { PROBLEM_POLICIES } from '../sim/policies/index.js';
+import type { TaoParams } from '../sim/policies/tao.js';
+import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
+import { ProgressBar } from '../sim/progress.js';
+import { recordLine } from '../sim/record.js';
+import { type RunMode, simulate } from '../sim/run.js';
+import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
+import { SETTING_NAMES, type SimSetting } from '../sim/settings.js';
+import { runningRequestsSvg } from '../sim/svg.js';
+import { formatSetting, formatSummaryTable } from '../sim/table.js';
+import { WORKLOAD_PROFILES } from '../sim/workload.js';
+import { checkSweepValue } from '../sim/sweep.js';
+
+const HELP = `usage: tao simulate [options]
+
+Simulates agent workers on GPU nodes under a scheduling policy and prints metrics over seeds
+(mean ± 95% Student-t interval).
+
+options:
+  --setting NAME        ${SETTING_NAMES.join(', ')} (default ds-64)
+  --setting-file FILE   a custom setting (JSON, see README); replaces --setting
+  --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default tao)
+  --seeds N|a,b,...     seeds 1..N, or a list (default 5)
+  --tasks N             run N tasks in total (default: the setting's task count)
+  --duration SECONDS    instead, run workers back to back for this much simulated time
+  --workload NAME       replace the setting's workload profile: ${Object.keys(WORKLOAD_PROFILES).join(', ')}
+  --half-life S         TAO credit half-life h (default 10)
+  --horizon S           TAO readiness horizon H = scheduling period (default 1)
+  --delta X             Bernstein confidence delta (default 0.2)
+  --quantum N           DP capacity quantum in tokens (default 1024)
+  --state-budget N      DP state budget in cells (default 4194304)
+  --sample S            seconds between samples of running requests (default 1)
+  --json FILE           write the full report (settings, profile, every run, summary) as JSON
+  --svg FILE            write running requests over time (first seed, one line per policy) as SVG
+  --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
+                        (the recorded policy: the one given, or tao with --policy all)
+  --check               check capacity and block invariants after every event (slow)
+  --progress            show a progress bar on stderr even when it is not a terminal
+  -h, --help            this help`;
+
+const FLAGS = {
+  setting: { type: 'string' },
+  'setting-file': { type: 'string' },
+  policy: { type: 'string' },
+  seeds: { type: 'string' },
+  tasks: { type: 'string' },
+  duration: { type: 'string' },
+  workload: { type: 'string' },
+  'half-life': { type: 'string' },
+  horizon: { type: 'string' },
+  delta: { type: 'string' },
+  quantum: { type: 'string' },
+  'state-budget': { type: 'string' },
+  sample: { type: 'string' },
+  json: { type: 'string' },
+  svg: { type: 'string' },
+  record: { type: 'string' },
+  check: { type: 'boolean' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Setting from --setting / --setting-file / --workload. */
+export async function settingFromFlags(values: {
+  setting?: string | undefined;
+  'setting-file'?: string | undefined;
+  workload?: string | undefined;
+}): Promise<SimSetting> {
+  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? 'ds-64', '--setting');
+  if (values.workload !== undefined) {
+    const profile = WORKLOAD_PROFILES[values.workload];
+    if (profile === undefined) {
+      throw new InvalidValueError(`--workload must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${values.workload}")`);
+    }
+    setting = { ...setting, workload: profile };
+    validateSetting(setting, `${setting.name} with --workload ${values.workload}`);
+  }
+  return setting;
+}
+
+/** Run mode from --tasks / --duration. */
+export function modeFromFlags(values: { tasks?: string | undefined; duration?: string | undefined }, setting: SimSetting): RunMode {
+  if (values.tasks !== undefined && values.duration !== undefined) throw new InvalidValueError('--tasks and --duration are exclusive');
+  if (values.duration !== undefined) return { duration: secondsFlag('--duration', values.duration) };
+  if (values.tasks !== undefined) return { tasks: intFlag('--tasks', values.tasks) };
+  return { tasks: setting.tasks };
+}
+
+/** TAO parameters from their flags. */
+export function taoFromFlags(values: {
+  'half-life'?: string | undefined;
+  horizon?: string | undefined;
+  delta?: string | undefined;
+  quantum?: string | undefined;
+  'state-budget'?: string | undefined;
+}): Partial<TaoParams> {
+  const tao: { -readonly [K in keyof TaoParams]?: number } = {};
+  if (values['half-life'] !== undefined) tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
+  if (values.horizon !== undefined) tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
+  if (values.delta !== undefined) tao.delta = checkSweepValue('delta', numFlag('--delta', values.delta), '--delta');
+  if (values.quantum !== undefined) tao.quantum = checkSweepValue('quantum', intFlag('--quantum', values.quantum), '--quantum');
+  if (values['state-budget'] !== undefined) {
+    tao.stateBudget = checkSweepValue('stateBudget', intFlag('--state-budget', values['state-budget']), '--state-budget');
+  }
+  return tao;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const values = parseFlags(args, FLAGS);
+  if (values.help === true) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const setting = await settingFromFlags(values);
+  const policyText = values.policy ?? 'tao';
+  let policies: PolicyName[];
+  if (policyText === 'all') policies = [...POLICY_NAMES];
+  else if (isPolicyName(policyText)) policies = [policyText];
+  else throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all (got "${policyText}")`);
+  const seeds = seedsFlag('--seeds', values.seeds ?? '5');
+  const mode = modeFromFlags(values, setting);
+  const tao = taoFromFlags(values);
+  const sampleEvery = values.sample === undefined ? 1 : secondsFlag('--sample', values.sample);
+
+  let recorded: PolicyName | undefined;
+  if (values.record !== undefined) {
+    recorded = policies.length === 1 ? policies[0]! : 'tao';
+    if (!PROBLEM_POLICIES.includes(recorded)) {
+      throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
+    }
+  }
+  const recordFd = values.record === undefined ? undefined : openSync(values.record, 'w');
+  const bar = new ProgressBar(policies.length * seeds.length, 'simulate', process.stderr, process.stderr.isTTY === true || values.progress === true);
+  let report;
+  try {
+    report = await simulate({
+      setting,
+      policies,
+      seeds,
+      mode,
+      tao,
+      sampleEvery,
+      checkInvariants: values.check === true,
+      ...(recordFd === undefined
+        ? {}
+        : {
+            onProblem: (policy, seed, tick) => {
+              if (policy !== recorded) return;
+              writeSync(recordFd, recordLine({ setting: setting.name, seed, tick: tick.tick, time: tick.time, problem: tick.problem }) + '\n');
+            },
+          }),
+      onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`),
+    });
+  } finally {
+    bar.finish();
+    if (recordFd !== undefined) closeSync(recordFd);
+  }
+  process.stdout.write(formatSetting(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
+  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(report, null, 1) + '\n');
+  if (values.svg !== undefined) {
+    const first = seeds[0]!;
+    const series = report.runs
+      .filter((r) => r.seed === first)
+      .map((r) => ({
+        label: r.policy,
+        interval: r.series.interval,
+        running: r.series.running,
+        note: r.metrics.makespan === null ? `${r.metrics.tasksCompleted} tasks` : `done at ${(r.metrics.makespan / 60).toFixed(1)} min`,
+      }));
+    writeFileSync(values.svg, runningRequestsSvg(series, `Running requests, ${setting.name}, seed ${first}`));
+  }
+  return 0;
+}

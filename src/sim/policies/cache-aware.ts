@@ -1,0 +1,69 @@
+/**
+ * `cache-aware`: vLLM behind a cache-aware router (the SGLang / vLLM router policy). The router keeps its
+ * own record of the prompts it sent to each node (it sees requests, not the engines' caches, so it does
+ * not know about evictions). An issued request goes to the node whose record has the longest prefix
+ * match if that match covers more than `threshold` of the prompt; otherwise, and whenever the load is
+ * skewed, to the least loaded node.
+ */
+import type { Admission, CompletedToolCall, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
+import { RoutedQueues } from './router-queues.js';
+
+export interface CacheAwareParams {
+  /** Least prefix-match share of the prompt for cache routing. @default 0.5 (router default) */
+  readonly threshold: number;
+  /** Load skew: max - min load above this (requests) ... @default 32 */
+  readonly balanceAbs: number;
+  /** ... and max load above this times min load routes to the least loaded node. @default 1.0001 */
+  readonly balanceRel: number;
+}
+
+export const defaultCacheAwareParams: Readonly<CacheAwareParams> = Object.freeze({
+  threshold: 0.5,
+  balanceAbs: 32,
+  balanceRel: 1.0001,
+});
+
+export function createCacheAware(nodeCount: number, params: CacheAwareParams = defaultCacheAwareParams): Policy {
+  const queues = new RoutedQueues(nodeCount);
+  // The router's record: per node, session index -> tokens of the last prompt it routed there.
+  const seen: Map<number, number>[] = Array.from({ length: nodeCount }, () => new Map());
+  const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
+
+  function choose(s: PooledSession, view: SchedulerView): number {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    view.nodes.forEach((n, b) => {
+      const load = queues.load(n, b);
+      if (load < min) min = load;
+      if (load > max) max = load;
+    });
+    let target: number;
+    if (max - min > params.balanceAbs && max > params.balanceRel * min) {
+      target = queues.leastLoaded(view);
+    } else {
+      let best = -1;
+      let bestMatch = 0;
+      for (let b = 0; b < nodeCount; b++) {
+        const match = Math.min(seen[b]!.get(s.index) ?? 0, s.tokens);
+        if (match > bestMatch) {
+          bestMatch = match;
+          best = b;
+        }
+      }
+      target = best >= 0 && bestMatch / s.tokens > params.threshold ? best : queues.leastLoaded(view);
+    }
+    seen[target]!.set(s.index, s.tokens);
+    return target;
+  }
+
+  return {
+    name: 'cache-aware',
+    period: 1,
+    reactive: true,
+    stats,
+    schedule(view: SchedulerView): readonly Admission[] {
+      return queues.schedule(view, choose);
+    },
+    toolReturned(_call: CompletedToolCall): void {},
+  } satisfies Policy;
+}

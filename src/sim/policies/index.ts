@@ -1,0 +1,57 @@
+/** Builds any policy by name. */
+import { InvalidValueError } from '../../errors.js';
+import type { TaoDeps } from '../deps.js';
+import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from '../policy.js';
+import type { SimSetting } from '../settings.js';
+import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
+import { createDynamo } from './dynamo.js';
+import { createRoundRobin } from './round-robin.js';
+import { createTaoPolicy, defaultTaoParams, type TaoParams } from './tao.js';
+import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
+
+/** Policies that build a solver Problem every tick (and so need the solver and evaluation loaded). */
+export const PROBLEM_POLICIES: readonly PolicyName[] = ['tao', 'tao-no-credit', 'tao-no-ready', 'tao-bfd', 'tao-ta-order', 'greedy'];
+
+export function needsDeps(name: PolicyName): boolean {
+  return PROBLEM_POLICIES.includes(name);
+}
+
+export interface PolicyContext {
+  readonly setting: SimSetting;
+  /** Required by the Problem-building policies. */
+  readonly deps?: TaoDeps;
+  readonly tao?: Partial<TaoParams>;
+  readonly onProblem?: (tick: ProblemTick) => void;
+}
+
+export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
+  const nodeCount = ctx.setting.nodes.length;
+  switch (name) {
+    case 'round-robin':
+      return createRoundRobin(nodeCount);
+    case 'cache-aware':
+      return createCacheAware(nodeCount, defaultCacheAwareParams);
+    case 'dynamo':
+      return createDynamo(nodeCount, { overlapWeight: 1, blockSize: ctx.setting.engine.blockSize });
+    case 'thunderagent':
+      return createThunderAgent(defaultThunderAgentParams);
+    case 'tao':
+    case 'tao-no-credit':
+    case 'tao-no-ready':
+    case 'tao-bfd':
+    case 'tao-ta-order':
+    case 'greedy': {
+      if (ctx.deps === undefined) throw new Error(`policy ${name} needs the solver: load it with loadTaoDeps()`);
+      return createTaoPolicy({
+        variant: name,
+        params: { ...defaultTaoParams, ...ctx.tao },
+        deps: ctx.deps,
+        ...(ctx.onProblem === undefined ? {} : { onProblem: ctx.onProblem }),
+      });
+    }
+    default: {
+      const never: never = name;
+      throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(never)}")`);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The one interface every scheduling policy implements, and the read-only view of the simulator it gets.
+ *
+ * Lifecycle (SPEC section 1): at every tool-call boundary a session is interrupted, releases the capacity
+ * it held on its node and enters the waiting pool; new tasks enter the pool too. A policy only ever
+ * *admits* pooled sessions onto nodes. An admission holds `weight` tokens of the node's capacity until the
+ * session's next tool boundary; if the session's tool is still running, the session holds that capacity
+ * while it waits for the tool, and its request starts the moment the tool returns.
+ */
+import type { CacheObservation, ToolCall } from '../snapshot.js';
+
+/** Every policy name, in the order reports list them. */
+export const POLICY_NAMES = [
+  'tao',
+  'tao-no-credit',
+  'tao-no-ready',
+  'tao-bfd',
+  'tao-ta-order',
+  'thunderagent',
+  'greedy',
+  'round-robin',
+  'cache-aware',
+  'dynamo',
+] as const;
+
+export type PolicyName = (typeof POLICY_NAMES)[number];
+
+export function isPolicyName(x: string): x is PolicyName {
+  return (POLICY_NAMES as readonly string[]).includes(x);
+}
+
+/** A node as policies see it. Capacity is the node's KV capacity in tokens, also its admission capacity. */
+export interface NodeView {
+  readonly index: number;
+  readonly id: string;
+  readonly capacity: number;
+  /** Sum of the weights of sessions admitted here. */
+  readonly held: number;
+  /** Requests in prefill or decode. */
+  readonly running: number;
+  /** Requests admitted here that wait for KV blocks. */
+  readonly queued: number;
+  /** KV tokens pinned by running requests (Dynamo's "active blocks", in tokens). */
+  readonly activeTokens: number;
+  /** Prompt tokens waiting to be prefilled. */
+  readonly prefillBacklog: number;
+}
+
+/** A session in the waiting pool. */
+export interface PooledSession {
+  /** Dense index, stable for the session's life: what admissions refer to. */
+  readonly index: number;
+  /** `t<task index>`. */
+  readonly id: string;
+  /** Context tokens so far (t). A running tool's result is not in it until the tool returns. */
+  readonly tokens: number;
+  /** Model requests the task has completed; 0 for a new task. */
+  readonly step: number;
+  /** When the session entered the pool. */
+  readonly pooledAt: number;
+  /** The tool call it waits on; undefined for a new task (its first request is already issued). */
+  readonly tool: ToolCall | undefined;
+  /** Its next model request is issued: the tool has returned, or the task is new. */
+  readonly pending: boolean;
+  /** When that request was issued; NaN while the tool runs. */
+  readonly issuedAt: number;
+  /** Last use of each node: the context tokens it left cached there and when (at most one per node). */
+  readonly observations: readonly CacheObservation[];
+}
+
+/** What a policy sees when it is called. */
+export interface SchedulerView {
+  readonly time: number;
+  readonly nodes: readonly NodeView[];
+  /** Pooled sessions in the order they entered the pool. */
+  readonly pool: readonly PooledSession[];
+  /** Tokens of `session`'s current context cached on node `node` right now (a KV-event-fed router's view). */
+  cachedTokens(session: number, node: number): number;
+}
+
+/** Admit pooled session `session` onto node `node`, holding `weight` tokens of its capacity. */
+export interface Admission {
+  readonly session: number;
+  readonly node: number;
+  readonly weight: number;
+}
+
+/** A tool call that returned, for predictors that learn durations. */
+export interface CompletedToolCall {
+  readonly name: string;
+  readonly startedAt: number;
+  readonly returnedAt: number;
+  readonly command?: string;
+}
+
+/** A recorded solver input: one scheduling tick of a Problem-building policy. */
+export interface ProblemTick {
+  readonly tick: number;
+  readonly time: number;
+  readonly problem: import('../types.js').Problem;
+}
+
+/** Counters a policy keeps. */
+export interface PolicyStats {
+  /** Calls to the DP solver. */
+  solverCalls: number;
+  /** Plans the solver returned with status `fallback` (BFD instead of the DP). */
+  solverFallbacks: number;
+}
+
+export interface Policy {
+  readonly name: PolicyName;
+  /** Seconds between scheduling ticks (the first tick is at time 0). */
+  readonly period: number;
+  /** Also called, with cause `event`, after every event that issues a request or frees capacity. */
+  readonly reactive: boolean;
+  /**
+   * Chooses admissions, applied in the returned order. Each must fit the node's capacity at the moment it
+   * is applied; the simulator throws if one does not (a policy bug, never silently skipped).
+   */
+  schedule(view: SchedulerView, cause: 'tick' | 'event'): readonly Admission[];
+  /** A tool call returned. */
+  toolReturned(call: CompletedToolCall): void;
+  readonly stats: PolicyStats;
+}

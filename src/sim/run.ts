@@ -1,0 +1,143 @@
+/**
+ * Running the simulator: one run, or every (policy, seed) pair of a setting, with the summary over seeds.
+ */
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { loadTaoDeps, type TaoDeps } from './deps.js';
+import type { EngineModel } from './engine.js';
+import { createPolicy, needsDeps } from './policies/index.js';
+import type { TaoParams } from './policies/tao.js';
+import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './policy.js';
+import { namedSetting, validateSetting } from './setting-file.js';
+import type { NodeSpec, SimSetting } from './settings.js';
+import { Simulation, type RunResult } from './simulation.js';
+import { type PolicySummary, summarize } from './summary.js';
+import type { WorkloadProfile } from './workload.js';
+
+export type RunMode = { readonly tasks: number } | { readonly duration: number };
+
+export interface SimulateOptions {
+  /** A built-in setting name or a setting object (see setting-file.ts). */
+  readonly setting: string | SimSetting;
+  /** Policies to run, each on every seed. @default every policy */
+  readonly policies?: readonly PolicyName[];
+  /** Seeds. @default [1, 2, 3, 4, 5] */
+  readonly seeds?: readonly number[];
+  /** @default { tasks: setting.tasks } */
+  readonly mode?: RunMode;
+  /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve). */
+  readonly tao?: Partial<TaoParams>;
+  /** Seconds between samples of running requests. @default 1 */
+  readonly sampleEvery?: number;
+  /** Check invariants after every event (slow). @default false */
+  readonly checkInvariants?: boolean;
+  /** Called with every Problem a Problem-building policy decides (for `--record`). */
+  readonly onProblem?: (policy: PolicyName, seed: number, tick: ProblemTick) => void;
+  /** Called after each run (progress). */
+  readonly onRun?: (result: RunResult, done: number, total: number) => void;
+  /** Already loaded solver and evaluation; loaded on demand otherwise. */
+  readonly deps?: TaoDeps;
+}
+
+/** Everything a simulate call produced. */
+export interface SimulationReport {
+  readonly setting: string;
+  readonly description: string;
+  readonly workers: number;
+  readonly nodes: readonly NodeSpec[];
+  readonly engine: EngineModel;
+  /** The workload profile the runs used, in full. */
+  readonly profile: WorkloadProfile;
+  readonly mode: RunMode;
+  readonly seeds: readonly number[];
+  readonly policies: readonly PolicyName[];
+  readonly runs: readonly RunResult[];
+  readonly summary: readonly PolicySummary[];
+}
+
+/** Resolves a setting argument; checks a setting object. */
+export function resolveSetting(setting: string | SimSetting): SimSetting {
+  if (typeof setting === 'string') return namedSetting(setting);
+  validateSetting(setting);
+  return setting;
+}
+
+function checkMode(mode: RunMode): void {
+  if ('tasks' in mode) {
+    if (typeof mode.tasks !== 'number') throw new InvalidTypeError('mode.tasks must be a number');
+    if (!Number.isSafeInteger(mode.tasks) || mode.tasks < 1) throw new InvalidValueError('mode.tasks must be a positive integer');
+  } else {
+    if (typeof mode.duration !== 'number') throw new InvalidTypeError('mode.duration must be a number');
+    if (!Number.isFinite(mode.duration) || mode.duration <= 0) throw new InvalidValueError('mode.duration must be a positive number of seconds');
+  }
+}
+
+function checkSeeds(seeds: readonly number[]): void {
+  if (seeds.length === 0) throw new InvalidValueError('seeds must not be empty');
+  seeds.forEach((s, i) => {
+    if (typeof s !== 'number') throw new InvalidTypeError(`seeds[${i}] must be a number`);
+    if (!Number.isSafeInteger(s) || s < 0) throw new InvalidValueError(`seeds[${i}] must be a non-negative integer`);
+  });
+}
+
+/** One run of `policy` (a fresh instance: policies keep state) on `setting` with `seed`. */
+export function runOnce(
+  setting: SimSetting,
+  policy: Policy,
+  seed: number,
+  mode: RunMode,
+  extra: { sampleEvery?: number; checkInvariants?: boolean } = {},
+): RunResult {
+  const sim = new Simulation(
+    { setting, seed, mode, sampleEvery: extra.sampleEvery ?? 1, checkInvariants: extra.checkInvariants ?? false },
+    policy,
+  );
+  return sim.run();
+}
+
+/** Runs every policy on every seed (same seeds, hence the same tasks, for every policy). */
+export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
+  const setting = resolveSetting(options.setting);
+  const policies = options.policies ?? POLICY_NAMES;
+  policies.forEach((p, i) => {
+    if (!(POLICY_NAMES as readonly string[]).includes(p)) {
+      throw new InvalidValueError(`policies[${i}] must be one of ${POLICY_NAMES.join(', ')} (got "${p}")`);
+    }
+  });
+  const seeds = options.seeds ?? [1, 2, 3, 4, 5];
+  checkSeeds(seeds);
+  const mode = options.mode ?? { tasks: setting.tasks };
+  checkMode(mode);
+  const deps = policies.some(needsDeps) ? (options.deps ?? (await loadTaoDeps())) : options.deps;
+  const runs: RunResult[] = [];
+  const total = policies.length * seeds.length;
+  for (const name of policies) {
+    for (const seed of seeds) {
+      const onProblem = options.onProblem;
+      const policy = createPolicy(name, {
+        setting,
+        ...(deps === undefined ? {} : { deps }),
+        ...(options.tao === undefined ? {} : { tao: options.tao }),
+        ...(onProblem === undefined ? {} : { onProblem: (tick: ProblemTick) => onProblem(name, seed, tick) }),
+      });
+      const result = runOnce(setting, policy, seed, mode, {
+        sampleEvery: options.sampleEvery ?? 1,
+        checkInvariants: options.checkInvariants ?? false,
+      });
+      runs.push(result);
+      options.onRun?.(result, runs.length, total);
+    }
+  }
+  return {
+    setting: setting.name,
+    description: setting.description,
+    workers: setting.workers,
+    nodes: setting.nodes,
+    engine: setting.engine,
+    profile: setting.workload,
+    mode,
+    seeds,
+    policies,
+    runs,
+    summary: summarize(runs),
+  };
+}

@@ -1,0 +1,508 @@
+/**
+ * The discrete-event simulator: workers run agent tasks on nodes under a policy (see policy.ts for the
+ * lifecycle, engine.ts for the throughput model, cache.ts for the prefix cache).
+ *
+ * Events, in time order; at equal times by class (completions, then tool returns, then scheduling, then
+ * sampling), then by insertion: the order is a pure function of the inputs, so a seed gives one result.
+ */
+import { MinHeap } from './heap.js';
+import { MetricsAccumulator, type RunMetrics } from './metrics.js';
+import { EngineNode } from './node.js';
+import type { Admission, Policy, PolicyName, SchedulerView } from './policy.js';
+import { Session } from './session.js';
+import type { SimSetting } from './settings.js';
+import { quantileSorted } from './stats.js';
+import { generateTask } from './workload.js';
+
+const EV_NODE = 0;
+const EV_TOOL = 1;
+const EV_TICK = 2;
+const EV_DECIDE = 3;
+const EV_SAMPLE = 4;
+const EV_END = 5;
+/** Secondary key = class * 2^44 + insertion sequence: exact in a double up to 2^53. */
+const CLASS_STRIDE = 2 ** 44;
+/** A run where no request starts or ends and no tool returns for this long cannot finish. */
+const STALL_SECONDS = 86_400;
+
+export interface SimulationOptions {
+  readonly setting: SimSetting;
+  readonly seed: number;
+  /**
+   * Run mode. `tasks`: this many tasks in total, pulled by the workers; the run ends with the last one.
+   * `duration`: workers run tasks back to back and the run stops at this simulated time.
+   */
+  readonly mode: { readonly tasks: number } | { readonly duration: number };
+  /** Seconds between samples of the running-request series; 0 for none. */
+  readonly sampleEvery: number;
+  /** Check capacity, held-weight and KV block invariants after every event (tests; slows runs down). */
+  readonly checkInvariants?: boolean;
+}
+
+/** A run's full result. */
+export interface RunResult {
+  readonly setting: string;
+  readonly policy: PolicyName;
+  readonly seed: number;
+  /** The workload profile the run used. */
+  readonly profile: string;
+  readonly workers: number;
+  readonly mode: { readonly tasks: number } | { readonly duration: number };
+  /** Simulated seconds the run covered. */
+  readonly simulatedTime: number;
+  readonly metrics: RunMetrics;
+  /** Requests in prefill or decode, sampled every `interval` seconds from time 0 (none when 0). */
+  readonly series: { readonly interval: number; readonly running: number[] };
+  /** Task indices in completion order (each exactly once). */
+  readonly completedTasks: number[];
+}
+
+export class Simulation {
+  readonly nodes: EngineNode[];
+  /** Live sessions by task index (finished ones are dropped). */
+  readonly sessions: (Session | undefined)[] = [];
+  private pool: Session[] = [];
+  private readonly events = new MinHeap(1024);
+  private seq = 0;
+  private now = 0;
+  private nextTask = 0;
+  private readonly totalTasks: number;
+  private readonly endTime: number;
+  private done = false;
+  private decidePending = false;
+  private tickIndex = 0;
+  private readonly metrics = new MetricsAccumulator();
+  private readonly running: number[] = [];
+  private readonly completed: number[] = [];
+  private lastSample = 0;
+  private readonly view: SchedulerView;
+  private readonly check: boolean;
+
+  constructor(
+    private readonly options: SimulationOptions,
+    private readonly policy: Policy,
+  ) {
+    const { setting } = options;
+    this.nodes = setting.nodes.map((n, i) => new EngineNode(i, n.id, n.capacity, setting.engine));
+    this.totalTasks = 'tasks' in options.mode ? options.mode.tasks : Number.POSITIVE_INFINITY;
+    this.endTime = 'duration' in options.mode ? options.mode.duration : Number.POSITIVE_INFINITY;
+    this.check = options.checkInvariants === true;
+    const sim = this;
+    this.view = {
+      get time() {
+        return sim.now;
+      },
+      nodes: this.nodes,
+      get pool() {
+        return sim.pool;
+      },
+      cachedTokens(session: number, node: number): number {
+        const s = sim.sessions[session];
+        const n = sim.nodes[node];
+        return s === undefined || n === undefined ? 0 : n.cachedTokensOf(s);
+      },
+    };
+    const starting = Math.min(setting.workers, this.totalTasks);
+    for (let w = 0; w < starting; w++) this.startTask();
+    this.push(0, EV_TICK, 0, 0);
+    if (options.sampleEvery > 0) this.push(0, EV_SAMPLE, 0, 0);
+    if (Number.isFinite(this.endTime)) this.push(this.endTime, EV_END, 0, 0);
+  }
+
+  /** Simulated time now. */
+  get time(): number {
+    return this.now;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** Processes events up to and including time `until` (or until the run ends). */
+  runUntil(until: number): void {
+    const ev = this.events;
+    while (!this.done && ev.size > 0 && ev.peekKey() <= until) {
+      const t = ev.peekKey();
+      const kind = ev.peekA();
+      const arg = ev.peekB();
+      ev.pop();
+      this.now = t;
+      switch (kind >> 24) {
+        case EV_NODE:
+          this.onNode(kind & 0xffffff, arg);
+          break;
+        case EV_TOOL:
+          this.onToolReturn(arg);
+          break;
+        case EV_TICK:
+          this.onTick();
+          break;
+        case EV_DECIDE:
+          this.decidePending = false;
+          this.decide('event');
+          break;
+        case EV_SAMPLE:
+          this.onSample();
+          break;
+        case EV_END:
+          this.done = true;
+          break;
+      }
+      if (this.check) this.checkInvariants();
+    }
+    // Nothing else happens before `until`: the clock is there now (steppers rely on time advancing).
+    if (!this.done && until > this.now && Number.isFinite(until)) this.now = until;
+  }
+
+  /** Runs to the end and returns the result. */
+  run(): RunResult {
+    this.runUntil(Number.POSITIVE_INFINITY);
+    if (!this.done) throw new Error('simulation ran out of events before its end (a scheduling deadlock)');
+    return this.result();
+  }
+
+  /** The result of a finished run. */
+  result(): RunResult {
+    const m = this.metrics;
+    const end = this.now;
+    for (const n of this.nodes) {
+      n.advance(end);
+      n.flushHeld(end);
+    }
+    let decoded = m.decoded;
+    // A run cut at a duration counts the tokens its still-decoding requests emitted by then.
+    if (!Number.isFinite(this.totalTasks)) {
+      for (const n of this.nodes) decoded += n.decodedInFlight(this.sessions);
+    }
+    const lat = m.latencySorted();
+    const ttft = m.ttftSorted();
+    const capacity = this.nodes.reduce((a, n) => a + n.capacity, 0);
+    const held = this.nodes.reduce((a, n) => a + n.heldSeconds, 0);
+    let evicted = 0;
+    for (const n of this.nodes) evicted += n.blocks.evicted;
+    const metrics: RunMetrics = {
+      tasksCompleted: m.tasksCompleted,
+      requests: m.requests,
+      latencyMean: mean(lat),
+      latencyP50: quantileSorted(lat, 0.5),
+      latencyP95: quantileSorted(lat, 0.95),
+      ttftMean: mean(ttft),
+      ttftP50: quantileSorted(ttft, 0.5),
+      ttftP95: quantileSorted(ttft, 0.95),
+      pauseWaitMean: m.requests > 0 ? m.pauseWaitSum / m.requests : Number.NaN,
+      engineWaitMean: m.requests > 0 ? m.engineWaitSum / m.requests : Number.NaN,
+      decodeThroughput: end > 0 ? decoded / end : Number.NaN,
+      cacheHitRate: m.promptTokens > 0 ? m.hitTokens / m.promptTokens : Number.NaN,
+      makespan: Number.isFinite(this.totalTasks) ? m.lastCompletion : null,
+      earlyAdmissions: m.earlyAdmissions,
+      idleHoldSeconds: m.idleHoldSeconds,
+      utilization: end > 0 ? held / (capacity * end) : Number.NaN,
+      runningMean: end > 0 ? (m.runningIntegral + this.runningNow * (end - this.lastRunningChange)) / end : Number.NaN,
+      toolShare: m.sessionSeconds > 0 ? m.toolSeconds / m.sessionSeconds : Number.NaN,
+      solverCalls: this.policy.stats.solverCalls,
+      solverFallbacks: this.policy.stats.solverFallbacks,
+      tokens: {
+        prompt: m.promptTokens,
+        hit: m.hitTokens,
+        computed: m.promptTokens - m.hitTokens,
+        decoded,
+        evictedBlocks: evicted,
+      },
+      retention: m.retentionBins(),
+    };
+    return {
+      setting: this.options.setting.name,
+      policy: this.policy.name,
+      seed: this.options.seed,
+      profile: this.options.setting.workload.name,
+      workers: this.options.setting.workers,
+      mode: this.options.mode,
+      simulatedTime: end,
+      metrics,
+      series: { interval: this.options.sampleEvery, running: this.running },
+      completedTasks: this.completed,
+    };
+  }
+
+  private lastRunningChange = 0;
+  private runningNow = 0;
+  /** Last time a request started or finished or a tool returned: a run with none for a day is stuck. */
+  private lastProgress = 0;
+
+  /** Keeps the exact time integral of running requests across a change of `delta` requests. */
+  private changeRunning(delta: number): void {
+    this.metrics.runningIntegral += this.runningNow * (this.now - this.lastRunningChange);
+    this.lastRunningChange = this.now;
+    this.runningNow += delta;
+    this.lastProgress = this.now;
+  }
+
+  private push(time: number, cls: number, kind: number, arg: number): void {
+    this.events.push(time, cls * CLASS_STRIDE + this.seq++, (cls << 24) | kind, arg);
+  }
+
+  private startTask(): void {
+    const index = this.nextTask++;
+    const task = generateTask(this.options.setting.workload, this.options.seed, index);
+    const s = new Session(task, this.nodes.length, this.now);
+    this.sessions[index] = s;
+    this.pool.push(s);
+    this.requestDecision();
+  }
+
+  private requestDecision(): void {
+    if (this.decidePending || !this.policy.reactive) return;
+    this.decidePending = true;
+    this.push(this.now, EV_DECIDE, 0, 0);
+  }
+
+  private onTick(): void {
+    if (this.now - this.lastProgress > STALL_SECONDS) {
+      throw new Error(
+        `simulation stalled: nothing ran for ${STALL_SECONDS} s of simulated time with ${this.pool.length} sessions waiting (policy ${this.policy.name})`,
+      );
+    }
+    this.decide('tick');
+    this.tickIndex++;
+    // Tick k is at k * period exactly, with no accumulated rounding.
+    this.push(this.tickIndex * this.policy.period, EV_TICK, 0, 0);
+  }
+
+  private onSample(): void {
+    let r = 0;
+    for (const n of this.nodes) r += n.running;
+    this.running.push(r);
+    this.lastSample++;
+    this.push(this.lastSample * this.options.sampleEvery, EV_SAMPLE, 0, 0);
+  }
+
+  private decide(cause: 'tick' | 'event'): void {
+    if (this.pool.length === 0) return;
+    const admissions = this.policy.schedule(this.view, cause);
+    if (admissions.length > 0) this.apply(admissions);
+  }
+
+  private apply(admissions: readonly Admission[]): void {
+    const admitted: Session[] = [];
+    for (const a of admissions) {
+      const s = this.sessions[a.session];
+      if (s === undefined || s.state !== 'pool') {
+        throw new Error(`policy ${this.policy.name} admitted session ${a.session}, which is not in the pool`);
+      }
+      const node = this.nodes[a.node];
+      if (node === undefined) throw new Error(`policy ${this.policy.name} admitted ${s.id} onto unknown node ${a.node}`);
+      if (!(a.weight >= s.tokens)) {
+        throw new Error(`policy ${this.policy.name} admitted ${s.id} with weight ${a.weight} below its ${s.tokens} tokens`);
+      }
+      if (node.held + a.weight > node.capacity) {
+        throw new Error(
+          `policy ${this.policy.name} admitted ${s.id} (weight ${a.weight}) onto ${node.id} beyond its capacity (${node.held} of ${node.capacity} held)`,
+        );
+      }
+      node.hold(a.weight, this.now);
+      s.held = a.weight;
+      s.node = a.node;
+      s.state = 'admitted';
+      s.admittedAt = this.now;
+      admitted.push(s);
+    }
+    this.pool = this.pool.filter((s) => s.state === 'pool');
+    for (const s of admitted) if (s.pending) this.issue(s);
+  }
+
+  /** `s` is admitted and its request issued: it goes to its node's engine. */
+  private issue(s: Session): void {
+    const node = this.nodes[s.node]!;
+    const m = this.metrics;
+    m.requests++;
+    m.pauseWaitSum += Math.max(0, s.admittedAt - s.issuedAt);
+    if (s.admittedAt < s.issuedAt) {
+      m.earlyAdmissions++;
+      m.idleHoldSeconds += s.issuedAt - s.admittedAt;
+    }
+    s.prompt = s.tokens;
+    s.output = s.task.output[s.turn]!;
+    node.advance(this.now);
+    if (node.waitingHead() === undefined && this.tryStart(node, s)) {
+      this.rescheduleNode(node);
+    } else {
+      s.state = 'queued';
+      node.enqueueWait(s);
+    }
+  }
+
+  /** Allocates blocks and starts the prefill of `s` on `node`, measuring retention; false if blocks lack. */
+  private tryStart(node: EngineNode, s: Session): boolean {
+    // Retention on the session's last node, read before allocation can unlink the entry.
+    const lastNode = s.lastNode >= 0 ? this.nodes[s.lastNode]! : undefined;
+    const last = lastNode === undefined ? undefined : s.observations.find((o) => o.node === lastNode.id);
+    let retainedFraction = Number.NaN;
+    let idle = 0;
+    if (last !== undefined && lastNode !== undefined) {
+      const full = Math.floor(last.tokens / node.engine.blockSize) * node.engine.blockSize;
+      if (full > 0) {
+        retainedFraction = lastNode.cachedTokensOf(s) / full;
+        idle = this.now - last.observedAt;
+      }
+    }
+    if (node.allocate(s) < 0) return false;
+    if (!Number.isNaN(retainedFraction)) this.metrics.retained(idle, retainedFraction);
+    this.metrics.engineWaitSum += this.now - Math.max(s.issuedAt, s.admittedAt);
+    this.metrics.promptTokens += s.prompt;
+    this.metrics.hitTokens += s.hit;
+    this.changeRunning(1);
+    s.state = 'prefill';
+    node.enqueuePrefill(s);
+    return true;
+  }
+
+  private rescheduleNode(node: EngineNode): void {
+    const next = node.reschedule();
+    if (next < Number.POSITIVE_INFINITY) this.push(next, EV_NODE, node.index, node.version);
+  }
+
+  private onNode(index: number, version: number): void {
+    const node = this.nodes[index]!;
+    if (version !== node.version) return;
+    node.advance(this.now);
+    let progressed = true;
+    while (progressed) {
+      progressed = false;
+      const p = node.takeFinishedPrefill();
+      if (p !== undefined) {
+        progressed = true;
+        p.firstTokenAt = this.now;
+        this.metrics.ttft.push(this.now - p.issuedAt);
+        if (p.output > 1) {
+          p.state = 'decode';
+          node.startDecode(p);
+        } else {
+          this.finishRequest(node, p);
+        }
+      }
+      const d = node.takeFinishedDecode(this.sessions);
+      if (d !== undefined) {
+        progressed = true;
+        this.finishRequest(node, d);
+      }
+    }
+    this.rescheduleNode(node);
+  }
+
+  /** The request of `s` emitted its last token: tool boundary (or task end). */
+  private finishRequest(node: EngineNode, s: Session): void {
+    const m = this.metrics;
+    this.changeRunning(-1);
+    m.decoded += s.output;
+    s.tokens += s.output;
+    node.releaseBlocks(s);
+    s.observe(node.id, s.tokens, this.now);
+    s.lastNode = node.index;
+    // Interrupt: the admission is released at the tool boundary.
+    node.hold(-s.held, this.now);
+    s.held = 0;
+    s.node = -1;
+    const j = s.turn;
+    s.turn++;
+    this.startWaiting(node);
+    const kind = s.task.toolKind[j]!;
+    if (kind >= 0) {
+      const tool = this.options.setting.workload.tools[kind]!;
+      const duration = s.task.duration[j]!;
+      const deadline = s.task.deadline[j]!;
+      const command = s.task.command[j];
+      s.tool = {
+        name: tool.name,
+        startedAt: this.now,
+        ...(Number.isNaN(deadline) ? {} : { deadline: this.now + deadline }),
+        ...(command === undefined ? {} : { command }),
+      };
+      s.toolReturnsAt = this.now + duration;
+      s.pending = false;
+      s.issuedAt = Number.NaN;
+      s.state = 'pool';
+      s.pooledAt = this.now;
+      this.pool.push(s);
+      this.push(s.toolReturnsAt, EV_TOOL, 0, s.index);
+    } else {
+      s.state = 'done';
+      s.tool = undefined;
+      m.tasksCompleted++;
+      m.latency.push(this.now - s.startedAt);
+      m.sessionSeconds += this.now - s.startedAt;
+      for (let k = 0; k < s.task.turns; k++) m.toolSeconds += s.task.duration[k]!;
+      m.lastCompletion = this.now;
+      this.completed.push(s.index);
+      // A finished session is never referenced again (its cache entries only know its index): drop it so
+      // long runs keep memory flat.
+      this.sessions[s.index] = undefined;
+      if (this.nextTask < this.totalTasks) this.startTask();
+      else if (m.tasksCompleted === this.totalTasks) this.done = true;
+    }
+    this.requestDecision();
+  }
+
+  /** Blocks were freed on `node`: start queued requests in order while they fit. */
+  private startWaiting(node: EngineNode): void {
+    for (let s = node.waitingHead(); s !== undefined; s = node.waitingHead()) {
+      if (!this.tryStart(node, s)) break;
+      node.shiftWait();
+    }
+  }
+
+  private onToolReturn(index: number): void {
+    const s = this.sessions[index]!;
+    const j = s.turn - 1;
+    const tool = s.tool!;
+    s.tool = { ...tool, returnedAt: this.now };
+    this.policy.toolReturned({
+      name: tool.name,
+      startedAt: tool.startedAt,
+      returnedAt: this.now,
+      ...(tool.command === undefined ? {} : { command: tool.command }),
+    });
+    const compactTo = s.task.compactTo[j]!;
+    this.lastProgress = this.now;
+    if (compactTo >= 0) {
+      s.tokens = compactTo;
+      s.epoch++;
+      s.forgetObservations();
+      s.lastNode = -1;
+    } else {
+      s.tokens += s.task.result[j]!;
+    }
+    s.pending = true;
+    s.issuedAt = this.now;
+    if (s.state === 'admitted') {
+      this.issue(s);
+    } else {
+      this.requestDecision();
+    }
+  }
+
+  /** Throws if a capacity, block or accounting invariant is broken. */
+  checkInvariants(): void {
+    const heldBy = new Float64Array(this.nodes.length);
+    for (const s of this.sessions) {
+      if (s !== undefined && s.node >= 0) heldBy[s.node] = heldBy[s.node]! + s.held;
+    }
+    for (const n of this.nodes) {
+      if (n.held > n.capacity) throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
+      if (Math.abs(n.held - heldBy[n.index]!) > 1e-6) {
+        throw new Error(`invariant: ${n.id} held ${n.held} != sum of its sessions' weights ${heldBy[n.index]}`);
+      }
+      const b = n.blocks;
+      if (b.pinned < 0 || b.cached < 0 || b.pinned + b.cached > b.totalBlocks) {
+        throw new Error(`invariant: ${n.id} blocks pinned ${b.pinned} + cached ${b.cached} > total ${b.totalBlocks}`);
+      }
+      if (b.countCached() !== b.cached) throw new Error(`invariant: ${n.id} LRU holds ${b.countCached()} blocks, counter says ${b.cached}`);
+    }
+  }
+}
+
+function mean(xs: Float64Array): number {
+  if (xs.length === 0) return Number.NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return s / xs.length;
+}

@@ -1,0 +1,308 @@
+/**
+ * The agent workload: what one task (one agent session) is made of, two calibrated profiles, and the
+ * generator that turns (profile, seed, task index) into a fully determined task.
+ *
+ * A task is a sequence of turns. Turn j is a model request whose prompt is the whole context so far
+ * (prefill of the part not cached on the node, decode of `output[j]` tokens), followed, except on the last
+ * turn, by a tool call of a drawn kind whose result (`result[j]` tokens) is appended to the context.
+ * Everything is drawn up front from the task's own stream (see rng.ts), so the scheduler cannot change
+ * what a task is, only when its parts run.
+ *
+ * Calibration sources are in /WORKLOAD.md of the project brief; every number is a field of the profile.
+ */
+import { type Dist, sample, sampleInt } from './dist.js';
+import { Rng, STREAM_TASK } from './rng.js';
+
+/** What a tool interface tells the scheduler about when the call will end. */
+export type DeadlineExposure =
+  /** Nothing. */
+  | 'none'
+  /** An ETA (a monitor event): the true end time plus uniform noise of +-`etaJitter` seconds. */
+  | 'eta'
+  /** The call's timeout (e.g. a bash timeout): an upper bound, not a prediction. */
+  | 'timeout';
+
+/** One kind of tool call in a profile's mix. */
+export interface ToolKind {
+  /** Unique within the profile, for reports (`bash-test`). */
+  readonly label: string;
+  /** Structured tool name: the key the readiness predictor keeps duration history under (`bash`). */
+  readonly name: string;
+  /** Relative frequency in the mix. */
+  readonly weight: number;
+  /** Run time in seconds, before the timeout. */
+  readonly duration: Dist;
+  /** The harness kills the call after this many seconds (mini-swe-agent: 60). `null` = no timeout. */
+  readonly timeout: number | null;
+  readonly deadline: DeadlineExposure;
+  /** Half-width of the uniform ETA noise in seconds, for `deadline: 'eta'`. */
+  readonly etaJitter: number;
+  /** The command line the call carries (only shell tools have one). */
+  readonly command: string | null;
+  /**
+   * If set, the command is `sleep N && <command>` with N drawn from this (whole seconds, >= 1), and the
+   * call takes N seconds plus a `duration` draw.
+   */
+  readonly sleep: Dist | null;
+}
+
+/** What happens when the next prompt would exceed `contextLimit`. */
+export type ContextLimitAction =
+  /** The agent stops (SWE-agent's "context window exceeded" exit); the task ends after this request. */
+  | 'end'
+  /** The context is replaced by a summary of `compactTo` tokens (Claude Code's auto-compaction). */
+  | 'compact';
+
+/** A workload profile. */
+export interface WorkloadProfile {
+  readonly name: string;
+  readonly description: string;
+  /** Tokens of the first prompt (system prompt, tool schemas, the issue). */
+  readonly initialTokens: Dist;
+  /** Model requests per task. */
+  readonly turns: Dist;
+  /** Output tokens per request. */
+  readonly output: Dist;
+  /**
+   * Tool result tokens: log-normal with log-sd `resultSigma`, limited to `resultMax`, whose median decays
+   * from `resultMedianFirst` (turn 0) to `resultMedianLate` with time constant `resultDecayTurns` turns
+   * (early turns read whole files; later ones run commands with short outputs).
+   */
+  readonly resultMedianFirst: number;
+  readonly resultMedianLate: number;
+  readonly resultDecayTurns: number;
+  readonly resultSigma: number;
+  readonly resultMax: number;
+  /** Largest prompt in tokens. */
+  readonly contextLimit: number;
+  readonly onContextLimit: ContextLimitAction;
+  /** Context after a compaction, for `onContextLimit: 'compact'`. */
+  readonly compactTo: Dist;
+  readonly tools: readonly ToolKind[];
+}
+
+function tool(
+  label: string,
+  name: string,
+  weight: number,
+  duration: Dist,
+  extra: Partial<Pick<ToolKind, 'timeout' | 'deadline' | 'etaJitter' | 'command' | 'sleep'>> = {},
+): ToolKind {
+  return {
+    label,
+    name,
+    weight,
+    duration,
+    timeout: extra.timeout ?? null,
+    deadline: extra.deadline ?? 'none',
+    etaJitter: extra.etaJitter ?? 0,
+    command: extra.command ?? null,
+    sleep: extra.sleep ?? null,
+  };
+}
+
+const ln = (median: number, sigma: number, min?: number, max?: number): Dist => {
+  const d: { kind: 'lognormal'; median: number; sigma: number; min?: number; max?: number } = {
+    kind: 'lognormal',
+    median,
+    sigma,
+  };
+  if (min !== undefined) d.min = min;
+  if (max !== undefined) d.max = max;
+  return d;
+};
+
+/**
+ * SWE-bench-like (mini-swe-agent): a small start that grows by ~1-2k tokens per step, ~11 steps
+ * (Continuum: 10.9 +- 2.1), a 60 s tool timeout. Output ~450 tokens median (reasoning models write a
+ * thought before each command). Tool mix: sub-second edits and views, quick shell commands, 1-30 s test
+ * and build runs, a heavy tail cut at the 60 s timeout, a few `sleep N` commands and an ETA-exposing wait.
+ */
+export const SWE_BENCH_PROFILE: WorkloadProfile = Object.freeze({
+  name: 'swe-bench',
+  description: 'SWE-bench-like (mini-swe-agent): ~3.5k-token start, ~1.5k tokens per step, ~11 steps, 60 s tool timeout',
+  initialTokens: ln(3500, 0.3, 1500, 8000),
+  turns: ln(11, 0.22, 3, 135),
+  output: ln(450, 0.6, 20, 4096),
+  resultMedianFirst: 700,
+  resultMedianLate: 700,
+  resultDecayTurns: 1,
+  resultSigma: 0.8,
+  resultMax: 10_000,
+  contextLimit: 131_072,
+  onContextLimit: 'end',
+  compactTo: { kind: 'constant', value: 1 } as Dist,
+  tools: Object.freeze([
+    tool('edit', 'str_replace_editor', 0.28, ln(0.25, 0.5, 0.02, 0.75)),
+    tool('view', 'str_replace_editor', 0.14, ln(0.12, 0.4, 0.02, 0.75)),
+    tool('bash-quick', 'bash', 0.24, ln(0.35, 0.7, 0.02), { timeout: 60, command: 'grep -rn "def " src | head -50' }),
+    tool('bash-test', 'bash', 0.24, ln(6, 0.8, 0.5), { timeout: 60, command: 'python -m pytest -x -q tests' }),
+    tool('bash-long', 'bash', 0.04, ln(40, 0.7, 5), { timeout: 60, command: 'python -m pytest -q' }),
+    tool('bash-sleep', 'bash', 0.03, ln(0.3, 0.5, 0.02), {
+      timeout: 60,
+      command: 'tail -n 50 build.log',
+      sleep: { kind: 'uniform', min: 1, max: 30 },
+    }),
+    tool('monitor', 'monitor', 0.03, ln(12, 0.6, 1), { deadline: 'eta', etaJitter: 0.3 }),
+  ]),
+});
+
+/**
+ * Claude-Code-like: a ~25k-token start (system prompt and tool schemas), early turns that read whole
+ * files, then slower growth. Measured on 3000 generated tasks against the cc-traces numbers (WORKLOAD.md):
+ * mean prompt by turn 0-1 / 2-4 / 5-9 / 10-19 / >=20: 29.3k / 47.0k / 60.0k / 69.4k / 99.5k (traces: 26.8k /
+ * 47.3k / 57.4k / 67.6k / 90.5k); turns p50 64, mean 89, p90 189 (64 / 93 / 219); output p50 350, mean 550,
+ * p90 1.18k (350 / 557 / 1.3k); auto-compaction at 160k. Tools: reads, edits and task tracking under a
+ * second, searches of 8-22 s, sub-agents of 9-96 s, shell commands up to a 600 s timeout.
+ */
+export const CLAUDE_CODE_PROFILE: WorkloadProfile = Object.freeze({
+  name: 'claude-code',
+  description: 'Claude-Code-like: ~25-29k-token start growing to ~90-100k, median 64 turns, compaction at 160k',
+  initialTokens: ln(24_500, 0.08, 18_000, 32_000),
+  turns: ln(64, 0.86, 2, 400),
+  output: ln(350, 0.95, 1, 8192),
+  resultMedianFirst: 6500,
+  resultMedianLate: 150,
+  resultDecayTurns: 3,
+  resultSigma: 1,
+  resultMax: 25_000,
+  contextLimit: 160_000,
+  onContextLimit: 'compact',
+  compactTo: ln(40_000, 0.2, 20_000, 80_000),
+  tools: Object.freeze([
+    tool('read', 'Read', 0.25, ln(0.08, 0.5, 0.01, 2)),
+    tool('edit', 'Edit', 0.18, ln(0.15, 0.5, 0.02, 0.75)),
+    tool('todo', 'TodoWrite', 0.07, ln(0.05, 0.4, 0.01, 0.15)),
+    tool('grep', 'Grep', 0.12, ln(0.3, 0.6, 0.02, 10)),
+    tool('bash-quick', 'Bash', 0.14, ln(0.6, 0.8, 0.02), { timeout: 120, command: 'git status && git diff --stat' }),
+    tool('bash-test', 'Bash', 0.13, ln(8, 0.8, 0.5), { timeout: 120, command: 'npm test' }),
+    tool('bash-long', 'Bash', 0.03, ln(90, 0.9, 5), { timeout: 600, command: 'npm run build && npm test' }),
+    tool('bash-sleep', 'Bash', 0.02, ln(0.3, 0.5, 0.02), {
+      timeout: 600,
+      command: 'tail -n 100 server.log',
+      sleep: { kind: 'uniform', min: 2, max: 60 },
+    }),
+    tool('search', 'WebSearch', 0.03, ln(12, 0.4, 3)),
+    tool('subagent', 'Task', 0.02, ln(35, 0.7, 5)),
+    tool('monitor', 'Monitor', 0.01, ln(20, 0.6, 1), { deadline: 'eta', etaJitter: 0.5 }),
+  ]),
+});
+
+/** Built-in profiles by name. */
+export const WORKLOAD_PROFILES: Readonly<Record<string, WorkloadProfile>> = Object.freeze({
+  'swe-bench': SWE_BENCH_PROFILE,
+  'claude-code': CLAUDE_CODE_PROFILE,
+});
+
+/** One task, fully drawn. Arrays are indexed by turn (model request) j. */
+export interface TaskSpec {
+  readonly index: number;
+  /** Tokens of the first prompt. */
+  readonly initialTokens: number;
+  /** Model requests in the task. */
+  readonly turns: number;
+  /** Output tokens of request j (>= 1). */
+  readonly output: Int32Array;
+  /** Index into the profile's `tools` of the call after request j; -1 after the last request. */
+  readonly toolKind: Int16Array;
+  /** Seconds the call after request j takes (timeout included). */
+  readonly duration: Float64Array;
+  /** Tokens the call's result appends. */
+  readonly result: Int32Array;
+  /** Seconds after the call's start that its interface exposes as a deadline; NaN when it exposes none. */
+  readonly deadline: Float64Array;
+  /** Command line of the call, if the tool has one. */
+  readonly command: readonly (string | undefined)[];
+  /** Context after the call if it triggered a compaction; -1 otherwise. */
+  readonly compactTo: Int32Array;
+  /** Why the task ended: its drawn turn count, or the context limit (`onContextLimit: 'end'`). */
+  readonly endedBy: 'turns' | 'context-limit';
+}
+
+/** Result-token median at turn j. */
+export function resultMedian(p: WorkloadProfile, j: number): number {
+  return p.resultMedianLate + (p.resultMedianFirst - p.resultMedianLate) * Math.exp(-j / p.resultDecayTurns);
+}
+
+/** Draws task `index` of `seed` from `profile`: the same arguments always give the same task. */
+export function generateTask(profile: WorkloadProfile, seed: number, index: number): TaskSpec {
+  const rng = Rng.derive(seed, STREAM_TASK, index);
+  const initialTokens = Math.max(1, sampleInt(profile.initialTokens, rng));
+  const turns = Math.max(1, sampleInt(profile.turns, rng));
+  const output = new Int32Array(turns);
+  const toolKind = new Int16Array(turns).fill(-1);
+  const duration = new Float64Array(turns);
+  const result = new Int32Array(turns);
+  const deadline = new Float64Array(turns).fill(Number.NaN);
+  const command: (string | undefined)[] = new Array<string | undefined>(turns).fill(undefined);
+  const compactTo = new Int32Array(turns).fill(-1);
+  const weights = profile.tools.map((t) => t.weight);
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  let tokens = initialTokens;
+  let used = turns;
+  let endedBy: TaskSpec['endedBy'] = 'turns';
+  for (let j = 0; j < turns; j++) {
+    // A prompt never exceeds the limit; the output can only push the context past it by one request.
+    const out = Math.max(1, sampleInt(profile.output, rng));
+    output[j] = out;
+    tokens += out;
+    if (j === turns - 1) break;
+    const kindIndex = rng.weighted(weights, totalWeight);
+    const kind = profile.tools[kindIndex]!;
+    toolKind[j] = kindIndex;
+    let seconds = sample(kind.duration, rng);
+    if (kind.sleep !== null) {
+      const n = Math.max(1, Math.round(sample(kind.sleep, rng)));
+      seconds += n;
+      command[j] = kind.command === null ? `sleep ${n}` : `sleep ${n} && ${kind.command}`;
+    } else if (kind.command !== null) {
+      command[j] = kind.command;
+    }
+    if (kind.timeout !== null && seconds > kind.timeout) seconds = kind.timeout;
+    duration[j] = seconds;
+    if (kind.deadline === 'eta') {
+      // The ETA is noisy but never before the start of the call.
+      deadline[j] = Math.max(0, seconds + (2 * rng.float() - 1) * kind.etaJitter);
+    } else if (kind.deadline === 'timeout' && kind.timeout !== null) {
+      deadline[j] = kind.timeout;
+    }
+    const res = Math.max(0, Math.min(profile.resultMax, Math.round(rng.lognormal(resultMedian(profile, j), profile.resultSigma))));
+    result[j] = res;
+    if (tokens + res > profile.contextLimit) {
+      if (profile.onContextLimit === 'end') {
+        // The harness stops the agent instead of sending an over-long prompt: no tool call follows.
+        toolKind[j] = -1;
+        duration[j] = 0;
+        result[j] = 0;
+        deadline[j] = Number.NaN;
+        command[j] = undefined;
+        used = j + 1;
+        endedBy = 'context-limit';
+        break;
+      }
+      // validateSetting guarantees compactTo's upper bound is within the limit.
+      const to = Math.max(1, sampleInt(profile.compactTo, rng));
+      compactTo[j] = to;
+      tokens = to;
+    } else {
+      tokens += res;
+    }
+  }
+  if (used < turns) {
+    return {
+      index,
+      initialTokens,
+      turns: used,
+      output: output.slice(0, used),
+      toolKind: toolKind.slice(0, used),
+      duration: duration.slice(0, used),
+      result: result.slice(0, used),
+      deadline: deadline.slice(0, used),
+      command: command.slice(0, used),
+      compactTo: compactTo.slice(0, used),
+      endedBy,
+    };
+  }
+  return { index, initialTokens, turns, output, toolKind, duration, result, deadline, command, compactTo, endedBy };
+}
+
