@@ -11,6 +11,10 @@ type Command = { summary: string; load: () => Promise<{ run(args: string[]): Pro
 const commands: Record<string, Command> = {
   solve: { summary: 'solve a Problem (JSON file or stdin) and print the Plan as JSON', load: () => import('./commands/solve.js') },
   demo: { summary: 'solve the bundled example problems and print plans and timings', load: () => import('./commands/demo.js') },
+  bench: { summary: 'validate and time the solvers on simulator corpora of the paper settings; --check gates regressions', load: () => import('./commands/bench.js') },
+  'predict-report': { summary: 'replay completed tool calls (JSONL) through the readiness predictor and report its accuracy', load: () => import('./commands/predict-report.js') },
+  simulate: { summary: 'simulate agent workers on GPU nodes under a scheduling policy and report metrics over seeds', load: () => import('./commands/simulate.js') },
+  sweep: { summary: 'run a policy over a grid of h, H, delta, quantum and state budget and report metrics with CIs', load: () => import('./commands/sweep.js') },
 };
 
 function usage(): string {

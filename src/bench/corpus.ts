@@ -1,0 +1,216 @@
+/**
+ * Benchmark corpora: for each setting, `count` solver Problems recorded from the simulator running the TAO
+ * policy, from a seed. Generated on first use and cached as JSON lines; a header line carries the cache key
+ * (package version, simulator fingerprint) so a cache written by another version is regenerated, never
+ * silently reused. The corpus hash (sha256 of the problem lines) is the workload's identity in reports and
+ * in the regression gate.
+ *
+ * Pinned corpora (`readDirs`, e.g. the committed bench/corpus/) are different: they are fixed inputs,
+ * named without a key (`<setting>-seed<seed>-n<count>.jsonl.gz`) and reused whatever the package version,
+ * so the gate keeps measuring the same problems when the simulator or the solver's tie-breaking (which
+ * steers the recorded run) changes. They are checked against their own hash only.
+ */
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { InvalidValueError } from '../errors.js';
+import type { Problem } from '../types.js';
+import { validateProblem } from '../validate.js';
+import { sha256 } from './hash.js';
+import { packageVersion } from './machine.js';
+import type { SettingName } from './settings.js';
+
+/** Bumped when the file layout below changes. */
+export const CORPUS_FORMAT_VERSION = 1;
+
+/** Produces the problems of one setting; deterministic in (setting, seed, count). */
+export interface CorpusSource {
+  /** Changes whenever the problems a (setting, seed, count) yields may change (profile, code). */
+  fingerprint(setting: SettingName): Promise<string>;
+  record(setting: SettingName, seed: number, count: number): Promise<Problem[]>;
+}
+
+/** The first line of a corpus file. */
+export interface CorpusHeader {
+  format: 'tao-bench-corpus';
+  formatVersion: number;
+  setting: SettingName;
+  seed: number;
+  count: number;
+  packageVersion: string;
+  fingerprint: string;
+  /** sha256 of the problem lines joined by '\n'. */
+  corpusHash: string;
+}
+
+export interface Corpus {
+  setting: SettingName;
+  seed: number;
+  problems: Problem[];
+  hash: string;
+  fingerprint: string;
+  /** Where it came from: a pinned file, the cache, or generated (and written to the cache `file`). */
+  origin: 'pinned' | 'cache' | 'generated';
+  file: string;
+  /** Generation time in ms (0 when read from the cache). */
+  generateMs: number;
+}
+
+export interface CorpusOptions {
+  seed: number;
+  count: number;
+  /** Directory the cache lives in; created on demand. */
+  cacheDir: string;
+  /** Read-only directories searched first for a pinned corpus of the same setting, seed and count. */
+  readDirs?: readonly string[];
+  /** Ignore cached files and record again. */
+  regenerate?: boolean;
+}
+
+/** The cache key of a corpus: what must match for a file to be reused. */
+export function corpusKey(version: string, fingerprint: string): string {
+  return sha256(`${CORPUS_FORMAT_VERSION}\n${version}\n${fingerprint}`).slice(0, 12);
+}
+
+/** `<setting>-seed<seed>-n<count>-<key>.jsonl` */
+export function corpusFileName(setting: SettingName, seed: number, count: number, key: string): string {
+  return `${setting}-seed${seed}-n${count}-${key}.jsonl`;
+}
+
+export function hashLines(lines: readonly string[]): string {
+  return sha256(lines.join('\n'));
+}
+
+/** `<setting>-seed<seed>-n<count>.jsonl.gz`: a pinned corpus. */
+export function pinnedFileName(setting: SettingName, seed: number, count: number): string {
+  return `${setting}-seed${seed}-n${count}.jsonl.gz`;
+}
+
+type Expectation = { setting: SettingName; seed: number; count: number; packageVersion?: string; fingerprint?: string };
+
+/** Parses and checks a corpus file; returns the reason when it is not reusable. Absent keys are not checked. */
+export function parseCorpusFile(
+  text: string,
+  expect: Expectation,
+): { header: CorpusHeader; problems: Problem[]; lines: string[] } | { error: string } {
+  const all = text.split('\n');
+  if (all.at(-1) === '') all.pop();
+  const [head, ...lines] = all;
+  if (head === undefined) return { error: 'empty file' };
+  let header: CorpusHeader;
+  try {
+    header = JSON.parse(head) as CorpusHeader;
+  } catch {
+    return { error: 'header is not JSON' };
+  }
+  if (header.format !== 'tao-bench-corpus' || header.formatVersion !== CORPUS_FORMAT_VERSION) return { error: 'not a corpus file of this format version' };
+  for (const k of ['setting', 'seed', 'count', 'packageVersion', 'fingerprint'] as const) {
+    if (expect[k] !== undefined && header[k] !== expect[k]) return { error: `stale: header ${k} ${JSON.stringify(header[k])}, expected ${JSON.stringify(expect[k])}` };
+  }
+  if (lines.length !== header.count) return { error: `truncated: ${lines.length} problems of ${header.count}` };
+  if (hashLines(lines) !== header.corpusHash) return { error: 'corpus hash does not match its lines' };
+  const problems: Problem[] = [];
+  for (const [i, line] of lines.entries()) {
+    const p = JSON.parse(line) as unknown;
+    validateProblem(p, `corpus line ${i + 2}`);
+    problems.push(p as Problem);
+  }
+  return { header, problems, lines };
+}
+
+async function readIfExists(file: string): Promise<string | null> {
+  try {
+    const bytes = await readFile(file);
+    return file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * Loads the corpus of `setting`: a valid cached file if there is one, else records it and writes the cache
+ * (atomically, and removes older files of the same setting/seed/count with another key). `log` receives
+ * one line per decision (cache hit, stale cache, generation time).
+ */
+export async function loadCorpus(
+  source: CorpusSource,
+  setting: SettingName,
+  options: CorpusOptions,
+  log: (line: string) => void = () => {},
+): Promise<Corpus> {
+  const { seed, count } = options;
+  if (!Number.isSafeInteger(count) || count < 1) throw new InvalidValueError(`corpus count must be a positive integer, got ${count}`);
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new InvalidValueError(`corpus seed must be a non-negative integer, got ${seed}`);
+  const version = await packageVersion();
+  const fingerprint = await source.fingerprint(setting);
+  const key = corpusKey(version, fingerprint);
+  const name = corpusFileName(setting, seed, count, key);
+  const expect = { setting, seed, count, packageVersion: version, fingerprint };
+  if (options.regenerate !== true) {
+    for (const dir of options.readDirs ?? []) {
+      const file = join(dir, pinnedFileName(setting, seed, count));
+      const text = await readIfExists(file);
+      if (text === null) continue;
+      const parsed = parseCorpusFile(text, { setting, seed, count });
+      // A damaged pinned corpus is an error, not a cache miss: recording instead would change the workload.
+      if ('error' in parsed) throw new Error(`pinned corpus ${file}: ${parsed.error}`);
+      const h = parsed.header;
+      return { setting, seed, problems: parsed.problems, hash: h.corpusHash, fingerprint: h.fingerprint, origin: 'pinned', file, generateMs: 0 };
+    }
+    const file = join(options.cacheDir, name);
+    const text = await readIfExists(file);
+    if (text !== null) {
+      const parsed = parseCorpusFile(text, expect);
+      if (!('error' in parsed)) {
+        return { setting, seed, problems: parsed.problems, hash: parsed.header.corpusHash, fingerprint, origin: 'cache', file, generateMs: 0 };
+      }
+      log(`corpus ${file}: ${parsed.error}; recording again`);
+    }
+  }
+  const t0 = performance.now();
+  const problems = await source.record(setting, seed, count);
+  if (problems.length !== count) {
+    throw new Error(`the simulator recorded ${problems.length} problems for ${setting} seed ${seed}, ${count} were asked for`);
+  }
+  problems.forEach((p, i) => validateProblem(p, `${setting} problem ${i}`));
+  const generateMs = performance.now() - t0;
+  const lines = problems.map((p) => JSON.stringify(p));
+  const hash = hashLines(lines);
+  const header: CorpusHeader = { format: 'tao-bench-corpus', formatVersion: CORPUS_FORMAT_VERSION, ...expect, corpusHash: hash };
+  await mkdir(options.cacheDir, { recursive: true });
+  const file = join(options.cacheDir, name);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, [JSON.stringify(header), ...lines].join('\n') + '\n');
+  await rename(tmp, file);
+  // Stale siblings (same setting/seed/count, another key) would only accumulate.
+  const prefix = `${setting}-seed${seed}-n${count}-`;
+  for (const f of await readdir(options.cacheDir)) {
+    if (f.startsWith(prefix) && f.endsWith('.jsonl') && f !== name) await rm(join(options.cacheDir, f), { force: true });
+  }
+  log(`corpus ${setting}: recorded ${count} problems (seed ${seed}) in ${(generateMs / 1000).toFixed(1)} s -> ${file}`);
+  // The run uses the problems as the cache stores them, so a first run and a cached run time the same input.
+  const stored = lines.map((l) => JSON.parse(l) as Problem);
+  return { setting, seed, problems: stored, hash, fingerprint, origin: 'generated', file, generateMs };
+}
+
+/** Writes `corpus` as a pinned corpus (gzip JSON lines with its header) into `dir`; returns the file. */
+export async function savePinned(corpus: Corpus, dir: string): Promise<string> {
+  const lines = corpus.problems.map((p) => JSON.stringify(p));
+  const header: CorpusHeader = {
+    format: 'tao-bench-corpus',
+    formatVersion: CORPUS_FORMAT_VERSION,
+    setting: corpus.setting,
+    seed: corpus.seed,
+    count: lines.length,
+    packageVersion: await packageVersion(),
+    fingerprint: corpus.fingerprint,
+    corpusHash: hashLines(lines),
+  };
+  if (header.corpusHash !== corpus.hash) throw new Error(`corpus ${corpus.setting}: problems do not match the corpus hash`);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, pinnedFileName(corpus.setting, corpus.seed, lines.length));
+  // mtime 0 in the gzip header: the same corpus gives the same bytes (no diff on re-save).
+  await writeFile(file, gzipSync([JSON.stringify(header), ...lines].join('\n') + '\n', { level: 9 }));
+  return file;
+}

@@ -1,0 +1,116 @@
+/**
+ * The benchmark's options and the regression gate's thresholds, with their defaults. The CLI (`tao bench`)
+ * maps its flags onto these; every field is documented with its default.
+ */
+import { defaultSolveOptions, type ResolvedSolveOptions } from '../options.js';
+import { RUNNER_NAMES, type RunnerName } from './runners.js';
+import { SETTING_NAMES, type SettingName } from './settings.js';
+
+export interface BenchOptions {
+  /** Settings to measure, in canonical order. @default all nine */
+  settings: SettingName[];
+  /** Problems per setting corpus. @default 1000 */
+  count: number;
+  /** Simulator seed of every corpus. @default 1 */
+  seed: number;
+  /** Runners to validate and time. `highs` is skipped with a note when the package is absent. @default all */
+  runners: RunnerName[];
+  /** Problems per setting solved by HiGHS (oracle and timed runner), evenly spaced in the corpus. @default 10 */
+  highsSample: number;
+  /** Time limit of one HiGHS stage in seconds; a stage that hits it gives no oracle value. @default 20 */
+  highsTimeLimitSec: number;
+  /** Untimed solves before the timed ones, per runner and setting (cycling through the corpus). @default 50 */
+  warmupIterations: number;
+  /** Timed passes through the corpus per runner and setting. @default 1 */
+  cycles: number;
+  /**
+   * Rounds of the interleaved validation pass (the first round's plans are validated); the in-run ratio
+   * to the reference uses each problem's fastest round. @default 3
+   */
+  pairedRepeats: number;
+  /** What every runner solves with. @default the package's defaultSolveOptions */
+  solve: ResolvedSolveOptions;
+  /** Where corpora are cached. @default ".bench-cache" (relative to the working directory) */
+  cacheDir: string;
+  /** Read-only directories searched for a corpus before the cache. @default [] */
+  corpusDirs: string[];
+  /** Record every corpus again, ignoring the cache and pinned corpora. @default false */
+  regenerate: boolean;
+  /** Also write each corpus used as a pinned corpus (gzip JSON lines) into this directory. @default null */
+  saveCorporaDir: string | null;
+}
+
+export const defaultBenchOptions: Readonly<BenchOptions> = Object.freeze({
+  settings: [...SETTING_NAMES],
+  count: 1000,
+  seed: 1,
+  runners: [...RUNNER_NAMES],
+  highsSample: 10,
+  highsTimeLimitSec: 20,
+  warmupIterations: 50,
+  cycles: 1,
+  pairedRepeats: 3,
+  solve: { ...defaultSolveOptions },
+  cacheDir: '.bench-cache',
+  corpusDirs: [],
+  regenerate: false,
+  saveCorporaDir: null,
+});
+
+/** What `--quick` changes: the short workload of `npm run bench:check` (the committed baseline's). */
+export const quickBenchOptions: Readonly<Partial<BenchOptions>> = Object.freeze({
+  count: 200,
+  highsSample: 3,
+  warmupIterations: 20,
+});
+
+/**
+ * Thresholds of the regression gate (`tao bench --check`). Each is chosen to survive a noisy, shared
+ * 2-core machine: they compare ratios measured within one run, counts that do not depend on timing, and
+ * absolute tail bounds far above the expected values.
+ */
+export interface GateThresholds {
+  /**
+   * Per setting, the WASM/reference time ratio may grow to at most this multiple of the baseline's. The
+   * ratio is the median per-problem ratio of the interleaved pass (WASM and the reference solve each
+   * problem back to back, so machine load cancels), over the DP-heavy problems when there are enough (see
+   * RunnerReport.ratioToReference). Measured here on the quick workload: repeated runs against one
+   * baseline stay within 1.15x; the unoptimized debug WASM build in place of the release one reads 1.5x
+   * on qwen-96.
+   * @default 1.5
+   */
+  maxRatioGrowth: number;
+  /**
+   * A runner's fallback rate may exceed the baseline's by at most this many percentage points. Fallbacks
+   * are deterministic for a fixed corpus and options (no deadline), so any change is a code change.
+   * @default 0.5
+   */
+  maxFallbackIncreasePct: number;
+  /** Mismatches (an optimal plan that is infeasible or differs from an oracle) allowed per runner. @default 0 */
+  maxMismatches: number;
+  /**
+   * Absolute bounds on P95 solve time per runner, in ms, at every setting; absent = not gated. Generous on
+   * purpose: the state budget caps one WASM solve at 2^22 cells, a few ms on a quiet core, and about 3x that
+   * on a 2-core machine shared with other work (measured: 8.5 ms P95 at qwen-96 at load 5.8). They catch a
+   * solve that escapes the budget or a pool that stalls, not a 20% slowdown (the ratio gate's job).
+   * @default { wasm: 40, pool: 40, bfd: 5 }
+   */
+  p95BoundMs: Partial<Record<RunnerName, number>>;
+}
+
+export const defaultGateThresholds: Readonly<GateThresholds> = Object.freeze({
+  maxRatioGrowth: 1.5,
+  maxFallbackIncreasePct: 0.5,
+  maxMismatches: 0,
+  p95BoundMs: Object.freeze({ wasm: 40, pool: 40, bfd: 5 }),
+});
+
+/** The goal the README reports against. */
+export const GOAL = Object.freeze({
+  /** In-thread (wasm runner) P95 at every setting, ms. */
+  inThreadP95Ms: 0.5,
+  /** Pool (end to end) P95 at every setting, ms. */
+  poolP95Ms: 1,
+  /** DP fallback to BFD, percent of solves. */
+  fallbackPct: 0.5,
+});

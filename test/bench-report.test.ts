@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_SCHEMA_VERSION, reportToJson, withoutSamples, type BenchReport, type RunnerReport } from '../src/bench/report.js';
+import { PAPER_TABLE9, SETTING_NAMES, parseSettings, settingInfo } from '../src/bench/settings.js';
+import { renderSvg } from '../src/bench/svg.js';
+import { formatMarkdown, formatTable } from '../src/bench/table.js';
+import { emptyCounts } from '../src/bench/validation.js';
+
+function runner(name: string, p95: number): RunnerReport {
+  return {
+    runner: name,
+    description: name,
+    problems: 10,
+    validation: { ...emptyCounts(), solved: 10, exact: 10 },
+    fallbackPct: 0,
+    fallbackReasons: {},
+    paths: { dense: 10 },
+    cells: { median: 1, p95: 2, max: 3 },
+    time: { n: 10, mean: p95 / 2, min: 0, p50: p95 / 2, p95, p99: p95, max: p95 },
+    ratioToReference: null,
+    samplesMs: [p95],
+    sampleProblems: [0],
+  };
+}
+
+function report(): BenchReport {
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'tao-bench-report',
+    createdAt: 'now',
+    command: 'tao bench',
+    package: { name: 'tao-solver', version: '0.1.0' },
+    wasm: { path: 'build/tao.wasm', sha256: null },
+    machine: { cpus: { model: 'c', count: 2 }, parallelism: 2, memoryGiB: 1, node: 'v20', os: { platform: 'linux', release: 'r', arch: 'x64' }, loadAverage1m: 0 },
+    timing: { timer: 't', unit: 'ms', warmupIterations: 1, cycles: 1, pairedRepeats: 1, gcBetweenRuns: false },
+    workload: { settings: [...SETTING_NAMES], seed: 1, count: 10, runners: ['wasm', 'pool'], solveOptions: { quantum: 1024, stateBudget: 1, deadlineMs: null }, highsSample: 0, corpora: {} },
+    settings: SETTING_NAMES.map((s) => {
+      const info = settingInfo(s);
+      return {
+        setting: s,
+        model: info.model,
+        nodes: info.nodes,
+        workers: info.workers,
+        paper: PAPER_TABLE9[s],
+        corpus: { hash: 'h', origin: 'cache' as const, file: 'f', generateMs: 0 },
+        shape: { nodes: runner('x', 1).time, sessions: runner('x', 1).time, states: runner('x', 1).time },
+        oracle: { referenceOptimal: 0, referenceFallback: 0, highsSolved: 0, highsFailed: [], disagreements: [] },
+        runners: { wasm: runner('wasm', 0.2), pool: runner('pool', 0.9) },
+      };
+    }),
+    skipped: [],
+    goal: { targets: { inThreadP95Ms: 0.5, poolP95Ms: 1, fallbackPct: 0.5, exact: true }, met: true, misses: [] },
+    elapsedSec: 1,
+  };
+}
+
+describe('bench report rendering', () => {
+  it('puts the paper Table 9 row beside the in-thread DP only', () => {
+    const table = formatTable(report());
+    const ds64 = table.split('\n').filter((l) => l.startsWith('ds-64'));
+    expect(ds64[0]).toMatch(/^ds-64 +wasm .* 12\.5 +88\.8 +5\.24%$/);
+    // No paper columns after the ratio column on other runners' rows.
+    expect(ds64[1]).toMatch(/^ds-64 +pool .* -$/);
+    expect(formatMarkdown(report()).split('\n')).toHaveLength(2 + 18);
+  });
+
+  it('plots every runner point and the six paper points (GLM has none)', () => {
+    const svg = renderSvg(report());
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    const markers = (fill: string): number =>
+      [...svg.matchAll(/<(circle|rect|polygon) [^>]*fill="([^"]+)"[^>]*stroke="([^"]+)"/g)].filter((m) => m[2] === fill && m[3] !== 'none').length;
+    // Paper: hollow (white fill) black markers, 6 points + 1 legend marker.
+    expect(markers('white')).toBe(7);
+    // wasm: 9 points + the legend has no wasm marker (runners are legend lines).
+    expect(markers('#1f77b4')).toBe(9);
+  });
+
+  it('drops raw samples from a baseline and writes non-finite numbers as null', () => {
+    const r = report();
+    (r.settings[0]?.runners.wasm as RunnerReport).time.p99 = NaN;
+    const json = JSON.parse(reportToJson(withoutSamples(r))) as BenchReport;
+    expect(json.settings[0]?.runners.wasm?.samplesMs).toBeUndefined();
+    expect(json.settings[0]?.runners.wasm?.time.p99).toBeNull();
+    expect(r.settings[0]?.runners.wasm?.samplesMs).toEqual([0.2]);
+  });
+
+  it('parses setting lists by name and rejects an unknown one naming the flag', () => {
+    expect(parseSettings('qwen-96,ds-16', '--settings')).toEqual(['ds-16', 'qwen-96']);
+    expect(parseSettings('all', '--settings')).toHaveLength(9);
+    expect(() => parseSettings('ds-17', '--settings')).toThrow('--settings: unknown setting "ds-17"');
+  });
+});
