@@ -1,4 +1,4 @@
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { checkOptionsObject, integerAt, positiveOrInfinityAt } from './checks.js';
 import { MAX_U32 } from './limits.js';
 
 /** What a caller may set for evaluating a snapshot. */
@@ -42,34 +42,10 @@ export function resolveEvaluateOptions(
   path = 'options',
 ): Readonly<ResolvedEvaluateOptions> {
   if (options === undefined) return defaultEvaluateOptions;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in defaultEvaluateOptions)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
+  checkOptionsObject(options, defaultEvaluateOptions, path);
   const out: ResolvedEvaluateOptions = { ...defaultEvaluateOptions };
-  if (options.halfLife !== undefined) {
-    const h = options.halfLife;
-    if (typeof h !== 'number') throw new InvalidTypeError(`${path}.halfLife must be a number`);
-    if (Number.isNaN(h) || h <= 0) throw new InvalidValueError(`${path}.halfLife must be a positive number or Infinity`);
-    out.halfLife = h;
-  }
-  if (options.creditUnit !== undefined) {
-    const u = options.creditUnit;
-    if (typeof u !== 'number') throw new InvalidTypeError(`${path}.creditUnit must be a number`);
-    if (!Number.isInteger(u) || u < 1 || u > MAX_U32) {
-      throw new InvalidValueError(`${path}.creditUnit must be an integer from 1 to ${MAX_U32}`);
-    }
-    out.creditUnit = u;
-  }
-  if (options.reserve !== undefined) {
-    const r = options.reserve;
-    if (typeof r !== 'number') throw new InvalidTypeError(`${path}.reserve must be a number`);
-    if (!Number.isInteger(r) || r < 0 || r > MAX_U32) {
-      throw new InvalidValueError(`${path}.reserve must be an integer from 0 to ${MAX_U32}`);
-    }
-    out.reserve = r;
-  }
+  if (options.halfLife !== undefined) out.halfLife = positiveOrInfinityAt(options.halfLife, `${path}.halfLife`);
+  if (options.creditUnit !== undefined) out.creditUnit = integerAt(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
+  if (options.reserve !== undefined) out.reserve = integerAt(options.reserve, `${path}.reserve`, 0, MAX_U32);
   return out;
 }

@@ -6,6 +6,7 @@
  * The planner is generic over a backend (how to prepare, estimate and solve); `createPlanner` in
  * `planner-backend.ts` wires the WASM solver (small problems, on the calling thread) and the worker pool.
  */
+import { checkOptionsObject, numberAt } from './checks.js';
 import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from './errors.js';
 import type { SolveOptions } from './options.js';
 import { PlannerCounters, type PlannerStats } from './planner-stats.js';
@@ -58,16 +59,10 @@ export const defaultPlannerOptions: Readonly<ResolvedPlannerOptions> = Object.fr
 
 export function resolvePlannerOptions(options: PlannerOptions | undefined, path = 'options'): ResolvedPlannerOptions {
   if (options === undefined) return { ...defaultPlannerOptions };
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in defaultPlannerOptions)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
+  checkOptionsObject(options, defaultPlannerOptions, path);
   const out: ResolvedPlannerOptions = { ...defaultPlannerOptions };
   if (options.inThreadMaxCells !== undefined) {
-    const c = options.inThreadMaxCells;
-    if (typeof c !== 'number') throw new InvalidTypeError(`${path}.inThreadMaxCells must be a number`);
+    const c = numberAt(options.inThreadMaxCells, `${path}.inThreadMaxCells`);
     if (Number.isNaN(c) || c < 0 || (Number.isFinite(c) && !Number.isInteger(c))) {
       throw new InvalidValueError(`${path}.inThreadMaxCells must be a non-negative integer or Infinity`);
     }

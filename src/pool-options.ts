@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { checkOptionsObject, integerAt, numberAt } from './checks.js';
 import { InvalidTypeError, InvalidValueError } from './errors.js';
 import type { WasmBuild } from './wasm.js';
 
@@ -74,14 +75,6 @@ const MAX_TIMEOUT_MS = 0x7fff_ffff;
 /** A sanity bound: each thread holds a WASM instance of up to MEMORY_CAP_BYTES. */
 const MAX_THREADS = 256;
 
-function countIn(x: unknown, path: string, min: number): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
-  if (!Number.isInteger(x) || x < min || x > MAX_THREADS) {
-    throw new InvalidValueError(`${path} must be an integer from ${min} to ${MAX_THREADS}`);
-  }
-  return x;
-}
-
 function workerPath(x: unknown, path: string): string {
   let file: string;
   if (x instanceof URL) {
@@ -103,22 +96,16 @@ function workerPath(x: unknown, path: string): string {
 
 /** Merges a caller's pool options over the defaults, validating each field by name. */
 export function resolvePoolOptions(options: PoolOptions | undefined, path = 'options'): ResolvedPoolOptions {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
+  if (options !== undefined) checkOptionsObject(options, defaultPoolOptions, path);
   const given = options ?? {};
-  for (const key of Object.keys(given)) {
-    if (!(key in defaultPoolOptions)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
   const out: ResolvedPoolOptions = { ...defaultPoolOptions };
-  if (given.minThreads !== undefined) out.minThreads = countIn(given.minThreads, `${path}.minThreads`, 0);
-  if (given.maxThreads !== undefined) out.maxThreads = countIn(given.maxThreads, `${path}.maxThreads`, 1);
+  if (given.minThreads !== undefined) out.minThreads = integerAt(given.minThreads, `${path}.minThreads`, 0, MAX_THREADS);
+  if (given.maxThreads !== undefined) out.maxThreads = integerAt(given.maxThreads, `${path}.maxThreads`, 1, MAX_THREADS);
   if (out.minThreads > out.maxThreads) {
     throw new InvalidValueError(`${path}.minThreads (${out.minThreads}) must not exceed ${path}.maxThreads (${out.maxThreads})`);
   }
   if (given.idleTimeout !== undefined) {
-    const t = given.idleTimeout;
-    if (typeof t !== 'number') throw new InvalidTypeError(`${path}.idleTimeout must be a number`);
+    const t = numberAt(given.idleTimeout, `${path}.idleTimeout`);
     if (!Number.isInteger(t) || t < 0 || t > MAX_TIMEOUT_MS) {
       throw new InvalidValueError(`${path}.idleTimeout must be an integer number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`);
     }

@@ -1,4 +1,5 @@
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { checkOptionsObject, integerAt, nonNegativeFiniteAt, numberAt, positiveFiniteAt } from './checks.js';
+import { InvalidValueError } from './errors.js';
 
 /** What a caller may set for a ReadinessPredictor. Times are seconds. */
 export interface PredictorOptions {
@@ -93,31 +94,6 @@ export const MAX_PROBES = 64;
 /** Largest number of remembered overdue calls. */
 export const MAX_PROBED_CALLS = 1 << 20;
 
-function num(x: unknown, path: string): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
-  return x;
-}
-
-function positiveFinite(x: unknown, path: string): number {
-  const v = num(x, path);
-  if (!Number.isFinite(v) || v <= 0) throw new InvalidValueError(`${path} must be a positive finite number`);
-  return v;
-}
-
-function nonNegativeFinite(x: unknown, path: string): number {
-  const v = num(x, path);
-  if (!Number.isFinite(v) || v < 0) throw new InvalidValueError(`${path} must be a non-negative finite number`);
-  return v;
-}
-
-function integerIn(x: unknown, path: string, min: number, max: number): number {
-  const v = num(x, path);
-  if (!Number.isInteger(v) || v < min || v > max) {
-    throw new InvalidValueError(`${path} must be an integer from ${min} to ${max}`);
-  }
-  return v;
-}
-
 /**
  * Merges a caller's options over the defaults once, validating each field by name. `probeWindow` follows
  * the resolved `horizon` unless set.
@@ -127,30 +103,25 @@ export function resolvePredictorOptions(
   path = 'options',
 ): ResolvedPredictorOptions {
   if (options === undefined) return { ...defaultPredictorOptions };
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in defaultPredictorOptions)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
+  checkOptionsObject(options, defaultPredictorOptions, path);
   const o = options;
   const out: ResolvedPredictorOptions = { ...defaultPredictorOptions };
-  if (o.horizon !== undefined) out.horizon = positiveFinite(o.horizon, `${path}.horizon`);
+  if (o.horizon !== undefined) out.horizon = positiveFiniteAt(o.horizon, `${path}.horizon`);
   if (o.delta !== undefined) {
-    const d = num(o.delta, `${path}.delta`);
+    const d = numberAt(o.delta, `${path}.delta`);
     if (!(d > 0 && d < 1)) throw new InvalidValueError(`${path}.delta must be a number in (0, 1)`);
     out.delta = d;
   }
-  if (o.freshness !== undefined) out.freshness = nonNegativeFinite(o.freshness, `${path}.freshness`);
+  if (o.freshness !== undefined) out.freshness = nonNegativeFiniteAt(o.freshness, `${path}.freshness`);
   if (o.defaultDuration !== undefined) {
-    out.defaultDuration = nonNegativeFinite(o.defaultDuration, `${path}.defaultDuration`);
+    out.defaultDuration = nonNegativeFiniteAt(o.defaultDuration, `${path}.defaultDuration`);
   }
-  if (o.window !== undefined) out.window = integerIn(o.window, `${path}.window`, 2, MAX_WINDOW);
+  if (o.window !== undefined) out.window = integerAt(o.window, `${path}.window`, 2, MAX_WINDOW);
   if (o.globalWindow !== undefined) {
-    out.globalWindow = integerIn(o.globalWindow, `${path}.globalWindow`, 2, MAX_GLOBAL_WINDOW);
+    out.globalWindow = integerAt(o.globalWindow, `${path}.globalWindow`, 2, MAX_GLOBAL_WINDOW);
   }
   if (o.minSamples !== undefined) {
-    out.minSamples = integerIn(o.minSamples, `${path}.minSamples`, 2, MAX_WINDOW);
+    out.minSamples = integerAt(o.minSamples, `${path}.minSamples`, 2, MAX_WINDOW);
   }
   // A minimum no window can reach would silently disable that history.
   if (out.minSamples > out.window) {
@@ -159,11 +130,11 @@ export function resolvePredictorOptions(
   if (out.minSamples > out.globalWindow) {
     throw new InvalidValueError(`${path}.minSamples must be at most ${path}.globalWindow (${out.globalWindow})`);
   }
-  if (o.maxTools !== undefined) out.maxTools = integerIn(o.maxTools, `${path}.maxTools`, 1, MAX_TOOLS);
-  out.probeWindow = o.probeWindow === undefined ? out.horizon : positiveFinite(o.probeWindow, `${path}.probeWindow`);
-  if (o.maxProbes !== undefined) out.maxProbes = integerIn(o.maxProbes, `${path}.maxProbes`, 0, MAX_PROBES);
+  if (o.maxTools !== undefined) out.maxTools = integerAt(o.maxTools, `${path}.maxTools`, 1, MAX_TOOLS);
+  out.probeWindow = o.probeWindow === undefined ? out.horizon : positiveFiniteAt(o.probeWindow, `${path}.probeWindow`);
+  if (o.maxProbes !== undefined) out.maxProbes = integerAt(o.maxProbes, `${path}.maxProbes`, 0, MAX_PROBES);
   if (o.maxProbedCalls !== undefined) {
-    out.maxProbedCalls = integerIn(o.maxProbedCalls, `${path}.maxProbedCalls`, 1, MAX_PROBED_CALLS);
+    out.maxProbedCalls = integerAt(o.maxProbedCalls, `${path}.maxProbedCalls`, 1, MAX_PROBED_CALLS);
   }
   return out;
 }
