@@ -5,8 +5,8 @@
  * match if that match covers more than `threshold` of the prompt; otherwise, and whenever the load is
  * skewed, to the least loaded node.
  */
-import type { Admission, CompletedToolCall, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
-import { RoutedQueues } from './router-queues.js';
+import type { Policy, PooledSession, SchedulerView } from '../policy.js';
+import { RoutedQueues, routerPolicy } from './router-queues.js';
 
 export interface CacheAwareParams {
   /** Least prefix-match share of the prompt for cache routing. @default 0.5 (router default) */
@@ -27,7 +27,6 @@ export function createCacheAware(nodeCount: number, params: CacheAwareParams = d
   const queues = new RoutedQueues(nodeCount);
   // The router's record: per node, session index -> tokens of the last prompt it routed there.
   const seen: Map<number, number>[] = Array.from({ length: nodeCount }, () => new Map());
-  const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
 
   function choose(s: PooledSession, view: SchedulerView): number {
     let min = Number.POSITIVE_INFINITY;
@@ -56,14 +55,5 @@ export function createCacheAware(nodeCount: number, params: CacheAwareParams = d
     return target;
   }
 
-  return {
-    name: 'cache-aware',
-    period: 1,
-    reactive: true,
-    stats,
-    schedule(view: SchedulerView): readonly Admission[] {
-      return queues.schedule(view, choose);
-    },
-    toolReturned(_call: CompletedToolCall): void {},
-  } satisfies Policy;
+  return routerPolicy('cache-aware', queues, choose);
 }

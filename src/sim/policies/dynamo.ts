@@ -8,8 +8,8 @@
  *
  * counting requests it routed there that have not started yet in both loads; lowest index on ties.
  */
-import type { Admission, CompletedToolCall, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
-import { RoutedQueues } from './router-queues.js';
+import type { Policy, PooledSession, SchedulerView } from '../policy.js';
+import { RoutedQueues, routerPolicy } from './router-queues.js';
 
 export interface DynamoParams {
   /** Weight of prefill blocks against decode blocks. @default 1 (Dynamo's default) */
@@ -21,7 +21,6 @@ export interface DynamoParams {
 export function createDynamo(nodeCount: number, params: DynamoParams): Policy {
   const queues = new RoutedQueues(nodeCount);
   const bs = params.blockSize;
-  const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
 
   function choose(s: PooledSession, view: SchedulerView): number {
     const promptBlocks = Math.ceil(s.tokens / bs);
@@ -41,14 +40,5 @@ export function createDynamo(nodeCount: number, params: DynamoParams): Policy {
     return best;
   }
 
-  return {
-    name: 'dynamo',
-    period: 1,
-    reactive: true,
-    stats,
-    schedule(view: SchedulerView): readonly Admission[] {
-      return queues.schedule(view, choose);
-    },
-    toolReturned(_call: CompletedToolCall): void {},
-  } satisfies Policy;
+  return routerPolicy('dynamo', queues, choose);
 }

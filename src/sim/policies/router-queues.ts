@@ -9,7 +9,7 @@
  * and they add no reserve: the admission weight is the prompt's tokens, as an engine allocates a prompt's
  * blocks (output blocks come from the cache's free and evictable space, see node.ts).
  */
-import type { Admission, NodeView, PooledSession, SchedulerView } from '../policy.js';
+import type { Admission, CompletedToolCall, NodeView, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
 
 export class RoutedQueues {
   private readonly queues: number[][];
@@ -82,4 +82,23 @@ export class RoutedQueues {
   load(n: NodeView, b: number): number {
     return n.running + n.queued + this.queues[b]!.length;
   }
+}
+
+/** A router baseline as a Policy: every tick routes the issued sessions with `choose` over `queues`. */
+export function routerPolicy(
+  name: 'round-robin' | 'cache-aware' | 'dynamo',
+  queues: RoutedQueues,
+  choose: (s: PooledSession, view: SchedulerView) => number,
+): Policy {
+  const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
+  return {
+    name,
+    period: 1,
+    reactive: true,
+    stats,
+    schedule(view: SchedulerView): readonly Admission[] {
+      return queues.schedule(view, choose);
+    },
+    toolReturned(_call: CompletedToolCall): void {},
+  } satisfies Policy;
 }
