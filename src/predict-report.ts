@@ -16,7 +16,7 @@ import { InvalidTypeError, InvalidValueError } from './errors.js';
 import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './predictor-options.js';
 import type { ToolCall } from './snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from './snapshot-validate.js';
+import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
 
 /** One completed tool call of a trace. */
 export interface CompletedToolCall {

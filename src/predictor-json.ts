@@ -8,7 +8,7 @@ import {
   type PredictorOptions,
   type ResolvedPredictorOptions,
 } from './predictor-options.js';
-import { finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from './snapshot-validate.js';
+import { finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
 
 /** Tag of the persisted form. */
 export const PREDICTOR_JSON_FORMAT = 'tao-readiness-predictor';

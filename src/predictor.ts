@@ -44,7 +44,8 @@ import {
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './predictor-options.js';
 import { parseSleep } from './sleep.js';
 import type { ToolCall } from './snapshot.js';
-import { checkToolCall, finite, isRecord, nonEmptyString } from './snapshot-validate.js';
+import { finite, isRecord, nonEmptyString } from './checks.js';
+import { checkToolCall } from './snapshot-validate.js';
 
 /** Which evidence a prediction rests on, most trusted first. */
 export type EvidenceSource =

@@ -3,6 +3,7 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
+import { at, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from './checks.js';
 import { InvalidTypeError, InvalidValueError } from './errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
 import type { Snapshot } from './snapshot.js';
@@ -20,51 +21,6 @@ const TOOL_KEYS: ReadonlySet<string> = new Set([
   'progress',
   'reportedAt',
 ]);
-
-/**
- * A path for messages, or a function building it: the hot callers (`evaluate` every scheduling period,
- * the predictor on every query) pass functions so that no path string is built unless a check fails.
- */
-export type PathLike = string | (() => string);
-
-function at(path: PathLike, field = ''): string {
-  return (typeof path === 'string' ? path : path()) + field;
-}
-
-/** A plain object (not null, not an array). */
-export function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** Rejects keys outside `known`: a misspelt optional field must not be silently ignored. */
-export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike): void {
-  for (const key in obj) {
-    if (Object.prototype.hasOwnProperty.call(obj, key) && !known.has(key)) {
-      throw new InvalidValueError(`${at(path)}.${key} is not a known field`);
-    }
-  }
-}
-
-/** A finite number at `path` + `field`. */
-export function finite(x: unknown, path: PathLike, field = ''): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
-  if (!Number.isFinite(x)) throw new InvalidValueError(`${at(path, field)} must be a finite number`);
-  return x;
-}
-
-/** An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`). */
-export function integerIn(x: unknown, path: PathLike, min: number, max: number, rule: string, field = ''): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
-  if (!Number.isInteger(x) || x < min || x > max) throw new InvalidValueError(`${at(path, field)} must be ${rule}`);
-  return x;
-}
-
-/** A non-empty string at `path` + `field`. */
-export function nonEmptyString(x: unknown, path: PathLike, field = ''): string {
-  if (typeof x !== 'string') throw new InvalidTypeError(`${at(path, field)} must be a string`);
-  if (x.length === 0) throw new InvalidValueError(`${at(path, field)} must be a non-empty string`);
-  return x;
-}
 
 /**
  * Checks a tool call as seen at time `now` (named `nowPath` in messages). `strictKeys` rejects unknown

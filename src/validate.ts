@@ -1,3 +1,4 @@
+import { integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
 import { InvalidTypeError, InvalidValueError } from './errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
 import type { Problem } from './types.js';
@@ -25,28 +26,6 @@ export interface IndexedProblem {
 const NODE_KEYS = new Set(['id', 'capacity']);
 const SESSION_KEYS = new Set(['id', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature']);
 const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: string): void {
-  for (const key of Object.keys(obj)) {
-    if (!known.has(key)) throw new InvalidValueError(`${path}.${key} is not a known field`);
-  }
-}
-
-function integerIn(x: unknown, path: string, min: number, max: number, rule: string): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
-  if (!Number.isInteger(x) || x < min || x > max) throw new InvalidValueError(`${path} must be ${rule}`);
-  return x;
-}
-
-function id(x: unknown, path: string): string {
-  if (typeof x !== 'string') throw new InvalidTypeError(`${path} must be a string`);
-  if (x.length === 0) throw new InvalidValueError(`${path} must be a non-empty string`);
-  return x;
-}
 
 /**
  * Checks every field of a Problem and returns its indexed form. Throws InvalidTypeError or
@@ -76,7 +55,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
     const node: unknown = nodes[b];
     if (!isRecord(node)) throw new InvalidTypeError(`${p} must be an object`);
     rejectUnknownKeys(node, NODE_KEYS, p);
-    const nid = id(node.id, `${p}.id`);
+    const nid = nonEmptyString(node.id, `${p}.id`);
     if (nodeIndex.has(nid)) throw new InvalidValueError(`${p}.id duplicates node "${nid}"`);
     nodeIndex.set(nid, b);
     nodeIds.push(nid);
@@ -95,7 +74,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
     const s: unknown = sessions[i];
     if (!isRecord(s)) throw new InvalidTypeError(`${p} must be an object`);
     rejectUnknownKeys(s, SESSION_KEYS, p);
-    const sid = id(s.id, `${p}.id`);
+    const sid = nonEmptyString(s.id, `${p}.id`);
     if (seen.has(sid)) throw new InvalidValueError(`${p}.id duplicates session "${sid}"`);
     seen.add(sid);
     sessionIds.push(sid);
@@ -116,7 +95,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
     } else {
       if (!Array.isArray(s.eligible)) throw new InvalidTypeError(`${p}.eligible must be an array`);
       for (let e = 0; e < s.eligible.length; e++) {
-        const nid = id(s.eligible[e], `${p}.eligible[${e}]`);
+        const nid = nonEmptyString(s.eligible[e], `${p}.eligible[${e}]`);
         const b = nodeIndex.get(nid);
         if (b === undefined) throw new InvalidValueError(`${p}.eligible[${e}] names unknown node "${nid}"`);
         if (eligible[row + b] === 1) throw new InvalidValueError(`${p}.eligible[${e}] repeats node "${nid}"`);

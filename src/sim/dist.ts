@@ -2,6 +2,7 @@
  * Distributions of the workload model, as plain JSON-able objects so a custom setting file can override
  * any of them, with their validation (messages name the field) and sampling.
  */
+import { isRecord } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Rng } from './rng.js';
 
@@ -67,10 +68,6 @@ export function upperBound(d: Dist): number {
     case 'lognormal':
       return d.max ?? Number.POSITIVE_INFINITY;
   }
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 function finiteNonNegative(x: unknown, path: string): number {

@@ -12,6 +12,7 @@
  * the base's list. Errors are InvalidTypeError / InvalidValueError naming the field (`setting.nodes[1].capacity`).
  */
 import { readFile } from 'node:fs/promises';
+import { isRecord } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES } from '../limits.js';
 import { type Dist, upperBound, validateDist } from './dist.js';
@@ -21,10 +22,6 @@ import { type ContextLimitAction, type DeadlineExposure, type ToolKind, WORKLOAD
 
 /** Reserve of the largest built-in admission weight (TAO's 512): every session must fit a node with it. */
 export const MAX_BUILTIN_RESERVE = 512;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 function rejectUnknown(obj: Record<string, unknown>, known: readonly string[], path: string): void {
   for (const key of Object.keys(obj)) {
