@@ -1,0 +1,49 @@
+/**
+ * The published tarball is the `files` whitelist of package.json: this pins what it holds, so a new
+ * entry point that is not shipped, or sources and tests that leak into it, fail here. Needs the build
+ * (`npm install`/`npm ci` run it through `prepare`).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+interface PackEntry {
+  path: string;
+}
+
+const root = new URL('..', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  bin: Record<string, string>;
+  exports: Record<string, string | { types: string; default: string }>;
+};
+
+function packedFiles(): Set<string> {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const [report] = JSON.parse(out) as [{ files: PackEntry[] }];
+  return new Set(report.files.map((f) => f.path));
+}
+
+describe('package tarball', () => {
+  const files = packedFiles();
+
+  it('ships every entry point named by exports and bin, with its types', () => {
+    const targets: string[] = Object.values(pkg.bin);
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target === 'string') targets.push(target);
+      else targets.push(target.types, target.default);
+    }
+    for (const t of targets) expect(files, t).toContain(t.replace(/^\.\//, ''));
+  });
+
+  it('ships the release WASM, the worker and the README', () => {
+    for (const f of ['build/tao.wasm', 'dist/worker.js', 'README.md', 'package.json']) expect(files).toContain(f);
+  });
+
+  it('ships no sources, tests, benchmarks or CI files', () => {
+    const leaked = [...files].filter((f) => /^(src|test|assembly|bench|\.ci|\.bench-cache|node_modules)\//.test(f));
+    expect(leaked).toEqual([]);
+  });
+});
