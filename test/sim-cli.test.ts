@@ -81,8 +81,9 @@ describe('tao simulate flags', () => {
 describe('tao sweep', () => {
   it('rejects unknown parameters and bad values naming --param', async () => {
     quiet();
-    await expect(sweepCmd(['--param', 'alpha=1'])).rejects.toThrow('--param name must be one of h, H, delta, quantum, stateBudget (got "alpha")');
+    await expect(sweepCmd(['--param', 'alpha=1'])).rejects.toThrow('--param name must be one of h, H, delta, quantum, stateBudget, creditUnit (got "alpha")');
     await expect(sweepCmd(['--param', 'quantum=0'])).rejects.toThrow('--param quantum must be a positive integer');
+    await expect(sweepCmd(['--param', 'creditUnit=0.5'])).rejects.toThrow('--param creditUnit must be a positive integer');
     await expect(sweepCmd(['--param', 'h=abc'])).rejects.toThrow(InvalidTypeError);
     await expect(sweepCmd([])).rejects.toThrow('--param is required');
   });

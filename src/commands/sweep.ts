@@ -1,6 +1,6 @@
 /**
  * `tao sweep`: runs a policy (TAO by default) over a grid of its parameters (h, H, delta, quantum, state
- * budget), each grid point on the same seeds, and prints one row per point with 95% intervals; optionally
+ * budget, credit rounding unit), each grid point on the same seeds, and prints one row per point with 95% intervals; optionally
  * writes the report as JSON and one SVG per headline metric.
  * Exit codes: 0 done, 2 invalid flags (one line on stderr naming the flag).
  */
@@ -22,7 +22,7 @@ Runs a policy over the Cartesian grid of the given parameter values (same seeds 
 prints the metrics of each grid point (mean ± 95% Student-t interval).
 
 parameters: h (credit half-life, s), H (readiness horizon = period, s), delta, quantum (tokens),
-            stateBudget (DP cells)
+            stateBudget (DP cells), creditUnit (credit rounding unit, tokens)
 
 options:
   --param NAME=LIST     a parameter and its values, e.g. --param h=5,10,20 (repeatable)

@@ -1,5 +1,5 @@
 /**
- * Parameter sweeps: the TAO pipeline's knobs (h, H, delta, quantum, state budget) over a Cartesian grid,
+ * Parameter sweeps: the TAO pipeline's knobs (h, H, delta, quantum, state budget, credit rounding unit) over a Cartesian grid,
  * each grid point run on the same seeds and summarized with 95% intervals.
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
@@ -13,7 +13,7 @@ import type { RunResult } from './simulation.js';
 import type { PolicySummary } from './summary.js';
 
 /** Sweepable parameters, by their paper names. */
-export const SWEEP_PARAMS = ['h', 'H', 'delta', 'quantum', 'stateBudget'] as const;
+export const SWEEP_PARAMS = ['h', 'H', 'delta', 'quantum', 'stateBudget', 'creditUnit'] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
 const TO_TAO: Readonly<Record<SweepParam, keyof TaoParams>> = {
@@ -22,6 +22,7 @@ const TO_TAO: Readonly<Record<SweepParam, keyof TaoParams>> = {
   delta: 'delta',
   quantum: 'quantum',
   stateBudget: 'stateBudget',
+  creditUnit: 'creditUnit',
 };
 
 /** Checks one value of a sweep parameter; `path` names it in the error. */
@@ -36,6 +37,7 @@ export function checkSweepValue(param: SweepParam, v: unknown, path: string): nu
       if (!(v > 0 && v < 1)) throw new InvalidValueError(`${path} must be in (0, 1)`);
       return v;
     case 'quantum':
+    case 'creditUnit':
       if (!Number.isSafeInteger(v) || v < 1) throw new InvalidValueError(`${path} must be a positive integer`);
       return v;
     case 'stateBudget':
