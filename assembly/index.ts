@@ -15,11 +15,30 @@
 //
 // Call order: reserve -> (write radix, weight, keys) -> begin -> step(j0, j1)... -> finish.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
+//
+// Frontier DP (assembly/frontier.ts), over the same weight, keys and nodeOut regions plus:
+//   fixed: capacity i32[MAX_NODES] (DP capacity per kept node), order i32[MAX_SESSIONS] (DP position ->
+//          kept session), slotNode i32[MAX_NODES] (slot -> kept node), classStart i32[MAX_NODES] (per
+//          slot), incumbent i32[MAX_SESSIONS] (kept node per kept session, -1 = not admitted),
+//          counters f64[8] (written by frontierCounters)
+//   dynamic: keys i64[n * m] as above, then the frontier's arena (grown on demand, reset per solve).
+// Call order: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
+// incumbent) -> frontierBegin(tailStart) -> frontierStep(quota)... -> frontierFinish; frontierCounters at any
+// time.
+// Statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent optimal
+// (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
 
 import { MAX_NODES, foldSessions, walkBack, setSimdKernel } from './dense';
+import {
+  frontierReset,
+  frontierBegin as beginRun,
+  frontierStep as stepRun,
+  frontierFinish as finishRun,
+  frontierCounters as writeCounters,
+} from './frontier';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 1;
+const ABI_VERSION: i32 = 2;
 const MAX_SESSIONS: i32 = 4096;
 const PAGE: f64 = 65536;
 
@@ -28,6 +47,12 @@ const stride: usize = memory.data(MAX_NODES * 4, 16);
 const weight: usize = memory.data(MAX_SESSIONS * 4, 16);
 const nodeOut: usize = memory.data(MAX_SESSIONS * 4, 16);
 const valueOut: usize = memory.data(16, 16);
+const capacity: usize = memory.data(MAX_NODES * 4, 16);
+const order: usize = memory.data(MAX_SESSIONS * 4, 16);
+const slotNode: usize = memory.data(MAX_NODES * 4, 16);
+const classStart: usize = memory.data(MAX_NODES * 4, 16);
+const incumbent: usize = memory.data(MAX_SESSIONS * 4, 16);
+const counters: usize = memory.data(8 * 8, 16);
 
 let gN: i32 = 0;
 let gM: i32 = 0;
@@ -146,4 +171,69 @@ export function setSimd(on: i32): void {
 export function finish(): void {
   assert(begun, 'finish: begin() has not run since reserve()');
   store<i64>(valueOut, walkBack(gN, gS, weight, stride, table, choice, nodeOut));
+}
+
+export function capacityPtr(): usize {
+  return capacity;
+}
+export function orderPtr(): usize {
+  return order;
+}
+export function slotNodePtr(): usize {
+  return slotNode;
+}
+export function classStartPtr(): usize {
+  return classStart;
+}
+export function incumbentPtr(): usize {
+  return incumbent;
+}
+export function countersPtr(): usize {
+  return counters;
+}
+
+/**
+ * Lays out the key region for a frontier run of n sessions and m nodes (growing memory if needed) and
+ * resets the frontier's arena just above it. Returns 1 on success, 0 if memory cannot grow that far,
+ * -1 for arguments out of range. Never traps.
+ */
+export function frontierReserve(n: i32, m: i32): i32 {
+  if (n < 1 || n > MAX_SESSIONS || m < 1 || m > MAX_NODES) return -1;
+  const end = dynamicBase() + align16(<f64>n * <f64>m * 8);
+  const have = <f64>memory.size() * PAGE;
+  if (end > have) {
+    const pages = <i32>Math.ceil((end - have) / PAGE);
+    if (memory.grow(pages) < 0) return 0;
+  }
+  keys = <usize>dynamicBase();
+  gN = n;
+  gM = m;
+  gS = 0;
+  begun = false;
+  frontierReset(<usize>end);
+  return 1;
+}
+
+/**
+ * Starts the frontier run on the written inputs; DP positions from `tailStart` on form the indifferent
+ * tail (n: none). Returns a status (1 = ready to step).
+ */
+export function frontierBegin(tailStart: i32): i32 {
+  if (tailStart < 0 || tailStart > gN) return -1;
+  return beginRun(gN, gM, keys, weight, capacity, order, slotNode, classStart, incumbent, tailStart);
+}
+
+/** Folds until done or until `quota` more units of work were spent. Returns a status. */
+export function frontierStep(quota: f64): i32 {
+  return stepRun(quota);
+}
+
+/** After status 0 or 3: writes nodeOut[0..n) (kept node per kept session, -1 = not admitted) and valueOut[0]. */
+export function frontierFinish(): void {
+  store<i64>(valueOut, finishRun(order, incumbent, nodeOut));
+}
+
+/** Writes counters[0..8): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
+export function frontierCounters(): void {
+  writeCounters(counters);
 }

@@ -1,9 +1,13 @@
 /**
- * Dense DP kernel benchmark: WASM (SIMD and scalar kernels) against the TypeScript reference, on random
- * tick-shaped instances of 2 and 4 nodes at a few sizes. Every runner's answer is checked against the
- * reference before anything is timed. Reports median and P95 per pass over a workload's instances,
- * ns per DP cell, and the reference/WASM speed ratio measured in the same run; writes the numbers as
- * JSON too.
+ * DP kernel benchmark, two parts.
+ * 1. Dense kernel: WASM (SIMD and scalar kernels) against the TypeScript reference, on random tick-shaped
+ *    instances of 2 and 4 nodes at a few sizes; ns per DP cell.
+ * 2. Frontier: the WASM frontier (`path: 'frontier'`) against the dense DP (`path: 'dense'`, where its
+ *    grid fits the budget) and against the frontier's TypeScript reference, on the same kind of
+ *    instances and on 6-8 node ones the dense grid cannot hold; ns per unit of frontier work.
+ * Every runner's answer is checked against a reference before anything is timed. Reports median and P95
+ * per pass over a workload's instances and the speed ratios measured in the same run; writes the numbers
+ * as JSON too.
  *
  * Run: `npm run bench:solver` (builds the WASM, compiles this file with tsconfig.bench.json, runs it).
  * Options: `--quick` (shorter time budget), `--json FILE` (default .bench-cache/solver-bench.json).
@@ -12,9 +16,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Bench } from 'tinybench';
 import { randomTickProblem, type TickShape } from '../src/examples.js';
+import { frontierSetup } from '../src/frontier.js';
+import { FrontierReference } from '../src/frontier-reference.js';
+import { heuristicPlan } from '../src/incumbent.js';
+import type { ResolvedSolveOptions } from '../src/options.js';
 import { sessionsKept, type PackedProblem } from '../src/pack.js';
 import { solveReferencePacked } from '../src/reference.js';
-import { loadSolver, prepare } from '../src/solver.js';
+import { loadSolver, prepare, type Solver } from '../src/solver.js';
 import { TaoKernel } from '../src/wasm.js';
 
 interface Workload {
@@ -33,6 +41,17 @@ const WORKLOADS: Workload[] = [
 
 const QUANTUM = 1024;
 const STATE_BUDGET = 2 ** 26;
+
+/**
+ * Frontier workloads: the dense ones above plus shapes beyond the dense grid (quantum 1024). On the
+ * latter the instances are the first that the frontier solves within STATE_BUDGET work units (random
+ * ticks with many nodes and tight capacity are not all solvable; the skipped count is printed).
+ */
+const FRONTIER_WORKLOADS: Workload[] = [
+  ...WORKLOADS,
+  { name: '6 nodes, 30 sessions, 30k', shape: { nodes: 6, sessions: 30, capacity: 30_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 6 },
+  { name: '8 nodes, 24 sessions, 40k', shape: { nodes: 8, sessions: 24, capacity: 40_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 6 },
+];
 
 function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -139,18 +158,119 @@ async function main(): Promise<void> {
         `wasm/reference speed x${(ref.medianMs / simd.medianMs).toFixed(1)}, simd/scalar x${(scalar.medianMs / simd.medianMs).toFixed(2)}\n`,
     );
   }
+  const frontier = await frontierSection(solver, quick);
   kernel.close();
   solver.close();
 
   const report = {
-    schemaVersion: 1,
-    benchmark: 'solver-dense-kernel',
+    schemaVersion: 2,
+    benchmark: 'solver-kernels',
     settings: { quantum: QUANTUM, quick, node: process.version, timePerTaskMs: quick ? 300 : 1500 },
     results,
+    frontier,
   };
   mkdirSync(dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`wrote ${jsonPath}\n`);
+}
+
+/** Sum of packed keys of a per-kept-session node choice. */
+function keyValue(packed: PackedProblem, node: ArrayLike<number>): bigint {
+  let v = 0n;
+  for (let j = 0; j < node.length; j++) {
+    const b = node[j]!;
+    if (b >= 0) v += packed.key[j * packed.nodeIndex.length + b]!;
+  }
+  return v;
+}
+
+/** Runs the TypeScript frontier reference to completion; its optimal key sum. */
+function referenceFrontier(packed: PackedProblem): bigint {
+  const run = new FrontierReference(packed, frontierSetup(packed, heuristicPlan(packed)));
+  while (run.step(1e9) === 'paused');
+  return run.value();
+}
+
+async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[]> {
+  process.stdout.write('\nfrontier DP (WASM) vs dense DP (WASM) vs frontier reference (TypeScript)\n');
+  const results = [];
+  for (const w of FRONTIER_WORKLOADS) {
+    const prepared: ReturnType<typeof prepare>[] = [];
+    let skipped = 0;
+    for (let k = 0; prepared.length < w.instances; k++) {
+      const p = prepare(randomTickProblem(1000 + 97 * k, w.shape), { quantum: QUANTUM, stateBudget: STATE_BUDGET, path: 'frontier' });
+      if (solver.runPacked(p.packed, p.options).status === 'optimal') prepared.push(p);
+      else skipped++;
+    }
+    const packs = prepared.map((p) => p.packed);
+    const denseFits = packs.every((p) => p.cells <= STATE_BUDGET);
+    const options = (path: 'dense' | 'frontier'): ResolvedSolveOptions => ({ ...prepared[0]!.options, path });
+    let work = 0;
+    for (const p of packs) {
+      const f = solver.runPacked(p, options('frontier'));
+      if (f.status !== 'optimal') throw new Error(`${w.name}: the frontier fell back (${f.reason ?? ''})`);
+      work += f.stats.cells;
+      const value = keyValue(p, unpackToKept(p, f.node));
+      if (value !== referenceFrontier(p)) throw new Error(`${w.name}: frontier ${value} != frontier reference`);
+      if (denseFits) {
+        const d = solver.runPacked(p, options('dense'));
+        if (keyValue(p, unpackToKept(p, d.node)) !== value) throw new Error(`${w.name}: frontier != dense`);
+      }
+    }
+    const bench = new Bench({ time: quick ? 300 : 1500, iterations: quick ? 5 : 15, warmupTime: quick ? 50 : 200, warmupIterations: 2, retainSamples: true });
+    bench.add('frontier', () => {
+      for (const p of packs) solver.runPacked(p, options('frontier'));
+    });
+    if (denseFits) {
+      bench.add('dense', () => {
+        for (const p of packs) solver.runPacked(p, options('dense'));
+      });
+    }
+    bench.add('frontier-reference', () => {
+      for (const p of packs) referenceFrontier(p);
+    });
+    await bench.run();
+    const row: Record<string, { medianMs: number; p95Ms: number }> = {};
+    for (const task of bench.tasks) {
+      const r = task.result;
+      if (r.state !== 'completed') throw new Error(`${w.name} ${task.name}: ${r.state}`);
+      const samples = [...(r.latency.samples ?? [])].sort((a, b) => a - b);
+      row[task.name] = { medianMs: percentile(samples, 0.5), p95Ms: percentile(samples, 0.95) };
+    }
+    const f = row['frontier']!;
+    const d = row['dense'];
+    const ref = row['frontier-reference']!;
+    results.push({
+      workload: w.name,
+      instances: w.instances,
+      skipped,
+      denseCells: packs.reduce((a, p) => a + p.cells, 0),
+      frontierWork: work,
+      runners: row,
+      nsPerWorkUnit: (f.medianMs * 1e6) / work,
+      denseOverFrontier: d === undefined ? null : d.medianMs / f.medianMs,
+      referenceOverFrontier: ref.medianMs / f.medianMs,
+    });
+    process.stdout.write(
+      `${w.name.padEnd(28)} frontier ${f.medianMs.toFixed(3)} ms (p95 ${f.p95Ms.toFixed(3)}), ${work} work units ` +
+        `(${((f.medianMs * 1e6) / work).toFixed(2)} ns/unit) | ` +
+        (d === undefined ? 'dense over budget' : `dense ${d.medianMs.toFixed(3)} ms (x${(d.medianMs / f.medianMs).toFixed(1)})`) +
+        ` | TS reference x${(ref.medianMs / f.medianMs).toFixed(1)}` +
+        (skipped > 0 ? ` (${skipped} instances skipped: frontier over budget)` : '') +
+        '\n',
+    );
+  }
+  return results;
+}
+
+/** A RawSolution's node (original indices) back to kept indices. */
+function unpackToKept(packed: PackedProblem, node: Int32Array): Int32Array {
+  const keptOf = new Map<number, number>();
+  packed.nodeIndex.forEach((b, k) => keptOf.set(b, k));
+  return Int32Array.from(packed.sessionIndex, (i) => {
+    const b = node[i]!;
+    return b < 0 ? -1 : keptOf.get(b)!;
+  });
 }
 
 main().catch((err: unknown) => {

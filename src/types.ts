@@ -58,13 +58,59 @@ export type SolvePath =
   /** The pure TypeScript reference DP. */
   | 'reference'
   /** Best-fit decreasing. */
-  | 'bfd';
+  | 'bfd'
+  /**
+   * Every session on one of its most valuable nodes fits: that plan attains the sum of per-session
+   * maxima, an upper bound on every plan, so it is optimal without a DP.
+   */
+  | 'best-nodes'
+  /**
+   * A heuristic plan (BFD, or the credit greedy) meets the LP upper bound of the whole problem, checked
+   * when the frontier starts: it is optimal and no session is folded.
+   */
+  | 'bound'
+  /**
+   * Frontier DP in WASM: only reachable, non-dominated (usage, value) states, pruned by an upper bound
+   * against an incumbent, interchangeable nodes merged.
+   */
+  | 'frontier'
+  /**
+   * The same frontier DP in TypeScript with exact BigInt keys: the reference of the WASM frontier, and
+   * the frontier path when the packed key cannot hold the sums.
+   */
+  | 'frontier-wide';
+
+/** Counters of a frontier DP run (also reported when a frontier attempt was abandoned for another path). */
+export interface FrontierStats {
+  /** `solved`: the frontier produced the plan; `abandoned`: it passed its work cap and another path ran. */
+  outcome: 'solved' | 'abandoned';
+  /** Sessions (layers) folded in. */
+  layers: number;
+  /** Child states generated within capacity (before the bound and dominance filters). */
+  generated: number;
+  /** States kept over all layers (non-dominated and within the bound). */
+  kept: number;
+  /** Most states kept in one layer. */
+  maxLayer: number;
+  /** Children dropped because their upper bound was below the incumbent. */
+  prunedBound: number;
+  /** Children dropped because a kept state of the same layer uses no more of any node and is worth at least as much. */
+  prunedDominance: number;
+  /** Pairwise dominance tests. */
+  comparisons: number;
+  /** Classes of interchangeable nodes (equal capacity, equal key and eligibility for every session). */
+  nodeClasses: number;
+}
 
 /** Counters describing how a plan was obtained. */
 export interface PlanStats {
   /** The algorithm that produced `assignments`. */
   path: SolvePath;
-  /** DP cells the solve visited (sessions x states for the dense DP); 0 for BFD. */
+  /**
+   * Units of DP work the solve did: cells for the dense DP (sessions x states), generated states plus
+   * dominance tests for the frontier (both measured at about a nanosecond each); 0 for BFD and the
+   * closed-form paths.
+   */
   cells: number;
   /** Dense states per layer (product of quantized capacities + 1), or what it would have been. */
   states: number;
@@ -76,6 +122,8 @@ export interface PlanStats {
   nodesKept?: number;
   /** Sessions left after dropping those that fit on no eligible node. */
   sessionsKept?: number;
+  /** Present when a frontier DP ran (solved, or abandoned for the dense DP or a fallback). */
+  frontier?: FrontierStats;
 }
 
 /** The answer to a Problem. */

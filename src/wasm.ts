@@ -13,7 +13,7 @@ import { SolverTrapError } from './errors.js';
 import { MEMORY_CAP_BYTES } from './limits.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -37,6 +37,17 @@ interface TaoExports {
   step(j0: number, j1: number): void;
   setSimd(on: number): void;
   finish(): void;
+  capacityPtr(): number;
+  orderPtr(): number;
+  slotNodePtr(): number;
+  classStartPtr(): number;
+  incumbentPtr(): number;
+  countersPtr(): number;
+  frontierReserve(n: number, m: number): number;
+  frontierBegin(tailStart: number): number;
+  frontierStep(quota: number): number;
+  frontierFinish(): void;
+  frontierCounters(): void;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -58,6 +69,17 @@ const FUNCTION_EXPORTS = [
   'step',
   'setSimd',
   'finish',
+  'capacityPtr',
+  'orderPtr',
+  'slotNodePtr',
+  'classStartPtr',
+  'incumbentPtr',
+  'countersPtr',
+  'frontierReserve',
+  'frontierBegin',
+  'frontierStep',
+  'frontierFinish',
+  'frontierCounters',
 ] as const satisfies readonly ExportedFunction[];
 
 const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
@@ -122,6 +144,51 @@ interface FixedViews {
   readonly weight: Int32Array;
   readonly nodeOut: Int32Array;
   readonly valueOut: BigInt64Array;
+  readonly capacity: Int32Array;
+  readonly order: Int32Array;
+  readonly slotNode: Int32Array;
+  readonly classStart: Int32Array;
+  readonly incumbent: Int32Array;
+  readonly counters: Float64Array;
+}
+
+/** Statuses of the frontier run (assembly/index.ts). */
+export const FRONTIER_DONE = 0;
+export const FRONTIER_PAUSED = 1;
+export const FRONTIER_MEMORY = 2;
+export const FRONTIER_INCUMBENT = 3;
+export const FRONTIER_EMPTY_LAYER = 4;
+
+/** Inputs of a frontier run, in the packed problem's kept indices. */
+export interface FrontierInput {
+  /** Quantized weight per kept session. */
+  readonly qweight: ArrayLike<number>;
+  /** Packed keys, session-major over kept nodes, -1 = not a candidate. */
+  readonly key: BigInt64Array;
+  /** DP capacity per kept node (at most 2^31 - 1). */
+  readonly capacity: ArrayLike<number>;
+  /** DP position -> kept session. */
+  readonly order: Int32Array;
+  /** Slot -> kept node. */
+  readonly slotNode: Int32Array;
+  /** Per slot, the first slot of its class of interchangeable nodes. */
+  readonly classStart: Int32Array;
+  /** The incumbent plan: kept node per kept session, -1 = not admitted. */
+  readonly incumbent: Int32Array;
+  /** First DP position of the indifferent tail (the session count when there is none). */
+  readonly tailStart: number;
+}
+
+/** The frontier's counters (see FrontierStats in src/types.ts), plus its work units. */
+export interface FrontierKernelCounters {
+  layers: number;
+  generated: number;
+  kept: number;
+  maxLayer: number;
+  prunedBound: number;
+  prunedDominance: number;
+  comparisons: number;
+  work: number;
 }
 
 /** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
@@ -131,8 +198,9 @@ export interface KernelResult {
 }
 
 /**
- * One instance of the dense kernel with its own memory. Call order per solve:
- * `load(radix, weight, keys)` -> `step(j0, j1)` over 0..n in order -> `finish()`.
+ * One instance of the WASM module with its own memory. Call order per solve: dense DP
+ * `load(radix, weight, keys)` -> `step(j0, j1)` over 0..n in order -> `finish()`; frontier DP
+ * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
 export class TaoKernel {
   readonly build: WasmBuild;
@@ -191,6 +259,12 @@ export class TaoKernel {
         weight: new Int32Array(buffer, x.weightPtr() >>> 0, sessions),
         nodeOut: new Int32Array(buffer, x.nodeOutPtr() >>> 0, sessions),
         valueOut: new BigInt64Array(buffer, x.valueOutPtr() >>> 0, 1),
+        capacity: new Int32Array(buffer, x.capacityPtr() >>> 0, nodes),
+        order: new Int32Array(buffer, x.orderPtr() >>> 0, sessions),
+        slotNode: new Int32Array(buffer, x.slotNodePtr() >>> 0, nodes),
+        classStart: new Int32Array(buffer, x.classStartPtr() >>> 0, nodes),
+        incumbent: new Int32Array(buffer, x.incumbentPtr() >>> 0, sessions),
+        counters: new Float64Array(buffer, x.countersPtr() >>> 0, 8),
       };
     }
     return this.#views;
@@ -248,6 +322,63 @@ export class TaoKernel {
     this.#call('finish', (x) => x.finish());
     const views = this.#fixed();
     return { node: views.nodeOut.slice(0, this.#n), value: views.valueOut[0]! };
+  }
+
+  /**
+   * Lays out and writes the inputs of a frontier run, then starts it. Returns a status:
+   * FRONTIER_PAUSED (ready to step), FRONTIER_INCUMBENT (the incumbent is optimal, nothing to fold) or
+   * FRONTIER_MEMORY (memory would have to grow past MEMORY_CAP_BYTES; nothing trapped).
+   */
+  frontierStart(input: FrontierInput): number {
+    const n = input.qweight.length;
+    const m = input.capacity.length;
+    if (input.key.length !== n * m) throw new RangeError(`key has ${input.key.length} entries, expected ${n * m}`);
+    if (input.order.length !== n || input.incumbent.length !== n) throw new RangeError('order and incumbent need one entry per session');
+    if (input.slotNode.length !== m || input.classStart.length !== m) throw new RangeError('slotNode and classStart need one entry per node');
+    const status = this.#call('frontierReserve', (x) => x.frontierReserve(n, m));
+    if (status === 0) return FRONTIER_MEMORY;
+    if (status !== 1) throw new RangeError(`frontierReserve(${n}, ${m}) rejected its arguments`);
+    const views = this.#fixed();
+    for (let j = 0; j < n; j++) views.weight[j] = input.qweight[j]!;
+    for (let b = 0; b < m; b++) views.capacity[b] = input.capacity[b]!;
+    views.order.set(input.order);
+    views.slotNode.set(input.slotNode);
+    views.classStart.set(input.classStart);
+    views.incumbent.set(input.incumbent);
+    const x = this.#live();
+    new BigInt64Array(x.memory.buffer, x.keysPtr() >>> 0, n * m).set(input.key);
+    this.#n = n;
+    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart));
+    if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
+    return begun;
+  }
+
+  /** Folds until done or until `quota` more work units were spent; returns a FRONTIER_* status. */
+  frontierStep(quota: number): number {
+    return this.#call('frontierStep', (x) => x.frontierStep(quota));
+  }
+
+  /** After FRONTIER_DONE or FRONTIER_INCUMBENT: kept node per kept session (-1 = not admitted) and the optimal key sum. */
+  frontierFinish(): KernelResult {
+    this.#call('frontierFinish', (x) => x.frontierFinish());
+    const views = this.#fixed();
+    return { node: views.nodeOut.slice(0, this.#n), value: views.valueOut[0]! };
+  }
+
+  /** The run's counters so far. */
+  frontierCounters(): FrontierKernelCounters {
+    this.#call('frontierCounters', (x) => x.frontierCounters());
+    const c = this.#fixed().counters;
+    return {
+      layers: c[0]!,
+      generated: c[1]!,
+      kept: c[2]!,
+      maxLayer: c[3]!,
+      prunedBound: c[4]!,
+      prunedDominance: c[5]!,
+      comparisons: c[6]!,
+      work: c[7]!,
+    };
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

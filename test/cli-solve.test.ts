@@ -60,7 +60,9 @@ describe('tao solve', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const plan = JSON.parse(r.stdout) as Plan;
     expect(plan.status).toBe('fallback');
-    expect(plan.reason).toMatch(/^state budget exceeded: \d+ cells \(4 sessions x \d+ states\) > stateBudget 10$/);
+    expect(plan.reason).toMatch(
+      /^state budget exceeded: the frontier DP passed stateBudget 10 units of work after \d+ of 4 sessions; the dense DP would need \d+ cells \(4 sessions x \d+ states\)$/,
+    );
   });
 
   it('malformed JSON: exit 2, one line', () => {

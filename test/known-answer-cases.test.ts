@@ -1,7 +1,8 @@
 /**
  * Known-answer cases (test/cases/*.json): problems whose optimal value was computed by hand (each file
- * carries its derivation). WASM, debug WASM and the TS reference must all reach it; where the file gives
- * the BFD value, `bfd()` must reach exactly that too (the cases where greedy falls short).
+ * carries its derivation). WASM and debug WASM on every path (`auto`, `dense`, `frontier`) and the TS
+ * reference must all reach it; where the file gives the BFD value, `bfd()` must reach exactly that too
+ * (the cases where greedy falls short).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,13 @@ interface CaseFile {
   problem: Problem;
   runs: CaseRun[];
 }
+
+/** The paths each `path` option may report on a problem with something to decide. */
+const EXACT_PATHS: Record<'auto' | 'dense' | 'frontier', readonly SolvePath[]> = {
+  auto: ['best-nodes', 'bound', 'dense', 'frontier'],
+  dense: ['dense'],
+  frontier: ['bound', 'frontier'],
+};
 
 const dir = new URL('./cases/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
@@ -50,12 +58,14 @@ for (const file of files) {
     c.runs.forEach((run, k) => {
       it(`run ${k} (${JSON.stringify(run.options)})`, () => {
         for (const s of [solver, debugSolver]) {
-          const plan = s.solve(c.problem, run.options);
-          expect(plan.status).toBe('optimal');
-          expect(plan.value).toEqual(run.value);
-          expectFeasible(c.problem, plan);
-          if (run.admitted !== undefined) expect(plan.assignments).toHaveLength(run.admitted);
-          expect(plan.stats.path).toBe(run.path ?? 'dense');
+          for (const path of ['auto', 'dense', 'frontier'] as const) {
+            const plan = s.solve(c.problem, { ...run.options, path });
+            expect(plan.status).toBe('optimal');
+            expect(plan.value).toEqual(run.value);
+            expectFeasible(c.problem, plan);
+            if (run.admitted !== undefined) expect(plan.assignments).toHaveLength(run.admitted);
+            expect(plan.stats.path).toSatisfy((p: SolvePath) => (run.path !== undefined ? p === run.path : EXACT_PATHS[path].includes(p)));
+          }
         }
         const ref = solveReference(c.problem, run.options);
         expect(ref.value).toEqual(run.value);

@@ -51,13 +51,18 @@ describe('packProblem', () => {
     expect(Array.from(packed.key)).toEqual([1n * rt + 10n + 7n, 3n * rt + 10n + 7n, 4n * rt + 2n, -1n]);
   });
 
-  it('the optimum on the packed problem maps back to original indices', () => {
-    const plan = solver.solve(problem, { quantum: 10 });
-    expect(plan.assignments).toEqual([
-      { session: 'b', node: 'big' },
-      { session: 'a', node: 'small' },
-    ]);
-    expect(plan.stats).toMatchObject({ nodesKept: 2, sessionsKept: 2, states: 18, cells: 36 });
+  it('the optimum on the packed problem maps back to original indices, on every path', () => {
+    for (const path of ['auto', 'dense', 'frontier'] as const) {
+      const plan = solver.solve(problem, { quantum: 10, path });
+      expect(plan.assignments).toEqual([
+        { session: 'b', node: 'big' },
+        { session: 'a', node: 'small' },
+      ]);
+      expect(plan.stats).toMatchObject({ nodesKept: 2, sessionsKept: 2, states: 18 });
+    }
+    // Each session on its best-credit node fits: no DP cell is visited.
+    expect(solver.solve(problem, { quantum: 10 }).stats).toMatchObject({ path: 'best-nodes', cells: 0 });
+    expect(solver.solve(problem, { quantum: 10, path: 'dense' }).stats).toMatchObject({ path: 'dense', cells: 36 });
   });
 });
 

@@ -72,7 +72,10 @@ export const problemArb: fc.Arbitrary<Problem> = fc
 
 export const quantumArb = fc.constantFrom(1, 64, 256, 512, 1024);
 
-/** A problem whose dense DP takes long enough (tens of ms) to still be running when a test acts. */
+/**
+ * A problem whose dense DP (at quantum 1024, `path: 'dense'`) takes long enough (tens of ms) to still be
+ * running when a test acts.
+ */
 export function slowProblem(sessions = 400): Problem {
   return {
     nodes: [

@@ -1,9 +1,11 @@
 /**
- * Outcomes that are statuses, not exceptions: a DP over the state budget is never started (labelled BFD
- * fallback); a problem far beyond the budget (64 nodes, huge capacities, 4096 sessions) stays within the
- * WASM memory cap; a missed deadline stops the DP and returns a labelled BFD plan; a finite deadline that
- * is met changes nothing; a trap inside WASM surfaces as SolverTrapError and the next solve works on a
- * fresh instance; use after close throws ClosedError.
+ * Outcomes that are statuses, not exceptions, on every path: a dense DP over the state budget is never
+ * started, a frontier DP that passes it stops (both a labelled fallback: the heuristic plan, never worse
+ * than BFD); `auto` falls back from an abandoned frontier to the dense DP when that fits the budget; a
+ * problem far beyond the budget (64 nodes, huge capacities, 4096 sessions) stays within the WASM memory
+ * cap; a missed deadline stops either DP and returns the labelled fallback; a finite deadline that is met
+ * changes nothing; a trap inside WASM surfaces as SolverTrapError and the next solve works on a fresh
+ * instance; use after close throws ClosedError.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bfd } from '../src/bfd.js';
@@ -11,10 +13,11 @@ import { ClosedError, SolverTrapError } from '../src/errors.js';
 import { randomTickProblem, seededRandom } from '../src/examples.js';
 import { MAX_SESSIONS, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
 import { sessionsKept } from '../src/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
-import type { Problem } from '../src/types.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solver.js';
+import type { Plan, Problem } from '../src/types.js';
 import { TaoKernel } from '../src/wasm.js';
 import { expectFeasible } from './helpers/plan-checks.js';
+import { compareValues } from './oracles/brute-force.js';
 
 let solver: Solver;
 beforeAll(async () => {
@@ -24,6 +27,7 @@ afterAll(() => solver.close());
 
 /** 2 nodes x 64k at quantum 1024: radix 63 x 63 = 3969 states (after capacity reduction, fewer). */
 const tick = randomTickProblem(3, { sessions: 30 });
+const Q1024 = { quantum: 1024 } as const;
 
 /** Sums of tokens x credits too large for the packed key: the dense-wide path. */
 function wideTick(seed: number, sessions: number, capacity: number): Problem {
@@ -38,32 +42,40 @@ function wideTick(seed: number, sessions: number, capacity: number): Problem {
   };
 }
 
-describe('state budget', () => {
-  it('a DP over the budget is not started: BFD plan labelled with cells and budget', () => {
-    const { packed } = prepare(tick);
+/** A fallback is the solver's documented fallback plan for that problem, and never worse than BFD. */
+function expectLabelledFallback(problem: Problem, plan: Plan, options: Parameters<typeof prepare>[1]): void {
+  expect(plan.status).toBe('fallback');
+  expect(plan.stats.path).toBe('bfd');
+  const expected = fallbackPlan(prepare(problem, options), plan.reason!);
+  expect(plan.assignments).toEqual(expected.assignments);
+  expect(plan.value).toEqual(expected.value);
+  expect(compareValues(plan.value, bfd(problem, options).value)).toBeGreaterThanOrEqual(0);
+  expectFeasible(problem, plan);
+}
+
+describe('state budget, dense path', () => {
+  it('a DP over the budget is not started: the labelled fallback names cells and budget', () => {
+    const { packed } = prepare(tick, Q1024);
     const n = sessionsKept(packed);
     const budget = packed.cells - 1;
-    const plan = solver.solve(tick, { stateBudget: budget });
-    expect(plan.status).toBe('fallback');
+    const options = { ...Q1024, stateBudget: budget, path: 'dense' } as const;
+    const plan = solver.solve(tick, options);
     expect(plan.reason).toBe(
       `state budget exceeded: ${packed.cells} cells (${n} sessions x ${packed.states} states) > stateBudget ${budget}`,
     );
-    expect(plan.stats.path).toBe('bfd');
     expect(plan.stats.cells).toBe(0);
-    expect(plan.assignments).toEqual(bfd(tick).assignments);
-    expect(plan.value).toEqual(bfd(tick).value);
-    expectFeasible(tick, plan);
+    expectLabelledFallback(tick, plan, options);
   });
 
   it('exactly at the budget the DP runs', () => {
-    const { packed } = prepare(tick);
-    const plan = solver.solve(tick, { stateBudget: packed.cells });
+    const { packed } = prepare(tick, Q1024);
+    const plan = solver.solve(tick, { ...Q1024, stateBudget: packed.cells, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.path).toBe('dense');
     expect(plan.stats.cells).toBe(packed.cells);
   });
 
-  it('64 nodes with huge capacities and 4096 sessions: labelled fallback, memory within the cap', () => {
+  it('64 nodes with huge capacities and 4096 sessions: labelled fallback on the dense path, best-nodes in auto', () => {
     const rnd = seededRandom(64);
     const nodes = Array.from({ length: MAX_NODES }, (_, b) => ({ id: `g${b}`, capacity: 2 ** 50 + b }));
     const sessions = Array.from({ length: MAX_SESSIONS }, (_, i) => ({
@@ -75,7 +87,7 @@ describe('state budget', () => {
     }));
     const problem: Problem = { nodes, sessions };
     const before = solver.memoryBytes();
-    const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26 });
+    const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26, path: 'dense' });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toBe(
       `state budget exceeded: more than 1.8e308 cells (${MAX_SESSIONS} sessions x more than 1.8e308 states) > stateBudget ${2 ** 26}`,
@@ -84,7 +96,14 @@ describe('state budget', () => {
     expect(plan.assignments).toHaveLength(MAX_SESSIONS); // 2^50 per node holds every session
     expectFeasible(problem, plan);
     expect(solver.memoryBytes()).toBe(before);
-    expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
+
+    // Every session fits on its one credited node: the sum of per-session maxima is attained.
+    const auto = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26 });
+    expect(auto.status).toBe('optimal');
+    expect(auto.stats.path).toBe('best-nodes');
+    expect(auto.value.credit).toBe(sessions.reduce((a, s) => a + Object.values(s.credit)[0]!, 0));
+    expect(auto.assignments).toHaveLength(MAX_SESSIONS);
+    expect(solver.memoryBytes()).toBe(before);
   });
 
   it('the largest allowed budget runs in WASM within the memory cap', () => {
@@ -97,7 +116,7 @@ describe('state budget', () => {
       ],
       sessions: Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, weight: 2000 + i, tokens: i, ready: true, credit: { a: i, b: 3 - i } })),
     };
-    const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26 });
+    const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.states).toBe(side * side);
     expect(plan.stats.cells).toBe(2 ** 26);
@@ -111,14 +130,14 @@ describe('state budget', () => {
       nodes: [{ id: 'a', capacity: 2 ** 27 - 1 }],
       sessions: [{ id: 's', weight: 2 ** 27 - 1, tokens: 1, ready: true }, { id: 't', weight: 2 ** 26, tokens: 5, ready: false }],
     };
-    const prepared = prepare(problem, { quantum: 1 });
+    const prepared = prepare(problem, { quantum: 1, path: 'dense' });
     const before = solver.memoryBytes();
     const raw = solver.runPacked(prepared.packed, { ...prepared.options, stateBudget: 2 ** 40 });
     expect(raw.status).toBe('fallback');
     expect(raw.reason).toMatch(/^memory cap exceeded: the dense DP needs \d+ bytes > 1073741824$/);
     expect(solver.memoryBytes()).toBe(before);
 
-    const wide = prepare(wideTick(5, 2, 2 ** 27), { quantum: 1 });
+    const wide = prepare(wideTick(5, 2, 2 ** 27), { quantum: 1, path: 'dense' });
     expect(wide.packed.keyFits).toBe(false);
     const rawWide = solver.runPacked(wide.packed, { ...wide.options, stateBudget: 2 ** 60 });
     expect(rawWide.status).toBe('fallback');
@@ -126,46 +145,152 @@ describe('state budget', () => {
   });
 });
 
+describe('state budget, frontier path', () => {
+  it('a frontier that passes the budget stops: labelled fallback with its counters', () => {
+    const options = { ...Q1024, stateBudget: 50, path: 'frontier' } as const;
+    const plan = solver.solve(tick, options);
+    const n = sessionsKept(prepare(tick, options).packed);
+    expect(plan.reason).toMatch(new RegExp(`^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`));
+    expect(plan.stats.frontier?.outcome).toBe('abandoned');
+    expect(plan.stats.cells).toBeGreaterThanOrEqual(50);
+    expectLabelledFallback(tick, plan, options);
+  });
+
+  it('the same problem within the budget is exact on the frontier', () => {
+    const frontier = solver.solve(tick, { ...Q1024, path: 'frontier' });
+    const dense = solver.solve(tick, { ...Q1024, path: 'dense' });
+    expect(frontier.status).toBe('optimal');
+    expect(['frontier', 'bound']).toContain(frontier.stats.path);
+    expect(frontier.stats.frontier?.outcome).toBe('solved');
+    expect(frontier.value).toEqual(dense.value);
+  });
+
+  it('auto: a frontier past its share of the dense cost is abandoned for the dense DP, same optimum', () => {
+    // Many uncredited sessions packing three nodes tightly: the frontier's states multiply.
+    const problem = randomTickProblem(3, { nodes: 3, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.3 });
+    const options = { ...Q1024, stateBudget: 2 ** 24 } as const;
+    const { packed } = prepare(problem, options);
+    const plan = solver.solve(problem, options);
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.path).toBe('dense');
+    expect(plan.stats.frontier?.outcome).toBe('abandoned');
+    // Cells count both: the frontier's work before it was abandoned, then the dense cells.
+    expect(plan.stats.cells).toBeGreaterThan(packed.cells);
+    expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
+
+    // With the dense DP over the budget there is nothing to fall back on: a labelled fallback.
+    const tight = { ...Q1024, stateBudget: 2 ** 20 } as const;
+    const fallback = solver.solve(problem, tight);
+    expect(fallback.reason).toMatch(
+      new RegExp(
+        `^state budget exceeded: the frontier DP passed stateBudget ${2 ** 20} units of work after \\d+ of 30 sessions; ` +
+          `the dense DP would need ${packed.cells} cells \\(30 sessions x ${packed.states} states\\)$`,
+      ),
+    );
+    expectLabelledFallback(problem, fallback, tight);
+  });
+
+  it('a DP capacity past 31 bits: the frontier path falls back with the reason, auto uses the dense DP', () => {
+    // Capacity 2^40 tokens at quantum 1, reduced to the fitting weights' sum 2^32 + 2: above 2^31 - 1.
+    const problem: Problem = {
+      nodes: [{ id: 'a', capacity: 2 ** 40 }],
+      sessions: [
+        { id: 's', weight: 2 ** 31 + 1, tokens: 1, ready: true },
+        { id: 't', weight: 2 ** 31 + 1, tokens: 2, ready: false },
+      ],
+    };
+    const options = { quantum: 1, path: 'frontier' } as const;
+    const plan = solver.solve(problem, options);
+    expect(plan.reason).toBe('the frontier DP cannot represent a node capacity above 2^31 - 1 quanta');
+    expectLabelledFallback(problem, plan, options);
+    // auto: everything fits on the only node, closed form.
+    expect(solver.solve(problem, { quantum: 1 }).stats.path).toBe('best-nodes');
+  });
+
+  it('16 nodes x 500 sessions at the largest budget: the frontier stays far below the memory cap', () => {
+    const problem = randomTickProblem(16, { nodes: 16, sessions: 500, capacity: 360_000, minTokens: 2000, maxTokens: 40_000 });
+    const plan = solver.solve(problem, { stateBudget: 2 ** 26, path: 'frontier' });
+    expect(['optimal', 'fallback']).toContain(plan.status);
+    expectFeasible(problem, plan);
+    // Kept states cost 5 bytes of history each and a layer holds at most sqrt(2 x budget) states
+    // (each kept state was compared with every earlier one): ~350 MiB at 2^26, whatever the outcome.
+    expect(solver.memoryBytes()).toBeLessThan(400 * 2 ** 20);
+  });
+});
+
 describe('deadline', () => {
-  const big = randomTickProblem(11, { sessions: 40, capacity: 400_000 }); // ~150k states, 6M cells
+  const big = randomTickProblem(11, { sessions: 40, capacity: 400_000 }); // ~150k states, 6M cells at 1024
+  const dense = { ...Q1024, stateBudget: 2 ** 26, path: 'dense' } as const;
+  /** 16 nodes x 500 sessions: the frontier runs far past a millisecond. */
+  const large = randomTickProblem(16, { nodes: 16, sessions: 500, capacity: 360_000, minTokens: 2000, maxTokens: 40_000 });
+  const frontier = { stateBudget: 2 ** 26, path: 'frontier' } as const;
+  /** Key sums past 2^63 with many sessions: the TypeScript frontier-wide path, slow enough to be stopped. */
+  const wideLarge = wideTick(14, 80, 400_000);
 
-  it('a deadline already passed stops before the first chunk: labelled BFD plan', () => {
-    const prepared = prepare(big, { stateBudget: 2 ** 26, deadlineMs: 1 });
-    const n = sessionsKept(prepared.packed);
-    const raw = solver.runPacked(prepared.packed, prepared.options, performance.now() - 5);
-    expect(raw.status).toBe('fallback');
-    expect(raw.reason).toBe(`deadline exceeded: 1 ms passed after 0 of ${n} sessions of the DP`);
-    expect(raw.stats.path).toBe('bfd');
+  it('a deadline already passed stops every DP before its first step: labelled fallback', () => {
+    for (const [problem, options] of [
+      [big, { ...dense, deadlineMs: 1 }],
+      [large, { ...frontier, deadlineMs: 1 }],
+      [wideLarge, { ...frontier, quantum: 256, deadlineMs: 1 }],
+    ] as const) {
+      const prepared = prepare(problem, options);
+      const n = sessionsKept(prepared.packed);
+      const raw = solver.runPacked(prepared.packed, prepared.options, performance.now() - 5);
+      expect(raw.status).toBe('fallback');
+      expect(raw.reason).toBe(`deadline exceeded: 1 ms passed after 0 of ${n} sessions of the DP`);
+      expect(raw.stats.path).toBe('bfd');
+    }
   });
 
-  it('a deadline hit mid-run reports how far the DP got and returns the BFD plan', () => {
-    const plan = solver.solve(big, { stateBudget: 2 ** 26, deadlineMs: 0.5 });
-    expect(plan.status).toBe('fallback');
+  it('a deadline hit mid-run reports how far the DP got and returns the labelled fallback', () => {
+    const plan = solver.solve(big, { ...dense, deadlineMs: 0.5 });
     expect(plan.reason).toMatch(/^deadline exceeded: 0\.5 ms passed after \d+ of \d+ sessions of the DP$/);
-    expect(plan.value).toEqual(bfd(big).value);
-    expectFeasible(big, plan);
+    expectLabelledFallback(big, plan, { ...dense, deadlineMs: 0.5 });
+
+    // 50 ms: well past the set-up (heuristics, ordering: ~2 ms), far before 2^26 units of frontier work.
+    const f = solver.solve(large, { ...frontier, deadlineMs: 50 });
+    expect(f.reason).toMatch(/^deadline exceeded: 50 ms passed after \d+ of 500 sessions of the DP$/);
+    expect(f.stats.frontier?.outcome).toBe('abandoned');
+    expect(f.stats.frontier!.generated).toBeGreaterThan(0);
+    expectLabelledFallback(large, f, { ...frontier, deadlineMs: 50 });
   });
 
-  it('the dense-wide path honours the deadline too', () => {
+  it('the TypeScript paths (dense-wide, frontier-wide) honour the deadline too', () => {
     const problem = wideTick(12, 30, 400_000);
-    const plan = solver.solve(problem, { stateBudget: 2 ** 26, deadlineMs: 0.5 });
+    const plan = solver.solve(problem, { ...dense, deadlineMs: 0.5 });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toMatch(/^deadline exceeded: 0\.5 ms passed after \d+ of \d+ sessions of the DP$/);
     expect(plan.stats.keyFits).toBe(false);
+
+    const wide = solver.solve(wideLarge, { ...frontier, quantum: 256, deadlineMs: 0.5 });
+    expect(wide.status).toBe('fallback');
+    expect(wide.reason).toMatch(/^deadline exceeded: 0\.5 ms passed after \d+ of \d+ sessions of the DP$/);
+    expect(wide.stats.keyFits).toBe(false);
+    expect(wide.stats.frontier?.outcome).toBe('abandoned');
   });
 
   it('a deadline that is met (the DP stepped in chunks) gives the same plan as none', () => {
-    const stepped = solver.solve(big, { stateBudget: 2 ** 26, deadlineMs: 60_000 });
-    const whole = solver.solve(big, { stateBudget: 2 ** 26 });
+    const stepped = solver.solve(big, { ...dense, deadlineMs: 60_000 });
+    const whole = solver.solve(big, dense);
     expect(stepped.status).toBe('optimal');
     expect(stepped.value).toEqual(whole.value);
     expect(stepped.assignments).toEqual(whole.assignments);
 
     const problem = wideTick(13, 12, 200_000);
-    const wideStepped = solver.solve(problem, { stateBudget: 2 ** 26, deadlineMs: 60_000 });
-    const wideWhole = solver.solve(problem, { stateBudget: 2 ** 26 });
+    const wideStepped = solver.solve(problem, { ...dense, deadlineMs: 60_000 });
+    const wideWhole = solver.solve(problem, dense);
     expect(wideStepped.stats.path).toBe('dense-wide');
     expect(wideStepped.value).toEqual(wideWhole.value);
+
+    // The frontier steps in chunks of work under a deadline (these need 2-8 chunks); the plan and
+    // counters do not change.
+    for (const p of [randomTickProblem(5, { nodes: 4, sessions: 40, capacity: 100_000 }), randomTickProblem(7, { nodes: 4, sessions: 40, capacity: 100_000 })]) {
+      const fStepped = solver.solve(p, { path: 'frontier', deadlineMs: 60_000 });
+      const fWhole = solver.solve(p, { path: 'frontier' });
+      expect(fStepped.status).toBe('optimal');
+      expect(fStepped.assignments).toEqual(fWhole.assignments);
+      expect(fStepped.stats.frontier).toEqual(fWhole.stats.frontier);
+    }
   });
 });
 

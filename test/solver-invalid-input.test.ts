@@ -87,6 +87,8 @@ const badOptions: [string, unknown, ErrorClass, string][] = [
   ['negative deadline', { deadlineMs: -1 }, InvalidValueError, 'options.deadlineMs must be a positive number or Infinity'],
   ['NaN deadline', { deadlineMs: Number.NaN }, InvalidValueError, 'options.deadlineMs must be a positive number or Infinity'],
   ['unknown option', { budget: 5 }, InvalidValueError, 'options.budget is not a known option'],
+  ['numeric path', { path: 1 }, InvalidTypeError, 'options.path must be a string'],
+  ['unknown path', { path: 'fast' }, InvalidValueError, 'options.path must be one of "auto", "dense", "frontier"'],
   ['options not an object', 7, InvalidTypeError, 'options must be an object'],
 ];
 

@@ -1,7 +1,8 @@
 /**
- * Values near and past the packed key's range: the solver chooses the packed i64 key exactly when
+ * Values near and past the packed key's range: the solver uses the packed i64 key exactly when
  * (Kmax + 1)(R + 1)(T + 1) <= 2^63 - 1 (checked here with BigInt from the problem alone) and otherwise
- * the dense-wide planes; both are exact against brute force, with credits and tokens up to 2^32 - 1.
+ * the dense-wide planes (dense path) or the TypeScript frontier with BigInt keys (frontier path); all are
+ * exact against brute force, with credits and tokens up to 2^32 - 1.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -76,7 +77,7 @@ it('packed key when it fits, dense-wide when not; both exact', () => {
   const seen = { dense: 0, wide: 0 };
   fc.assert(
     fc.property(hugeProblem, (problem) => {
-      const plan = solver.solve(problem, { quantum: 1 });
+      const plan = solver.solve(problem, { quantum: 1, path: 'dense' });
       expect(plan.status).toBe('optimal');
       expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
       expectFeasible(problem, plan);
@@ -94,6 +95,29 @@ it('packed key when it fits, dense-wide when not; both exact', () => {
   expect(seen.wide).toBeGreaterThan(20);
 });
 
+it('frontier: packed key when it fits, the BigInt frontier-wide when not; both exact', () => {
+  const seen = { frontier: 0, wide: 0 };
+  fc.assert(
+    fc.property(hugeProblem, (problem) => {
+      const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+      expectFeasible(problem, plan);
+      if (plan.stats.path === 'trivial') return;
+      const fits = keyShouldFit(problem);
+      expect(plan.stats.keyFits).toBe(fits);
+      // A heuristic plan that meets the root bound is proven optimal before any session is folded.
+      if (plan.stats.path === 'bound') return;
+      expect(plan.stats.path).toBe(fits ? 'frontier' : 'frontier-wide');
+      if (fits) seen.frontier++;
+      else seen.wide++;
+    }),
+    { numRuns: 600, seed: 64 },
+  );
+  expect(seen.frontier).toBeGreaterThan(20);
+  expect(seen.wide).toBeGreaterThan(20);
+});
+
 it('sums at the limits stay exact: 4096 sessions with credit and tokens 2^32 - 1', () => {
   const n = 4096;
   const problem: Problem = {
@@ -107,10 +131,16 @@ it('sums at the limits stay exact: 4096 sessions with credit and tokens 2^32 - 1
       credit: { a: MAX_U32 },
     })),
   };
-  const plan = solver.solve(problem, { quantum: 1 });
+  const expected = { credit: 1000 * MAX_U32, ready: 1000, tokens: 1000 * MAX_U32 };
+  const plan = solver.solve(problem, { quantum: 1, path: 'dense' });
   expect(plan.stats.keyFits).toBe(false);
   expect(plan.stats.path).toBe('dense-wide');
   expect(plan.status).toBe('optimal');
-  expect(plan.value).toEqual({ credit: 1000 * MAX_U32, ready: 1000, tokens: 1000 * MAX_U32 });
+  expect(plan.value).toEqual(expected);
   expectFeasible(problem, plan);
+  // The credit greedy admits the 2048 sessions of weight 1 first, and that meets the LP bound.
+  const frontier = solver.solve(problem, { quantum: 1, path: 'frontier' });
+  expect(frontier.stats.path).toBe('bound');
+  expect(frontier.value).toEqual(expected);
+  expectFeasible(problem, frontier);
 });

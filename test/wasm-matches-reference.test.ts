@@ -1,8 +1,8 @@
 /**
  * Cross-path equality on thousands of random instances: the WASM dense DP (packed i64 keys, SIMD),
- * the same DP with the scalar kernel, the debug build, and the independent TypeScript reference
- * (three Float64 planes) reach the same optimal value. SIMD and scalar kernels share tie-breaking, so
- * they also choose the same nodes.
+ * the same DP with the scalar kernel, the debug build, the WASM frontier DP and the `auto` choice, and
+ * the independent TypeScript reference (three Float64 planes, exact-usage recurrence) reach the same
+ * optimal value. SIMD and scalar kernels share tie-breaking, so they also choose the same nodes.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,11 +36,13 @@ describe('WASM and TS reference agree on the optimal value', () => {
     it(shape.name, () => {
       fc.assert(
         fc.property(quantizedCaseArb(shape.limits, [1, 2, 3, 5]), ({ problem, quantum }) => {
-          const plan = solver.solve(problem, { quantum });
           const ref = solveReference(problem, { quantum });
-          expect(plan.status).toBe('optimal');
-          expect(plan.value).toEqual(ref.value);
-          expectFeasible(problem, plan);
+          for (const path of ['dense', 'frontier', 'auto'] as const) {
+            const plan = solver.solve(problem, { quantum, path, stateBudget: 2 ** 24 });
+            expect(plan.status).toBe('optimal');
+            expect(plan.value).toEqual(ref.value);
+            expectFeasible(problem, plan);
+          }
         }),
         { numRuns: shape.runs, seed: shape.runs },
       );

@@ -1,0 +1,759 @@
+// Frontier DP: the multiple-knapsack lexmax over reachable, non-dominated states only.
+//
+// The algorithm, its filters and why each is exact are stated once, in src/frontier-reference.ts (the
+// TypeScript reference this kernel is tested against bit for bit: same plan, same counters). This file
+// is its flat-array form:
+//
+// - A state is (usage words, value, usage sum). Usages are packed into i64 words, one field per slot of
+//   `bits` value bits plus one guard bit above them; fields never straddle words. "u <= v in every field"
+//   is then one SWAR test per word: ((v | G) - u) & G == G, G the word's guard bits (each field of v | G
+//   is at least 2^bits > any field of u, so no borrow crosses a field, and a field's guard survives iff
+//   v_field >= u_field).
+// - Layers are struct-of-arrays: usage i64[K * W], value i64[K], sum i64[K] (current layer), plus parent
+//   i32[K] and slot code u8[K] for the layer being built; each finished layer's parents and codes are
+//   copied to an append-only history for the walk back.
+// - The merge of the m + 1 child lists keeps one head per list; a step can stop between two pops when its
+//   work quota is spent and resume exactly there (every loop variable is module state).
+// - Memory is a bump arena above the key region, reset per solve, grown with memory.grow; a failed grow
+//   (the module's declared maximum, the solver's memory cap) ends the run with STATUS_MEMORY, no trap.
+//
+// Keys: the packed i64 key of each (session, node) pair, -1 = not a candidate; every sum of keys the DP
+// forms is at most the sum over sessions of their best key, which the caller guarantees fits in i64.
+
+import { MAX_NODES } from './dense';
+
+export const STATUS_DONE: i32 = 0;
+export const STATUS_PAUSED: i32 = 1;
+export const STATUS_MEMORY: i32 = 2;
+/** The incumbent meets the upper bound of the empty plan: it is optimal, nothing was folded. */
+export const STATUS_INCUMBENT: i32 = 3;
+/** A layer lost every state: impossible with a sound bound; reported rather than trapped. */
+export const STATUS_EMPTY_LAYER: i32 = 4;
+
+const PAGE: usize = 65536;
+const MAX_WORDS: i32 = MAX_NODES; // at most one field per word in the worst case
+
+// Per-slot field layout and class bounds.
+const fWord = memory.data(MAX_NODES * 4, 16);
+const fShift = memory.data(MAX_NODES * 8, 16); // i64 shift amounts
+const fMask = memory.data(MAX_NODES * 8, 16); // i64 value masks
+const fCap = memory.data(MAX_NODES * 8, 16); // i64 capacity per slot
+const fClassEnd = memory.data(MAX_NODES * 4, 16);
+const fClassStart = memory.data(MAX_NODES * 4, 16);
+// The classes and capacities as given (fCap, fClassStart, fClassEnd change at the indifferent tail).
+const origCap = memory.data(MAX_NODES * 8, 16);
+const origClassStart = memory.data(MAX_NODES * 4, 16);
+const origClassEnd = memory.data(MAX_NODES * 4, 16);
+const offset = memory.data(MAX_NODES * 8, 16); // walk-back replay: Cmax - C per slot in the tail
+const sortBuf = memory.data(MAX_NODES * 8, 16); // the tail rewrite: one state's values
+const fSlotNode = memory.data(MAX_NODES * 4, 16);
+const guard = memory.data(MAX_WORDS * 8, 16); // i64 guard bits per word
+const tmpU = memory.data(MAX_WORDS * 8, 16); // the child being offered
+const canon = memory.data(MAX_NODES * 8, 16); // walk-back replay: canonical usages
+const actual = memory.data(MAX_NODES * 8, 16); // walk-back replay: real usages
+
+// Merge heads, one per list (0 = skip, s + 1 = slot s).
+const MAX_LISTS: i32 = MAX_NODES + 1;
+const headP = memory.data(MAX_LISTS * 4, 16);
+const headLive = memory.data(MAX_LISTS * 4, 16);
+const headV = memory.data(MAX_LISTS * 8, 16);
+const headSum = memory.data(MAX_LISTS * 8, 16);
+const headInc = memory.data(MAX_LISTS * 8, 16);
+
+// History of finished layers: parents i32[K_t] and codes u8[K_t] at these addresses.
+const MAX_LAYERS: i32 = 4096;
+const histParent = memory.data(MAX_LAYERS * 4, 16);
+const histSlot = memory.data(MAX_LAYERS * 4, 16);
+
+// Problem.
+let n: i32 = 0;
+let m: i32 = 0;
+let W: i32 = 1;
+let tailStart: i32 = 0;
+let cmax: i64 = 0;
+let rtot: i64 = 0;
+let inc: i64 = 0;
+let dpKeys: usize = 0; // i64[n * m], DP position major, slot minor
+let dpW: usize = 0; // i64[n] quantized weight per DP position
+let pmax: usize = 0; // i64[n] best key per DP position
+let byDensity: usize = 0; // i32[n] DP positions by density descending
+let items: usize = 0; // i32[n] the bound's sessions (positions > t) by density
+let wp: usize = 0; // i64[n + 1] prefix weights of items
+let pp: usize = 0; // i64[n + 1] prefix best keys of items
+let itemCount: i32 = 0;
+
+// Arena.
+let arenaTop: usize = 0;
+
+// Two layer buffers, swapped after each layer: `cur` (read) and the other one (written). Each holds
+// usage i64[cap * W], value i64[cap], sum i64[cap], parent i32[cap], code u8[cap].
+const bufU = memory.data(2 * 4, 16);
+const bufV = memory.data(2 * 4, 16);
+const bufSum = memory.data(2 * 4, 16);
+const bufParent = memory.data(2 * 4, 16);
+const bufSlot = memory.data(2 * 4, 16);
+const bufCap = memory.data(2 * 4, 16);
+let cur: i32 = 0;
+// Views of the current buffer (read) and of the next one (written), refreshed by useBuffers().
+let curU: usize = 0;
+let curV: usize = 0;
+let curSum: usize = 0;
+let curK: i32 = 0;
+let nxtU: usize = 0;
+let nxtV: usize = 0;
+let nxtSum: usize = 0;
+let nxtParent: usize = 0;
+let nxtSlot: usize = 0;
+let nxtK: i32 = 0;
+let nxtCap: i32 = 0;
+
+// Progress.
+let layer: i32 = 0; // DP position being folded
+let inLayer: bool = false;
+let finished: bool = false;
+let incumbentOptimal: bool = false;
+let curW: i64 = 0; // weight of the session being folded
+let keyRow: usize = 0; // its keys
+
+// Counters (f64: exact to 2^53, far beyond any budget).
+let cGenerated: f64 = 0;
+let cKept: f64 = 0;
+let cMaxLayer: f64 = 0;
+let cPrunedBound: f64 = 0;
+let cPrunedDominance: f64 = 0;
+let cComparisons: f64 = 0;
+let work: f64 = 0;
+
+// @ts-ignore: decorator
+@inline function align16(x: usize): usize {
+  return (x + 15) & ~(<usize>15);
+}
+
+/** Bump-allocates `bytes` (16-byte aligned), growing memory; 0 if memory cannot grow that far. */
+function alloc(bytes: u64): usize {
+  const at = arenaTop;
+  if (<u64>at + bytes + 16 > <u64>0xffff0000) return 0;
+  const end = align16(at + <usize>bytes);
+  const have = <usize>memory.size() * PAGE;
+  if (end > have) {
+    const pages = <i32>((end - have + PAGE - 1) / PAGE);
+    if (memory.grow(pages) < 0) return 0;
+  }
+  arenaTop = end;
+  return at;
+}
+
+// @ts-ignore: decorator
+@inline function field(words: usize, s: i32): i64 {
+  const wi = load<i32>(fWord + (<usize>s << 2));
+  return (load<i64>(words + (<usize>wi << 3)) >>> load<i64>(fShift + (<usize>s << 3))) & load<i64>(fMask + (<usize>s << 3));
+}
+
+// @ts-ignore: decorator
+@inline function setField(words: usize, s: i32, value: i64): void {
+  const wi = load<i32>(fWord + (<usize>s << 2));
+  const p = words + (<usize>wi << 3);
+  const sh = load<i64>(fShift + (<usize>s << 3));
+  const mask = load<i64>(fMask + (<usize>s << 3));
+  store<i64>(p, (load<i64>(p) & ~(mask << sh)) | (value << sh));
+}
+
+// ---- density order and the LP bound ----
+
+/** p_a * w_b compared with p_b * w_a exactly (96-bit products); > 0 if a is denser. */
+function cmpDensity(a: i32, b: i32): i32 {
+  const pa = load<i64>(pmax + (<usize>a << 3));
+  const pb = load<i64>(pmax + (<usize>b << 3));
+  const wa = <u64>load<i64>(dpW + (<usize>a << 3));
+  const wb = <u64>load<i64>(dpW + (<usize>b << 3));
+  // p < 2^63 and w < 2^32: p * w = hi * w * 2^32 + lo * w with hi * w < 2^63 and lo * w < 2^64.
+  const xa = (<u64>pa >>> 32) * wb;
+  const ya = (<u64>pa & 0xffffffff) * wb;
+  const xb = (<u64>pb >>> 32) * wa;
+  const yb = (<u64>pb & 0xffffffff) * wa;
+  const topA = xa + (ya >>> 32);
+  const topB = xb + (yb >>> 32);
+  if (topA != topB) return topA > topB ? 1 : -1;
+  const lowA = ya & 0xffffffff;
+  const lowB = yb & 0xffffffff;
+  if (lowA != lowB) return lowA > lowB ? 1 : -1;
+  return 0;
+}
+
+// @ts-ignore: decorator
+@inline function before(a: i32, b: i32): bool {
+  const c = cmpDensity(a, b);
+  return c > 0 || (c == 0 && a < b);
+}
+
+/** Sorts byDensity (a bottom-up merge sort through `scratch`; stable, deterministic). */
+function sortByDensity(scratch: usize): void {
+  let src = byDensity;
+  let dst = scratch;
+  for (let width = 1; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      const mid = min(lo + width, n);
+      const hi = min(lo + (width << 1), n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const a = load<i32>(src + (<usize>i << 2));
+        const b = load<i32>(src + (<usize>j << 2));
+        if (before(b, a)) {
+          store<i32>(dst + (<usize>k << 2), b);
+          j++;
+        } else {
+          store<i32>(dst + (<usize>k << 2), a);
+          i++;
+        }
+        k++;
+      }
+      for (; i < mid; i++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>i << 2)));
+      for (; j < hi; j++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>j << 2)));
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != byDensity) memory.copy(byDensity, src, <usize>n << 2);
+}
+
+/** Restricts the bound to DP positions >= from (prefix sums over them in density order). */
+function restrictBound(from: i32): void {
+  let k = 0;
+  let wsum: i64 = 0;
+  let psum: i64 = 0;
+  store<i64>(wp, 0);
+  store<i64>(pp, 0);
+  for (let i = 0; i < n; i++) {
+    const t = load<i32>(byDensity + (<usize>i << 2));
+    if (t < from) continue;
+    store<i32>(items + (<usize>k << 2), t);
+    wsum += load<i64>(dpW + (<usize>t << 3));
+    psum += load<i64>(pmax + (<usize>t << 3));
+    k++;
+    store<i64>(wp + (<usize>k << 3), wsum);
+    store<i64>(pp + (<usize>k << 3), psum);
+  }
+  itemCount = k;
+}
+
+/** 1 + 2^-50; see fractionalUpper in src/frontier-reference.ts for why it makes the term an upper bound. */
+const UP: f64 = 1.0 + 8.881784197001252e-16;
+
+/** Upper bound on the value the bound's sessions can add within total residual r (same as the reference). */
+function upper(r: i64): i64 {
+  let lo = 0;
+  let hi = itemCount;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (load<i64>(wp + (<usize>mid << 3)) <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  let ub = load<i64>(pp + (<usize>lo << 3));
+  if (lo < itemCount) {
+    const t = load<i32>(items + (<usize>lo << 2));
+    const rem = r - load<i64>(wp + (<usize>lo << 3));
+    const p = load<i64>(pmax + (<usize>t << 3));
+    if (rem != 0 && p != 0) {
+      const pf = <f64>p;
+      const g = ((pf * <f64>rem) / <f64>load<i64>(dpW + (<usize>t << 3))) * UP;
+      if (g >= pf) ub += p;
+      else {
+        const up = <i64>Math.floor(g);
+        ub += up < p ? up : p;
+      }
+    }
+  }
+  return ub;
+}
+
+// @ts-ignore: decorator
+@inline function belowIncumbent(v: i64, sum: i64): bool {
+  return v + upper(rtot - sum) < inc;
+}
+
+// ---- layers ----
+
+// @ts-ignore: decorator
+@inline function slotOf(table: usize, b: i32): usize {
+  return table + (<usize>b << 2);
+}
+
+/** Points the cur* and nxt* views at buffer `cur` and the other one. */
+function useBuffers(): void {
+  const c = cur;
+  const x = 1 - cur;
+  curU = load<usize>(slotOf(bufU, c));
+  curV = load<usize>(slotOf(bufV, c));
+  curSum = load<usize>(slotOf(bufSum, c));
+  nxtU = load<usize>(slotOf(bufU, x));
+  nxtV = load<usize>(slotOf(bufV, x));
+  nxtSum = load<usize>(slotOf(bufSum, x));
+  nxtParent = load<usize>(slotOf(bufParent, x));
+  nxtSlot = load<usize>(slotOf(bufSlot, x));
+  nxtCap = load<i32>(slotOf(bufCap, x));
+}
+
+/** (Re)allocates buffer b for at least `need` states, keeping its first `keep` states. */
+function growBuffer(b: i32, need: i32, keep: i32): bool {
+  const old = load<i32>(slotOf(bufCap, b));
+  let cap = old < 16 ? 16 : old;
+  while (cap < need) cap <<= 1;
+  if (cap <= old) return true;
+  const u = alloc(<u64>cap * <u64>W * 8);
+  const v = alloc(<u64>cap * 8);
+  const s = alloc(<u64>cap * 8);
+  const par = alloc(<u64>cap * 4);
+  const sl = alloc(<u64>cap);
+  if (u == 0 || v == 0 || s == 0 || par == 0 || sl == 0) return false;
+  if (keep > 0) {
+    memory.copy(u, load<usize>(slotOf(bufU, b)), <usize>keep * <usize>W * 8);
+    memory.copy(v, load<usize>(slotOf(bufV, b)), <usize>keep * 8);
+    memory.copy(s, load<usize>(slotOf(bufSum, b)), <usize>keep * 8);
+    memory.copy(par, load<usize>(slotOf(bufParent, b)), <usize>keep * 4);
+    memory.copy(sl, load<usize>(slotOf(bufSlot, b)), <usize>keep);
+  }
+  store<usize>(slotOf(bufU, b), u);
+  store<usize>(slotOf(bufV, b), v);
+  store<usize>(slotOf(bufSum, b), s);
+  store<usize>(slotOf(bufParent, b), par);
+  store<usize>(slotOf(bufSlot, b), sl);
+  store<i32>(slotOf(bufCap, b), cap);
+  return true;
+}
+
+/** Whether parent p has a child in list L; counts it as generated. */
+function exists(list: i32, p: i32): bool {
+  if (list > 0) {
+    const s = list - 1;
+    const pu = curU + (<usize>p * <usize>W << 3);
+    const us = field(pu, s);
+    if (us + curW > load<i64>(fCap + (<usize>s << 3))) return false;
+    if (s + 1 < load<i32>(fClassEnd + (<usize>s << 2)) && field(pu, s + 1) == us) return false;
+  }
+  cGenerated += 1;
+  work += 1;
+  return true;
+}
+
+/** Moves list L's head to its next child that exists and passes the bound. */
+function advance(list: i32): void {
+  const key = list == 0 ? <i64>0 : load<i64>(keyRow + (<usize>(list - 1) << 3));
+  const w = list == 0 ? <i64>0 : curW;
+  for (let p = load<i32>(headP + (<usize>list << 2)); p < curK; p++) {
+    if (!exists(list, p)) continue;
+    const v = load<i64>(curV + (<usize>p << 3)) + key;
+    const sum = load<i64>(curSum + (<usize>p << 3)) + w;
+    if (belowIncumbent(v, sum)) {
+      cPrunedBound += 1;
+      continue;
+    }
+    store<i32>(headP + (<usize>list << 2), p);
+    store<i64>(headV + (<usize>list << 3), v);
+    store<i64>(headSum + (<usize>list << 3), sum);
+    store<i64>(headInc + (<usize>list << 3), inc);
+    store<i32>(headLive + (<usize>list << 2), 1);
+    return;
+  }
+  store<i32>(headP + (<usize>list << 2), curK);
+  store<i32>(headLive + (<usize>list << 2), 0);
+}
+
+/** Writes parent p's child in list L to tmpU, re-sorted within the class. */
+function build(list: i32, p: i32): void {
+  memory.copy(tmpU, curU + (<usize>p * <usize>W << 3), <usize>W << 3);
+  if (list == 0) return;
+  const s = list - 1;
+  setField(tmpU, s, field(tmpU, s) + curW);
+  const end = load<i32>(fClassEnd + (<usize>s << 2));
+  for (let x = s; x + 1 < end; x++) {
+    const a = field(tmpU, x);
+    const b = field(tmpU, x + 1);
+    if (a <= b) break;
+    setField(tmpU, x, b);
+    setField(tmpU, x + 1, a);
+  }
+}
+
+/** Appends tmpU unless a state kept in this layer dominates it. false if memory ran out. */
+function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
+  const k = nxtK;
+  if (W == 1) {
+    const u = load<i64>(tmpU);
+    const g = load<i64>(guard);
+    for (let i = 0; i < k; i++) {
+      if (load<i64>(nxtSum + (<usize>i << 3)) > sum) continue;
+      if ((((u | g) - load<i64>(nxtU + (<usize>i << 3))) & g) == g) {
+        cComparisons += <f64>(i + 1);
+        work += <f64>(i + 1);
+        cPrunedDominance += 1;
+        return true;
+      }
+    }
+  } else {
+    for (let i = 0; i < k; i++) {
+      if (load<i64>(nxtSum + (<usize>i << 3)) > sum) continue;
+      const ku = nxtU + (<usize>i * <usize>W << 3);
+      let le = true;
+      for (let x = 0; x < W; x++) {
+        const g = load<i64>(guard + (<usize>x << 3));
+        if ((((load<i64>(tmpU + (<usize>x << 3)) | g) - load<i64>(ku + (<usize>x << 3))) & g) != g) {
+          le = false;
+          break;
+        }
+      }
+      if (le) {
+        cComparisons += <f64>(i + 1);
+        work += <f64>(i + 1);
+        cPrunedDominance += 1;
+        return true;
+      }
+    }
+  }
+  cComparisons += <f64>k;
+  work += <f64>k;
+  if (k == nxtCap) {
+    if (!growBuffer(1 - cur, k + 1, k)) return false;
+    useBuffers();
+  }
+  memory.copy(nxtU + (<usize>k * <usize>W << 3), tmpU, <usize>W << 3);
+  store<i64>(nxtV + (<usize>k << 3), v);
+  store<i64>(nxtSum + (<usize>k << 3), sum);
+  store<i32>(nxtParent + (<usize>k << 2), parent);
+  store<u8>(nxtSlot + <usize>k, <u8>list);
+  nxtK = k + 1;
+  // The first state of a layer is its best, and its value is that of a feasible plan.
+  if (k == 0 && v > inc) inc = v;
+  return true;
+}
+
+/** Rewrites the current layer for the indifferent tail (see src/frontier-reference.ts, #enterTail). */
+function enterTail(): void {
+  let total: i64 = 0;
+  for (let s = 0; s < m; s++) total += cmax - load<i64>(fCap + (<usize>s << 3));
+  for (let p = 0; p < curK; p++) {
+    const pu = curU + (<usize>p * <usize>W << 3);
+    // Insertion sort of (u_s + Cmax - C_s) ascending.
+    for (let s = 0; s < m; s++) {
+      const x = field(pu, s) + cmax - load<i64>(fCap + (<usize>s << 3));
+      let i = s;
+      for (; i > 0; i--) {
+        const y = load<i64>(sortBuf + (<usize>(i - 1) << 3));
+        if (y <= x) break;
+        store<i64>(sortBuf + (<usize>i << 3), y);
+      }
+      store<i64>(sortBuf + (<usize>i << 3), x);
+    }
+    for (let s = 0; s < m; s++) setField(pu, s, load<i64>(sortBuf + (<usize>s << 3)));
+    const sp = curSum + (<usize>p << 3);
+    store<i64>(sp, load<i64>(sp) + total);
+  }
+  rtot += total;
+  for (let s = 0; s < m; s++) {
+    store<i64>(fCap + (<usize>s << 3), cmax);
+    store<i32>(fClassStart + (<usize>s << 2), 0);
+    store<i32>(fClassEnd + (<usize>s << 2), m);
+  }
+}
+
+function startLayer(): void {
+  if (layer == tailStart && m > 1) enterTail();
+  restrictBound(layer + 1);
+  nxtK = 0;
+  curW = load<i64>(dpW + (<usize>layer << 3));
+  keyRow = dpKeys + (<usize>layer * <usize>m << 3);
+  for (let list = 0; list <= m; list++) {
+    store<i32>(headP + (<usize>list << 2), 0);
+    store<i32>(headLive + (<usize>list << 2), 0);
+    if (list > 0 && load<i64>(keyRow + (<usize>(list - 1) << 3)) < 0) continue;
+    advance(list);
+  }
+  inLayer = true;
+}
+
+function pick(): i32 {
+  let best = -1;
+  let bv: i64 = 0;
+  let bs: i64 = 0;
+  for (let list = 0; list <= m; list++) {
+    if (load<i32>(headLive + (<usize>list << 2)) == 0) continue;
+    const v = load<i64>(headV + (<usize>list << 3));
+    const s = load<i64>(headSum + (<usize>list << 3));
+    if (best < 0 || v > bv || (v == bv && s < bs)) {
+      best = list;
+      bv = v;
+      bs = s;
+    }
+  }
+  return best;
+}
+
+/** Ends the layer: history, swap. Returns STATUS_DONE when it went well, else MEMORY or EMPTY_LAYER. */
+function endLayer(): i32 {
+  const k = nxtK;
+  if (k == 0) return STATUS_EMPTY_LAYER;
+  const par = alloc(<u64>k * 4);
+  const sl = alloc(<u64>k);
+  if (par == 0 || sl == 0) return STATUS_MEMORY;
+  memory.copy(par, nxtParent, <usize>k * 4);
+  memory.copy(sl, nxtSlot, <usize>k);
+  store<usize>(histParent + (<usize>layer << 2), par);
+  store<usize>(histSlot + (<usize>layer << 2), sl);
+  cur = 1 - cur;
+  useBuffers();
+  curK = k;
+  nxtK = 0;
+  cKept += <f64>k;
+  if (<f64>k > cMaxLayer) cMaxLayer = <f64>k;
+  layer++;
+  inLayer = false;
+  if (layer == n) finished = true;
+  return STATUS_DONE;
+}
+
+// ---- the run ----
+
+/** Arena start: the caller's key region ends there. Resets every counter. */
+export function frontierReset(base: usize): void {
+  arenaTop = align16(base);
+  for (let b = 0; b < 2; b++) {
+    store<usize>(slotOf(bufU, b), 0);
+    store<usize>(slotOf(bufV, b), 0);
+    store<usize>(slotOf(bufSum, b), 0);
+    store<usize>(slotOf(bufParent, b), 0);
+    store<usize>(slotOf(bufSlot, b), 0);
+    store<i32>(slotOf(bufCap, b), 0);
+  }
+  cur = 0;
+  curK = nxtK = 0;
+  layer = 0;
+  inLayer = false;
+  finished = false;
+  incumbentOptimal = false;
+  cGenerated = cKept = cMaxLayer = cPrunedBound = cPrunedDominance = cComparisons = work = 0;
+}
+
+/**
+ * Prepares a run over n sessions and m slots. Inputs (addresses): keys i64[n * m] in kept layout
+ * (session-major over kept nodes), qweight i32[n] per kept session, capacity i32[m] per kept node,
+ * order i32[n] (DP position -> kept session), slotNode i32[m] (slot -> kept node), classStart i32[m]
+ * (per slot), incumbent i32[n] (kept node per kept session, -1 = not admitted). Returns STATUS_PAUSED
+ * (ready to step), STATUS_INCUMBENT (nothing to fold) or STATUS_MEMORY.
+ */
+export function frontierBegin(
+  nn: i32,
+  mm: i32,
+  keys: usize,
+  qweight: usize,
+  capacity: usize,
+  order: usize,
+  slotNode: usize,
+  classStart: usize,
+  incumbent: usize,
+  tail: i32,
+): i32 {
+  n = nn;
+  m = mm;
+  tailStart = tail;
+  rtot = 0;
+  cmax = 0;
+  for (let s = 0; s < m; s++) {
+    const b = load<i32>(slotNode + (<usize>s << 2));
+    store<i32>(fSlotNode + (<usize>s << 2), b);
+    const cap = <i64>load<i32>(capacity + (<usize>b << 2));
+    store<i64>(fCap + (<usize>s << 3), cap);
+    store<i64>(origCap + (<usize>s << 3), cap);
+    rtot += cap;
+    if (cap > cmax) cmax = cap;
+    const cs = load<i32>(classStart + (<usize>s << 2));
+    store<i32>(fClassStart + (<usize>s << 2), cs);
+    store<i32>(origClassStart + (<usize>s << 2), cs);
+  }
+  // Slot layout: fields of bits(C) value bits + 1 guard bit, packed into words without straddling. With
+  // an indifferent tail every field must hold Cmax (the tail rewrite), so all take bits(Cmax).
+  const uniform = tailStart < n && m > 1;
+  let word = 0;
+  let at = 0;
+  store<i64>(guard, 0);
+  for (let s = 0; s < m; s++) {
+    const bits = 64 - <i32>clz<i64>(uniform ? cmax : load<i64>(fCap + (<usize>s << 3)));
+    if (at + bits + 1 > 64) {
+      word++;
+      at = 0;
+      store<i64>(guard + (<usize>word << 3), 0);
+    }
+    store<i32>(fWord + (<usize>s << 2), word);
+    store<i64>(fShift + (<usize>s << 3), <i64>at);
+    store<i64>(fMask + (<usize>s << 3), (<i64>1 << <i64>bits) - 1);
+    const gp = guard + (<usize>word << 3);
+    store<i64>(gp, load<i64>(gp) | (<i64>1 << <i64>(at + bits)));
+    at += bits + 1;
+  }
+  W = word + 1;
+  for (let s = m - 1; s >= 0; s--) {
+    const end =
+      s + 1 < m && load<i32>(fClassStart + (<usize>(s + 1) << 2)) == load<i32>(fClassStart + (<usize>s << 2))
+        ? load<i32>(fClassEnd + (<usize>(s + 1) << 2))
+        : s + 1;
+    store<i32>(fClassEnd + (<usize>s << 2), end);
+    store<i32>(origClassEnd + (<usize>s << 2), end);
+  }
+
+  dpKeys = alloc(<u64>n * <u64>m * 8);
+  dpW = alloc(<u64>n * 8);
+  pmax = alloc(<u64>n * 8);
+  byDensity = alloc(<u64>n * 4);
+  items = alloc(<u64>n * 4);
+  wp = alloc(<u64>(n + 1) * 8);
+  pp = alloc(<u64>(n + 1) * 8);
+  const scratch = alloc(<u64>n * 4);
+  if (dpKeys == 0 || dpW == 0 || pmax == 0 || byDensity == 0 || items == 0 || wp == 0 || pp == 0 || scratch == 0) {
+    return STATUS_MEMORY;
+  }
+  // Keys and weights in DP order over slots; the incumbent's value.
+  inc = 0;
+  for (let t = 0; t < n; t++) {
+    const j = load<i32>(order + (<usize>t << 2));
+    store<i64>(dpW + (<usize>t << 3), <i64>load<i32>(qweight + (<usize>j << 2)));
+    let best: i64 = 0;
+    for (let s = 0; s < m; s++) {
+      const k = load<i64>(keys + ((<usize>j * <usize>m + <usize>load<i32>(fSlotNode + (<usize>s << 2))) << 3));
+      store<i64>(dpKeys + ((<usize>t * <usize>m + <usize>s) << 3), k);
+      if (k > best) best = k;
+    }
+    store<i64>(pmax + (<usize>t << 3), best);
+    const b = load<i32>(incumbent + (<usize>j << 2));
+    if (b >= 0) inc += load<i64>(keys + ((<usize>j * <usize>m + <usize>b) << 3));
+    store<i32>(byDensity + (<usize>t << 2), t);
+  }
+  sortByDensity(scratch);
+
+  // The root: one empty state in buffer 0.
+  if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return STATUS_MEMORY;
+  cur = 0;
+  useBuffers();
+  memory.fill(curU, 0, <usize>W * 8);
+  store<i64>(curV, 0);
+  store<i64>(curSum, 0);
+  curK = 1;
+
+  restrictBound(0);
+  if (upper(rtot) <= inc) {
+    incumbentOptimal = true;
+    finished = true;
+    return STATUS_INCUMBENT;
+  }
+  return STATUS_PAUSED;
+}
+
+/** Folds until done, or until `quota` more units of work were spent (checked between two pops). */
+export function frontierStep(quota: f64): i32 {
+  if (incumbentOptimal) return STATUS_INCUMBENT;
+  const stopAt = work + quota;
+  while (!finished) {
+    if (!inLayer) startLayer();
+    for (;;) {
+      if (work >= stopAt) return STATUS_PAUSED;
+      const list = pick();
+      if (list < 0) break;
+      const p = load<i32>(headP + (<usize>list << 2));
+      const v = load<i64>(headV + (<usize>list << 3));
+      const sum = load<i64>(headSum + (<usize>list << 3));
+      if (load<i64>(headInc + (<usize>list << 3)) != inc && belowIncumbent(v, sum)) {
+        cPrunedBound += 1;
+      } else {
+        build(list, p);
+        if (!offer(v, sum, p, list)) return STATUS_MEMORY;
+      }
+      store<i32>(headP + (<usize>list << 2), p + 1);
+      advance(list);
+    }
+    const status = endLayer();
+    if (status != STATUS_DONE) return status;
+  }
+  return STATUS_DONE;
+}
+
+/**
+ * After STATUS_DONE or STATUS_INCUMBENT: writes the kept node of every kept session (-1 = not
+ * admitted) to `nodeOut` i32[n] and returns the optimal value. The walk back reads the canonical slot
+ * codes, then replays them to assign real slots (see assignClassNodes in src/frontier-reference.ts).
+ */
+export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): i64 {
+  if (incumbentOptimal) {
+    for (let j = 0; j < n; j++) store<i32>(nodeOut + (<usize>j << 2), load<i32>(incumbent + (<usize>j << 2)));
+    return inc;
+  }
+  // Codes per DP position, walking parents back from the best state (index 0) of the last layer.
+  // They go to the `items` array, free now (n entries).
+  let idx = 0;
+  for (let t = n - 1; t >= 0; t--) {
+    const code = <i32>load<u8>(load<usize>(histSlot + (<usize>t << 2)) + <usize>idx);
+    store<i32>(items + (<usize>t << 2), code);
+    idx = load<i32>(load<usize>(histParent + (<usize>t << 2)) + (<usize>idx << 2));
+  }
+  for (let s = 0; s < m; s++) {
+    store<i64>(canon + (<usize>s << 3), 0);
+    store<i64>(actual + (<usize>s << 3), 0);
+    store<i64>(offset + (<usize>s << 3), 0);
+    store<i32>(fClassStart + (<usize>s << 2), load<i32>(origClassStart + (<usize>s << 2)));
+    store<i32>(fClassEnd + (<usize>s << 2), load<i32>(origClassEnd + (<usize>s << 2)));
+  }
+  for (let t = 0; t < n; t++) {
+    if (t == tailStart && m > 1) {
+      // The tail rewrite of the canonical vector; real slots keep their usage plus an offset.
+      for (let s = 0; s < m; s++) {
+        const off = cmax - load<i64>(origCap + (<usize>s << 3));
+        store<i64>(offset + (<usize>s << 3), off);
+        const x = load<i64>(canon + (<usize>s << 3)) + off;
+        let i = s;
+        for (; i > 0; i--) {
+          const y = load<i64>(sortBuf + (<usize>(i - 1) << 3));
+          if (y <= x) break;
+          store<i64>(sortBuf + (<usize>i << 3), y);
+        }
+        store<i64>(sortBuf + (<usize>i << 3), x);
+        store<i32>(fClassStart + (<usize>s << 2), 0);
+        store<i32>(fClassEnd + (<usize>s << 2), m);
+      }
+      memory.copy(canon, sortBuf, <usize>m << 3);
+    }
+    const j = load<i32>(order + (<usize>t << 2));
+    const code = load<i32>(items + (<usize>t << 2));
+    if (code == 0) {
+      store<i32>(nodeOut + (<usize>j << 2), -1);
+      continue;
+    }
+    const s = code - 1;
+    const w = load<i64>(dpW + (<usize>t << 3));
+    const was = load<i64>(canon + (<usize>s << 3));
+    let real = load<i32>(fClassStart + (<usize>s << 2));
+    while (load<i64>(actual + (<usize>real << 3)) + load<i64>(offset + (<usize>real << 3)) != was) real++;
+    store<i32>(nodeOut + (<usize>j << 2), load<i32>(fSlotNode + (<usize>real << 2)));
+    store<i64>(actual + (<usize>real << 3), load<i64>(actual + (<usize>real << 3)) + w);
+    store<i64>(canon + (<usize>s << 3), was + w);
+    const end = load<i32>(fClassEnd + (<usize>s << 2));
+    for (let x = s; x + 1 < end; x++) {
+      const a = load<i64>(canon + (<usize>x << 3));
+      const b = load<i64>(canon + (<usize>(x + 1) << 3));
+      if (a <= b) break;
+      store<i64>(canon + (<usize>x << 3), b);
+      store<i64>(canon + (<usize>(x + 1) << 3), a);
+    }
+  }
+  return load<i64>(curV);
+}
+
+/** Writes the counters to out f64[8]: layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
+export function frontierCounters(out: usize): void {
+  store<f64>(out, <f64>layer);
+  store<f64>(out, cGenerated, 8);
+  store<f64>(out, cKept, 16);
+  store<f64>(out, cMaxLayer, 24);
+  store<f64>(out, cPrunedBound, 32);
+  store<f64>(out, cPrunedDominance, 40);
+  store<f64>(out, cComparisons, 48);
+  store<f64>(out, work, 56);
+}

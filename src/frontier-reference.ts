@@ -1,0 +1,540 @@
+/**
+ * The frontier DP in plain TypeScript, with exact BigInt keys: the reference the WASM frontier
+ * (assembly/frontier.ts) is tested against bit for bit (same plan, same counters), and the solver's
+ * `frontier-wide` path when the packed i64 key cannot hold the sums. Written for clarity, not speed:
+ * usages are plain per-node numbers (the WASM packs them into words and tests dominance with SWAR).
+ *
+ * The DP folds the kept sessions in the setup's order. A layer is a list of states (usage vector u over
+ * slots, value V = packed key sum of the admitted sessions), every state non-dominated, sorted by
+ * (V descending, total usage ascending). Layer t + 1 is the merge of the children of layer t:
+ *   list 0: every state unchanged (session t skipped);
+ *   list s + 1: every state with session t added to slot s, if the session is a candidate on slot s and
+ *   fits (u_s + w <= C_s).
+ * Each list inherits its parents' order (adding a constant keeps it), so merging them by
+ * (V desc, usage sum asc, list asc, parent asc) yields the whole layer in order without sorting.
+ *
+ * Filters, each exact (an optimal plan keeps a path of states that survives them):
+ * - Bound: a child whose value plus an upper bound on what the remaining sessions can add (the LP
+ *   relaxation over the total residual capacity, each session at its best key over the nodes; see
+ *   `FrontierBound`) is strictly below the incumbent is dropped. The incumbent starts at the BFD plan's
+ *   value and rises to the first (best) state of each layer, whose value is that of a feasible plan.
+ * - Dominance: a child is dropped if a state kept earlier in this layer uses no more of any slot. Kept
+ *   states come first in the merge order, so they are worth at least as much; a dominated state's
+ *   completions are all available, at least as well, from its dominator.
+ * - Interchangeable nodes (a class of contiguous slots, see src/frontier.ts): usages within a class are
+ *   kept sorted ascending, so one state stands for every permutation. A session is only added to the
+ *   last slot of a run of equal usages (the others give the same canonical child), and the child is
+ *   re-sorted by moving that slot right. Dominance between sorted class vectors compared slot by slot is
+ *   dominance up to a permutation.
+ * - The indifferent tail (from DP position `tailStart`, see src/frontier.ts): the remaining sessions value
+ *   every node alike and fit on a node iff its residual capacity holds them, so a node of capacity C_b
+ *   and usage u_b behaves like a node of capacity Cmax (the largest) and usage u_b + Cmax - C_b. Before
+ *   folding that layer every state is rewritten so, all slots become one class of capacity Cmax, and the
+ *   usages are sorted: one state per multiset of residuals. Usage sums shift by the same constant for
+ *   every state, so the layer's order and each state's residual total (the bound's input) are unchanged.
+ *
+ * The answer is the first state of the last layer; parents and slot codes lead back to each session's
+ * slot in canonical terms, and `assignClassNodes` turns that into real slots.
+ */
+import { frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
+import { heuristicPlan } from './incumbent.js';
+import { resolveSolveOptions, type SolveOptions } from './options.js';
+import { nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
+import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import type { FrontierStats, Plan, Problem } from './types.js';
+import { validateProblem } from './validate.js';
+
+/** The frontier counters, without the outcome (the driver decides it). */
+export type FrontierCounters = Omit<FrontierStats, 'outcome'>;
+
+/** Exact packed keys of a packed problem as BigInt: credit x (R+1)(T+1) + ready x (T+1) + tokens; -1 = not a candidate. */
+export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
+  if (packed.keyFits) return packed.key;
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  let readyCount = 0n;
+  let tokenSum = 0n;
+  for (let j = 0; j < n; j++) {
+    readyCount += BigInt(packed.ready[j]!);
+    tokenSum += BigInt(packed.tokens[j]!);
+  }
+  const tokenScale = tokenSum + 1n;
+  const readyScale = (readyCount + 1n) * tokenScale;
+  const out = new Array<bigint>(n * m);
+  for (let j = 0; j < n; j++) {
+    const rt = BigInt(packed.ready[j]!) * tokenScale + BigInt(packed.tokens[j]!);
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      out[e] = packed.candidate[e] === 1 ? BigInt(packed.credit[e]!) * readyScale + rt : -1n;
+    }
+  }
+  return out;
+}
+
+/** 1 + 2^-50: the factor that makes the f64 fractional term an upper bound (see fractionalUpper). */
+const UP = 1 + 2 ** -50;
+
+/**
+ * An upper bound on floor(p * rem / w) for 0 <= rem < w, computed the way the WASM frontier computes it.
+ * f = p * rem / w in f64 carries three roundings (p to f64, the product, the quotient), each within a
+ * relative 2^-53, so the exact quotient q satisfies q <= f / (1 - 3 * 2^-53) < f * (1 + 2^-51); one more
+ * rounding of f * (1 + 2^-50) keeps it above f * (1 + 2^-51) >= q, hence floor of it >= floor(q). The
+ * result is capped at p (q < p since rem < w).
+ */
+export function fractionalUpper(p: bigint, rem: number, w: number): bigint {
+  if (rem === 0 || p === 0n) return 0n;
+  const pf = Number(p);
+  const g = ((pf * rem) / w) * UP;
+  if (g >= pf) return p;
+  const up = BigInt(Math.floor(g));
+  return up < p ? up : p;
+}
+
+/**
+ * The LP bound of the sessions still to fold: greedy over them by density (key / weight, exact order,
+ * ties by DP position), the last one fractional. Rebuilt per layer as sessions leave.
+ */
+class FrontierBound {
+  readonly #byDensity: number[];
+  readonly #pmax: readonly bigint[];
+  readonly #w: ArrayLike<number>;
+  #wp: number[] = [0];
+  #pp: bigint[] = [0n];
+  #items: number[] = [];
+
+  constructor(pmax: readonly bigint[], w: ArrayLike<number>) {
+    this.#pmax = pmax;
+    this.#w = w;
+    const n = pmax.length;
+    this.#byDensity = Array.from({ length: n }, (_, t) => t).sort((a, b) => {
+      const lhs = pmax[a]! * BigInt(w[b]!);
+      const rhs = pmax[b]! * BigInt(w[a]!);
+      return lhs > rhs ? -1 : lhs < rhs ? 1 : a - b;
+    });
+  }
+
+  /** Restricts the bound to DP positions >= from. */
+  restrict(from: number): void {
+    this.#items = this.#byDensity.filter((t) => t >= from);
+    const wp = [0];
+    const pp = [0n];
+    for (const t of this.#items) {
+      wp.push(wp[wp.length - 1]! + this.#w[t]!);
+      pp.push(pp[pp.length - 1]! + this.#pmax[t]!);
+    }
+    this.#wp = wp;
+    this.#pp = pp;
+  }
+
+  /** Upper bound on the value the restricted sessions can add within total residual capacity r. */
+  upper(r: number): bigint {
+    const wp = this.#wp;
+    let lo = 0;
+    let hi = this.#items.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (wp[mid]! <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    let ub = this.#pp[lo]!;
+    if (lo < this.#items.length) {
+      const t = this.#items[lo]!;
+      ub += fractionalUpper(this.#pmax[t]!, r - wp[lo]!, this.#w[t]!);
+    }
+    return ub;
+  }
+}
+
+/** Result of stepping the frontier. */
+export type FrontierStepStatus = 'done' | 'paused' | 'incumbent';
+
+/**
+ * One frontier run. `step(quota)` folds until done, or until `quota` more units of work (generated
+ * children plus dominance tests) were spent, so a caller can check a deadline or a budget in between.
+ */
+export class FrontierReference {
+  readonly #n: number;
+  readonly #m: number;
+  readonly #w: number[];
+  #cap: number[];
+  #classEnd: number[];
+  readonly #capOriginal: readonly number[];
+  /** keys[t][s]: key of DP position t on slot s, -1 = not a candidate. */
+  readonly #keys: bigint[][];
+  readonly #bound: FrontierBound;
+  #rtot: number;
+  readonly #setup: FrontierSetup;
+  #inc: bigint;
+
+  // Current layer (parents) and the one being built.
+  #u: number[][] = [[]];
+  #v: bigint[] = [0n];
+  #sum: number[] = [0];
+  #nu: number[][] = [];
+  #nv: bigint[] = [];
+  #nsum: number[] = [];
+  #nparent: number[] = [];
+  #nslot: number[] = [];
+  /** Per finished layer t: parent index and slot code (0 skip, s + 1) of each kept state. */
+  readonly #history: { parent: Int32Array; slot: Uint8Array }[] = [];
+
+  // Merge heads of the layer in progress: per list, the next parent index, and its child if valid.
+  #t = 0;
+  #inLayer = false;
+  #head: number[] = [];
+  #headV: bigint[] = [];
+  #headSum: number[] = [];
+  #headLive: boolean[] = [];
+  /** The incumbent a head's bound was checked against; a head is re-checked when it has risen since. */
+  #headInc: bigint[] = [];
+
+  #work = 0;
+  #finished = false;
+  #incumbentOptimal = false;
+  readonly counters: FrontierCounters;
+
+  constructor(packed: PackedProblem, setup: FrontierSetup) {
+    const n = sessionsKept(packed);
+    const m = nodesKept(packed);
+    this.#n = n;
+    this.#m = m;
+    this.#setup = setup;
+    const all = bigKeys(packed);
+    this.#w = Array.from(setup.order, (j) => packed.qweight[j]!);
+    this.#cap = Array.from(setup.slotNode, (b) => packed.capacity[b]!);
+    this.#classEnd = new Array<number>(m);
+    for (let s = m - 1; s >= 0; s--) {
+      this.#classEnd[s] = s + 1 < m && setup.classStart[s + 1] === setup.classStart[s] ? this.#classEnd[s + 1]! : s + 1;
+    }
+    this.#capOriginal = this.#cap.slice();
+    this.#keys = Array.from(setup.order, (j) => Array.from(setup.slotNode, (b) => all[j * m + b]!));
+    const pmax = this.#keys.map((row) => row.reduce((a, k) => (k > a ? k : a), 0n));
+    this.#bound = new FrontierBound(pmax, this.#w);
+    this.#rtot = this.#cap.reduce((a, c) => a + c, 0);
+    let inc = 0n;
+    for (let t = 0; t < n; t++) {
+      const s = setup.incumbentSlot[t]!;
+      if (s >= 0) inc += this.#keys[t]![s]!;
+    }
+    this.#inc = inc;
+    this.#u = [new Array<number>(m).fill(0)];
+    this.counters = {
+      layers: 0,
+      generated: 0,
+      kept: 0,
+      maxLayer: 0,
+      prunedBound: 0,
+      prunedDominance: 0,
+      comparisons: 0,
+      nodeClasses: setup.classes,
+    };
+    // The incumbent already meets the bound of the empty plan: it is optimal, nothing to fold.
+    this.#bound.restrict(0);
+    if (this.#bound.upper(this.#rtot) <= this.#inc) {
+      this.#incumbentOptimal = true;
+      this.#finished = true;
+    }
+  }
+
+  /** Units of work spent so far (generated children + dominance tests). */
+  get work(): number {
+    return this.#work;
+  }
+
+  /** Sessions folded so far. */
+  get done(): number {
+    return this.#t;
+  }
+
+  /**
+   * Whether `parent` has a child in list L (the session fits there, and for interchangeable slots the
+   * slot ends its run of equal usages). Counts it as generated.
+   */
+  #exists(list: number, parent: number): boolean {
+    if (list > 0) {
+      const s = list - 1;
+      const pu = this.#u[parent]!;
+      if (pu[s]! + this.#w[this.#t]! > this.#cap[s]!) return false;
+      if (s + 1 < this.#classEnd[s]! && pu[s + 1] === pu[s]) return false;
+    }
+    this.counters.generated++;
+    this.#work++;
+    return true;
+  }
+
+  /** The upper bound of a child of value v and usage sum `sum` is strictly below the incumbent. */
+  #belowIncumbent(v: bigint, sum: number): boolean {
+    return v + this.#bound.upper(this.#rtot - sum) < this.#inc;
+  }
+
+  /** Moves list L's head to its next child that exists and passes the bound (or marks it exhausted). */
+  #advance(list: number): void {
+    const k = this.#u.length;
+    const key = list === 0 ? 0n : this.#keys[this.#t]![list - 1]!;
+    const w = list === 0 ? 0 : this.#w[this.#t]!;
+    for (let p = this.#head[list]!; p < k; p++) {
+      if (!this.#exists(list, p)) continue;
+      const v = this.#v[p]! + key;
+      const sum = this.#sum[p]! + w;
+      if (this.#belowIncumbent(v, sum)) {
+        this.counters.prunedBound++;
+        continue;
+      }
+      this.#head[list] = p;
+      this.#headV[list] = v;
+      this.#headSum[list] = sum;
+      this.#headInc[list] = this.#inc;
+      this.#headLive[list] = true;
+      return;
+    }
+    this.#head[list] = k;
+    this.#headLive[list] = false;
+  }
+
+  /** The child of `parent` in list L: its usage vector, re-sorted within the class. */
+  #build(list: number, parent: number): number[] {
+    const pu = this.#u[parent]!;
+    if (list === 0) return pu;
+    const s = list - 1;
+    const u = pu.slice();
+    u[s] = u[s]! + this.#w[this.#t]!;
+    for (let x = s; x + 1 < this.#classEnd[s]! && u[x]! > u[x + 1]!; x++) {
+      const tmp = u[x]!;
+      u[x] = u[x + 1]!;
+      u[x + 1] = tmp;
+    }
+    return u;
+  }
+
+  /** Rewrites the current layer for the indifferent tail (see the module comment). */
+  #enterTail(): void {
+    const m = this.#m;
+    const cmax = this.#cap.reduce((a, c) => (c > a ? c : a), 0);
+    const shift = this.#cap.map((c) => cmax - c);
+    const total = shift.reduce((a, x) => a + x, 0);
+    this.#u = this.#u.map((u) => u.map((x, s) => x + shift[s]!).sort((a, b) => a - b));
+    this.#sum = this.#sum.map((x) => x + total);
+    this.#rtot += total;
+    this.#cap = new Array<number>(m).fill(cmax);
+    this.#classEnd = new Array<number>(m).fill(m);
+  }
+
+  #startLayer(): void {
+    const t = this.#t;
+    if (t === this.#setup.tailStart && this.#m > 1) this.#enterTail();
+    this.#bound.restrict(t + 1);
+    this.#nu = [];
+    this.#nv = [];
+    this.#nsum = [];
+    this.#nparent = [];
+    this.#nslot = [];
+    const lists = this.#m + 1;
+    this.#head = new Array<number>(lists).fill(0);
+    this.#headV = new Array<bigint>(lists).fill(0n);
+    this.#headSum = new Array<number>(lists).fill(0);
+    this.#headLive = new Array<boolean>(lists).fill(false);
+    this.#headInc = new Array<bigint>(lists).fill(0n);
+    for (let list = 0; list < lists; list++) {
+      if (list > 0 && this.#keys[t]![list - 1]! < 0n) continue;
+      this.#advance(list);
+    }
+    this.#inLayer = true;
+  }
+
+  /** The list whose head comes first in (V desc, sum asc, list asc), or -1. */
+  #pick(): number {
+    let best = -1;
+    for (let list = 0; list <= this.#m; list++) {
+      if (!this.#headLive[list]) continue;
+      if (
+        best < 0 ||
+        this.#headV[list]! > this.#headV[best]! ||
+        (this.#headV[list] === this.#headV[best] && this.#headSum[list]! < this.#headSum[best]!)
+      ) {
+        best = list;
+      }
+    }
+    return best;
+  }
+
+  #endLayer(): void {
+    const k = this.#nv.length;
+    if (k === 0) throw new Error('frontier reference: a layer lost every state (the bound is unsound)');
+    this.#history.push({ parent: Int32Array.from(this.#nparent), slot: Uint8Array.from(this.#nslot) });
+    this.#u = this.#nu;
+    this.#v = this.#nv;
+    this.#sum = this.#nsum;
+    this.counters.kept += k;
+    if (k > this.counters.maxLayer) this.counters.maxLayer = k;
+    this.#t++;
+    this.counters.layers = this.#t;
+    this.#inLayer = false;
+    if (this.#t === this.#n) this.#finished = true;
+  }
+
+  /** Folds until done or until `quota` more units of work were spent. */
+  step(quota: number): FrontierStepStatus {
+    if (this.#incumbentOptimal) return 'incumbent';
+    const stopAt = this.#work + quota;
+    while (!this.#finished) {
+      if (!this.#inLayer) this.#startLayer();
+      for (;;) {
+        if (this.#work >= stopAt) return 'paused';
+        const list = this.#pick();
+        if (list < 0) break;
+        const parent = this.#head[list]!;
+        const v = this.#headV[list]!;
+        const sum = this.#headSum[list]!;
+        if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum)) {
+          this.counters.prunedBound++;
+        } else {
+          this.#offer(this.#build(list, parent), v, sum, parent, list);
+        }
+        this.#head[list] = parent + 1;
+        this.#advance(list);
+      }
+      this.#endLayer();
+    }
+    return 'done';
+  }
+
+  /** Appends a child to the layer being built unless a kept state dominates it. */
+  #offer(u: number[], v: bigint, sum: number, parent: number, list: number): void {
+    const k = this.#nv.length;
+    const m = this.#m;
+    for (let i = 0; i < k; i++) {
+      this.counters.comparisons++;
+      this.#work++;
+      if (this.#nsum[i]! > sum) continue;
+      const ku = this.#nu[i]!;
+      let le = true;
+      for (let s = 0; s < m; s++) {
+        if (ku[s]! > u[s]!) {
+          le = false;
+          break;
+        }
+      }
+      if (le) {
+        this.counters.prunedDominance++;
+        return;
+      }
+    }
+    this.#nu.push(u);
+    this.#nv.push(v);
+    this.#nsum.push(sum);
+    this.#nparent.push(parent);
+    this.#nslot.push(list);
+    // The first state of a layer is its best, and its value is that of a feasible plan.
+    if (k === 0 && v > this.#inc) this.#inc = v;
+  }
+
+  /** The optimal value (packed key sum). Only after `step` returned 'done' or 'incumbent'. */
+  value(): bigint {
+    if (this.#incumbentOptimal) return this.#inc;
+    if (!this.#finished) throw new Error('frontier reference: value() before the run finished');
+    return this.#v[0]!;
+  }
+
+  /**
+   * Per DP position, the real slot of the session (-1 = not admitted), for the best state. Only after
+   * `step` returned 'done' or 'incumbent' (then the incumbent's slots).
+   */
+  finish(): Int32Array {
+    if (this.#incumbentOptimal) return Int32Array.from(this.#setup.incumbentSlot);
+    if (!this.#finished) throw new Error('frontier reference: finish() before the run finished');
+    const codes = new Int32Array(this.#n);
+    let idx = 0;
+    for (let t = this.#n - 1; t >= 0; t--) {
+      const h = this.#history[t]!;
+      codes[t] = h.slot[idx]!;
+      idx = h.parent[idx]!;
+    }
+    return assignClassNodes(codes, this.#w, this.#setup.classStart, this.#capOriginal, this.#setup.tailStart);
+  }
+}
+
+/**
+ * Replays canonical slot codes (per DP position: 0 = skipped, s + 1 = added to canonical slot s) and
+ * assigns real slots. The replay repeats the DP's transitions (add w to slot s, move it right while it
+ * exceeds its neighbour in the class; the tail rewrite at `tailStart`), so it sees the canonical value
+ * `v` the session was added to; the session goes to the first real slot of the class whose actual value
+ * is `v` (actual usage, plus Cmax - C in the tail). The multiset of actual values in a class equals the
+ * canonical vector at every step (both start equal and change one entry of value v by +w), so such a slot
+ * always exists, and it has room: v + w is within the class's capacity.
+ */
+export function assignClassNodes(
+  codes: Int32Array,
+  w: ArrayLike<number>,
+  classStart: ArrayLike<number>,
+  cap: ArrayLike<number>,
+  tailStart: number,
+): Int32Array {
+  const m = classStart.length;
+  const start = Array.from(classStart);
+  const end = new Array<number>(m);
+  for (let s = m - 1; s >= 0; s--) end[s] = s + 1 < m && start[s + 1] === start[s] ? end[s + 1]! : s + 1;
+  const canon = new Float64Array(m);
+  const actual = new Float64Array(m);
+  const offset = new Float64Array(m);
+  const out = new Int32Array(codes.length).fill(-1);
+  for (let t = 0; t < codes.length; t++) {
+    if (t === tailStart && m > 1) {
+      let cmax = 0;
+      for (let s = 0; s < m; s++) if (cap[s]! > cmax) cmax = cap[s]!;
+      for (let s = 0; s < m; s++) {
+        offset[s] = cmax - cap[s]!;
+        canon[s] = canon[s]! + offset[s]!;
+        start[s] = 0;
+        end[s] = m;
+      }
+      canon.sort();
+    }
+    const code = codes[t]!;
+    if (code === 0) continue;
+    const s = code - 1;
+    const before = canon[s]!;
+    let real = start[s]!;
+    while (actual[real]! + offset[real]! !== before) real++;
+    out[t] = real;
+    actual[real] = actual[real]! + w[t]!;
+    canon[s] = before + w[t]!;
+    for (let x = s; x + 1 < end[s]! && canon[x]! > canon[x + 1]!; x++) {
+      const tmp = canon[x]!;
+      canon[x] = canon[x + 1]!;
+      canon[x + 1] = tmp;
+    }
+  }
+  return out;
+}
+
+/**
+ * Solves a Problem exactly (at the options' quantum) with the TypeScript frontier, ignoring the state
+ * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (BFD and the
+ * credit greedy; the same session order, slots and classes). Meant for tests and measurements where the
+ * dense reference's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
+ * frontier, so against that path it checks the implementation, not the method.
+ */
+export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
+  const t0 = performance.now();
+  const indexed = validateProblem(problem);
+  const resolved = resolveSolveOptions(options);
+  const packed = packProblem(indexed, resolved);
+  const base = trivialStats(packed);
+  if (sessionsKept(packed) === 0) {
+    const node = new Int32Array(packed.sessionCount).fill(-1);
+    return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats: base }, elapsedMicros(t0));
+  }
+  const setup = frontierSetup(packed, heuristicPlan(packed));
+  const run = new FrontierReference(packed, setup);
+  let status = run.step(Number.POSITIVE_INFINITY);
+  while (status === 'paused') status = run.step(Number.POSITIVE_INFINITY);
+  const { layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses } = run.counters;
+  const stats = {
+    ...base,
+    path: status === 'incumbent' ? ('bound' as const) : ('frontier-wide' as const),
+    cells: run.work,
+    frontier: { outcome: 'solved' as const, layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses },
+  };
+  const node = unpackNodes(packed, slotsToNodes(setup, run.finish()));
+  return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats }, elapsedMicros(t0));
+}

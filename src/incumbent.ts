@@ -1,0 +1,144 @@
+/**
+ * Plans found without a DP, at the solver's quantum, over a packed problem:
+ *
+ * - `bestNodesPlan`: every session on one of its most valuable nodes, if they all fit. The value of any
+ *   plan is a sum over its admitted sessions of (credit on the chosen node, ready, tokens); each term is
+ *   lexicographically at most the session's best triple (best credit over its candidate nodes, ready,
+ *   tokens), and a skipped session adds (0, 0, 0), which no triple is below (all components are
+ *   non-negative). Lexicographic order is compatible with addition, so every plan is worth at most the sum
+ *   of the best triples; a feasible plan that attains it is optimal. Placement spreads: sessions by
+ *   weight descending, each to the best-credit node with the most quantized capacity left (ties: lower
+ *   node index), which also finds a fit more often than stacking when capacity is ample.
+ * - `heuristicPlan`: the best of BFD (value order, then token order) and a credit greedy in two orders
+ *   (density and value descending), each session to the candidate node of highest credit that has room
+ *   (ties: least capacity left over, then lower node index). BFD places by leftover capacity alone, which
+ *   loses the credit of long prefixes once there are more than two nodes; the greedy keeps it. The best
+ *   plan is the frontier's incumbent and the solver's fallback, so a fallback is never worse than BFD in
+ *   either order.
+ */
+import { bfdPacked } from './bfd.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+
+/** Best credit of each kept session over its candidate nodes. */
+export function bestCredits(packed: PackedProblem): Float64Array {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let best = 0;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
+    }
+    out[j] = best;
+  }
+  return out;
+}
+
+/** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
+export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const sequence = Array.from({ length: n }, (_, j) => j).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+  const residual = Float64Array.from(packed.qcapacity);
+  const out = new Int32Array(n).fill(-1);
+  for (const j of sequence) {
+    const w = packed.qweight[j]!;
+    let pick = -1;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] !== 1 || packed.credit[e] !== best[j] || w > residual[b]!) continue;
+      if (pick < 0 || residual[b]! > residual[pick]! || (residual[b] === residual[pick] && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)) {
+        pick = b;
+      }
+    }
+    if (pick < 0) return null;
+    out[j] = pick;
+    residual[pick] = residual[pick]! - w;
+  }
+  return out;
+}
+
+/** Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower node index). */
+function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32Array {
+  const m = nodesKept(packed);
+  const residual = Float64Array.from(packed.qcapacity);
+  const out = new Int32Array(sessionsKept(packed)).fill(-1);
+  for (const j of sequence) {
+    const w = packed.qweight[j]!;
+    let pick = -1;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] !== 1 || w > residual[b]!) continue;
+      if (pick < 0) {
+        pick = b;
+        continue;
+      }
+      const k = packed.credit[e]!;
+      const kp = packed.credit[j * m + pick]!;
+      const left = residual[b]! - w;
+      const pickLeft = residual[pick]! - w;
+      if (k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))) {
+        pick = b;
+      }
+    }
+    if (pick >= 0) {
+      out[j] = pick;
+      residual[pick] = residual[pick]! - w;
+    }
+  }
+  return out;
+}
+
+/** A plan's value as (credit, ready, tokens) sums: exact doubles (every sum stays below 2^53). */
+export function planTriple(packed: PackedProblem, node: Int32Array): [number, number, number] {
+  const m = nodesKept(packed);
+  let credit = 0;
+  let ready = 0;
+  let tokens = 0;
+  for (let j = 0; j < node.length; j++) {
+    const b = node[j]!;
+    if (b < 0) continue;
+    credit += packed.credit[j * m + b]!;
+    ready += packed.ready[j]!;
+    tokens += packed.tokens[j]!;
+  }
+  return [credit, ready, tokens];
+}
+
+function better(a: readonly number[], b: readonly number[]): boolean {
+  return a[0]! > b[0]! || (a[0] === b[0] && (a[1]! > b[1]! || (a[1] === b[1] && a[2]! > b[2]!)));
+}
+
+/**
+ * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
+ * earlier in that list). Kept node per kept session, -1 = not admitted.
+ */
+export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array {
+  const n = sessionsKept(packed);
+  let readyCount = 0;
+  let tokenSum = 0;
+  for (let j = 0; j < n; j++) {
+    readyCount += packed.ready[j]!;
+    tokenSum += packed.tokens[j]!;
+  }
+  // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
+  const tokenScale = tokenSum + 1;
+  const readyScale = (readyCount + 1) * tokenScale;
+  const key = new Float64Array(n);
+  for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
+  const ids = Array.from({ length: n }, (_, j) => j);
+  const byDensity = ids.slice().sort((a, b) => key[b]! / packed.qweight[b]! - key[a]! / packed.qweight[a]! || a - b);
+  const byValue = ids.sort((a, b) => key[b]! - key[a]! || a - b);
+
+  let plan = bfdPacked(packed);
+  let value = planTriple(packed, plan);
+  for (const candidate of [bfdPacked(packed, 'tokens'), creditGreedy(packed, byDensity), creditGreedy(packed, byValue)]) {
+    const v = planTriple(packed, candidate);
+    if (better(v, value)) {
+      plan = candidate;
+      value = v;
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,82 @@
+/**
+ * Beyond the paper's sizes: 8 and 16 nodes with 500 waiting sessions. Whatever the path, a solve returns
+ * a feasible plan, never traps, honours its deadline (it stops within one step of work past it: the
+ * bound asserted is the deadline plus a margin for set-up, plan building and a loaded machine, far below
+ * what the DP would take without it), stays within the memory cap, and is either optimal (never worse
+ * than BFD) or a labelled fallback naming the deadline or the budget.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bfd } from '../src/bfd.js';
+import { randomTickProblem } from '../src/examples.js';
+import { MEMORY_CAP_BYTES } from '../src/limits.js';
+import { loadSolver, type Solver } from '../src/solver.js';
+import type { Problem } from '../src/types.js';
+import { expectFeasible } from './helpers/plan-checks.js';
+import { compareValues } from './oracles/brute-force.js';
+
+let solver: Solver;
+beforeAll(async () => {
+  solver = await loadSolver();
+});
+afterAll(() => solver.close());
+
+const DEADLINE_MS = 25;
+/** Set-up (validation, packing, heuristics over 500 x 16 pairs) and plan building, on a busy machine. */
+const MARGIN_MS = 75;
+
+function shapes(): { name: string; problem: Problem }[] {
+  const out: { name: string; problem: Problem }[] = [];
+  for (const nodes of [8, 16]) {
+    for (const [capacity, cachedRate] of [
+      [360_000, 0.7],
+      [120_000, 0.7],
+      [360_000, 0],
+    ] as const) {
+      out.push({
+        name: `${nodes} nodes x 500 sessions, ${capacity / 1000}k free per node, cached rate ${cachedRate}`,
+        problem: randomTickProblem(nodes * 1000 + capacity / 1000 + cachedRate * 10, {
+          nodes,
+          sessions: 500,
+          capacity,
+          minTokens: 2000,
+          maxTokens: 40_000,
+          cachedRate,
+        }),
+      });
+    }
+  }
+  return out;
+}
+
+describe('8 and 16 nodes x 500 sessions', () => {
+  for (const { name, problem } of shapes()) {
+    for (const path of ['auto', 'frontier'] as const) {
+      it(`${name}, path ${path}: within the deadline, optimal or a labelled fallback`, () => {
+        const t0 = performance.now();
+        const plan = solver.solve(problem, { path, deadlineMs: DEADLINE_MS, stateBudget: 2 ** 26 });
+        const elapsed = performance.now() - t0;
+        expect(elapsed).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+        expectFeasible(problem, plan);
+        expect(compareValues(plan.value, bfd(problem).value)).toBeGreaterThanOrEqual(0);
+        if (plan.status === 'fallback') {
+          expect(plan.reason).toMatch(/^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/);
+          expect(plan.stats.path).toBe('bfd');
+        } else {
+          expect(['best-nodes', 'bound', 'frontier', 'dense']).toContain(plan.stats.path);
+        }
+        expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
+      });
+    }
+  }
+
+  it('without a deadline the default budget bounds the work: optimal or "state budget exceeded"', () => {
+    for (const { problem } of shapes()) {
+      const plan = solver.solve(problem);
+      expectFeasible(problem, plan);
+      if (plan.status === 'fallback') {
+        expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work after \d+ of \d+ sessions/);
+        expect(plan.stats.cells).toBeLessThan(2 ** 22 + 2 ** 16);
+      }
+    }
+  });
+});
