@@ -50,6 +50,7 @@ export {
   type RawSolution,
 } from './solver.js';
 export { solveReference } from './reference.js';
+export { solveFrontierReference } from './frontier-reference.js';
 export { bfd, type BfdOrder, type BfdOptions } from './bfd.js';
 export { packProblem, packedTransferList, type PackedProblem } from './pack.js';
 export type { WasmBuild } from './wasm.js';

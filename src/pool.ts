@@ -343,7 +343,7 @@ class PiscinaSolverPool implements SolverPool {
     // The packed arrays went to the worker with the task (transferred, now detached): pack again from
     // the validated problem, which never left this thread.
     const packed = packProblem(task.prepared.problem, task.prepared.options);
-    const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; BFD plan computed on the calling thread`);
+    const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; heuristic fallback plan (never worse than BFD) computed on the calling thread`);
     return { ...plan, stats: { ...plan.stats, micros: micros(task.t0) } };
   }
 

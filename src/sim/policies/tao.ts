@@ -20,6 +20,7 @@
  */
 import type { EvaluateOptions } from '../../evaluate-options.js';
 import type { PredictorOptions } from '../../predictor-options.js';
+import { defaultSolveOptions } from '../../options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
 import type { SimPredictor, TaoDeps } from '../deps.js';
 import type { Admission, CompletedToolCall, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
@@ -36,7 +37,7 @@ export interface TaoParams {
   readonly horizon: number;
   /** Confidence delta of the Bernstein bound. @default 0.2 */
   readonly delta: number;
-  /** Capacity quantum Delta, tokens. @default 1024 */
+  /** Capacity quantum Delta, tokens. @default the solver's default (`defaultSolveOptions.quantum`) */
   readonly quantum: number;
   /** DP state budget (cells). @default 4194304 */
   readonly stateBudget: number;
@@ -50,8 +51,8 @@ export const defaultTaoParams: Readonly<TaoParams> = Object.freeze({
   halfLife: 10,
   horizon: 1,
   delta: 0.2,
-  quantum: 1024,
-  stateBudget: 2 ** 22,
+  quantum: defaultSolveOptions.quantum,
+  stateBudget: defaultSolveOptions.stateBudget,
   reserve: 512,
   creditUnit: 1,
 });
