@@ -45,7 +45,7 @@ export const defaultBenchOptions: Readonly<BenchOptions> = Object.freeze({
   count: 1000,
   seed: 1,
   runners: [...RUNNER_NAMES],
-  highsSample: 10,
+  highsSample: 50,
   highsTimeLimitSec: 20,
   warmupIterations: 50,
   cycles: 1,
@@ -60,7 +60,7 @@ export const defaultBenchOptions: Readonly<BenchOptions> = Object.freeze({
 /** What `--quick` changes: the short workload of `npm run bench:check` (the committed baseline's). */
 export const quickBenchOptions: Readonly<Partial<BenchOptions>> = Object.freeze({
   count: 200,
-  highsSample: 3,
+  highsSample: 50,
   warmupIterations: 20,
 });
 

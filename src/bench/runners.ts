@@ -4,13 +4,10 @@
  * their optimal values are comparable.
  */
 import { bfd } from '../bfd.js';
-import { MEMORY_CAP_BYTES } from '../limits.js';
 import type { ResolvedSolveOptions } from '../options.js';
-import { sessionsKept, unpackNodes } from '../pack.js';
-import { elapsedMicros, trivialStats } from '../plan.js';
 import { createSolverPool } from '../pool.js';
-import { solveReferencePacked, wideBytes } from '../reference.js';
-import { fallbackPlan, finishPlan, loadSolver, prepare } from '../solver.js';
+import { solveFrontierReference } from '../frontier-reference.js';
+import { loadSolver } from '../solver.js';
 import type { Plan, Problem } from '../types.js';
 import { loadHighs, solveWithHighs, type LegacyHighs } from './highs.js';
 
@@ -89,34 +86,22 @@ export function poolRunner(options: ResolvedSolveOptions): Runner {
 }
 
 /**
- * The TypeScript reference DP under the solver's own rules: the same validation and packing, a labelled
- * BFD fallback above the state budget (or the memory cap), the reference DP otherwise. `solveReference`
- * alone ignores the budget (it is a test oracle), which on large problems would run an unbounded DP and
- * compare it with a WASM fallback. Its optimal plans are the oracle of every problem within the budget.
+ * The TypeScript twin of the solver's exact path (`solveFrontierReference`: the same closed-form checks,
+ * incumbent and frontier DP, on BigInt keys): exact on every problem whatever its grid, so it is the
+ * oracle of every WASM plan, and the WASM/reference ratio compares the same algorithm in two languages.
+ * Being the same algorithm, it checks the implementation; HiGHS, on its subsample, checks the method.
  */
-export function solveWithinBudget(problem: Problem, options: ResolvedSolveOptions): Plan {
-  const t0 = performance.now();
-  const prepared = prepare(problem, options);
-  const { packed } = prepared;
-  const n = sessionsKept(packed);
-  if (n === 0) return fallbackPlan(prepared, 'nothing to decide');
-  if (packed.cells > options.stateBudget) {
-    return fallbackPlan(prepared, `state budget exceeded: ${packed.cells} cells (${n} sessions x ${packed.states} states) > stateBudget ${options.stateBudget}`);
-  }
-  const bytes = wideBytes(n, packed.states);
-  if (bytes > MEMORY_CAP_BYTES) return fallbackPlan(prepared, `memory cap exceeded: the reference DP needs ${bytes} bytes > ${MEMORY_CAP_BYTES}`);
-  const node = unpackNodes(packed, solveReferencePacked(packed));
-  const stats = { ...trivialStats(packed), path: 'reference' as const, cells: packed.cells };
-  return finishPlan(prepared, { status: 'optimal', node, stats }, elapsedMicros(t0));
+export function solveWithReference(problem: Problem, options: ResolvedSolveOptions): Plan {
+  return solveFrontierReference(problem, options);
 }
 
-/** The reference DP as a runner (see solveWithinBudget). */
+/** The TypeScript reference as a runner (see solveWithReference). */
 export function referenceRunner(options: ResolvedSolveOptions): Runner {
   return {
     name: 'reference',
-    description: 'TypeScript reference DP (solveReference) within the same state budget',
+    description: 'TypeScript twin of the exact path (solveFrontierReference)',
     async setup() {},
-    solve: (problem) => solveWithinBudget(problem, options),
+    solve: (problem) => solveWithReference(problem, options),
     async teardown() {},
   };
 }

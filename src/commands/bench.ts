@@ -17,7 +17,7 @@ import {
 } from '../bench/options.js';
 import { readReport, withoutSamples, writeReport, type BenchReport } from '../bench/report.js';
 import { runBench } from '../bench/run.js';
-import { createRunners, isRunnerName, RUNNER_NAMES, solveWithinBudget, type RunnerName } from '../bench/runners.js';
+import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type RunnerName } from '../bench/runners.js';
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
 import { renderSvg } from '../bench/svg.js';
@@ -197,7 +197,7 @@ export async function run(args: string[]): Promise<number> {
     skipped,
     source: simulatorSource(),
     log,
-    referenceOracle: (p) => solveWithinBudget(p, options.solve),
+    referenceOracle: (p) => solveWithReference(p, options.solve),
     command: ['tao', 'bench', ...args].join(' '),
   });
 
