@@ -14,7 +14,7 @@
  */
 import { InvalidTypeError, InvalidValueError } from './errors.js';
 import { resolveSolveOptions, type SolveOptions } from './options.js';
-import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
+import { bestCredits, packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
 import type { Plan, Problem } from './types.js';
 import { validateProblem } from './validate.js';
@@ -38,15 +38,7 @@ export interface BfdOptions extends SolveOptions {
 export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const bestCredit = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    let best = 0;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
-    }
-    bestCredit[j] = best;
-  }
+  const bestCredit = bestCredits(packed);
   const sequence = Array.from({ length: n }, (_, j) => j);
   // Kept sessions are in input order, so comparing kept indices last is "then input order".
   if (order === 'value') {

@@ -38,11 +38,10 @@
  */
 import { frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
 import { heuristicPlan } from './incumbent.js';
-import { resolveSolveOptions, type SolveOptions } from './options.js';
-import { nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import type { SolveOptions } from './options.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { solveExactly } from './reference.js';
 import type { FrontierStats, Plan, Problem } from './types.js';
-import { validateProblem } from './validate.js';
 
 /** The frontier counters, without the outcome (the driver decides it). */
 export type FrontierCounters = Omit<FrontierStats, 'outcome'>;
@@ -515,26 +514,18 @@ export function assignClassNodes(
  * frontier, so against that path it checks the implementation, not the method.
  */
 export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
-  const t0 = performance.now();
-  const indexed = validateProblem(problem);
-  const resolved = resolveSolveOptions(options);
-  const packed = packProblem(indexed, resolved);
-  const base = trivialStats(packed);
-  if (sessionsKept(packed) === 0) {
-    const node = new Int32Array(packed.sessionCount).fill(-1);
-    return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats: base }, elapsedMicros(t0));
-  }
-  const setup = frontierSetup(packed, heuristicPlan(packed));
-  const run = new FrontierReference(packed, setup);
-  let status = run.step(Number.POSITIVE_INFINITY);
-  while (status === 'paused') status = run.step(Number.POSITIVE_INFINITY);
-  const { layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses } = run.counters;
-  const stats = {
-    ...base,
-    path: status === 'incumbent' ? ('bound' as const) : ('frontier-wide' as const),
-    cells: run.work,
-    frontier: { outcome: 'solved' as const, layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses },
-  };
-  const node = unpackNodes(packed, slotsToNodes(setup, run.finish()));
-  return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats }, elapsedMicros(t0));
+  return solveExactly(problem, options, (packed, base) => {
+    const setup = frontierSetup(packed, heuristicPlan(packed));
+    const run = new FrontierReference(packed, setup);
+    let status = run.step(Number.POSITIVE_INFINITY);
+    while (status === 'paused') status = run.step(Number.POSITIVE_INFINITY);
+    const { layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses } = run.counters;
+    const stats = {
+      ...base,
+      path: status === 'incumbent' ? ('bound' as const) : ('frontier-wide' as const),
+      cells: run.work,
+      frontier: { outcome: 'solved' as const, layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses },
+    };
+    return { node: slotsToNodes(setup, run.finish()), stats };
+  });
 }

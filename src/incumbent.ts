@@ -17,23 +17,7 @@
  *   either order.
  */
 import { bfdPacked } from './bfd.js';
-import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-
-/** Best credit of each kept session over its candidate nodes. */
-export function bestCredits(packed: PackedProblem): Float64Array {
-  const n = sessionsKept(packed);
-  const m = nodesKept(packed);
-  const out = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    let best = 0;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
-    }
-    out[j] = best;
-  }
-  return out;
-}
+import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
 export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {

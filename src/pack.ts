@@ -234,3 +234,19 @@ export function unpackNodes(packed: PackedProblem, keptChoice: Int32Array): Int3
   }
   return node;
 }
+
+/** Best credit of each kept session over its candidate nodes. */
+export function bestCredits(packed: PackedProblem): Float64Array {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let best = 0;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
+    }
+    out[j] = best;
+  }
+  return out;
+}

@@ -10,7 +10,7 @@
  */
 import { resolveSolveOptions, type SolveOptions } from './options.js';
 import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
 import type { Plan, Problem } from './types.js';
 import { validateProblem } from './validate.js';
 
@@ -151,6 +151,22 @@ export function solveReferencePacked(packed: PackedProblem): Int32Array {
  * plus one byte per cell, so keep problems small.
  */
 export function solveReference(problem: Problem, options?: SolveOptions): Plan {
+  return solveExactly(problem, options, (packed, base) => ({
+    node: solveReferencePacked(packed),
+    stats: { ...base, path: 'reference', cells: packed.cells },
+  }));
+}
+
+/**
+ * Validates, resolves and packs a problem, then runs an exact packed-level algorithm on it, outside the
+ * solver's budget and deadline rules (the test oracles' common frame). `run` returns the kept-node choice
+ * of each kept session and the plan's stats; an empty problem never reaches it.
+ */
+export function solveExactly(
+  problem: Problem,
+  options: SolveOptions | undefined,
+  run: (packed: PackedProblem, base: RawStats) => { node: Int32Array; stats: RawStats },
+): Plan {
   const t0 = performance.now();
   const indexed = validateProblem(problem);
   const resolved = resolveSolveOptions(options);
@@ -160,11 +176,11 @@ export function solveReference(problem: Problem, options?: SolveOptions): Plan {
     const node = new Int32Array(packed.sessionCount).fill(-1);
     return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats: base }, elapsedMicros(t0));
   }
-  const node = unpackNodes(packed, solveReferencePacked(packed));
+  const { node, stats } = run(packed, base);
   return buildPlan(
     indexed,
-    node,
-    { status: 'optimal', quantum: resolved.quantum, stats: { ...base, path: 'reference', cells: packed.cells } },
+    unpackNodes(packed, node),
+    { status: 'optimal', quantum: resolved.quantum, stats },
     elapsedMicros(t0),
   );
 }

@@ -22,10 +22,10 @@
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
 import { frontierApplies, frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
 import { FrontierReference } from './frontier-reference.js';
-import { bestCredits, bestNodesPlan, heuristicPlan } from './incumbent.js';
+import { bestNodesPlan, heuristicPlan } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from './limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
-import { nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
+import { bestCredits, nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
 import { startReference, wideBytes } from './reference.js';
 import { spreadTies } from './spread.js';
