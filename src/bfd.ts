@@ -37,7 +37,6 @@ export interface BfdOptions extends SolveOptions {
  */
 export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
   const n = sessionsKept(packed);
-  const m = nodesKept(packed);
   const bestCredit = bestCredits(packed);
   const sequence = Array.from({ length: n }, (_, j) => j);
   // Kept sessions are in input order, so comparing kept indices last is "then input order".
@@ -54,28 +53,37 @@ export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int
     sequence.sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
   }
 
+  // Best fit: least quantized capacity left over; ties: higher credit on the node, then lower node index.
+  return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) =>
+    left < pickLeft ||
+    (left === pickLeft &&
+      (packed.credit[e]! > packed.credit[ep]! ||
+        (packed.credit[e]! === packed.credit[ep]! && packed.nodeIndex[b]! < packed.nodeIndex[pick]!))),
+  );
+}
+
+/**
+ * Which of two candidate nodes a sequential placement prefers: `b` (pair `e`, `left` quanta left after
+ * placing) over the current pick (pair `ep`, `pickLeft` left) when it returns true.
+ */
+export type NodePreference = (e: number, ep: number, left: number, pickLeft: number, b: number, pick: number) => boolean;
+
+/**
+ * Places the kept sessions of `sequence`, in that order, each on the candidate node with room that
+ * `prefer` ranks first; a session that fits nowhere stays out (-1). The frame of BFD and the greedy
+ * incumbents: only the preference differs.
+ */
+export function placeInSequence(packed: PackedProblem, sequence: readonly number[], prefer: NodePreference): Int32Array {
+  const m = nodesKept(packed);
   const residual = Float64Array.from(packed.qcapacity);
-  const out = new Int32Array(n).fill(-1);
+  const out = new Int32Array(sessionsKept(packed)).fill(-1);
   for (const j of sequence) {
     const w = packed.qweight[j]!;
     let pick = -1;
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
       if (packed.candidate[e] !== 1 || w > residual[b]!) continue;
-      if (pick < 0) {
-        pick = b;
-        continue;
-      }
-      const left = residual[b]! - w;
-      const pickLeft = residual[pick]! - w;
-      if (
-        left < pickLeft ||
-        (left === pickLeft &&
-          (packed.credit[e]! > packed.credit[j * m + pick]! ||
-            (packed.credit[e]! === packed.credit[j * m + pick]! && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))
-      ) {
-        pick = b;
-      }
+      if (pick < 0 || prefer(e, j * m + pick, residual[b]! - w, residual[pick]! - w, b, pick)) pick = b;
     }
     if (pick >= 0) {
       out[j] = pick;

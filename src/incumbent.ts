@@ -16,7 +16,7 @@
  *   plan is the frontier's incumbent and the solver's fallback, so a fallback is never worse than BFD in
  *   either order.
  */
-import { bfdPacked } from './bfd.js';
+import { bfdPacked, placeInSequence } from './bfd.js';
 import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
@@ -45,33 +45,11 @@ export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCr
 
 /** Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower node index). */
 function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32Array {
-  const m = nodesKept(packed);
-  const residual = Float64Array.from(packed.qcapacity);
-  const out = new Int32Array(sessionsKept(packed)).fill(-1);
-  for (const j of sequence) {
-    const w = packed.qweight[j]!;
-    let pick = -1;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] !== 1 || w > residual[b]!) continue;
-      if (pick < 0) {
-        pick = b;
-        continue;
-      }
-      const k = packed.credit[e]!;
-      const kp = packed.credit[j * m + pick]!;
-      const left = residual[b]! - w;
-      const pickLeft = residual[pick]! - w;
-      if (k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))) {
-        pick = b;
-      }
-    }
-    if (pick >= 0) {
-      out[j] = pick;
-      residual[pick] = residual[pick]! - w;
-    }
-  }
-  return out;
+  return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) => {
+    const k = packed.credit[e]!;
+    const kp = packed.credit[ep]!;
+    return k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)));
+  });
 }
 
 /** A plan's value as (credit, ready, tokens) sums: exact doubles (every sum stays below 2^53). */
