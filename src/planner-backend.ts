@@ -1,8 +1,9 @@
 /**
  * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
- * in the worker pool, routed by the packed problem's DP cells.
+ * in the worker pool, routed by an estimate of the solve's work (`estimateCells`).
  */
 import { InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
+import { bestNodesPlan } from './incumbent.js';
 import { nodesKept, sessionsKept } from './pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
 import { createSolverPool, type SolverPool } from './pool.js';
@@ -32,14 +33,21 @@ export interface CreatePlannerOptions extends PlannerOptions {
   build?: WasmBuild;
 }
 
-/** Estimated in-thread work of a prepared problem, in dense WASM cells. */
+/**
+ * Estimated in-thread work of a prepared problem, in dense WASM cells: the most the solver may spend on
+ * it. A problem the solver closes on its `best-nodes` path (every session fits on a best node; checked the
+ * same way, in O(sessions x nodes)) costs about one pass over its pairs. Otherwise the exact DP may run
+ * to its dense cell count or, above the state budget, to the budget (the frontier DP's work cap), so
+ * routing stays conservative: a solve that may block the loop for long goes to the pool.
+ */
 export function estimateCells(prepared: Prepared): number {
   const { packed, options } = prepared;
   const n = sessionsKept(packed);
   if (n === 0) return 0;
-  // Over budget the solver runs BFD: a sort and one pass over the candidate pairs.
-  if (packed.cells > options.stateBudget) return n * Math.max(1, nodesKept(packed));
-  return packed.keyFits ? packed.cells : packed.cells * WIDE_CELL_WEIGHT;
+  const pairs = n * Math.max(1, nodesKept(packed));
+  if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
+  const work = Math.min(packed.cells, options.stateBudget);
+  return packed.keyFits ? work : work * WIDE_CELL_WEIGHT;
 }
 
 /** Wires a solver (in-thread) and a pool (off-thread) into a PlannerBackend. */

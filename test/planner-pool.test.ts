@@ -44,10 +44,18 @@ describe('planner over the WASM solver and the pool', () => {
     expect(s.solvesInThread + s.solvesPool).toBe(s.solves);
   });
 
-  it('estimates over-budget problems at the cost of BFD, which stays in-thread', () => {
+  it('estimates an over-budget problem at the state budget, the most work the frontier DP may spend', () => {
     const over = prepare(slowProblem(1_000), { stateBudget: 1_000 });
     expect(over.packed.cells).toBeGreaterThan(1_000);
-    expect(estimateCells(over)).toBe(1_000 * 2);
+    expect(estimateCells(over)).toBe(1_000);
+  });
+
+  it('estimates a problem closed on the best-nodes path at one pass over its pairs, unless a DP path is forced', () => {
+    const roomy = prepare(slowProblem(20));
+    expect(roomy.packed.cells).toBeGreaterThan(20 * 2);
+    expect(estimateCells(roomy)).toBe(20 * 2);
+    expect(solver.solve(slowProblem(20)).stats.path).toBe('best-nodes');
+    expect(estimateCells(prepare(slowProblem(20), { path: 'dense' }))).toBe(Math.min(roomy.packed.cells, 2 ** 22));
   });
 
   it('keeps the loop free: a slow solve in the pool does not stall timers on this thread', async () => {

@@ -118,7 +118,10 @@ describe('planner stress', () => {
       world.drift();
       const live = world.snapshot();
       const ac = random() < 0.1 ? new AbortController() : undefined;
-      const p = planner.submit(live, { quantum: 4_096, ...(ac ? { signal: ac.signal } : {}), ...(random() < 0.05 ? { deadlineMs: 0.01 } : {}) });
+      // Half the submissions force the dense DP: most of this world's problems close on the solver's
+      // best-nodes path, which is routed in-thread, and the pool path must be exercised as much.
+      const path = random() < 0.5 ? ('dense' as const) : ('auto' as const);
+      const p = planner.submit(live, { quantum: 4_096, path, ...(ac ? { signal: ac.signal } : {}), ...(random() < 0.05 ? { deadlineMs: 0.01 } : {}) });
       pending.add(p);
       p.then(
         (r) => {
