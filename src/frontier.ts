@@ -25,6 +25,7 @@
  */
 import { bfdPacked } from './bfd.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import type { FrontierInput } from './wasm.js';
 
 /** Largest DP capacity (quanta) of one node the frontier accepts: usage fields are at most 31 bits. */
 export const FRONTIER_MAX_CAPACITY = 0x7fff_ffff;
@@ -149,4 +150,18 @@ export function slotsToNodes(setup: FrontierSetup, slotByPosition: Int32Array): 
     if (s >= 0) out[setup.order[t]!] = setup.slotNode[s]!;
   }
   return out;
+}
+
+/** The WASM kernel's inputs for a frontier run over `packed` with this setup and incumbent plan. */
+export function frontierInput(packed: PackedProblem, setup: FrontierSetup, incumbent: Int32Array): FrontierInput {
+  return {
+    qweight: packed.qweight,
+    key: packed.key,
+    capacity: packed.capacity,
+    order: setup.order,
+    slotNode: setup.slotNode,
+    classStart: setup.classStart,
+    incumbent,
+    tailStart: setup.tailStart,
+  };
 }

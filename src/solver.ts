@@ -20,7 +20,7 @@
  * which moves sessions between nodes they value alike toward the emptier one without changing the value.
  */
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
-import { frontierApplies, frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
+import { frontierApplies, frontierInput, frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
 import { FrontierReference } from './frontier-reference.js';
 import { bestNodesPlan, heuristicPlan } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from './limits.js';
@@ -288,16 +288,7 @@ function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution
     reference = new FrontierReference(packed, setup);
     status = reference.step(0) === 'incumbent' ? FRONTIER_INCUMBENT : FRONTIER_PAUSED;
   } else {
-    status = kernel.frontierStart({
-      qweight: packed.qweight,
-      key: packed.key,
-      capacity: packed.capacity,
-      order: setup.order,
-      slotNode: setup.slotNode,
-      classStart: setup.classStart,
-      incumbent,
-      tailStart: setup.tailStart,
-    });
+    status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
   }
   const counters = (): FrontierKernelCounters =>
     reference !== undefined ? { ...reference.counters, work: reference.work } : kernel.frontierCounters();

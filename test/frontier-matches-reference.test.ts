@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frontierSetup, slotsToNodes } from '../src/frontier.js';
+import { frontierInput, frontierSetup, slotsToNodes } from '../src/frontier.js';
 import { FrontierReference, solveFrontierReference } from '../src/frontier-reference.js';
 import { heuristicPlan } from '../src/incumbent.js';
 import { sessionsKept, type PackedProblem } from '../src/pack.js';
@@ -50,16 +50,7 @@ function viaReference(packed: PackedProblem, quota: number): Outcome {
 function viaKernel(kernel: TaoKernel, packed: PackedProblem, quota: number): Outcome {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
-  let status = kernel.frontierStart({
-    qweight: packed.qweight,
-    key: packed.key,
-    capacity: packed.capacity,
-    order: setup.order,
-    slotNode: setup.slotNode,
-    classStart: setup.classStart,
-    incumbent,
-    tailStart: setup.tailStart,
-  });
+  let status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
   while (status === FRONTIER_PAUSED) status = kernel.frontierStep(quota);
   expect([FRONTIER_DONE, FRONTIER_INCUMBENT]).toContain(status);
   const counters = kernel.frontierCounters();

@@ -5,11 +5,11 @@
  * (the cases where greedy falls short).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bfd } from '../src/bfd.js';
 import type { SolveOptions } from '../src/options.js';
 import { solveReference } from '../src/reference.js';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { EXACT_PATHS, useSolvers } from './helpers/solvers.js';
 import type { PlanValue, Problem, SolvePath } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 
@@ -27,26 +27,11 @@ interface CaseFile {
   runs: CaseRun[];
 }
 
-/** The paths each `path` option may report on a problem with something to decide. */
-const EXACT_PATHS: Record<'auto' | 'dense' | 'frontier', readonly SolvePath[]> = {
-  auto: ['best-nodes', 'bound', 'dense', 'frontier'],
-  dense: ['dense'],
-  frontier: ['bound', 'frontier'],
-};
 
 const dir = new URL('./cases/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 
-let solver: Solver;
-let debugSolver: Solver;
-beforeAll(async () => {
-  solver = await loadSolver();
-  debugSolver = await loadSolver({ build: 'debug' });
-});
-afterAll(() => {
-  solver.close();
-  debugSolver.close();
-});
+const solvers = useSolvers();
 
 it('finds the case files', () => {
   expect(files.length).toBeGreaterThanOrEqual(8);
@@ -57,7 +42,7 @@ for (const file of files) {
   describe(file, () => {
     c.runs.forEach((run, k) => {
       it(`run ${k} (${JSON.stringify(run.options)})`, () => {
-        for (const s of [solver, debugSolver]) {
+        for (const s of [solvers.release(), solvers.debug()]) {
           for (const path of ['auto', 'dense', 'frontier'] as const) {
             const plan = s.solve(c.problem, { ...run.options, path });
             expect(plan.status).toBe('optimal');

@@ -6,35 +6,19 @@
  * (`best-nodes`, `bound`, `dense`, `frontier`), including interchangeable nodes and indifferent tails.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bfd } from '../src/bfd.js';
 import { frontierSetup } from '../src/frontier.js';
 import { solveReference } from '../src/reference.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
-import type { SolvePath } from '../src/types.js';
+import { prepare } from '../src/solver.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
+import { EXACT_PATHS, PATH_OPTIONS, useSolvers } from './helpers/solvers.js';
 import { twinNodes } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
-let solver: Solver;
-let debugSolver: Solver;
-beforeAll(async () => {
-  solver = await loadSolver();
-  debugSolver = await loadSolver({ build: 'debug' });
-});
-afterAll(() => {
-  solver.close();
-  debugSolver.close();
-});
+const solvers = useSolvers();
 
-const PATHS = ['auto', 'dense', 'frontier'] as const;
-/** Paths each option may report on a problem with something to decide. */
-const ALLOWED: Record<(typeof PATHS)[number], readonly SolvePath[]> = {
-  auto: ['best-nodes', 'bound', 'dense', 'frontier'],
-  dense: ['dense'],
-  frontier: ['bound', 'frontier'],
-};
 const seen = new Map<string, number>();
 const count = (key: string): void => void seen.set(key, (seen.get(key) ?? 0) + 1);
 
@@ -47,14 +31,14 @@ describe('optimal value equals the brute-force maximum, on every path', () => {
             quantizedCaseArb({ minSessions: n, maxSessions: n, minNodes: m, maxNodes: m }),
             ({ problem, quantum }) => {
               const expected = bruteForceOptimum(problem, quantum);
-              for (const path of PATHS) {
-                for (const s of [solver, debugSolver]) {
+              for (const path of PATH_OPTIONS) {
+                for (const s of [solvers.release(), solvers.debug()]) {
                   const plan = s.solve(problem, { quantum, path });
                   expect(plan.status).toBe('optimal');
                   expect(plan.quantum).toBe(quantum);
                   expect(plan.value).toEqual(expected);
                   expectFeasible(problem, plan);
-                  if (plan.stats.path !== 'trivial') expect(ALLOWED[path]).toContain(plan.stats.path);
+                  if (plan.stats.path !== 'trivial') expect(EXACT_PATHS[path]).toContain(plan.stats.path);
                   count(plan.stats.path);
                 }
               }
@@ -87,7 +71,7 @@ describe('optimal value equals the brute-force maximum, on every path', () => {
           const twinned = twinNodes(problem, pick.some((x) => x) ? pick : [true, false]);
           const expected = bruteForceOptimum(twinned, quantum);
           for (const path of ['auto', 'frontier'] as const) {
-            const plan = solver.solve(twinned, { quantum, path });
+            const plan = solvers.release().solve(twinned, { quantum, path });
             expect(plan.value).toEqual(expected);
             expectFeasible(twinned, plan);
             count(`twin-${plan.stats.path}`);
@@ -109,8 +93,8 @@ describe('optimal value equals the brute-force maximum, on every path', () => {
 describe('plans are feasible with exact weights when quantization rounds', () => {
   it('weights just above a quantum multiple and capacities just below one', () => {
     fc.assert(
-      fc.property(quantizedCaseArb({ maxSessions: 7, maxCapacity: 60, maxWeight: 30 }, [7, 10, 16]), fc.constantFrom(...PATHS), ({ problem, quantum }, path) => {
-        const plan = solver.solve(problem, { quantum, path });
+      fc.property(quantizedCaseArb({ maxSessions: 7, maxCapacity: 60, maxWeight: 30 }, [7, 10, 16]), fc.constantFrom(...PATH_OPTIONS), ({ problem, quantum }, path) => {
+        const plan = solvers.release().solve(problem, { quantum, path });
         expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
         expectFeasible(problem, plan);
       }),
