@@ -1,6 +1,6 @@
 // Frontier DP: the multiple-knapsack lexmax over reachable, non-dominated states only.
 //
-// The algorithm, its filters and why each is exact are stated once, in src/frontier-reference.ts (the
+// The algorithm, its filters and why each is exact are stated once, in src/solve/ts/frontier.ts (the
 // TypeScript reference this kernel is tested against bit for bit: same plan, same counters). This file
 // is its flat-array form:
 //
@@ -239,7 +239,7 @@ function restrictBound(from: i32): void {
   itemCount = k;
 }
 
-/** 1 + 2^-50; see fractionalUpper in src/frontier-reference.ts for why it makes the term an upper bound. */
+/** 1 + 2^-50; see fractionalUpper in src/solve/ts/frontier.ts for why it makes the term an upper bound. */
 const UP: f64 = 1.0 + 8.881784197001252e-16;
 
 /** Upper bound on the value the bound's sessions can add within total residual r (same as the reference). */
@@ -429,7 +429,7 @@ function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   return true;
 }
 
-/** Rewrites the current layer for the indifferent tail (see src/frontier-reference.ts, #enterTail). */
+/** Rewrites the current layer for the indifferent tail (see src/solve/ts/frontier.ts, #enterTail). */
 function enterTail(): void {
   let total: i64 = 0;
   for (let s = 0; s < m; s++) total += cmax - load<i64>(fCap + (<usize>s << 3));
@@ -679,7 +679,7 @@ export function frontierStep(quota: f64): i32 {
 /**
  * After STATUS_DONE or STATUS_INCUMBENT: writes the kept node of every kept session (-1 = not
  * admitted) to `nodeOut` i32[n] and returns the optimal value. The walk back reads the canonical slot
- * codes, then replays them to assign real slots (see assignClassNodes in src/frontier-reference.ts).
+ * codes, then replays them to assign real slots (see assignClassNodes in src/solve/ts/frontier.ts).
  */
 export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): i64 {
   if (incumbentOptimal) {

@@ -3,7 +3,7 @@
  *
  *   npm run build && npm run bench:pool     (= vitest bench --run bench/pool.bench.ts)
  *
- * The workers run the compiled `dist/worker.js`, so build first. Two groups:
+ * The workers run the compiled `dist/pool/worker.js`, so build first. Two groups:
  * - "round trip": a 1-session solve in-thread and through the pool; the difference is the cost of
  *   crossing threads (post, wake the worker, answer, build the plan).
  * - "crossover": a sweep over DP sizes, each problem validated first (pool plan == in-thread plan), then
@@ -17,12 +17,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, bench, describe } from 'vitest';
-import { createSolverPool } from '../src/pool.js';
-import { loadSolver, prepare } from '../src/solver.js';
+import { createSolverPool } from '../src/pool/pool.js';
+import { loadSolver, prepare } from '../src/solve/solver.js';
 import type { Plan, Problem } from '../src/types.js';
 
-const workerFile = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
-if (!existsSync(workerFile)) throw new Error('dist/worker.js is missing: run `npm run build` before `npm run bench:pool`');
+const workerFile = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
+if (!existsSync(workerFile)) throw new Error('dist/pool/worker.js is missing: run `npm run build` before `npm run bench:pool`');
 
 const pool = createSolverPool({ workerFile, minThreads: 1, maxThreads: 1 });
 const solver = await loadSolver();

@@ -15,15 +15,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Bench } from 'tinybench';
-import { randomTickProblem, type TickShape } from '../src/examples.js';
-import { frontierSetup } from '../src/frontier.js';
-import { FrontierReference } from '../src/frontier-reference.js';
-import { heuristicPlan } from '../src/incumbent.js';
-import type { ResolvedSolveOptions } from '../src/options.js';
-import { sessionsKept, type PackedProblem } from '../src/pack.js';
-import { solveReferencePacked } from '../src/reference.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
-import { TaoKernel } from '../src/wasm.js';
+import { randomTickProblem, type TickShape } from '../src/commands/examples.js';
+import { frontierSetup } from '../src/solve/frontier.js';
+import { FrontierReference } from '../src/solve/ts/frontier.js';
+import { heuristicPlan } from '../src/solve/incumbent.js';
+import type { ResolvedSolveOptions } from '../src/solve/options.js';
+import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
+import { solveReferencePacked } from '../src/solve/ts/dense.js';
+import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import { TaoKernel } from '../src/solve/wasm.js';
 
 interface Workload {
   name: string;

@@ -1,18 +1,18 @@
 export * from './errors.js';
 export * from './types.js';
 export * from './limits.js';
-export * from './options.js';
-export type * from './snapshot.js';
-export { validateProblem, type IndexedProblem } from './validate.js';
-export { validateSnapshot } from './snapshot-validate.js';
-export { evaluate, decayCredit } from './evaluate.js';
+export * from './solve/options.js';
+export type * from './evaluate/snapshot.js';
+export { validateProblem, type IndexedProblem } from './solve/validate.js';
+export { validateSnapshot } from './evaluate/validate-snapshot.js';
+export { evaluate, decayCredit } from './evaluate/evaluate.js';
 export {
   defaultEvaluateOptions,
   resolveEvaluateOptions,
   type EvaluateOptions,
   type ResolvedEvaluateOptions,
-} from './evaluate-options.js';
-export { sessionSignature } from './signature.js';
+} from './evaluate/options.js';
+export { sessionSignature } from './evaluate/signature.js';
 export {
   ReadinessPredictor,
   EVIDENCE_SOURCES,
@@ -20,16 +20,16 @@ export {
   type CompletedCall,
   type ReadinessSource,
   type Prediction,
-} from './predictor.js';
+} from './evaluate/readiness/predictor.js';
 export {
   defaultPredictorOptions,
   resolvePredictorOptions,
   type PredictorOptions,
   type ResolvedPredictorOptions,
-} from './predictor-options.js';
-export type { PredictorJSON, HistoryJSON, ToolHistoryJSON, ProbeJSON } from './predictor-json.js';
-export { bernsteinBound, durationStats, type DurationStats } from './bernstein.js';
-export { parseSleep } from './sleep.js';
+} from './evaluate/readiness/options.js';
+export type { PredictorJSON, HistoryJSON, ToolHistoryJSON, ProbeJSON } from './evaluate/readiness/json.js';
+export { bernsteinBound, durationStats, type DurationStats } from './evaluate/readiness/bernstein.js';
+export { parseSleep } from './evaluate/readiness/sleep.js';
 export {
   predictReport,
   type PredictReport,
@@ -38,7 +38,7 @@ export {
   type ReadyConfusion,
   type ErrorSummary,
   type StartSource,
-} from './predict-report.js';
+} from './evaluate/readiness/report.js';
 export {
   loadSolver,
   prepare,
@@ -48,25 +48,25 @@ export {
   type LoadSolverOptions,
   type Prepared,
   type RawSolution,
-} from './solver.js';
-export { solveReference } from './reference.js';
-export { solveFrontierReference } from './frontier-reference.js';
-export { bfd, type BfdOrder, type BfdOptions } from './bfd.js';
-export { packProblem, packedTransferList, type PackedProblem } from './pack.js';
-export type { WasmBuild } from './wasm.js';
+} from './solve/solver.js';
+export { solveReference } from './solve/ts/dense.js';
+export { solveFrontierReference } from './solve/ts/frontier.js';
+export { bfd, type BfdOrder, type BfdOptions } from './solve/bfd.js';
+export { packProblem, packedTransferList, type PackedProblem } from './solve/pack.js';
+export type { WasmBuild } from './solve/wasm.js';
 export {
   createSolverPool,
   type SolverPool,
   type PoolSolveOptions,
   type PoolStats,
-} from './pool.js';
+} from './pool/pool.js';
 export {
   defaultPoolOptions,
   resolvePoolOptions,
   DEFAULT_WORKER_FILE,
   type PoolOptions,
   type ResolvedPoolOptions,
-} from './pool-options.js';
+} from './pool/options.js';
 export {
   Planner,
   defaultPlannerOptions,
@@ -78,9 +78,9 @@ export {
   type SubmitOptions,
   type SubmitResult,
   type Planned,
-} from './planner.js';
-export { createPlanner, estimateCells, type CreatePlannerOptions } from './planner-backend.js';
-export type { PlannerStats } from './planner-stats.js';
+} from './planner/planner.js';
+export { createPlanner, estimateCells, type CreatePlannerOptions } from './planner/backend.js';
+export type { PlannerStats } from './planner/stats.js';
 export {
   revalidate,
   signaturesOf,
@@ -88,5 +88,5 @@ export {
   type CutReason,
   type CutPoint,
   type SignatureIndex,
-} from './revalidate.js';
-export { LatencyHistogram, type HistogramSummary } from './histogram.js';
+} from './planner/revalidate.js';
+export { LatencyHistogram, type HistogramSummary } from './planner/histogram.js';

@@ -7,7 +7,7 @@ import { defaultBenchOptions, type BenchOptions } from '../src/bench/options.js'
 import { runBench } from '../src/bench/run.js';
 import type { Runner } from '../src/bench/runners.js';
 import { checkPlan, judge } from '../src/bench/validation.js';
-import { solveReference } from '../src/reference.js';
+import { solveReference } from '../src/solve/ts/dense.js';
 import type { Plan, Problem } from '../src/types.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 

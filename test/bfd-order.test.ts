@@ -5,7 +5,7 @@
  * nowhere is skipped. Each case is small enough to follow by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { bfd } from '../src/bfd.js';
+import { bfd } from '../src/solve/bfd.js';
 import type { Problem } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendixHCache } from '../src/examples.js';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { appendixHCache } from '../src/commands/examples.js';
+import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Plan } from '../src/types.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decayCredit, evaluate } from '../src/evaluate.js';
-import { ReadinessPredictor } from '../src/predictor.js';
-import type { Snapshot } from '../src/snapshot.js';
+import { decayCredit, evaluate } from '../src/evaluate/evaluate.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import type { Snapshot } from '../src/evaluate/snapshot.js';
 import type { ProblemSession } from '../src/types.js';
 
 /** Compares (credit on node, ready, tokens) triples lexicographically: > 0 when a is better. */

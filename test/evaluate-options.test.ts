@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { defaultEvaluateOptions, resolveEvaluateOptions } from '../src/evaluate-options.js';
-import { evaluate } from '../src/evaluate.js';
-import { ReadinessPredictor } from '../src/predictor.js';
+import { defaultEvaluateOptions, resolveEvaluateOptions } from '../src/evaluate/options.js';
+import { evaluate } from '../src/evaluate/evaluate.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
 
 describe('evaluate options', () => {
   it('defaults to the paper values and is frozen', () => {

@@ -1,5 +1,5 @@
 /**
- * The WASM frontier DP against its TypeScript reference (src/frontier-reference.ts, BigInt keys, plain
+ * The WASM frontier DP against its TypeScript reference (src/solve/ts/frontier.ts, BigInt keys, plain
  * arrays) bit for bit on thousands of random instances: the same status, the same plan, the same value
  * and the same counters (states generated, kept, pruned by bound and by dominance, dominance tests),
  * in the release and the debug build. Shapes cover interchangeable nodes (twins), indifferent tails
@@ -8,13 +8,13 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frontierInput, frontierSetup, slotsToNodes } from '../src/frontier.js';
-import { FrontierReference, solveFrontierReference } from '../src/frontier-reference.js';
-import { heuristicPlan } from '../src/incumbent.js';
-import { sessionsKept, type PackedProblem } from '../src/pack.js';
-import { loadSolver, prepare } from '../src/solver.js';
+import { frontierInput, frontierSetup, slotsToNodes } from '../src/solve/frontier.js';
+import { FrontierReference, solveFrontierReference } from '../src/solve/ts/frontier.js';
+import { heuristicPlan } from '../src/solve/incumbent.js';
+import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
+import { loadSolver, prepare } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
-import { FRONTIER_DONE, FRONTIER_INCUMBENT, FRONTIER_PAUSED, TaoKernel } from '../src/wasm.js';
+import { FRONTIER_DONE, FRONTIER_INCUMBENT, FRONTIER_PAUSED, TaoKernel } from '../src/solve/wasm.js';
 import { problemArb, quantizedCaseArb, type ShapeLimits } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { withTwins } from './helpers/twins.js';

@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bfd } from '../src/bfd.js';
-import type { SolveOptions } from '../src/options.js';
-import { solveReference } from '../src/reference.js';
+import { bfd } from '../src/solve/bfd.js';
+import type { SolveOptions } from '../src/solve/options.js';
+import { solveReference } from '../src/solve/ts/dense.js';
 import { EXACT_PATHS, useSolvers } from './helpers/solvers.js';
 import type { PlanValue, Problem, SolvePath } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';

@@ -5,8 +5,8 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packedTransferList, type PackedProblem } from '../src/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
+import { packedTransferList, type PackedProblem } from '../src/solve/pack.js';
+import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 
 let solver: Solver;

@@ -39,7 +39,7 @@ describe('package tarball', () => {
   });
 
   it('ships the release WASM, the worker and the README', () => {
-    for (const f of ['build/tao.wasm', 'dist/worker.js', 'README.md', 'package.json']) expect(files).toContain(f);
+    for (const f of ['build/tao.wasm', 'dist/pool/worker.js', 'README.md', 'package.json']) expect(files).toContain(f);
   });
 
   it('ships no sources, tests, benchmarks or CI files', () => {

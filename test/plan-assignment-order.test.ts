@@ -3,11 +3,11 @@
  * smaller weight, then input order), so any prefix is a sensible partial plan; value is the exact sum.
  */
 import { expect, it } from 'vitest';
-import { resolveSolveOptions } from '../src/options.js';
-import { packProblem } from '../src/pack.js';
-import { buildPlan, trivialStats } from '../src/plan.js';
+import { resolveSolveOptions } from '../src/solve/options.js';
+import { packProblem } from '../src/solve/pack.js';
+import { buildPlan, trivialStats } from '../src/solve/plan.js';
 import type { Problem } from '../src/types.js';
-import { validateProblem } from '../src/validate.js';
+import { validateProblem } from '../src/solve/validate.js';
 
 it('orders by credit on the assigned node, ready, tokens, smaller weight, input order', () => {
   const problem: Problem = {

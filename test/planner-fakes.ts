@@ -2,11 +2,11 @@
  * Test doubles for the planner: a backend whose off-thread solves the test releases by hand, and a small
  * first-fit "solver" so plans are real plans over the snapshot. Not a test file (no `.test.ts`).
  */
-import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from '../src/options.js';
-import type { PlannerBackend } from '../src/planner.js';
+import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from '../src/solve/options.js';
+import type { PlannerBackend } from '../src/planner/planner.js';
 import { AbortedError } from '../src/errors.js';
 import type { Assignment, Plan, Problem } from '../src/types.js';
-import { validateProblem } from '../src/validate.js';
+import { validateProblem } from '../src/solve/validate.js';
 
 export interface FakePrepared {
   problem: Problem;

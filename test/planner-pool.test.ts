@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { InvalidValueError, SolverTrapError } from '../src/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateCells, createPlanner, solverBackend } from '../src/planner-backend.js';
-import type { Planner, SubmitResult } from '../src/planner.js';
-import { createSolverPool, type SolverPool } from '../src/pool.js';
-import { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../src/solver.js';
+import { estimateCells, createPlanner, solverBackend } from '../src/planner/backend.js';
+import type { Planner, SubmitResult } from '../src/planner/planner.js';
+import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
+import { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../src/solve/solver.js';
 import { builtWorker, problemArb, slowProblem, timeless } from './pool-support.js';
 
 let solver: Solver;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { Planner, resolvePlannerOptions, type SubmitResult } from '../src/planner.js';
+import { Planner, resolvePlannerOptions, type SubmitResult } from '../src/planner/planner.js';
 import type { ProblemSession } from '../src/types.js';
 import { ManualBackend, problemOf, tick } from './planner-fakes.js';
 

@@ -6,10 +6,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlanner } from '../src/planner-backend.js';
-import type { Planner, SubmitResult } from '../src/planner.js';
-import { createSolverPool, type SolverPool } from '../src/pool.js';
-import type { Prepared } from '../src/solver.js';
+import { createPlanner } from '../src/planner/backend.js';
+import type { Planner, SubmitResult } from '../src/planner/planner.js';
+import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
+import type { Prepared } from '../src/solve/solver.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { builtWorker } from './pool-support.js';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../src/errors.js';
-import { createSolverPool, kAllowFaults, kFault, type PoolSolveOptions, type SolverPool } from '../src/pool.js';
-import type { PoolOptions } from '../src/pool-options.js';
-import type { WorkerFault } from '../src/pool-protocol.js';
-import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solver.js';
+import { createSolverPool, kAllowFaults, kFault, type PoolSolveOptions, type SolverPool } from '../src/pool/pool.js';
+import type { PoolOptions } from '../src/pool/options.js';
+import type { WorkerFault } from '../src/pool/protocol.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 import { builtWorker, problemArb, timeless } from './pool-support.js';
 

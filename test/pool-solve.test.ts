@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { createSolverPool, type SolverPool } from '../src/pool.js';
-import { defaultPoolOptions, resolvePoolOptions } from '../src/pool-options.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
+import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
+import { defaultPoolOptions, resolvePoolOptions } from '../src/pool/options.js';
+import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 import { builtWorker, problemArb, quantumArb, timeless } from './pool-support.js';
 
@@ -99,14 +99,14 @@ describe('pool input and options', () => {
   });
 
   it('refuses a worker file that does not exist, with the command that builds it', () => {
-    expect(() => createSolverPool({ workerFile: '/nonexistent/dist/worker.js' })).toThrow(
+    expect(() => createSolverPool({ workerFile: '/nonexistent/dist/pool/worker.js' })).toThrow(
       new InvalidValueError(
-        'options.workerFile /nonexistent/dist/worker.js does not exist: the pool\'s workers run the compiled package, run `npm run build:ts` (or `npm run build`) first',
+        'options.workerFile /nonexistent/dist/pool/worker.js does not exist: the pool\'s workers run the compiled package, run `npm run build:ts` (or `npm run build`) first',
       ),
     );
   });
 
-  it('defaults the worker file to the compiled dist/worker.js when running from sources', () => {
+  it('defaults the worker file to the compiled dist/pool/worker.js when running from sources', () => {
     expect(defaultPoolOptions.workerFile).toBe(builtWorker());
   });
 });

@@ -2,7 +2,7 @@
  * Shared by the pool tests: where the compiled worker is, and random problems. Not a test file.
  *
  * Vitest runs `src/` through its transform, but Piscina's threads load plain JavaScript: the pool tests
- * point `workerFile` at `dist/worker.js` explicitly and fail up front with the command to run when the
+ * point `workerFile` at `dist/pool/worker.js` explicitly and fail up front with the command to run when the
  * build is missing.
  */
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { Plan, Problem, ProblemSession } from '../src/types.js';
 
-export const WORKER_FILE = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
+export const WORKER_FILE = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
 const WASM_FILE = fileURLToPath(new URL('../build/tao.wasm', import.meta.url));
 
 /** The compiled worker's path; throws with the fix when the build is missing. */
@@ -19,7 +19,7 @@ export function builtWorker(): string {
     throw new Error(`build/tao.wasm is missing: the pool tests need the WASM build, run \`npm run build\` first`);
   }
   if (!existsSync(WORKER_FILE)) {
-    throw new Error(`dist/worker.js is missing: the pool tests run the compiled worker, run \`npm run build\` (or \`npm run build:ts\`) first`);
+    throw new Error(`dist/pool/worker.js is missing: the pool tests run the compiled worker, run \`npm run build\` (or \`npm run build:ts\`) first`);
   }
   return WORKER_FILE;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../src/commands/predict-report.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { predictReport } from '../src/predict-report.js';
+import { predictReport } from '../src/evaluate/readiness/report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tao-predict-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats } from '../src/bernstein.js';
-import { ReadinessPredictor } from '../src/predictor.js';
+import { bernsteinBound, durationStats } from '../src/evaluate/readiness/bernstein.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
 
 describe('predictor memory bounds', () => {
   it('keeps the last `window` durations per tool and bounds on those only', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { ReadinessPredictor } from '../src/predictor.js';
-import type { ToolCall } from '../src/snapshot.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import type { ToolCall } from '../src/evaluate/snapshot.js';
 
 /** A predictor with several tool histories, a wrapped window, an evicted tool and open probes. */
 function busy(): ReadinessPredictor {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { defaultPredictorOptions, resolvePredictorOptions } from '../src/predictor-options.js';
-import { ReadinessPredictor } from '../src/predictor.js';
+import { defaultPredictorOptions, resolvePredictorOptions } from '../src/evaluate/readiness/options.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
 
 describe('predictor options', () => {
   it('defaults to the paper values and is frozen', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ReadinessPredictor } from '../src/predictor.js';
-import type { ToolCall } from '../src/snapshot.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import type { ToolCall } from '../src/evaluate/snapshot.js';
 
 const arbHistory = fc.array(
   fc.record({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { revalidate } from '../src/revalidate.js';
+import { revalidate } from '../src/planner/revalidate.js';
 import type { Assignment, Problem, ProblemSession } from '../src/types.js';
 
 const snapshot: Problem = {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CacheObservation, ToolCall } from '../src/snapshot.js';
+import type { CacheObservation, ToolCall } from '../src/evaluate/snapshot.js';
 import type { Problem } from '../src/types.js';
 import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
 import { createCacheAware, defaultCacheAwareParams } from '../src/sim/policies/cache-aware.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../src/errors.js';
-import { validateProblem } from '../src/validate.js';
+import { validateProblem } from '../src/solve/validate.js';
 import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
 import { isNonTrivial, recordLine, recordProblems, type RecordedProblem } from '../src/sim/record.js';
 

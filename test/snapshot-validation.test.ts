@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate.js';
-import { ReadinessPredictor } from '../src/predictor.js';
-import { validateSnapshot } from '../src/snapshot-validate.js';
+import { evaluate } from '../src/evaluate/evaluate.js';
+import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { validateSnapshot } from '../src/evaluate/validate-snapshot.js';
 
 /** A valid snapshot, rebuilt for every case so that mutations do not leak. */
 function good(): any {

@@ -3,10 +3,10 @@
  * error class. Edge cases that are valid (empty pool, oversize sessions, full nodes) get plain answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/bfd.js';
+import { bfd } from '../src/solve/bfd.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { solveReference } from '../src/reference.js';
-import { loadSolver, prepare, type Solver } from '../src/solver.js';
+import { solveReference } from '../src/solve/ts/dense.js';
+import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 
 let solver: Solver;

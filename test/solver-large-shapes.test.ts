@@ -6,10 +6,10 @@
  * than BFD) or a labelled fallback naming the deadline or the budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/bfd.js';
-import { randomTickProblem } from '../src/examples.js';
+import { bfd } from '../src/solve/bfd.js';
+import { randomTickProblem } from '../src/commands/examples.js';
 import { MEMORY_CAP_BYTES } from '../src/limits.js';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';

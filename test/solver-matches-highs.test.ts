@@ -4,8 +4,8 @@
  * grid: `auto`, `frontier`). The optimal value equals HiGHS's three-stage lexicographic MILP optimum.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/examples.js';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { seededRandom } from '../src/commands/examples.js';
+import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { twinNodes } from './helpers/twins.js';

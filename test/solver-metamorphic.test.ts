@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_U32 } from '../src/limits.js';
-import { loadSolver, type Solver } from '../src/solver.js';
+import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { InvalidValueError } from '../errors.js';
 import type { Problem } from '../types.js';
-import { validateProblem } from '../validate.js';
+import { validateProblem } from '../solve/validate.js';
 import { sha256 } from './hash.js';
 import { packageVersion } from './machine.js';
 import type { SettingName } from './settings.js';

@@ -2,7 +2,7 @@
  * The benchmark's options and the regression gate's thresholds, with their defaults. The CLI (`tao bench`)
  * maps its flags onto these; every field is documented with its default.
  */
-import { defaultSolveOptions, type ResolvedSolveOptions } from '../options.js';
+import { defaultSolveOptions, type ResolvedSolveOptions } from '../solve/options.js';
 import { RUNNER_NAMES, type RunnerName } from './runners.js';
 import { SETTING_NAMES, type SettingName } from './settings.js';
 

@@ -3,11 +3,11 @@
  * validated on the whole corpus, then timed. Every runner solves with the same resolved SolveOptions, so
  * their optimal values are comparable.
  */
-import { bfd } from '../bfd.js';
-import type { ResolvedSolveOptions } from '../options.js';
-import { createSolverPool } from '../pool.js';
-import { solveFrontierReference } from '../frontier-reference.js';
-import { loadSolver } from '../solver.js';
+import { bfd } from '../solve/bfd.js';
+import type { ResolvedSolveOptions } from '../solve/options.js';
+import { createSolverPool } from '../pool/pool.js';
+import { solveFrontierReference } from '../solve/ts/frontier.js';
+import { loadSolver } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
 import { loadHighs, solveWithHighs, type LegacyHighs } from './highs.js';
 

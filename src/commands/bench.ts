@@ -6,7 +6,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidValueError } from '../errors.js';
-import { resolveSolveOptions } from '../options.js';
+import { resolveSolveOptions } from '../solve/options.js';
 import { compareReports } from '../bench/check.js';
 import {
   defaultBenchOptions,

@@ -1,10 +1,10 @@
 /**
- * `tao demo`: solves the bundled examples (src/examples.ts) with the DP and with BFD, prints each plan on
+ * `tao demo`: solves the bundled examples (src/commands/examples.ts) with the DP and with BFD, prints each plan on
  * one line, and times repeated in-thread solves (median and P95).
  */
-import { bfd } from '../bfd.js';
-import { demoExamples } from '../examples.js';
-import { loadSolver } from '../solver.js';
+import { bfd } from '../solve/bfd.js';
+import { demoExamples } from './examples.js';
+import { loadSolver } from '../solve/solver.js';
 import type { Plan } from '../types.js';
 
 const HELP = `usage: tao demo [--repeat N]

@@ -11,7 +11,7 @@ import {
   type CompletedToolCall,
   type ErrorSummary,
   type PredictReport,
-} from '../predict-report.js';
+} from '../evaluate/readiness/report.js';
 
 const USAGE = `usage: tao predict-report <calls.jsonl> [--json]
 

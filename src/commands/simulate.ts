@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
-import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from '../sim/cli-args.js';
+import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import type { TaoParams } from '../sim/policies/tao.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';

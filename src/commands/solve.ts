@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { MAX_STATE_BUDGET } from '../limits.js';
-import type { SolveOptions } from '../options.js';
-import { loadSolver } from '../solver.js';
+import type { SolveOptions } from '../solve/options.js';
+import { loadSolver } from '../solve/solver.js';
 
 const HELP = `usage: tao solve [file] [options]
 

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
-import { numFlag, parseFlags, seedsFlag } from '../sim/cli-args.js';
+import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { checkSweepValue, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam } from '../sim/sweep.js';

@@ -2,14 +2,14 @@
  * The simulator's seam to the package's solver and evaluation: the one file of src/sim that imports them.
  * Policies take these as values, so the simulator core has no dependency on WASM being loaded.
  */
-import { bfd } from '../bfd.js';
-import { evaluate } from '../evaluate.js';
-import type { EvaluateOptions } from '../evaluate-options.js';
-import type { SolveOptions } from '../options.js';
-import { ReadinessPredictor, type ReadinessSource } from '../predictor.js';
-import type { PredictorOptions } from '../predictor-options.js';
-import { loadSolver } from '../solver.js';
-import type { Snapshot } from '../snapshot.js';
+import { bfd } from '../solve/bfd.js';
+import { evaluate } from '../evaluate/evaluate.js';
+import type { EvaluateOptions } from '../evaluate/options.js';
+import type { SolveOptions } from '../solve/options.js';
+import { ReadinessPredictor, type ReadinessSource } from '../evaluate/readiness/predictor.js';
+import type { PredictorOptions } from '../evaluate/readiness/options.js';
+import { loadSolver } from '../solve/solver.js';
+import type { Snapshot } from '../evaluate/snapshot.js';
 import type { Plan, Problem } from '../types.js';
 
 /** A predictor as the simulator drives it: evaluation queries it, completed tool calls teach it. */

@@ -7,7 +7,7 @@
  * session's next tool boundary; if the session's tool is still running, the session holds that capacity
  * while it waits for the tool, and its request starts the moment the tool returns.
  */
-import type { CacheObservation, ToolCall } from '../snapshot.js';
+import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 
 /** Every policy name, in the order reports list them. */
 export const POLICY_NAMES = [

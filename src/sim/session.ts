@@ -2,7 +2,7 @@
  * The simulator's per-task state: one agent session from its task's start to its last request, with the
  * request it currently has in an engine (a session has at most one at a time).
  */
-import type { CacheObservation, ToolCall } from '../snapshot.js';
+import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 import type { CacheEntry } from './cache.js';
 import type { PooledSession } from './policy.js';
 import type { TaskSpec } from './workload.js';

@@ -4,7 +4,7 @@
  * what an engine reports when a request finishes (the prefix it leaves cached), not the live cache: how
  * much of it survives is exactly what the decayed credit has to guess.
  */
-import type { Snapshot, SnapshotSession } from '../snapshot.js';
+import type { Snapshot, SnapshotSession } from '../evaluate/snapshot.js';
 import type { SchedulerView } from './policy.js';
 
 export function buildSnapshot(view: SchedulerView): Snapshot {

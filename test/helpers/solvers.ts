@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadSolver, type Solver } from '../../src/solver.js';
+import { loadSolver, type Solver } from '../../src/solve/solver.js';
 import type { SolvePath } from '../../src/types.js';
 
 /** The `path` option's values. */

@@ -18,9 +18,9 @@
  *
  * The predictor learns from every tool call that returns during the run.
  */
-import type { EvaluateOptions } from '../../evaluate-options.js';
-import type { PredictorOptions } from '../../predictor-options.js';
-import { defaultSolveOptions } from '../../options.js';
+import type { EvaluateOptions } from '../../evaluate/options.js';
+import type { PredictorOptions } from '../../evaluate/readiness/options.js';
+import { defaultSolveOptions } from '../../solve/options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
 import type { SimPredictor, TaoDeps } from '../deps.js';
 import type { Admission, CompletedToolCall, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';

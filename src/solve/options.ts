@@ -1,5 +1,5 @@
-import { InvalidTypeError, InvalidValueError } from './errors.js';
-import { MAX_STATE_BUDGET } from './limits.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { MAX_STATE_BUDGET } from '../limits.js';
 
 /** What a caller may set for one solve. */
 export interface SolveOptions {

@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkOptionsObject, integerAt, numberAt } from './checks.js';
-import { InvalidTypeError, InvalidValueError } from './errors.js';
-import type { WasmBuild } from './wasm.js';
+import { checkOptionsObject, integerAt, numberAt } from '../checks.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import type { WasmBuild } from '../solve/wasm.js';
 
 /** What a caller may set when creating a pool. */
 export interface PoolOptions {
@@ -29,7 +29,7 @@ export interface PoolOptions {
   idleTimeout?: number;
   /**
    * The compiled worker module (path or file URL). Workers run JavaScript, never TypeScript sources:
-   * by default `worker.js` next to this module in `dist/`, or `<package>/dist/worker.js` when this module
+   * by default `worker.js` next to this module in `dist/`, or `<package>/dist/pool/worker.js` when this module
    * runs from `src/` (tests). Run `npm run build:ts` after changing the worker's code.
    * @default DEFAULT_WORKER_FILE
    */
@@ -52,9 +52,9 @@ export interface ResolvedPoolOptions {
 
 function resolveDefaultWorkerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  // From TypeScript sources (vitest, a TS loader) the sibling would be src/worker.js, which never exists:
+  // From TypeScript sources (vitest, a TS loader) the sibling would be src/pool/worker.js, which never exists:
   // Piscina's threads bypass the caller's loader and need the compiled package.
-  const relative = here.endsWith('.ts') ? '../dist/worker.js' : './worker.js';
+  const relative = here.endsWith('.ts') ? '../../dist/pool/worker.js' : './worker.js';
   return fileURLToPath(new URL(relative, import.meta.url));
 }
 

@@ -1,5 +1,5 @@
-import { checkOptionsObject, integerAt, nonNegativeFiniteAt, numberAt, positiveFiniteAt } from './checks.js';
-import { InvalidValueError } from './errors.js';
+import { checkOptionsObject, integerAt, nonNegativeFiniteAt, numberAt, positiveFiniteAt } from '../../checks.js';
+import { InvalidValueError } from '../../errors.js';
 
 /** What a caller may set for a ReadinessPredictor. Times are seconds. */
 export interface PredictorOptions {

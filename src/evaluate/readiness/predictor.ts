@@ -33,19 +33,19 @@
  * Memory is bounded: `window` durations per tool, `maxTools` tools (least recently observed evicted),
  * `globalWindow` global durations and `maxProbedCalls` probe states.
  */
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { InvalidTypeError, InvalidValueError } from '../../errors.js';
 import { DurationWindow } from './duration-window.js';
 import {
   parsePredictorJSON,
   PREDICTOR_JSON_FORMAT,
   PREDICTOR_JSON_VERSION,
   type PredictorJSON,
-} from './predictor-json.js';
-import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './predictor-options.js';
+} from './json.js';
+import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
-import type { ToolCall } from './snapshot.js';
-import { finite, isRecord, nonEmptyString } from './checks.js';
-import { checkToolCall } from './snapshot-validate.js';
+import type { ToolCall } from '../snapshot.js';
+import { finite, isRecord, nonEmptyString } from '../../checks.js';
+import { checkToolCall } from '../validate-snapshot.js';
 
 /** Which evidence a prediction rests on, most trusted first. */
 export type EvidenceSource =

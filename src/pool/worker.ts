@@ -1,13 +1,13 @@
 /**
- * The pool's worker: Piscina loads this file (compiled, `dist/worker.js`) in each thread. Top-level await
+ * The pool's worker: Piscina loads this file (compiled, `dist/pool/worker.js`) in each thread. Top-level await
  * loads one WASM solver when the thread starts, so Piscina reports the worker ready only once it can
  * solve, and every task reuses that instance and its memory.
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { SolverTrapError } from './errors.js';
-import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './pool-protocol.js';
-import { loadSolver, type RawSolution } from './solver.js';
+import { SolverTrapError } from '../errors.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './protocol.js';
+import { loadSolver, type RawSolution } from '../solve/solver.js';
 
 function readWorkerData(data: unknown): PoolWorkerData {
   if (typeof data !== 'object' || data === null) throw new TypeError('tao worker: workerData must be an object');

@@ -1,5 +1,5 @@
-import { checkOptionsObject, integerAt, positiveOrInfinityAt } from './checks.js';
-import { MAX_U32 } from './limits.js';
+import { checkOptionsObject, integerAt, positiveOrInfinityAt } from '../checks.js';
+import { MAX_U32 } from '../limits.js';
 
 /** What a caller may set for evaluating a snapshot. */
 export interface EvaluateOptions {

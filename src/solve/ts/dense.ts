@@ -8,11 +8,11 @@
  * key cannot hold the sums. Every sum stays below 2^53 within the limits (4096 sessions x 2^32), so the
  * planes are exact.
  */
-import { resolveSolveOptions, type SolveOptions } from './options.js';
-import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
-import type { Plan, Problem } from './types.js';
-import { validateProblem } from './validate.js';
+import { resolveSolveOptions, type SolveOptions } from '../options.js';
+import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { buildPlan, elapsedMicros, trivialStats, type RawStats } from '../plan.js';
+import type { Plan, Problem } from '../../types.js';
+import { validateProblem } from '../validate.js';
 
 /** Marks an unreachable state in the credit plane (real credit sums are >= 0). */
 const UNREACHABLE = -1;

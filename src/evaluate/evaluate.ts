@@ -3,14 +3,14 @@
  * (credit, ready, tokens) per eligible (session, node) pair, plus each session's admission weight and
  * state signature.
  */
-import { InvalidTypeError, InvalidValueError } from './errors.js';
-import { resolveEvaluateOptions, type EvaluateOptions } from './evaluate-options.js';
-import { MAX_U32 } from './limits.js';
-import type { ReadinessSource } from './predictor.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { resolveEvaluateOptions, type EvaluateOptions } from './options.js';
+import { MAX_U32 } from '../limits.js';
+import type { ReadinessSource } from './readiness/predictor.js';
 import { sessionSignature } from './signature.js';
 import type { Snapshot } from './snapshot.js';
-import { indexSnapshot } from './snapshot-validate.js';
-import type { Problem, ProblemSession } from './types.js';
+import { indexSnapshot } from './validate-snapshot.js';
+import type { Problem, ProblemSession } from '../types.js';
 
 /**
  * Decayed cache credit k = round(tokens * 2^(-age / halfLife)) to the nearest multiple of `unit` (halves
@@ -29,7 +29,7 @@ export function decayCredit(tokens: number, age: number, halfLife: number, unit:
  *   `predictor.ready(tool, time, session.id)`;
  * - `weight`: tokens + reserve (the session's own, else `options.reserve`);
  * - `eligible`: passed through (same array);
- * - `signature`: `sessionSignature`, see src/signature.ts for what it covers.
+ * - `signature`: `sessionSignature`, see src/evaluate/signature.ts for what it covers.
  * The Problem's `nodes` is `snapshot.nodes` itself. The result always passes `validateProblem`.
  *
  * Throws InvalidTypeError / InvalidValueError naming the path for a malformed snapshot or options, and

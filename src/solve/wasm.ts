@@ -9,8 +9,8 @@
  * Module, so one trap never leaves a half-written memory behind.
  */
 import { readFile } from 'node:fs/promises';
-import { SolverTrapError } from './errors.js';
-import { MEMORY_CAP_BYTES } from './limits.js';
+import { SolverTrapError } from '../errors.js';
+import { MEMORY_CAP_BYTES } from '../limits.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
 export const ABI_VERSION = 2;
@@ -83,8 +83,8 @@ const FUNCTION_EXPORTS = [
 ] as const satisfies readonly ExportedFunction[];
 
 const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
-  release: new URL('../build/tao.wasm', import.meta.url),
-  debug: new URL('../build/tao.debug.wasm', import.meta.url),
+  release: new URL('../../build/tao.wasm', import.meta.url),
+  debug: new URL('../../build/tao.debug.wasm', import.meta.url),
 };
 
 const modules = new Map<WasmBuild, Promise<WebAssembly.Module>>();

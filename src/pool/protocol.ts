@@ -2,14 +2,14 @@
  * The messages between the pool (main thread) and its workers. Only typed arrays, numbers and strings
  * cross: the main thread validates and packs, the worker decides, the main thread builds the Plan.
  */
-import type { ResolvedSolveOptions } from './options.js';
-import type { PackedProblem } from './pack.js';
-import type { RawSolution } from './solver.js';
-import type { WasmBuild } from './wasm.js';
+import type { ResolvedSolveOptions } from '../solve/options.js';
+import type { PackedProblem } from '../solve/pack.js';
+import type { RawSolution } from '../solve/solver.js';
+import type { WasmBuild } from '../solve/wasm.js';
 
 /**
  * Bumped whenever a message shape below changes. Tests import the pool from `src/` but its workers run
- * `dist/worker.js`; a stale build is reported by this number instead of failing in odd ways.
+ * `dist/pool/worker.js`; a stale build is reported by this number instead of failing in odd ways.
  */
 export const POOL_PROTOCOL = 1;
 

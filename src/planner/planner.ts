@@ -6,12 +6,12 @@
  * The planner is generic over a backend (how to prepare, estimate and solve); `createPlanner` in
  * `planner-backend.ts` wires the WASM solver (small problems, on the calling thread) and the worker pool.
  */
-import { checkOptionsObject, numberAt } from './checks.js';
-import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from './errors.js';
-import type { SolveOptions } from './options.js';
-import { PlannerCounters, type PlannerStats } from './planner-stats.js';
+import { checkOptionsObject, numberAt } from '../checks.js';
+import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
+import type { SolveOptions } from '../solve/options.js';
+import { PlannerCounters, type PlannerStats } from './stats.js';
 import { revalidate, signaturesOf, type Revalidation, type SignatureIndex } from './revalidate.js';
-import type { Plan, Problem } from './types.js';
+import type { Plan, Problem } from '../types.js';
 
 /**
  * How the planner solves. `P` is whatever `prepare` returns (validated, packed input); the planner never

@@ -21,12 +21,12 @@
  * - Dominance: a child is dropped if a state kept earlier in this layer uses no more of any slot. Kept
  *   states come first in the merge order, so they are worth at least as much; a dominated state's
  *   completions are all available, at least as well, from its dominator.
- * - Interchangeable nodes (a class of contiguous slots, see src/frontier.ts): usages within a class are
+ * - Interchangeable nodes (a class of contiguous slots, see src/solve/frontier.ts): usages within a class are
  *   kept sorted ascending, so one state stands for every permutation. A session is only added to the
  *   last slot of a run of equal usages (the others give the same canonical child), and the child is
  *   re-sorted by moving that slot right. Dominance between sorted class vectors compared slot by slot is
  *   dominance up to a permutation.
- * - The indifferent tail (from DP position `tailStart`, see src/frontier.ts): the remaining sessions value
+ * - The indifferent tail (from DP position `tailStart`, see src/solve/frontier.ts): the remaining sessions value
  *   every node alike and fit on a node iff its residual capacity holds them, so a node of capacity C_b
  *   and usage u_b behaves like a node of capacity Cmax (the largest) and usage u_b + Cmax - C_b. Before
  *   folding that layer every state is rewritten so, all slots become one class of capacity Cmax, and the
@@ -36,12 +36,12 @@
  * The answer is the first state of the last layer; parents and slot codes lead back to each session's
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
-import { frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
-import { heuristicPlan } from './incumbent.js';
-import type { SolveOptions } from './options.js';
-import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import { solveExactly } from './reference.js';
-import type { FrontierStats, Plan, Problem } from './types.js';
+import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
+import { heuristicPlan } from '../incumbent.js';
+import type { SolveOptions } from '../options.js';
+import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
+import { solveExactly } from './dense.js';
+import type { FrontierStats, Plan, Problem } from '../../types.js';
 
 /** The frontier counters, without the outcome (the driver decides it). */
 export type FrontierCounters = Omit<FrontierStats, 'outcome'>;

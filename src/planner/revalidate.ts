@@ -5,9 +5,9 @@
  * is applied. Capacities are checked in exact tokens, not at the solver's quantum: the quantum is a price
  * the DP pays to stay small, the live admission must only be feasible.
  */
-import { InvalidValueError } from './errors.js';
-import type { Assignment, Plan, Problem } from './types.js';
-import { validateProblem } from './validate.js';
+import { InvalidValueError } from '../errors.js';
+import type { Assignment, Plan, Problem } from '../types.js';
+import { validateProblem } from '../solve/validate.js';
 
 /** Why an assignment could not be applied. */
 export type CutReason =

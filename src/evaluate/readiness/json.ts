@@ -2,13 +2,13 @@
  * The persisted form of a ReadinessPredictor and its validation on restore. Everything is checked before
  * anything is built: a JSON that fails here never yields a half-restored predictor.
  */
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { InvalidTypeError, InvalidValueError } from '../../errors.js';
 import {
   resolvePredictorOptions,
   type PredictorOptions,
   type ResolvedPredictorOptions,
-} from './predictor-options.js';
-import { finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
+} from './options.js';
+import { finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 
 /** Tag of the persisted form. */
 export const PREDICTOR_JSON_FORMAT = 'tao-readiness-predictor';

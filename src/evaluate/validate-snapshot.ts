@@ -3,9 +3,9 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from './checks.js';
-import { InvalidTypeError, InvalidValueError } from './errors.js';
-import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
+import { at, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
 
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);

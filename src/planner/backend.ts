@@ -2,15 +2,15 @@
  * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
  * in the worker pool, routed by an estimate of the solve's work (`estimateCells`).
  */
-import { InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
-import { bestNodesPlan } from './incumbent.js';
-import { nodesKept, sessionsKept } from './pack.js';
+import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
+import { bestNodesPlan } from '../solve/incumbent.js';
+import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
-import { createSolverPool, type SolverPool } from './pool.js';
-import { resolvePoolOptions, type PoolOptions } from './pool-options.js';
-import { elapsedMicros } from './plan.js';
-import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solver } from './solver.js';
-import type { WasmBuild } from './wasm.js';
+import { createSolverPool, type SolverPool } from '../pool/pool.js';
+import { resolvePoolOptions, type PoolOptions } from '../pool/options.js';
+import { elapsedMicros } from '../solve/plan.js';
+import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solver } from '../solve/solver.js';
+import type { WasmBuild } from '../solve/wasm.js';
 
 /**
  * The dense-wide path (TypeScript, three exact planes, taken when the packed i64 key cannot hold the

@@ -1,7 +1,7 @@
-import { integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
-import { InvalidTypeError, InvalidValueError } from './errors.js';
-import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from './limits.js';
-import type { Problem } from './types.js';
+import { integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from '../checks.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
+import type { Problem } from '../types.js';
 
 /**
  * A validated problem in flat, index-addressed form: the one input every solver path reads.

@@ -12,11 +12,11 @@
  * (input order of nodes). A session that fits nowhere is skipped. Residuals start at floor(C / quantum),
  * so the plan is feasible after quantization and hence with the exact weights.
  */
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type SolveOptions } from './options.js';
 import { bestCredits, packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
-import type { Plan, Problem } from './types.js';
+import type { Plan, Problem } from '../types.js';
 import { validateProblem } from './validate.js';
 
 /** The session order BFD places in. */

@@ -12,11 +12,11 @@
  *   (returnedAt <= tick + horizon). The decisions go through the same predictor, probes included.
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { InvalidTypeError, InvalidValueError } from '../../errors.js';
 import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
-import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './predictor-options.js';
-import type { ToolCall } from './snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from './checks.js';
+import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
+import type { ToolCall } from '../snapshot.js';
+import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 
 /** One completed tool call of a trace. */
 export interface CompletedToolCall {

@@ -15,13 +15,13 @@
  */
 import { type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from './errors.js';
-import type { SolveOptions } from './options.js';
-import { packedTransferList, packProblem } from './pack.js';
-import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
-import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './pool-protocol.js';
-import { fallbackPlan, finishPlan, prepare, type Prepared } from './solver.js';
-import type { Plan, Problem } from './types.js';
+import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
+import type { SolveOptions } from '../solve/options.js';
+import { packedTransferList, packProblem } from '../solve/pack.js';
+import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './options.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './protocol.js';
+import { fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
+import type { Plan, Problem } from '../types.js';
 
 /** Internal: a pool option that lets tasks carry a simulated worker failure. Not exported by the package. */
 export const kAllowFaults: unique symbol = Symbol('tao.pool.allowFaults');

@@ -5,7 +5,7 @@
  *
  * Paths (option `path`, default `auto`), in the order `auto` tries them:
  * 1. `trivial`: no session fits anywhere.
- * 2. `best-nodes`: every session on one of its best-credit nodes fits (src/incumbent.ts: optimal by the
+ * 2. `best-nodes`: every session on one of its best-credit nodes fits (src/solve/incumbent.ts: optimal by the
  *    sum-of-maxima bound). O(n m).
  * 3. `bound`: a heuristic plan (BFD, credit greedy) meets the LP upper bound of the whole problem,
  *    found when the frontier starts; optimal without folding a session.
@@ -16,20 +16,20 @@
  * The packed i64 key not fitting switches `dense` to `dense-wide` and `frontier` to `frontier-wide`
  * (both TypeScript, exact). The state budget bounds every DP's work (dense cells, frontier work units),
  * the memory cap its memory, the deadline its wall time; past any of them the plan is the labelled
- * heuristic fallback (never worse than BFD). Every plan then goes through `spreadTies` (src/spread.ts),
+ * heuristic fallback (never worse than BFD). Every plan then goes through `spreadTies` (src/solve/ties.ts),
  * which moves sessions between nodes they value alike toward the emptier one without changing the value.
  */
-import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from './errors.js';
+import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { frontierApplies, frontierInput, frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
-import { FrontierReference } from './frontier-reference.js';
+import { FrontierReference } from './ts/frontier.js';
 import { bestNodesPlan, heuristicPlan } from './incumbent.js';
-import { MEMORY_CAP_BYTES } from './limits.js';
+import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { bestCredits, nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
-import { startReference, wideBytes } from './reference.js';
-import { spreadTies } from './spread.js';
-import type { FrontierStats, Plan, Problem, SolvePath } from './types.js';
+import { startReference, wideBytes } from './ts/dense.js';
+import { spreadTies } from './ties.js';
+import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
 import { validateProblem, type IndexedProblem } from './validate.js';
 import {
   FRONTIER_DONE,

@@ -1,6 +1,6 @@
 /**
  * What the frontier DP needs besides the packed problem, computed once per solve and shared by the WASM
- * frontier (assembly/frontier.ts) and its TypeScript reference (src/frontier-reference.ts), so the two
+ * frontier (assembly/frontier.ts) and its TypeScript reference (src/solve/ts/frontier.ts), so the two
  * fold the same sessions in the same order over the same slots:
  *
  * - the DP order of the kept sessions: most valuable first (best credit, then ready, then tokens, all
@@ -17,10 +17,10 @@
  *   uncredited sessions sort last, so it is usually all of them). From that layer on, the
  *   remaining sessions value every node alike and only ask for room, so nodes are interchangeable up to
  *   their residual capacity; the DP then keeps one state per multiset of residuals (see
- *   src/frontier-reference.ts). Sessions with no cache credit at all are indifferent: this is what
+ *   src/solve/ts/frontier.ts). Sessions with no cache credit at all are indifferent: this is what
  *   helps packings of many uncredited sessions (synthetic 3-node ticks, 30% credited, quantum 1024:
  *   fallbacks 5.6% -> 1.4%);
- * - the incumbent: the best heuristic plan (src/incumbent.ts), the value every kept state must be able
+ * - the incumbent: the best heuristic plan (src/solve/incumbent.ts), the value every kept state must be able
  *   to beat.
  */
 import { bfdPacked } from './bfd.js';

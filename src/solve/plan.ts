@@ -3,7 +3,7 @@
  * sums, stats.
  */
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { Assignment, Plan, PlanStats, PlanValue } from './types.js';
+import type { Assignment, Plan, PlanStats, PlanValue } from '../types.js';
 import type { IndexedProblem } from './validate.js';
 
 /** Plan stats without the wall time, which the caller measures around everything. */

@@ -3,7 +3,7 @@
  * the paper's appendix H snapshots (section 3 of the spec) and seeded random problems shaped like one
  * scheduling tick of the paper's DeepSeek-V4 Flash (2 nodes) and Qwen3-32B (4 replicas) settings.
  */
-import type { Problem, ProblemSession } from './types.js';
+import type { Problem, ProblemSession } from '../types.js';
 
 /** Per-session admission reserve (tokens) the paper's figures use. */
 export const RESERVE_TOKENS = 512;
