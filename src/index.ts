@@ -90,3 +90,32 @@ export {
   type SignatureIndex,
 } from './planner/revalidate.js';
 export { LatencyHistogram, type HistogramSummary } from './planner/histogram.js';
+export { checkCompletedCall } from './evaluate/readiness/predictor.js';
+export {
+  SIDECAR_PROTOCOL_VERSION,
+  SIDECAR_OPS,
+  DEFAULT_MAX_LINE_BYTES,
+  REQUEST_FIELDS,
+  type SidecarOp,
+  type RequestId,
+  type SidecarRequest,
+  type SidecarResponse,
+  type SidecarErrorCode,
+  type ErrorResponse,
+  type HelloRequest,
+  type HelloResponse,
+  type SolveRequest,
+  type SolveResponse,
+  type EvaluateRequest,
+  type EvaluateResponse,
+  type ObserveRequest,
+  type ObserveResponse,
+  type PredictorSaveRequest,
+  type PredictorSaveResponse,
+  type PredictorLoadRequest,
+  type PredictorLoadResponse,
+  type StatsRequest,
+  type StatsResponse,
+  type ShutdownRequest,
+  type ShutdownResponse,
+} from './serve/protocol.js';
