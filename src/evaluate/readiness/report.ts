@@ -13,10 +13,10 @@
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
+import { checkCompletedCall, EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
+import { finite, isRecord, rejectUnknownKeys } from '../../checks.js';
 
 /** One completed tool call of a trace. */
 export interface CompletedToolCall {
@@ -94,19 +94,11 @@ const CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt
 export function validateCompletedToolCall(call: unknown, path: string): asserts call is CompletedToolCall {
   if (!isRecord(call)) throw new InvalidTypeError(`${path} must be an object`);
   rejectUnknownKeys(call, CALL_KEYS, path);
-  nonEmptyString(call.name, `${path}.name`);
-  const s = finite(call.startedAt, `${path}.startedAt`);
-  const r = finite(call.returnedAt, `${path}.returnedAt`);
-  if (r < s) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
-  if (call.command !== undefined && typeof call.command !== 'string') {
-    throw new InvalidTypeError(`${path}.command must be a string`);
-  }
+  // What the predictor's observe checks (name, times, command, session), then the deadline.
+  checkCompletedCall(call, path);
   if (call.deadline !== undefined) {
     const d = finite(call.deadline, `${path}.deadline`);
-    if (d < s) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
-  }
-  if (call.session !== undefined && typeof call.session !== 'string') {
-    throw new InvalidTypeError(`${path}.session must be a string`);
+    if (d < call.startedAt) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
   }
 }
 
