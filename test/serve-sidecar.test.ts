@@ -268,6 +268,14 @@ describe('tao serve over stdio', () => {
     expect(s.stderr).toBe('');
   });
 
+  it('--help prints the usage with the protocol version and the line cap default', () => {
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`(protocol ${SIDECAR_PROTOCOL_VERSION})`);
+    expect(r.stdout).toContain(`ops: ${SIDECAR_OPS.join(', ')}`);
+    expect(r.stdout).toContain('(default 16777216, at most 1073741824)');
+  });
+
   it('refuses a bad --max-line-bytes: exit 2, one line', () => {
     const r = spawnSync(process.execPath, [CLI, 'serve', '--max-line-bytes', '0'], { encoding: 'utf8', input: '' });
     expect(r.status).toBe(2);
@@ -314,6 +322,29 @@ describe('tao serve --socket', () => {
     expect(await s.exited).toBe(0);
     expect(existsSync(path)).toBe(false);
     expect(await s.nextLine()).toBeUndefined(); // nothing on stdout in socket mode
+  });
+
+  it('stops reading a connection whose responses are not read, then answers everything', async () => {
+    const path = join(tempDir(), 'tao.sock');
+    const s = new SidecarProcess(['--socket', path]);
+    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    const sock = connect(path);
+    await new Promise((r) => sock.once('connect', r));
+    sock.pause();
+    const n = 20_000;
+    // ~0.5 MB of requests, ~3.6 MB of responses: far more than the socket's buffers hold.
+    sock.write((JSON.stringify({ id: 0, op: 'hello' }) + '\n').repeat(n));
+    await new Promise((r) => setTimeout(r, 1000));
+    // The sidecar holds back instead of buffering responses: requests it has not read stay queued here.
+    expect(sock.writableLength).toBeGreaterThan(0);
+    let text = '';
+    sock.setEncoding('utf8');
+    sock.on('data', (t: string) => (text += t));
+    sock.resume();
+    while (text.split('\n').length <= n) await new Promise((r) => setTimeout(r, 20));
+    expect(text.split('\n').filter((l) => l.includes('"ok":true'))).toHaveLength(n);
+    sock.end(JSON.stringify({ id: 'bye', op: 'shutdown' }) + '\n');
+    expect(await s.exited).toBe(0);
   });
 
   it('refuses a path that exists: exit 2, one line on stderr', () => {
