@@ -347,6 +347,24 @@ describe('tao serve --socket', () => {
     expect(await s.exited).toBe(0);
   });
 
+  it('a client that vanishes mid-stream does not stop the others', async () => {
+    const path = join(tempDir(), 'tao.sock');
+    const s = new SidecarProcess(['--socket', path]);
+    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    const rude = connect(path);
+    await new Promise((r) => rude.once('connect', r));
+    rude.pause();
+    rude.write((JSON.stringify({ id: 0, op: 'hello' }) + '\n').repeat(20_000));
+    await new Promise((r) => setTimeout(r, 300));
+    rude.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const [hello, bye] = await exchange(path, [{ id: 1, op: 'hello' }, { id: 2, op: 'shutdown' }]);
+    expect(hello).toMatchObject({ id: 1, ok: true });
+    expect(bye).toEqual({ id: 2, ok: true });
+    expect(await s.exited).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('refuses a path that exists: exit 2, one line on stderr', () => {
     const path = join(tempDir(), 'taken');
     writeFileSync(path, '');

@@ -96,11 +96,21 @@ export async function serveSocket(
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       // A connection reset by its client ends that connection only; the server keeps serving the others.
-      socket.on('error', (err) => log(`connection error: ${err.message}`));
-      void serveStream(socket, socket, dispatcher, stop).then((end) => {
-        socket.end();
-        if (end === 'shutdown') close(socket);
+      socket.on('error', (err: NodeJS.ErrnoException) => {
+        // ABORT_ERR is the sidecar's own doing: it stopped reading a connection whose client went away.
+        if (err.code !== 'ABORT_ERR') log(`connection error: ${err.message}`);
       });
+      serveStream(socket, socket, dispatcher, stop).then(
+        (end) => {
+          socket.end();
+          if (end === 'shutdown') close(socket);
+        },
+        // The connection failed while being read (reset by its client): drop it, keep serving the others.
+        (err: unknown) => {
+          log(`connection dropped: ${err instanceof Error ? err.message : String(err)}`);
+          socket.destroy();
+        },
+      );
     });
     server.once('error', reject);
     server.listen(path, () => {
