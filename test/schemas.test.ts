@@ -50,10 +50,15 @@ function schemaErrors(name: keyof typeof validate, x: unknown): string {
 // ---------------------------------------------------------------- fixtures: problems
 
 const casesDir = new URL('./cases/', import.meta.url);
-const caseProblems: [string, Problem][] = readdirSync(casesDir)
+const caseFiles = readdirSync(casesDir)
   .filter((f) => f.endsWith('.json'))
   .sort()
-  .map((f) => [`case ${f}`, (JSON.parse(readFileSync(new URL(f, casesDir), 'utf8')) as { problem: Problem }).problem]);
+  .map((f) => [f, JSON.parse(readFileSync(new URL(f, casesDir), 'utf8')) as { problem: Problem; runs: { options: Json }[] }] as const);
+const caseProblems: [string, Problem][] = caseFiles.map(([f, c]) => [`case ${f}`, c.problem]);
+/** Every known-answer run as a solve request: the case's problem with the options of the run. */
+const caseRequests: [string, Json][] = caseFiles.flatMap(([f, c]) =>
+  c.runs.map((run, k): [string, Json] => [`case ${f} run ${k}`, { id: `${f}#${k}`, op: 'solve', problem: c.problem, options: run.options }]),
+);
 
 const corpusDir = new URL('../bench/corpus/', import.meta.url);
 const corpusProblems: [string, Problem][] = readdirSync(corpusDir)
@@ -352,7 +357,8 @@ describe('sidecar messages', () => {
     ['hello', { id: 1, op: 'hello' }],
     ['solve', { id: 'a', op: 'solve', problem: small }],
     ['solve with every option', { id: 2.5, op: 'solve', problem: small, options: { quantum: 1, stateBudget: 2 ** 26, deadlineMs: 0.5, path: 'frontier' } }],
-    ...validProblems.slice(0, 30).map(([name, problem], i): [string, Json] => [`solve ${name}`, { id: `p${i}`, op: 'solve', problem }]),
+    ...caseRequests,
+    ...validProblems.slice(caseProblems.length, caseProblems.length + 40).map(([name, problem], i): [string, Json] => [`solve ${name}`, { id: `p${i}`, op: 'solve', problem }]),
     ['evaluate', { id: 3, op: 'evaluate', snapshot: snap }],
     ['evaluate with options', { id: 4, op: 'evaluate', snapshot: snap, options: { halfLife: 0.5, creditUnit: 16, reserve: 1 } }],
     ['observe', { id: 5, op: 'observe', calls: [{ name: 'bash', startedAt: 1, returnedAt: 2, command: 'ls', session: 's' }] }],
