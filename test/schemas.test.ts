@@ -6,6 +6,7 @@
  * schemas' descriptions say. Fixtures: the known-answer cases, samples of every pinned corpus, the plans
  * the solver returns for them, hand-made edge cases at every limit.
  */
+import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +174,60 @@ const validSnapshots: [string, Json][] = [
   ['progress 0', edited(snap, (s) => (s.sessions[0].tool.progress = 0))],
   ['observation in the past', edited(snap, (s) => (s.sessions[0].cache[0].observedAt = -1e9))],
 ];
+/** Random snapshots that keep every rule: ids unique, references to known nodes, tool times in order. */
+const randomSnapshot: fc.Arbitrary<Json> = fc
+  .record({
+    time: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    nodes: fc.integer({ min: 0, max: 6 }),
+    capacities: fc.array(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), { minLength: 6, maxLength: 6 }),
+    sessions: fc.array(
+      fc.record({
+        tokens: fc.integer({ min: 0, max: U32 }),
+        reserve: fc.option(fc.integer({ min: 0, max: U32 }), { nil: undefined }),
+        eligible: fc.option(fc.subarray([0, 1, 2, 3, 4, 5]), { nil: undefined }),
+        cache: fc.option(fc.subarray([0, 1, 2, 3, 4, 5]), { nil: undefined }),
+        cacheTokens: fc.integer({ min: 0, max: U32 }),
+        age: fc.double({ min: -5, max: 1e4, noNaN: true }),
+        tool: fc.option(
+          fc.record({
+            name: fc.string({ minLength: 1, maxLength: 8 }),
+            ran: fc.double({ min: 0, max: 1e4, noNaN: true }),
+            returned: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+            deadline: fc.option(fc.double({ min: 0, max: 1e5, noNaN: true }), { nil: undefined }),
+            command: fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+            progress: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+          }),
+          { nil: undefined },
+        ),
+      }),
+      { maxLength: 8 },
+    ),
+  })
+  .map((r) => {
+    const nodes = Array.from({ length: r.nodes }, (_, b) => ({ id: `node-${b}`, capacity: r.capacities[b]! }));
+    const known = (list: number[] | undefined): number[] | undefined => list?.filter((b) => b < r.nodes);
+    const sessions = r.sessions.map((x, i) => {
+      const session: Json = { id: `s${i}`, tokens: x.tokens };
+      if (x.reserve !== undefined) session.reserve = x.reserve;
+      const eligible = known(x.eligible);
+      if (eligible !== undefined) session.eligible = eligible.map((b) => `node-${b}`);
+      const cache = known(x.cache);
+      if (cache !== undefined) session.cache = cache.map((b) => ({ node: `node-${b}`, tokens: x.cacheTokens, observedAt: r.time - x.age }));
+      if (x.tool !== undefined) {
+        const startedAt = r.time - x.tool.ran;
+        const tool: Json = { name: x.tool.name, startedAt };
+        if (x.tool.returned !== undefined) tool.returnedAt = startedAt + x.tool.returned * x.tool.ran;
+        if (x.tool.deadline !== undefined) tool.deadline = startedAt + x.tool.deadline;
+        if (x.tool.command !== undefined) tool.command = x.tool.command;
+        if (x.tool.progress !== undefined) tool.progress = x.tool.progress;
+        session.tool = tool;
+      }
+      return session;
+    });
+    return { time: r.time, nodes, sessions };
+  });
+validSnapshots.push(...fc.sample(randomSnapshot, { seed: 7, numRuns: 200 }).map((x, i): [string, Json] => [`random ${i}`, x]));
+
 const perFieldSnapshots: [string, Json, string][] = [
   ['not an object', 'snap' as unknown as Json, 'snapshot must be an object'],
   ['unknown field', edited(snap, (s) => (s.now = 1)), 'snapshot.now is not a known field'],
@@ -223,6 +278,24 @@ const validPredictors: [string, Json][] = [
   ['with histories and a probe', stateful],
   ['partial options', edited(stateful, (j) => (j.options = { window: 4, maxProbes: 2 }))],
 ];
+/** Predictors with random options after random calls and readiness queries (probes included). */
+const randomPredictor: fc.Arbitrary<Json> = fc
+  .record({
+    window: fc.integer({ min: 2, max: 6 }),
+    maxTools: fc.integer({ min: 1, max: 3 }),
+    maxProbes: fc.integer({ min: 0, max: 3 }),
+    delta: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+    calls: fc.array(fc.record({ tool: fc.constantFrom('bash', 'grep', 'pytest', 'ls'), start: fc.integer({ min: 0, max: 100 }), took: fc.double({ min: 0, max: 20, noNaN: true }) }), { maxLength: 30 }),
+    queries: fc.array(fc.record({ tool: fc.constantFrom('bash', 'grep'), start: fc.integer({ min: 0, max: 100 }), at: fc.integer({ min: 0, max: 300 }) }), { maxLength: 10 }),
+  })
+  .map((r) => {
+    const p = new ReadinessPredictor({ window: r.window, maxTools: r.maxTools, maxProbes: r.maxProbes, delta: r.delta, minSamples: 2 });
+    for (const c of r.calls) p.observe({ name: c.tool, startedAt: c.start, returnedAt: c.start + c.took });
+    r.queries.forEach((q, i) => p.ready({ name: q.tool, startedAt: q.start }, q.start + q.at, `s${i}`));
+    return clone(p.toJSON()) as Json;
+  });
+validPredictors.push(...fc.sample(randomPredictor, { seed: 11, numRuns: 100 }).map((x, i): [string, Json] => [`random ${i}`, x]));
+
 const perFieldPredictors: [string, Json, string][] = [
   ['format', edited(stateful, (j) => (j.format = 'x')), 'predictor.format must be "tao-readiness-predictor"'],
   ['version', edited(stateful, (j) => (j.version = 2)), 'predictor.version must be 1'],
