@@ -365,6 +365,18 @@ describe('tao serve --socket', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} closes the server and removes the socket: exit 0`, async () => {
+      const path = join(tempDir(), 'tao.sock');
+      const s = new SidecarProcess(['--socket', path]);
+      while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(path)).toBe(true);
+      s.child.kill(signal);
+      expect(await s.exited).toBe(0);
+      expect(existsSync(path)).toBe(false);
+    });
+  }
+
   it('refuses a path that exists: exit 2, one line on stderr', () => {
     const path = join(tempDir(), 'taken');
     writeFileSync(path, '');
