@@ -15,6 +15,7 @@
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type SolveOptions } from './options.js';
 import { bestCredits, packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
+import { bfdValueOrder, tokensOrder } from './orders.js';
 import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
 import type { Plan, Problem } from '../types.js';
 import { validateProblem } from './validate.js';
@@ -36,22 +37,7 @@ export interface BfdOptions extends SolveOptions {
  * problem and order always give the same plan.
  */
 export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
-  const n = sessionsKept(packed);
-  const bestCredit = bestCredits(packed);
-  const sequence = Array.from({ length: n }, (_, j) => j);
-  // Kept sessions are in input order, so comparing kept indices last is "then input order".
-  if (order === 'value') {
-    sequence.sort(
-      (a, b) =>
-        bestCredit[b]! - bestCredit[a]! ||
-        packed.ready[b]! - packed.ready[a]! ||
-        packed.tokens[b]! - packed.tokens[a]! ||
-        packed.weight[b]! - packed.weight[a]! ||
-        a - b,
-    );
-  } else {
-    sequence.sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
-  }
+  const sequence = order === 'value' ? bfdValueOrder(packed, bestCredits(packed)) : tokensOrder(packed);
 
   // Best fit: least quantized capacity left over; ties: higher credit on the node, then lower node index.
   return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) =>

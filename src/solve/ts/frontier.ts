@@ -39,35 +39,18 @@
 import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
 import { heuristicPlan } from '../incumbent.js';
 import type { SolveOptions } from '../options.js';
-import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
+import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
 import { solveExactly } from './dense.js';
 import type { FrontierStats, Plan, Problem } from '../../types.js';
 
 /** The frontier counters, without the outcome (the driver decides it). */
 export type FrontierCounters = Omit<FrontierStats, 'outcome'>;
 
-/** Exact packed keys of a packed problem as BigInt: credit x (R+1)(T+1) + ready x (T+1) + tokens; -1 = not a candidate. */
+/** Exact packed keys of a packed problem as BigInt (see PackedProblem.key), also when they do not fit an i64; -1 = not a candidate. */
 export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
   if (packed.keyFits) return packed.key;
-  const n = sessionsKept(packed);
-  const m = nodesKept(packed);
-  let readyCount = 0n;
-  let tokenSum = 0n;
-  for (let j = 0; j < n; j++) {
-    readyCount += BigInt(packed.ready[j]!);
-    tokenSum += BigInt(packed.tokens[j]!);
-  }
-  const tokenScale = tokenSum + 1n;
-  const readyScale = (readyCount + 1n) * tokenScale;
-  const out = new Array<bigint>(n * m);
-  for (let j = 0; j < n; j++) {
-    const rt = BigInt(packed.ready[j]!) * tokenScale + BigInt(packed.tokens[j]!);
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      out[e] = packed.candidate[e] === 1 ? BigInt(packed.credit[e]!) * readyScale + rt : -1n;
-    }
-  }
-  return out;
+  const out = new Array<bigint>(sessionsKept(packed) * nodesKept(packed));
+  return pairKeys(packed.candidate, packed.credit, packed.ready, packed.tokens, keyScales(packed.ready, packed.tokens), out);
 }
 
 /** 1 + 2^-50: the factor that makes the f64 fractional term an upper bound (see fractionalUpper). */
