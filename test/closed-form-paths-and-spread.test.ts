@@ -140,9 +140,9 @@ describe('spreadTies', () => {
     };
     const { packed } = prepare(problem, { quantum: 1 });
     const kernel = await TaoKernel.create('release');
-    expect(kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    const raw = Array.from(kernel.finish().node);
+    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    const raw = Array.from(kernel.denseFinish().node);
     kernel.close();
     // The DP's tie-breaking alone puts all six on one node.
     expect(new Set(raw).size).toBe(1);

@@ -299,23 +299,23 @@ describe('traps and close', () => {
     const kernel = await TaoKernel.create('release');
     const { packed } = prepare(tick);
     const radix = Array.from(packed.capacity, (c) => c + 1);
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    const expected = kernel.finish().value;
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    const expected = kernel.denseFinish().value;
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
     // Stepping far past the reserved sessions runs off the end of linear memory.
-    expect(() => kernel.step(0, 1e9)).toThrow(SolverTrapError);
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    expect(kernel.finish().value).toBe(expected);
+    expect(() => kernel.denseStep(0, 1e9)).toThrow(SolverTrapError);
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    expect(kernel.denseFinish().value).toBe(expected);
     kernel.close();
   });
 
   it('the debug build checks ABI arguments and reports them as a trap', async () => {
     const kernel = await TaoKernel.create('debug');
     const { packed } = prepare(tick);
-    expect(kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
-    expect(() => kernel.step(0, sessionsKept(packed) + 1)).toThrow(
+    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    expect(() => kernel.denseStep(0, sessionsKept(packed) + 1)).toThrow(
       /^WASM trap in step: abort: step: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
     );
     kernel.close();

@@ -13,12 +13,11 @@
  * so the plan is feasible after quantization and hence with the exact weights.
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { resolveSolveOptions, type SolveOptions } from './options.js';
-import { bestCredits, packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
+import type { SolveOptions } from './options.js';
+import { bestCredits, sessionsKept, nodesKept, type PackedProblem } from './pack.js';
 import { bfdValueOrder, tokensOrder } from './orders.js';
-import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import { solvePrepared } from './prepared.js';
 import type { Plan, Problem } from '../types.js';
-import { validateProblem } from './validate.js';
 
 /** The session order BFD places in. */
 export type BfdOrder = 'value' | 'tokens';
@@ -98,25 +97,11 @@ function resolveBfdOptions(options: BfdOptions | undefined): { order: BfdOrder; 
  * fits anywhere) is `optimal` with path `trivial`, as from the solver.
  */
 export function bfd(problem: Problem, options?: BfdOptions): Plan {
-  const t0 = performance.now();
   const { order, solve } = resolveBfdOptions(options);
-  const indexed = validateProblem(problem);
-  const resolved = resolveSolveOptions(solve);
-  const packed = packProblem(indexed, resolved);
-  const stats = trivialStats(packed);
-  if (sessionsKept(packed) === 0) {
-    return buildPlan(
-      indexed,
-      new Int32Array(packed.sessionCount).fill(-1),
-      { status: 'optimal', quantum: resolved.quantum, stats },
-      elapsedMicros(t0),
-    );
-  }
-  const node = unpackNodes(packed, bfdPacked(packed, order));
-  return buildPlan(
-    indexed,
-    node,
-    { status: 'fallback', reason: `bfd requested (order: ${order})`, quantum: resolved.quantum, stats: { ...stats, path: 'bfd' } },
-    elapsedMicros(t0),
-  );
+  return solvePrepared(problem, solve, (packed, base) => ({
+    status: 'fallback',
+    reason: `bfd requested (order: ${order})`,
+    node: bfdPacked(packed, order),
+    stats: { ...base, path: 'bfd' },
+  }));
 }

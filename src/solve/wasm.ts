@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
+import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
 export const ABI_VERSION = 2;
@@ -152,13 +153,6 @@ interface FixedViews {
   readonly counters: Float64Array;
 }
 
-/** Statuses of the frontier run (assembly/index.ts). */
-export const FRONTIER_DONE = 0;
-export const FRONTIER_PAUSED = 1;
-export const FRONTIER_MEMORY = 2;
-export const FRONTIER_INCUMBENT = 3;
-export const FRONTIER_EMPTY_LAYER = 4;
-
 /** Inputs of a frontier run, in the packed problem's kept indices. */
 export interface FrontierInput {
   /** Quantized weight per kept session. */
@@ -179,18 +173,6 @@ export interface FrontierInput {
   readonly tailStart: number;
 }
 
-/** The frontier's counters (see FrontierStats in src/types.ts), plus its work units. */
-export interface FrontierKernelCounters {
-  layers: number;
-  generated: number;
-  kept: number;
-  maxLayer: number;
-  prunedBound: number;
-  prunedDominance: number;
-  comparisons: number;
-  work: number;
-}
-
 /** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
 export interface KernelResult {
   readonly node: Int32Array;
@@ -199,7 +181,7 @@ export interface KernelResult {
 
 /**
  * One instance of the WASM module with its own memory. Call order per solve: dense DP
- * `load(radix, weight, keys)` -> `step(j0, j1)` over 0..n in order -> `finish()`; frontier DP
+ * `denseLoad(radix, weight, keys)` -> `denseStep(j0, j1)` over 0..n in order -> `denseFinish()`; frontier DP
  * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
 export class TaoKernel {
@@ -264,7 +246,7 @@ export class TaoKernel {
         slotNode: new Int32Array(buffer, x.slotNodePtr() >>> 0, nodes),
         classStart: new Int32Array(buffer, x.classStartPtr() >>> 0, nodes),
         incumbent: new Int32Array(buffer, x.incumbentPtr() >>> 0, sessions),
-        counters: new Float64Array(buffer, x.countersPtr() >>> 0, 8),
+        counters: new Float64Array(buffer, x.countersPtr() >>> 0, FRONTIER_COUNTER_NAMES.length),
       };
     }
     return this.#views;
@@ -291,7 +273,7 @@ export class TaoKernel {
    * `weight` (w' per session), `keys` (session-major packed keys, -1 = not a candidate). Returns false,
    * without trapping, if memory would have to grow past MEMORY_CAP_BYTES.
    */
-  load(radix: ArrayLike<number>, weight: ArrayLike<number>, keys: BigInt64Array): boolean {
+  denseLoad(radix: ArrayLike<number>, weight: ArrayLike<number>, keys: BigInt64Array): boolean {
     const n = weight.length;
     const m = radix.length;
     let states = 1;
@@ -313,30 +295,30 @@ export class TaoKernel {
   }
 
   /** Folds sessions j0..j1-1 (they must follow the previous step's range). */
-  step(j0: number, j1: number): void {
+  denseStep(j0: number, j1: number): void {
     this.#call('step', (x) => x.step(j0, j1));
   }
 
   /** Walks back the choices of the last loaded solve. */
-  finish(): KernelResult {
+  denseFinish(): KernelResult {
     this.#call('finish', (x) => x.finish());
     const views = this.#fixed();
     return { node: views.nodeOut.slice(0, this.#n), value: views.valueOut[0]! };
   }
 
   /**
-   * Lays out and writes the inputs of a frontier run, then starts it. Returns a status:
-   * FRONTIER_PAUSED (ready to step), FRONTIER_INCUMBENT (the incumbent is optimal, nothing to fold) or
-   * FRONTIER_MEMORY (memory would have to grow past MEMORY_CAP_BYTES; nothing trapped).
+   * Lays out and writes the inputs of a frontier run, then starts it. Returns a status: `paused` (ready
+   * to step), `incumbent` (the incumbent is optimal, nothing to fold) or `memory` (memory would have to
+   * grow past MEMORY_CAP_BYTES; nothing trapped).
    */
-  frontierStart(input: FrontierInput): number {
+  frontierStart(input: FrontierInput): DpStatus {
     const n = input.qweight.length;
     const m = input.capacity.length;
     if (input.key.length !== n * m) throw new RangeError(`key has ${input.key.length} entries, expected ${n * m}`);
     if (input.order.length !== n || input.incumbent.length !== n) throw new RangeError('order and incumbent need one entry per session');
     if (input.slotNode.length !== m || input.classStart.length !== m) throw new RangeError('slotNode and classStart need one entry per node');
     const status = this.#call('frontierReserve', (x) => x.frontierReserve(n, m));
-    if (status === 0) return FRONTIER_MEMORY;
+    if (status === 0) return DpStatus.memory;
     if (status !== 1) throw new RangeError(`frontierReserve(${n}, ${m}) rejected its arguments`);
     const views = this.#fixed();
     for (let j = 0; j < n; j++) views.weight[j] = input.qweight[j]!;
@@ -350,15 +332,15 @@ export class TaoKernel {
     this.#n = n;
     const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart));
     if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
-    return begun;
+    return begun as DpStatus;
   }
 
-  /** Folds until done or until `quota` more work units were spent; returns a FRONTIER_* status. */
-  frontierStep(quota: number): number {
-    return this.#call('frontierStep', (x) => x.frontierStep(quota));
+  /** Folds until done or until `quota` more work units were spent; returns a status. */
+  frontierStep(quota: number): DpStatus {
+    return this.#call('frontierStep', (x) => x.frontierStep(quota)) as DpStatus;
   }
 
-  /** After FRONTIER_DONE or FRONTIER_INCUMBENT: kept node per kept session (-1 = not admitted) and the optimal key sum. */
+  /** After `done` or `incumbent`: kept node per kept session (-1 = not admitted) and the optimal key sum. */
   frontierFinish(): KernelResult {
     this.#call('frontierFinish', (x) => x.frontierFinish());
     const views = this.#fixed();
@@ -366,19 +348,12 @@ export class TaoKernel {
   }
 
   /** The run's counters so far. */
-  frontierCounters(): FrontierKernelCounters {
+  frontierCounters(): FrontierCounters {
     this.#call('frontierCounters', (x) => x.frontierCounters());
     const c = this.#fixed().counters;
-    return {
-      layers: c[0]!,
-      generated: c[1]!,
-      kept: c[2]!,
-      maxLayer: c[3]!,
-      prunedBound: c[4]!,
-      prunedDominance: c[5]!,
-      comparisons: c[6]!,
-      work: c[7]!,
-    };
+    const out = {} as FrontierCounters;
+    FRONTIER_COUNTER_NAMES.forEach((name, i) => (out[name] = c[i]!));
+    return out;
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */
