@@ -210,7 +210,7 @@ async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[
     for (const p of packs) {
       const f = solver.runPacked(p, options('frontier'));
       if (f.status !== 'optimal') throw new Error(`${w.name}: the frontier fell back (${f.reason ?? ''})`);
-      work += f.stats.cells;
+      work += f.stats.work;
       const value = keyValue(p, unpackToKept(p, f.node));
       if (value !== referenceFrontier(p)) throw new Error(`${w.name}: frontier ${value} != frontier reference`);
       if (denseFits) {

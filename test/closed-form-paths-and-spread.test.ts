@@ -58,7 +58,7 @@ describe('best-nodes', () => {
         const [credit, ready, tokens] = sumOfBest(packed);
         expect(plan.value).toEqual({ credit, ready, tokens });
         expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
-        expect(plan.stats.cells).toBe(0);
+        expect(plan.stats.work).toBe(0);
         expectFeasible(problem, plan);
       }),
       { numRuns: 600, seed: 31 },

@@ -63,7 +63,7 @@ describe('state budget, dense path', () => {
     expect(plan.reason).toBe(
       `state budget exceeded: ${packed.cells} cells (${n} sessions x ${packed.states} states) > stateBudget ${budget}`,
     );
-    expect(plan.stats.cells).toBe(0);
+    expect(plan.stats.work).toBe(0);
     expectLabelledFallback(tick, plan, options);
   });
 
@@ -72,7 +72,7 @@ describe('state budget, dense path', () => {
     const plan = solver.solve(tick, { ...Q1024, stateBudget: packed.cells, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.path).toBe('dense');
-    expect(plan.stats.cells).toBe(packed.cells);
+    expect(plan.stats.work).toBe(packed.cells);
   });
 
   it('64 nodes with huge capacities and 4096 sessions: labelled fallback on the dense path, best-nodes in auto', () => {
@@ -119,7 +119,7 @@ describe('state budget, dense path', () => {
     const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.states).toBe(side * side);
-    expect(plan.stats.cells).toBe(2 ** 26);
+    expect(plan.stats.work).toBe(2 ** 26);
     expect(plan.value).toEqual({ credit: 3 + 2 + 3 + 2, ready: 4, tokens: 6 });
     expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
   });
@@ -152,7 +152,7 @@ describe('state budget, frontier path', () => {
     const n = sessionsKept(prepare(tick, options).packed);
     expect(plan.reason).toMatch(new RegExp(`^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`));
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
-    expect(plan.stats.cells).toBeGreaterThanOrEqual(50);
+    expect(plan.stats.work).toBeGreaterThanOrEqual(50);
     expectLabelledFallback(tick, plan, options);
   });
 
@@ -175,7 +175,7 @@ describe('state budget, frontier path', () => {
     expect(plan.stats.path).toBe('dense');
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
     // Cells count both: the frontier's work before it was abandoned, then the dense cells.
-    expect(plan.stats.cells).toBeGreaterThan(packed.cells);
+    expect(plan.stats.work).toBeGreaterThan(packed.cells);
     expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
 
     // With the dense DP over the budget there is nothing to fall back on: a labelled fallback.

@@ -23,11 +23,16 @@ export function countStat(x: number): number {
   return Number.isFinite(x) ? x : Number.MAX_VALUE;
 }
 
-/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and `cells`. */
+/** The work fields of PlanStats: `work` and its deprecated alias `cells`, always equal. */
+export function workStats(work: number): Pick<RawStats, 'work' | 'cells'> {
+  return { work, cells: work };
+}
+
+/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and the work (`workStats`). */
 export function trivialStats(packed: PackedProblem): RawStats {
   return {
     path: 'trivial',
-    cells: 0,
+    ...workStats(0),
     states: countStat(packed.states),
     keyFits: packed.keyFits,
     nodesKept: nodesKept(packed),

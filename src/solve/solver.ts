@@ -26,7 +26,7 @@ import { bestNodesPlan, heuristicPlan } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import type { ResolvedSolveOptions, SolveOptions } from './options.js';
 import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { elapsedMicros, trivialStats } from './plan.js';
+import { elapsedMicros, trivialStats, workStats } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { denseTwin } from './ts/dense.js';
 import { FrontierTwin } from './ts/frontier.js';
@@ -84,12 +84,12 @@ export interface Solver {
   close(): void;
 }
 
-function fallbackSolution(packed: PackedProblem, reason: string, cells: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
+function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
   return {
     status: 'fallback',
     reason,
     node: unpackNodes(packed, spreadTies(packed, incumbent ?? heuristicPlan(packed))),
-    stats: { ...trivialStats(packed), path: 'bfd', cells, ...(frontier !== undefined ? { frontier } : {}) },
+    stats: { ...trivialStats(packed), path: 'bfd', ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 
@@ -133,7 +133,7 @@ function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, fro
   return {
     status: 'optimal',
     node: unpackNodes(a.packed, spreadTies(a.packed, node)),
-    stats: { ...trivialStats(a.packed), path, cells: a.priorWork + work, ...(frontier !== undefined ? { frontier } : {}) },
+    stats: { ...trivialStats(a.packed), path, ...workStats(a.priorWork + work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 

@@ -11,6 +11,7 @@
 import { DpStatus, type DenseEngine } from '../engine.js';
 import type { SolveOptions } from '../options.js';
 import { sessionsKept, nodesKept, type PackedProblem } from '../pack.js';
+import { workStats } from '../plan.js';
 import { solvePrepared } from '../prepared.js';
 import type { Plan, Problem } from '../../types.js';
 
@@ -150,6 +151,6 @@ export function solveReferencePacked(packed: PackedProblem): Int32Array {
 export function solveReference(problem: Problem, options?: SolveOptions): Plan {
   return solvePrepared(problem, options, (packed, base) => ({
     node: solveReferencePacked(packed),
-    stats: { ...base, path: 'reference', cells: packed.cells },
+    stats: { ...base, path: 'reference', ...workStats(packed.cells) },
   }));
 }

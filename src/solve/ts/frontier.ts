@@ -42,6 +42,7 @@ import type { SolveOptions } from '../options.js';
 import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
 import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
 import { MEMORY_CAP_BYTES } from '../../limits.js';
+import { workStats } from '../plan.js';
 import { solvePrepared } from '../prepared.js';
 import type { Plan, Problem } from '../../types.js';
 
@@ -504,7 +505,7 @@ export function solveFrontierReference(problem: Problem, options?: SolveOptions)
     const stats = {
       ...base,
       path: status === DpStatus.incumbent ? ('bound' as const) : ('frontier-wide' as const),
-      cells: work,
+      ...workStats(work),
       frontier: { outcome: 'solved' as const, ...counters, nodeClasses: setup.classes },
     };
     return { node: run.finish(), stats };
