@@ -316,7 +316,7 @@ describe('traps and close', () => {
     const { packed } = prepare(tick);
     expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
     expect(() => kernel.denseStep(0, sessionsKept(packed) + 1)).toThrow(
-      /^WASM trap in step: abort: step: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
+      /^WASM trap in denseStep: abort: denseStep: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
     );
     kernel.close();
   });
