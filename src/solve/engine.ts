@@ -8,7 +8,7 @@
  * session tried in a state), or one frontier child generated or one dominance test, each about a
  * nanosecond.
  */
-import type { SolvePath } from '../types.js';
+import type { FrontierStats, SolvePath } from '../types.js';
 
 /**
  * The status of a DP run after `start` or `step`, one vocabulary for both DPs and both engines. The
@@ -30,6 +30,10 @@ export type DpStatus = (typeof DpStatus)[keyof typeof DpStatus];
 
 /** The counters of the frontier DP, in the order the WASM ABI writes them (see FrontierStats in src/types.ts). */
 export const FRONTIER_COUNTER_NAMES = ['layers', 'generated', 'kept', 'maxLayer', 'prunedBound', 'prunedDominance', 'comparisons', 'work'] as const;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Checked when compiling: the names are FrontierStats' counters plus `work`, no more, no fewer.
+true satisfies Same<(typeof FRONTIER_COUNTER_NAMES)[number], Exclude<keyof FrontierStats, 'outcome' | 'nodeClasses'> | 'work'>;
 
 /** Counters every run keeps: sessions (layers) folded so far and units of work spent. */
 export interface DpCounters {
