@@ -1,5 +1,5 @@
 /**
- * Pool round trip and the in-thread vs pool crossover that sets the planner's `inThreadMaxCells`.
+ * Pool round trip and the in-thread vs pool crossover that sets the planner's `inThreadMaxWork`.
  *
  *   npm run build && npm run bench:pool     (= vitest bench --run bench/pool.bench.ts)
  *

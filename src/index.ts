@@ -71,6 +71,7 @@ export {
   Planner,
   defaultPlannerOptions,
   resolvePlannerOptions,
+  IN_THREAD_MAX_WORK,
   IN_THREAD_MAX_CELLS,
   type PlannerBackend,
   type PlannerOptions,
@@ -79,7 +80,7 @@ export {
   type SubmitResult,
   type Planned,
 } from './planner/planner.js';
-export { createPlanner, estimateCells, type CreatePlannerOptions } from './planner/backend.js';
+export { createPlanner, estimateWork, estimateCells, type CreatePlannerOptions } from './planner/backend.js';
 export type { PlannerStats } from './planner/stats.js';
 export {
   revalidate,

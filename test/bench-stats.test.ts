@@ -50,7 +50,7 @@ describe('bench timing', () => {
     assignments: [],
     value: { credit: 0, ready: 0, tokens: 0 },
     quantum: 1,
-    stats: { path: 'trivial', cells: 0, states: 0, micros: 0 },
+    stats: { path: 'trivial', work: 0, cells: 0, states: 0, micros: 0 },
   });
 
   it('times one solve per iteration, cycling through the corpus after the warm-up, with no extra calls', async () => {

@@ -93,7 +93,7 @@ let planner: Planner<Prepared>;
 
 beforeAll(async () => {
   pool = createSolverPool({ workerFile: builtWorker(), minThreads: 1, maxThreads: MAX_THREADS });
-  planner = await createPlanner({ pool, inThreadMaxCells: 5_000 });
+  planner = await createPlanner({ pool, inThreadMaxWork: 5_000 });
 });
 
 afterAll(async () => {

@@ -146,7 +146,7 @@ function countBy(values: readonly string[]): Record<string, number> {
 }
 
 function cellsSummary(plans: readonly Plan[]): RunnerReport['cells'] {
-  const s = sortedCopy(plans.map((p) => p.stats.cells));
+  const s = sortedCopy(plans.map((p) => p.stats.work));
   return { median: quantileSorted(s, 0.5), p95: quantileSorted(s, 0.95), max: s.length > 0 ? (s[s.length - 1] as number) : NaN };
 }
 
@@ -255,7 +255,7 @@ async function runSetting(
     };
   }
   const ref = solved.get('reference');
-  const cells = refPlans.map((p) => p?.stats.cells ?? 0);
+  const cells = refPlans.map((p) => p?.stats.work ?? 0);
   for (const r of Object.values(reports)) {
     const own = solved.get(r.runner);
     if (ref === undefined || own === undefined || r.runner === 'reference' || r.runner === 'highs') continue;
@@ -270,7 +270,7 @@ async function runSetting(
     if (plan == null) return { nodes: p.nodes.length, sessions: p.sessions.length, cells: NaN, states: NaN, fallback: false };
     const st = plan.stats;
     // A fallback ran no DP (cells 0): describe it by the cells the DP would have needed.
-    const cells = plan.status === 'fallback' ? st.states * (st.sessionsKept ?? p.sessions.length) : st.cells;
+    const cells = plan.status === 'fallback' ? st.states * (st.sessionsKept ?? p.sessions.length) : st.work;
     return { nodes: p.nodes.length, sessions: p.sessions.length, cells, states: st.states, fallback: plan.status === 'fallback' };
   });
   const report: SettingReport = {

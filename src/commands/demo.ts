@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(
         `${ex.name}: ${ex.description}\n` +
           `  ${nodes.length} nodes, ${sessions.length} sessions, quantum ${ex.quantum}, ` +
-          `${plan.stats.states} states, ${plan.stats.cells} cells\n` +
+          `${plan.stats.states} states, ${plan.stats.work} units of work\n` +
           `${formatPlan('dp', plan)}\n${formatPlan('bfd', greedy)}\n` +
           `  solve time: median ${quantile(times, 0.5).toFixed(1)} us, p95 ${quantile(times, 0.95).toFixed(1)} us ` +
           `over ${repeat} solves\n\n`,

@@ -39,7 +39,7 @@ export interface TaoParams {
   readonly delta: number;
   /** Capacity quantum Delta, tokens. @default the solver's default (`defaultSolveOptions.quantum`) */
   readonly quantum: number;
-  /** DP state budget (cells). @default 4194304 */
+  /** DP state budget (units of work, see SolveOptions.stateBudget). @default 4194304 */
   readonly stateBudget: number;
   /** Per-session reserve added to the admission weight, tokens. @default 512 */
   readonly reserve: number;
