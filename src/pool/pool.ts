@@ -15,18 +15,13 @@
  */
 import { type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
+import { AbortedError, ClosedError, InvalidTypeError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
 import { packedTransferList, packProblem } from '../solve/pack.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './options.js';
-import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './protocol.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerReply, type WorkerTask } from './protocol.js';
 import { fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
-
-/** Internal: a pool option that lets tasks carry a simulated worker failure. Not exported by the package. */
-export const kAllowFaults: unique symbol = Symbol('tao.pool.allowFaults');
-/** Internal: a solve option naming the failure to simulate (see WorkerFault). Not exported by the package. */
-export const kFault: unique symbol = Symbol('tao.pool.fault');
 
 /** Options of one `pool.solve`. */
 export interface PoolSolveOptions extends SolveOptions {
@@ -36,14 +31,6 @@ export interface PoolSolveOptions extends SolveOptions {
    * worker): it finishes in the worker, bounded by `deadlineMs`, and its result is discarded.
    */
   signal?: AbortSignal;
-}
-
-interface InternalSolveOptions extends PoolSolveOptions {
-  [kFault]?: WorkerFault;
-}
-
-interface InternalPoolOptions extends PoolOptions {
-  [kAllowFaults]?: boolean;
 }
 
 /** A plain copy of the pool's counters. */
@@ -101,7 +88,6 @@ export interface SolverPool {
 interface Task {
   readonly prepared: Prepared;
   readonly signal: AbortSignal | undefined;
-  readonly fault: WorkerFault | undefined;
   /** `performance.now()` when the caller asked. */
   readonly t0: number;
   readonly resolve: (plan: Plan) => void;
@@ -142,12 +128,9 @@ class PiscinaSolverPool implements SolverPool {
   readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, aborted: 0, poolErrors: 0 };
   #lastPoolError: string | undefined;
 
-  readonly #allowFaults: boolean;
-
-  constructor(options: Readonly<ResolvedPoolOptions>, allowFaults: boolean) {
+  constructor(options: Readonly<ResolvedPoolOptions>) {
     this.options = options;
-    this.#allowFaults = allowFaults;
-    const workerData: PoolWorkerData = { build: options.build, allowFaults };
+    const workerData: PoolWorkerData = { build: options.build };
     this.#piscina = new Piscina<WorkerTask, WorkerReply>({
       filename: options.workerFile,
       minThreads: options.minThreads,
@@ -169,10 +152,9 @@ class PiscinaSolverPool implements SolverPool {
       if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
         throw new InvalidTypeError('options must be an object');
       }
-      const { signal, [kFault]: fault, ...solveOptions } = (options ?? {}) as InternalSolveOptions;
+      const { signal, ...solveOptions } = options ?? {};
       checkSignal(signal);
-      if (fault !== undefined && !this.#allowFaults) throw new InvalidValueError('fault injection needs a pool created for fault tests');
-      return this.#enqueue(prepare(problem, solveOptions), signal, fault, t0);
+      return this.#enqueue(prepare(problem, solveOptions), signal, t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -183,7 +165,7 @@ class PiscinaSolverPool implements SolverPool {
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solvePrepared() after close()');
       checkSignal(options?.signal);
-      return this.#enqueue(prepared, options?.signal, undefined, t0);
+      return this.#enqueue(prepared, options?.signal, t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -233,9 +215,9 @@ class PiscinaSolverPool implements SolverPool {
     return this.#closing;
   }
 
-  #enqueue(prepared: Prepared, signal: AbortSignal | undefined, fault: WorkerFault | undefined, t0: number): Promise<Plan> {
+  #enqueue(prepared: Prepared, signal: AbortSignal | undefined, t0: number): Promise<Plan> {
     return new Promise<Plan>((resolve, reject) => {
-      const task: Task = { prepared, signal, fault, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
+      const task: Task = { prepared, signal, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
       if (signal?.aborted === true) {
         this.#counts.aborted += 1;
         throw new AbortedError('pool.solve() aborted before it started');
@@ -288,7 +270,7 @@ class PiscinaSolverPool implements SolverPool {
     task.state = 'running';
     this.#running.add(task);
     const { packed, options } = task.prepared;
-    const message: WorkerTask = { kind: 'solve', packed, options, ...(task.fault !== undefined ? { fault: task.fault } : {}) };
+    const message: WorkerTask = { kind: 'solve', packed, options };
     task.done = this.#run(message, packedTransferList(packed)).then(
       (reply) => this.#complete(task, reply),
       (err: unknown) => this.#complete(task, { crashed: err }),
@@ -381,6 +363,5 @@ function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined
  * `workerFile` that does not exist. `await pool.ready()` to wait until they are warm.
  */
 export function createSolverPool(options?: PoolOptions): SolverPool {
-  const allowFaults = options !== undefined && (options as InternalPoolOptions)[kAllowFaults] === true;
-  return new PiscinaSolverPool(Object.freeze(resolvePoolOptions(options)), allowFaults);
+  return new PiscinaSolverPool(Object.freeze(resolvePoolOptions(options)));
 }
