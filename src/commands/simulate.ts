@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
-import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
+import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import type { TaoParams } from '../sim/policies/tao.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
@@ -90,7 +90,7 @@ export async function settingFromFlags(values: {
 /** Run mode from --tasks / --duration. */
 export function modeFromFlags(values: { tasks?: string | undefined; duration?: string | undefined }, setting: SimSetting): RunMode {
   if (values.tasks !== undefined && values.duration !== undefined) throw new InvalidValueError('--tasks and --duration are exclusive');
-  if (values.duration !== undefined) return { duration: secondsFlag('--duration', values.duration) };
+  if (values.duration !== undefined) return { duration: positiveNumberFlag('--duration', values.duration, 'seconds') };
   if (values.tasks !== undefined) return { tasks: intFlag('--tasks', values.tasks) };
   return { tasks: setting.tasks };
 }
@@ -115,7 +115,7 @@ export function taoFromFlags(values: {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, FLAGS);
+  const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;
@@ -129,7 +129,7 @@ export async function run(args: string[]): Promise<number> {
   const seeds = seedsFlag('--seeds', values.seeds ?? '5');
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
-  const sampleEvery = values.sample === undefined ? 1 : secondsFlag('--sample', values.sample);
+  const sampleEvery = values.sample === undefined ? 1 : positiveNumberFlag('--sample', values.sample, 'seconds');
 
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {

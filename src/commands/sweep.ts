@@ -79,7 +79,7 @@ const PLOTS: readonly { file: string; metric: SummaryMetric; label: string }[] =
 ];
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, FLAGS);
+  const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;

@@ -15,11 +15,13 @@
  */
 import { type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { AbortedError, ClosedError, InvalidTypeError } from '../errors.js';
+import { optionalSignal, recordAt } from '../checks.js';
+import { AbortedError, ClosedError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
 import { packedTransferList, packProblem } from '../solve/pack.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './options.js';
 import { POOL_PROTOCOL, type PoolWorkerData, type WorkerReply, type WorkerTask } from './protocol.js';
+import { elapsedMicros } from '../solve/plan.js';
 import { fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
 
@@ -98,8 +100,6 @@ interface Task {
   done: Promise<void> | undefined;
 }
 
-const micros = (t0: number): number => Math.round((performance.now() - t0) * 10_000) / 10;
-
 /** The message, with its cause's when there is one (Piscina's AbortError wraps the reason as cause). */
 function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -149,12 +149,8 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solve() after close()');
-      if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-        throw new InvalidTypeError('options must be an object');
-      }
-      const { signal, ...solveOptions } = options ?? {};
-      checkSignal(signal);
-      return this.#enqueue(prepare(problem, solveOptions), signal, t0);
+      const { signal, ...solveOptions } = options === undefined ? {} : (recordAt(options, 'options') as PoolSolveOptions);
+      return this.#enqueue(prepare(problem, solveOptions), optionalSignal(signal, 'options.signal'), t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -164,8 +160,7 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solvePrepared() after close()');
-      checkSignal(options?.signal);
-      return this.#enqueue(prepared, options?.signal, t0);
+      return this.#enqueue(prepared, optionalSignal(options?.signal, 'options.signal'), t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -309,7 +304,7 @@ class PiscinaSolverPool implements SolverPool {
     } else if (reply.protocol !== POOL_PROTOCOL) {
       outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
     } else if (reply.kind === 'solved') {
-      outcome = { plan: finishPlan(task.prepared, reply.raw, micros(task.t0)) };
+      outcome = { plan: finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0)) };
     } else if (reply.kind === 'failed') {
       this.#retire(reply.threadId);
       outcome = { plan: this.#fallback(task, `worker ${reply.failure}: ${reply.reason}`) };
@@ -326,7 +321,7 @@ class PiscinaSolverPool implements SolverPool {
     // the validated problem, which never left this thread.
     const packed = packProblem(task.prepared.problem, task.prepared.options);
     const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; heuristic fallback plan (never worse than BFD) computed on the calling thread`);
-    return { ...plan, stats: { ...plan.stats, micros: micros(task.t0) } };
+    return { ...plan, stats: { ...plan.stats, micros: elapsedMicros(task.t0) } };
   }
 
   /** Terminates a worker that failed; dispatch waits until Piscina has removed it. */
@@ -351,10 +346,6 @@ class PiscinaSolverPool implements SolverPool {
     this.#retiring -= 1;
     this.#dispatch();
   }
-}
-
-function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidTypeError('options.signal must be an AbortSignal');
 }
 
 /**

@@ -3,6 +3,7 @@
  * the benchmark harness, and a library generator that runs TAO until it has a requested number of
  * non-trivial Problems (deterministic per seed: same setting, seed and options, same Problems).
  */
+import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Problem } from '../types.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
@@ -86,7 +87,7 @@ export async function* recordProblems(
   options: RecordOptions,
 ): AsyncGenerator<RecordedProblem, void, undefined> {
   const resolved = resolveSetting(setting);
-  if (typeof options !== 'object' || options === null) throw new InvalidTypeError('options must be an object');
+  recordAt(options, 'options');
   if (typeof options.seed !== 'number') throw new InvalidTypeError('options.seed must be a number');
   if (!Number.isSafeInteger(options.seed) || options.seed < 0) throw new InvalidValueError('options.seed must be a non-negative integer');
   const count = positiveInt(options.count, 'options.count');
