@@ -48,6 +48,13 @@ export function checkOptionsObject(options: unknown, known: object, path: PathLi
   rejectKeys(recordAt(options, path), (key) => Object.prototype.hasOwnProperty.call(known, key), path, 'option');
 }
 
+/** An array of at most `max` entries at `path` + `field`. */
+export function boundedArray(x: unknown, path: PathLike, max: number, field = ''): unknown[] {
+  if (!Array.isArray(x)) throw new InvalidTypeError(`${at(path, field)} must be an array`);
+  if (x.length > max) throw new InvalidValueError(`${at(path, field)} must have at most ${max} entries (has ${x.length})`);
+  return x;
+}
+
 /** A number of any value (NaN and infinities included): the type check alone. */
 export function anyNumber(x: unknown, path: PathLike, field = ''): number {
   if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);

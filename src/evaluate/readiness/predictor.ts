@@ -40,6 +40,7 @@ import {
   PREDICTOR_JSON_FORMAT,
   PREDICTOR_JSON_VERSION,
   type PredictorJSON,
+  type ProbeJSON,
 } from './json.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
@@ -111,15 +112,11 @@ export interface Prediction {
   probes: number;
 }
 
-interface ProbeState {
-  /** The call this state belongs to: a key reused by another call (the session's next one) is not it. */
-  name: string;
-  startedAt: number;
-  count: number;
-  openedAt: number;
-  until: number;
-  next: number;
-}
+/**
+ * The probe state of one overdue call, kept under its key. `name` and `startedAt` name the call it belongs
+ * to: a key reused by another call (the session's next one) is not it.
+ */
+type ProbeState = Omit<ProbeJSON, 'key'>;
 
 /**
  * Key of a call's probe state. With a session (one running call at a time), the session id itself: no
