@@ -10,10 +10,13 @@ import { loadSolver } from '../solve/solver.js';
 import { quantileSorted, sortedCopy } from '../stats.js';
 import type { Plan } from '../types.js';
 
+/** Timed solves per example when no --repeat is given. */
+export const DEFAULT_REPEAT = 200;
+
 const HELP = `usage: tao demo [--repeat N]
 
 Solves the bundled examples (the paper's appendix H snapshots, reconstructed, and random ticks) with the
-exact DP and with best-fit decreasing, prints each plan, and times N repeated solves (default 200).`;
+exact DP and with best-fit decreasing, prints each plan, and times N repeated solves (default ${DEFAULT_REPEAT}).`;
 
 function formatValue(plan: Plan): string {
   const v = plan.value;
@@ -33,7 +36,7 @@ const FLAGS = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  let repeat = 200;
+  let repeat = DEFAULT_REPEAT;
   try {
     const { values } = parseFlags(args, FLAGS);
     if (values.help === true) {

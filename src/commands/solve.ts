@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
-import type { SolveOptions } from '../solve/options.js';
+import { defaultSolveOptions, type SolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
 import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 
@@ -15,9 +15,9 @@ const HELP = `usage: tao solve [file] [options]
 Reads a Problem (JSON) from file, or from stdin when no file is given, and prints the Plan (JSON).
 
 options:
-  --quantum N      capacity quantum in tokens (default 1024)
-  --budget N       state budget: most DP cells before the BFD fallback (default 4194304, at most ${MAX_STATE_BUDGET})
-  --deadline MS    wall-clock bound in milliseconds before the BFD fallback (default: none)
+  --quantum N      capacity quantum in tokens (default ${defaultSolveOptions.quantum})
+  --budget N       state budget: most units of DP work before the BFD fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET})
+  --deadline MS    wall-clock bound in milliseconds before the BFD fallback (default: ${Number.isFinite(defaultSolveOptions.deadlineMs) ? defaultSolveOptions.deadlineMs : 'none'})
   --compact        print the Plan on one line
   -h, --help       this help`;
 
