@@ -8,10 +8,10 @@ import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import {
   predictReport,
   validateCompletedToolCall,
-  type CompletedToolCall,
   type ErrorSummary,
   type PredictReport,
 } from '../evaluate/readiness/report.js';
+import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import { parseFlags } from './cli-args.js';
 
 const USAGE = `usage: tao predict-report <calls.jsonl> [--json]

@@ -13,22 +13,10 @@
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
+import { EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
 import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
-
-/** One completed tool call of a trace. */
-export interface CompletedToolCall {
-  name: string;
-  startedAt: number;
-  returnedAt: number;
-  command?: string;
-  /** An end time the tool exposed at its start. */
-  deadline?: number;
-  /** The session the call belonged to; keys its probe state (default: its position in the input). */
-  session?: string;
-}
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {

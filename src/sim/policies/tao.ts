@@ -23,7 +23,8 @@ import { defaultPredictorOptions, type PredictorOptions } from '../../evaluate/r
 import { defaultSolveOptions } from '../../solve/options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
 import type { SimPredictor, TaoDeps } from '../deps.js';
-import type { Admission, CompletedToolCall, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
+import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
+import type { Admission, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
 import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 
