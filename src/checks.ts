@@ -27,25 +27,32 @@ export function recordAt(x: unknown, path: PathLike, field = ''): Record<string,
   return x;
 }
 
-function rejectKeys(obj: Record<string, unknown>, known: (key: string) => boolean, path: PathLike, noun: string): void {
+/**
+ * Rejects own keys outside `known`: a misspelt optional field must not be silently ignored. `noun` names
+ * what a key is in the message (`is not a known field`).
+ */
+export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike, noun = 'field'): void {
   for (const key in obj) {
-    if (Object.prototype.hasOwnProperty.call(obj, key) && !known(key)) {
+    if (Object.prototype.hasOwnProperty.call(obj, key) && !known.has(key)) {
       throw new InvalidValueError(`${at(path)}.${key} is not a known ${noun}`);
     }
   }
 }
 
-/** Rejects keys outside `known`: a misspelt optional field must not be silently ignored. */
-export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike): void {
-  rejectKeys(obj, (key) => known.has(key), path, 'field');
-}
+/** The own keys of each frozen defaults object, computed once. */
+const optionKeys = new WeakMap<object, ReadonlySet<string>>();
 
 /**
- * Checks that `options` is a plain object whose own keys all are own keys of `known` (the frozen defaults),
- * so a misspelt option is an error rather than silently ignored.
+ * Checks that `options` is a plain object whose own keys all are own keys of `defaults` (a frozen defaults
+ * object), so a misspelt option is an error rather than silently ignored.
  */
-export function checkOptionsObject(options: unknown, known: object, path: PathLike): void {
-  rejectKeys(recordAt(options, path), (key) => Object.prototype.hasOwnProperty.call(known, key), path, 'option');
+export function checkOptionsObject(options: unknown, defaults: object, path: PathLike): void {
+  let known = optionKeys.get(defaults);
+  if (known === undefined) {
+    known = new Set(Object.keys(defaults));
+    optionKeys.set(defaults, known);
+  }
+  rejectUnknownKeys(recordAt(options, path), known, path, 'option');
 }
 
 /** An array of at most `max` entries at `path` + `field`. */
@@ -111,4 +118,14 @@ export function nonEmptyString(x: unknown, path: PathLike, field = ''): string {
 export function optionalSignal(x: unknown, path: PathLike, field = ''): AbortSignal | undefined {
   if (x !== undefined && !(x instanceof AbortSignal)) throw new InvalidTypeError(`${at(path, field)} must be an AbortSignal`);
   return x;
+}
+
+/** A safe integer >= 1 at `path` + `field`. */
+export function positiveInteger(x: unknown, path: PathLike, field = ''): number {
+  return integerIn(x, path, 1, Number.MAX_SAFE_INTEGER, 'a positive integer', field);
+}
+
+/** A safe integer >= 0 at `path` + `field`. */
+export function nonNegativeInteger(x: unknown, path: PathLike, field = ''): number {
+  return integerIn(x, path, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer', field);
 }

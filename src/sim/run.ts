@@ -1,6 +1,7 @@
 /**
  * Running the simulator: one run, or every (policy, seed) pair of a setting, with the summary over seeds.
  */
+import { nonNegativeInteger, positiveInteger } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
 import type { EngineModel } from './engine.js';
@@ -70,8 +71,7 @@ export function resolveSetting(setting: string | SimSetting): SimSetting {
 
 function checkMode(mode: RunMode): void {
   if ('tasks' in mode) {
-    if (typeof mode.tasks !== 'number') throw new InvalidTypeError('mode.tasks must be a number');
-    if (!Number.isSafeInteger(mode.tasks) || mode.tasks < 1) throw new InvalidValueError('mode.tasks must be a positive integer');
+    positiveInteger(mode.tasks, 'mode.tasks');
   } else {
     if (typeof mode.duration !== 'number') throw new InvalidTypeError('mode.duration must be a number');
     if (!Number.isFinite(mode.duration) || mode.duration <= 0) throw new InvalidValueError('mode.duration must be a positive number of seconds');
@@ -80,10 +80,7 @@ function checkMode(mode: RunMode): void {
 
 function checkSeeds(seeds: readonly number[]): void {
   if (seeds.length === 0) throw new InvalidValueError('seeds must not be empty');
-  seeds.forEach((s, i) => {
-    if (typeof s !== 'number') throw new InvalidTypeError(`seeds[${i}] must be a number`);
-    if (!Number.isSafeInteger(s) || s < 0) throw new InvalidValueError(`seeds[${i}] must be a non-negative integer`);
-  });
+  seeds.forEach((s, i) => nonNegativeInteger(s, () => `seeds[${i}]`));
 }
 
 /** One run of `policy` (a fresh instance: policies keep state) on `setting` with `seed`. */

@@ -16,7 +16,7 @@ import { InvalidTypeError, InvalidValueError } from '../../errors.js';
 import { EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
+import { finite, isRecord, nonEmptyString, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {
@@ -116,12 +116,7 @@ function resolveReportOptions(options: PredictReportOptions | undefined): {
     if (tick <= 0) throw new InvalidValueError('options.tick must be a positive finite number');
   }
   let maxTicks = DEFAULT_MAX_TICKS;
-  if (options.maxTicks !== undefined) {
-    const m: unknown = options.maxTicks;
-    if (typeof m !== 'number') throw new InvalidTypeError('options.maxTicks must be a number');
-    if (!Number.isSafeInteger(m) || m < 0) throw new InvalidValueError('options.maxTicks must be a non-negative integer');
-    maxTicks = m;
-  }
+  if (options.maxTicks !== undefined) maxTicks = nonNegativeInteger(options.maxTicks, 'options.maxTicks');
   return { predictor, tick, maxTicks };
 }
 
