@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quantileSorted, summarize } from '../src/bench/stats.js';
+import { summarize } from '../src/bench/stats.js';
+import { quantileSorted } from '../src/stats.js';
 import { HEAVY_CELLS, pairedRatio, type Solved } from '../src/bench/run.js';
 import { timeSolves } from '../src/bench/timing.js';
 import type { Plan, Problem } from '../src/types.js';

@@ -2,7 +2,8 @@
  * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
  * in the worker pool, routed by an estimate of the solve's work (`estimateWork`).
  */
-import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
+import { recordAt } from '../checks.js';
+import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
@@ -82,10 +83,8 @@ export function solverBackend(solver: Solver | undefined, pool: SolverPool, onCl
  * start (e.g. `dist/` not built).
  */
 export async function createPlanner(options?: CreatePlannerOptions): Promise<Planner<Prepared>> {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw new InvalidTypeError('options must be an object');
-  }
-  const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = options ?? {};
+  const given = options === undefined ? {} : (recordAt(options, 'options') as CreatePlannerOptions);
+  const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = given;
   const resolved = resolvePlannerOptions(plannerOptions);
   if (givenPool !== undefined && poolOptions !== undefined) {
     throw new InvalidValueError('options.poolOptions must be absent when options.pool is given');

@@ -6,9 +6,10 @@
  * The planner is generic over a backend (how to prepare, estimate and solve); `createPlanner` in
  * `planner-backend.ts` wires the WASM solver (small problems, on the calling thread) and the worker pool.
  */
-import { checkOptionsObject, numberAt } from '../checks.js';
+import { anyNumber, checkOptionsObject, optionalSignal, recordAt } from '../checks.js';
 import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
+import { elapsedMicros } from '../solve/plan.js';
 import { PlannerCounters, type PlannerStats } from './stats.js';
 import { revalidate, signaturesOf, type Revalidation, type SignatureIndex } from './revalidate.js';
 import type { Plan, Problem } from '../types.js';
@@ -84,7 +85,7 @@ export function resolvePlannerOptions(options: PlannerOptions | undefined, path 
   const name = options.inThreadMaxWork === undefined && options.inThreadMaxCells !== undefined ? 'inThreadMaxCells' : 'inThreadMaxWork';
   const given = options[name];
   if (given !== undefined) {
-    const c = numberAt(given, `${path}.${name}`);
+    const c = anyNumber(given, `${path}.${name}`);
     if (Number.isNaN(c) || c < 0 || (Number.isFinite(c) && !Number.isInteger(c))) {
       throw new InvalidValueError(`${path}.${name} must be a non-negative integer or Infinity`);
     }
@@ -139,17 +140,10 @@ interface Job<P> {
 
 function splitSubmitOptions(options: SubmitOptions | undefined): [AbortSignal | undefined, SolveOptions] {
   if (options === undefined) return [undefined, {}];
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError('options must be an object');
-  }
-  const { signal, ...solve } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidTypeError('options.signal must be an AbortSignal');
-  }
-  return [signal, solve];
+  const { signal, ...solve } = recordAt(options, 'options') as SubmitOptions;
+  return [optionalSignal(signal, 'options.signal'), solve];
 }
 
-const micros = (fromMs: number, toMs: number): number => Math.max(0, Math.round((toMs - fromMs) * 1000));
 
 /**
  * Solves snapshots off the scheduler loop and revalidates their plans against live state.
@@ -307,7 +301,7 @@ export class Planner<P = unknown> {
     this.#queued = undefined;
     this.#inFlight = job;
     const start = performance.now();
-    const queueMicros = micros(job.submittedAt, start);
+    const queueMicros = elapsedMicros(job.submittedAt);
     this.#counters.queueWaitMicros.record(queueMicros);
     const limit = this.#options.inThreadMaxWork;
     const inThread = limit > 0 && this.#estimate(job.prepared) <= limit;
@@ -323,7 +317,7 @@ export class Planner<P = unknown> {
     }
     this.#inFlightDone = solving.then(
       (plan) => {
-        const solveMicros = micros(start, performance.now());
+        const solveMicros = elapsedMicros(start);
         this.#counters.solveMicros.record(solveMicros);
         this.#counters.add('solves');
         this.#counters.add(inThread ? 'solvesInThread' : 'solvesPool');
