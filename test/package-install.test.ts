@@ -61,22 +61,21 @@ describe('the installed package', () => {
       join(app, 'consumer.mjs'),
       `import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { loadSolver, SIDECAR_PROTOCOL_VERSION } from 'tao-solver';
+import { loadSolver } from 'tao-solver';
 const solver = await loadSolver();
 const plan = solver.solve(JSON.parse(process.argv[2]));
 solver.close();
 const schema = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('tao-solver/schemas/problem.schema.json'), 'utf8'));
 const esm = new URL(import.meta.resolve('tao-solver/schemas/request.schema.json')).pathname;
-console.log(JSON.stringify({ plan, protocol: SIDECAR_PROTOCOL_VERSION, schemaId: schema.$id, esm }));
+console.log(JSON.stringify({ plan, schemaId: schema.$id, esm }));
 `,
     );
     const r = spawnSync(process.execPath, ['consumer.mjs', JSON.stringify(problem)], { cwd: app, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const out = JSON.parse(r.stdout) as { plan: Plan; protocol: number; schemaId: string; esm: string };
+    const out = JSON.parse(r.stdout) as { plan: Plan; schemaId: string; esm: string };
     expect(out.plan.status).toBe('optimal');
     expect(out.plan.value).toEqual(expectedValue);
-    expect(out.protocol).toBe(1);
     expect(out.schemaId).toBe('https://unpkg.com/tao-solver/schemas/problem.schema.json');
     expect(out.esm).toBe(join(app, 'node_modules', 'tao-solver', 'schemas', 'request.schema.json'));
     // The code ran from the installed copy, not from this checkout.

@@ -436,6 +436,7 @@ describe('sidecar messages', () => {
     ['evaluate with options', { id: 4, op: 'evaluate', snapshot: snap, options: { halfLife: 0.5, creditUnit: 16, reserve: 1 } }],
     ['observe', { id: 5, op: 'observe', calls: [{ name: 'bash', startedAt: 1, returnedAt: 2, command: 'ls', session: 's' }] }],
     ['observe nothing', { id: 6, op: 'observe', calls: [] }],
+    ['observe with a deadline', { id: 6.5, op: 'observe', calls: [{ name: 'make', startedAt: 1, returnedAt: 9, deadline: 30 }] }],
     ['predictor.save', { id: 7, op: 'predictor.save' }],
     ['predictor.load', { id: 8, op: 'predictor.load', predictor: stateful }],
     ['stats', { id: 9, op: 'stats' }],
@@ -486,9 +487,16 @@ describe('sidecar messages', () => {
     }
   });
 
-  it('a request whose problem breaks a rule between fields passes the schema and gets the error', () => {
-    for (const [name, problem, message] of crossFieldProblems) {
-      const r = { id: name, op: 'solve', problem };
+  it('a request breaking a rule between fields passes the schema and gets the error', () => {
+    const cases: [string, Json, string][] = [
+      ...crossFieldProblems.map(([name, problem, message]): [string, Json, string] => [name, { op: 'solve', problem }, message]),
+      ...crossFieldSnapshots.map(([name, snapshot, message]): [string, Json, string] => [name, { op: 'evaluate', snapshot }, message]),
+      ...crossFieldPredictors.map(([name, predictor, message]): [string, Json, string] => [name, { op: 'predictor.load', predictor }, message]),
+      ['call returned before it started', { op: 'observe', calls: [{ name: 'x', startedAt: 2, returnedAt: 1 }] }, 'calls[0].returnedAt must not be before calls[0].startedAt'],
+      ['deadline before the start', { op: 'observe', calls: [{ name: 'x', startedAt: 2, returnedAt: 3, deadline: 1 }] }, 'calls[0].deadline must not be before calls[0].startedAt'],
+    ];
+    for (const [name, body, message] of cases) {
+      const r = { id: name, ...body };
       expect(schemaErrors('request', r), name).toBe('');
       expect(answer(r), name).toEqual({ id: name, ok: false, error: { code: 'ERR_TAO_INVALID_VALUE', message } });
     }

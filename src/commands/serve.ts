@@ -29,7 +29,7 @@ function log(message: string): void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, {
+  const { values } = parseFlags(args, {
     socket: { type: 'string' },
     'max-line-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
