@@ -285,6 +285,14 @@ describe('tao serve over stdio', () => {
 });
 
 describe('tao serve --socket', () => {
+  /** A sidecar serving a fresh socket path, once it listens. */
+  async function socketSidecar(): Promise<{ s: SidecarProcess; path: string }> {
+    const path = join(tempDir(), 'tao.sock');
+    const s = new SidecarProcess(['--socket', path]);
+    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    return { s, path };
+  }
+
   /** Connects, sends the lines, resolves with the response lines once `count` have arrived. */
   function exchange(path: string, lines: Json[], count = lines.length): Promise<Json[]> {
     return new Promise((resolve, reject) => {
@@ -305,9 +313,7 @@ describe('tao serve --socket', () => {
   }
 
   it('serves several connections with one predictor and removes the socket on shutdown', async () => {
-    const path = join(tempDir(), 'tao.sock');
-    const s = new SidecarProcess(['--socket', path]);
-    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    const { s, path } = await socketSidecar();
     expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);
     const [, c] = cases.find(([f]) => f === 'appendix-h-cache.json')!;
     const [solved, observed] = await exchange(path, [
@@ -325,9 +331,7 @@ describe('tao serve --socket', () => {
   });
 
   it('stops reading a connection whose responses are not read, then answers everything', async () => {
-    const path = join(tempDir(), 'tao.sock');
-    const s = new SidecarProcess(['--socket', path]);
-    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    const { s, path } = await socketSidecar();
     const sock = connect(path);
     await new Promise((r) => sock.once('connect', r));
     sock.pause();
@@ -348,9 +352,7 @@ describe('tao serve --socket', () => {
   });
 
   it('a client that vanishes mid-stream does not stop the others', async () => {
-    const path = join(tempDir(), 'tao.sock');
-    const s = new SidecarProcess(['--socket', path]);
-    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+    const { s, path } = await socketSidecar();
     const rude = connect(path);
     await new Promise((r) => rude.once('connect', r));
     rude.pause();
@@ -367,9 +369,7 @@ describe('tao serve --socket', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} closes the server and removes the socket: exit 0`, async () => {
-      const path = join(tempDir(), 'tao.sock');
-      const s = new SidecarProcess(['--socket', path]);
-      while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
+      const { s, path } = await socketSidecar();
       expect(existsSync(path)).toBe(true);
       s.child.kill(signal);
       expect(await s.exited).toBe(0);
