@@ -81,3 +81,27 @@ export {
   type SignatureIndex,
 } from './planner/revalidate.js';
 export type { HistogramSummary } from './planner/histogram.js';
+export type {
+  SidecarOp,
+  RequestId,
+  SidecarRequest,
+  SidecarResponse,
+  SidecarErrorCode,
+  ErrorResponse,
+  HelloRequest,
+  HelloResponse,
+  SolveRequest,
+  SolveResponse,
+  EvaluateRequest,
+  EvaluateResponse,
+  ObserveRequest,
+  ObserveResponse,
+  PredictorSaveRequest,
+  PredictorSaveResponse,
+  PredictorLoadRequest,
+  PredictorLoadResponse,
+  StatsRequest,
+  StatsResponse,
+  ShutdownRequest,
+  ShutdownResponse,
+} from './serve/protocol.js';
