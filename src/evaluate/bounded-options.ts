@@ -1,7 +1,8 @@
 /**
  * The evaluation options beyond the paper: a bounded wait, holding capacity only when it pays, and credit
  * that sees evictions. Each is off by default, so that `evaluate` with no options is the paper's method;
- * `boundedEvaluateOptions` turns all three on. docs/bounded-wait.md states the rules and the guarantee.
+ * `boundedEvaluateOptions` turns all three on. The README section "Beyond the paper" states the rules
+ * and the guarantee.
  */
 import { anyNumber, positiveInteger, positiveOrInfinity } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';

@@ -35,7 +35,7 @@ export function decayCredit(tokens: number, age: number, halfLife: number, unit:
  * - `signature`: `sessionSignature`, see src/evaluate/signature.ts for what it covers.
  * The Problem's `nodes` is `snapshot.nodes` itself. The result always passes `validateProblem`.
  *
- * Beyond the paper, each off by default (docs/bounded-wait.md): `creditSource: 'live'` caps each credit
+ * Beyond the paper, each off by default (README, "Beyond the paper"): `creditSource: 'live'` caps each credit
  * by the observation's `live` prefix; a finite `holdHorizon` makes a running, not-ready session
  * ineligible on the nodes where holding it does not pay (see hold.ts; `eligible` is then a new array);
  * a finite `waitThreshold` or `waitServiceMultiple` boosts the credit of starved sessions (wait-boost.ts).

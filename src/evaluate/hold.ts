@@ -7,7 +7,7 @@
  *
  *     w * remaining <= tau * k(b)
  *
- * (derivation in docs/bounded-wait.md). Nodes where it does not pay are made ineligible for the
+ * (derivation in the README section "Beyond the paper"). Nodes where it does not pay are made ineligible for the
  * session; a session predicted ready (r = 1) is never filtered: its hold lasts at most one horizon, which
  * the tick already costs.
  */
