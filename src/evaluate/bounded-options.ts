@@ -68,12 +68,12 @@ export const defaultBoundedOptions: Readonly<ResolvedBoundedOptions> = Object.fr
 });
 
 /**
- * The recommended configuration: starved after 20 s of waiting or 10 times the expected service, holds
+ * The recommended configuration: starved after 60 s of waiting or 10 times the expected service, holds
  * that pay within 30 s at full credit, live credit. Pass it (or spread it under your own fields) as the
  * evaluation options; the simulator policy `tao-bounded` uses the same values.
  */
 export const boundedEvaluateOptions: Readonly<ResolvedBoundedOptions> = Object.freeze({
-  waitThreshold: 20,
+  waitThreshold: 60,
   waitServiceMultiple: 10,
   waitQuantum: defaultSolveOptions.quantum,
   holdHorizon: 30,
