@@ -235,26 +235,51 @@ const snapshotArb: fc.Arbitrary<Snapshot> = fc
     };
   });
 
+/** The oracle's own reading of "starved" and "head" (threshold trigger only). */
+function oracleHead(snapshot: Snapshot, plain: Problem, threshold: number, q: number): { starved: boolean[]; head: number } {
+  const starved = snapshot.sessions.map((s) => s.waitingSince !== undefined && snapshot.time - s.waitingSince >= threshold);
+  let head = -1;
+  snapshot.sessions.forEach((s, i) => {
+    if (!starved[i]) return;
+    const w = plain.sessions[i]!.weight;
+    const fitsAlone = snapshot.nodes.some(
+      (n) => (s.eligible === undefined || s.eligible.includes(n.id)) && Math.ceil(w / q) <= Math.floor(n.capacity / q),
+    );
+    if (!fitsAlone) return;
+    const h = head < 0 ? undefined : snapshot.sessions[head]!;
+    if (h === undefined || s.waitingSince! < h.waitingSince! || (s.waitingSince === h.waitingSince && s.id < h.id)) head = i;
+  });
+  return { starved, head };
+}
+
 describe('bounded wait keeps the solver exact', () => {
+  it('the fallback plan (dense DP over its state budget) admits the head first too', () => {
+    let withHead = 0;
+    let fellBack = 0;
+    fc.assert(
+      fc.property(snapshotArb, (snapshot) => {
+        const plain = evaluate(snapshot, predictor);
+        const { head } = oracleHead(snapshot, plain, 8, 4);
+        const boosted = evaluate(snapshot, predictor, { waitThreshold: 8, waitQuantum: 4 });
+        const plan = solver.solve(boosted, { quantum: 4, stateBudget: 1, path: 'dense' });
+        if (head < 0) return;
+        withHead++;
+        if (plan.status === 'fallback') fellBack++;
+        expect(plan.assignments[0]?.session).toBe(snapshot.sessions[head]!.id);
+      }),
+      { numRuns: 300 },
+    );
+    expect(withHead).toBeGreaterThan(50);
+    expect(fellBack).toBeGreaterThan(25);
+  });
+
   it.each([1, 4])('the solver on the boosted Problem attains the brute-force optimum of the intended order (quantum %i)', (q) => {
     fc.assert(
       fc.property(snapshotArb, (snapshot) => {
         const threshold = 8;
         const plain = evaluate(snapshot, predictor);
         const boosted = evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q });
-        // The oracle's own reading of "starved" and "head".
-        const starved = snapshot.sessions.map((s) => s.waitingSince !== undefined && snapshot.time - s.waitingSince >= threshold);
-        let head = -1;
-        snapshot.sessions.forEach((s, i) => {
-          if (!starved[i]) return;
-          const w = plain.sessions[i]!.weight;
-          const fitsAlone = snapshot.nodes.some(
-            (n) => (s.eligible === undefined || s.eligible.includes(n.id)) && Math.ceil(w / q) <= Math.floor(n.capacity / q),
-          );
-          if (!fitsAlone) return;
-          const h = head < 0 ? undefined : snapshot.sessions[head]!;
-          if (h === undefined || s.waitingSince! < h.waitingSince! || (s.waitingSince === h.waitingSince && s.id < h.id)) head = i;
-        });
+        const { starved, head } = oracleHead(snapshot, plain, threshold, q);
         let best: number[] | undefined;
         forEachPlan(plain, q, (pick) => {
           const key = intendedKey(plain, pick, starved, head);
