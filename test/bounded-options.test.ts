@@ -72,7 +72,7 @@ describe('snapshot fields of the bounded options', () => {
       'snapshot.sessions[0].waitingSince must not be before snapshot.sessions[0].tool.returnedAt',
     ],
     [{ expectedService: 0 }, InvalidValueError, 'snapshot.sessions[0].expectedService must be a positive finite number'],
-    [{ expectedService: Infinity }, InvalidValueError, 'snapshot.sessions[0].expectedService must be a finite number'],
+    [{ expectedService: Infinity }, InvalidValueError, 'snapshot.sessions[0].expectedService must be a positive finite number'],
     [
       { cache: [{ node: 'n0', tokens: 5, observedAt: 0, live: -1 }] },
       InvalidValueError,

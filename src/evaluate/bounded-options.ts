@@ -4,7 +4,7 @@
  * `boundedEvaluateOptions` turns all three on. The README section "Beyond the paper" states the rules
  * and the guarantee.
  */
-import { anyNumber, positiveInteger, positiveOrInfinity } from '../checks.js';
+import { nonNegativeOrInfinity, positiveInteger, positiveOrInfinity } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { defaultSolveOptions } from '../solve/options.js';
 
@@ -91,7 +91,7 @@ export function waitBoundOn(o: ResolvedBoundedOptions): boolean {
  */
 export function resolveBoundedInto(options: BoundedOptions, out: ResolvedBoundedOptions, path: string): void {
   if (options.waitThreshold !== undefined) {
-    out.waitThreshold = nonNegativeOrInfinityAt(options.waitThreshold, `${path}.waitThreshold`);
+    out.waitThreshold = nonNegativeOrInfinity(options.waitThreshold, path, '.waitThreshold');
   }
   if (options.waitServiceMultiple !== undefined) {
     out.waitServiceMultiple = positiveOrInfinity(options.waitServiceMultiple, path, '.waitServiceMultiple');
@@ -100,7 +100,7 @@ export function resolveBoundedInto(options: BoundedOptions, out: ResolvedBounded
     out.waitQuantum = positiveInteger(options.waitQuantum, path, '.waitQuantum');
   }
   if (options.holdHorizon !== undefined) {
-    out.holdHorizon = nonNegativeOrInfinityAt(options.holdHorizon, `${path}.holdHorizon`);
+    out.holdHorizon = nonNegativeOrInfinity(options.holdHorizon, path, '.holdHorizon');
   }
   if (options.creditSource !== undefined) {
     const c: unknown = options.creditSource;
@@ -110,11 +110,4 @@ export function resolveBoundedInto(options: BoundedOptions, out: ResolvedBounded
     }
     out.creditSource = c as CreditSource;
   }
-}
-
-/** A number >= 0, `Infinity` allowed (meaning "off"). */
-function nonNegativeOrInfinityAt(x: unknown, path: string): number {
-  const v = anyNumber(x, path);
-  if (Number.isNaN(v) || v < 0) throw new InvalidValueError(`${path} must be a non-negative number or Infinity`);
-  return v;
 }

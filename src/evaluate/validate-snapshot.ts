@@ -3,7 +3,7 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
@@ -151,10 +151,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
     }
     if (s.tool !== undefined) checkToolCall(s.tool, () => `${p()}.tool`, time, timePath, true);
     if (s.waitingSince !== undefined) checkWaitingSince(s, p, time, timePath);
-    if (s.expectedService !== undefined) {
-      const e = finite(s.expectedService, p, '.expectedService');
-      if (e <= 0) throw new InvalidValueError(`${p()}.expectedService must be a positive finite number`);
-    }
+    if (s.expectedService !== undefined) positiveFinite(s.expectedService, p, '.expectedService');
   }
   return nodeIndex;
 }
