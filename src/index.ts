@@ -17,6 +17,12 @@ export {
   type EvaluateOptions,
   type ResolvedEvaluateOptions,
 } from './evaluate/options.js';
+export {
+  boundedEvaluateOptions,
+  type BoundedOptions,
+  type ResolvedBoundedOptions,
+  type CreditSource,
+} from './evaluate/bounded-options.js';
 export { sessionSignature } from './evaluate/signature.js';
 export {
   ReadinessPredictor,

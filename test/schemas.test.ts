@@ -173,6 +173,12 @@ const validSnapshots: [string, Json][] = [
   }],
   ['progress 0', edited(snap, (s) => (s.sessions[0].tool.progress = 0))],
   ['observation in the past', edited(snap, (s) => (s.sessions[0].cache[0].observedAt = -1e9))],
+  ['bounded-wait and live fields', edited(snap, (s) => {
+    s.sessions[0].cache[0].live = 2000;
+    s.sessions[1].waitingSince = 90;
+    s.sessions[1].expectedService = 0.5;
+    s.sessions[2].waitingSince = 100;
+  })],
 ];
 /** Random snapshots that keep every rule: ids unique, references to known nodes, tool times in order. */
 const randomSnapshot: fc.Arbitrary<Json> = fc
@@ -251,6 +257,9 @@ const perFieldSnapshots: [string, Json, string][] = [
   ['tool command a number', edited(snap, (s) => (s.sessions[0].tool.command = 5)), 'snapshot.sessions[0].tool.command must be a string'],
   ['tool progress above 1', edited(snap, (s) => (s.sessions[0].tool.progress = 1.5)), 'snapshot.sessions[0].tool.progress must be from 0 to 1'],
   ['tool progress negative', edited(snap, (s) => (s.sessions[0].tool.progress = -0.1)), 'snapshot.sessions[0].tool.progress must be from 0 to 1'],
+  ['waitingSince a string', edited(snap, (s) => (s.sessions[1].waitingSince = '90')), 'snapshot.sessions[1].waitingSince must be a number'],
+  ['expectedService 0', edited(snap, (s) => (s.sessions[1].expectedService = 0)), 'snapshot.sessions[1].expectedService must be a positive finite number'],
+  ['cache live negative', edited(snap, (s) => (s.sessions[0].cache[0].live = -1)), 'snapshot.sessions[0].cache[0].live must be an integer from 0 to snapshot.sessions[0].cache[0].tokens (2000)'],
 ];
 const crossFieldSnapshots: [string, Json, string][] = [
   ['duplicate session id', edited(snap, (s) => (s.sessions[1].id = 's1')), 'snapshot.sessions[1].id duplicates session "s1"'],
@@ -262,6 +271,10 @@ const crossFieldSnapshots: [string, Json, string][] = [
   ['started after time', edited(snap, (s) => (s.sessions[0].tool.startedAt = 101)), 'snapshot.sessions[0].tool.startedAt must not be after snapshot.time'],
   ['returned before started', edited(snap, (s) => (s.sessions[2].tool.returnedAt = 40)), 'snapshot.sessions[2].tool.returnedAt must not be before snapshot.sessions[2].tool.startedAt'],
   ['deadline before started', edited(snap, (s) => (s.sessions[0].tool.deadline = 99)), 'snapshot.sessions[0].tool.deadline must not be before snapshot.sessions[0].tool.startedAt'],
+  ['live above the observed tokens', edited(snap, (s) => (s.sessions[0].cache[0].live = 2001)), 'snapshot.sessions[0].cache[0].live must be an integer from 0 to snapshot.sessions[0].cache[0].tokens (2000)'],
+  ['waitingSince after time', edited(snap, (s) => (s.sessions[1].waitingSince = 101)), 'snapshot.sessions[1].waitingSince must not be after snapshot.time'],
+  ['waitingSince while the tool runs', edited(snap, (s) => (s.sessions[0].waitingSince = 99.9)), 'snapshot.sessions[0].waitingSince must be absent while snapshot.sessions[0].tool is running (no returnedAt)'],
+  ['waitingSince before the return', edited(snap, (s) => (s.sessions[2].waitingSince = 99)), 'snapshot.sessions[2].waitingSince must not be before snapshot.sessions[2].tool.returnedAt'],
 ];
 
 // ---------------------------------------------------------------- fixtures: predictor JSON
@@ -434,6 +447,7 @@ describe('sidecar messages', () => {
     ...validProblems.slice(caseProblems.length, caseProblems.length + 40).map(([name, problem], i): [string, Json] => [`solve ${name}`, { id: `p${i}`, op: 'solve', problem }]),
     ['evaluate', { id: 3, op: 'evaluate', snapshot: snap }],
     ['evaluate with options', { id: 4, op: 'evaluate', snapshot: snap, options: { halfLife: 0.5, creditUnit: 16, reserve: 1 } }],
+    ['evaluate with the bounded options', { id: 4.5, op: 'evaluate', snapshot: snap, options: { waitThreshold: 0, waitServiceMultiple: 10, waitQuantum: 16, holdHorizon: 30, creditSource: 'live' } }],
     ['observe', { id: 5, op: 'observe', calls: [{ name: 'bash', startedAt: 1, returnedAt: 2, command: 'ls', session: 's' }] }],
     ['observe nothing', { id: 6, op: 'observe', calls: [] }],
     ['observe with a deadline', { id: 6.5, op: 'observe', calls: [{ name: 'make', startedAt: 1, returnedAt: 9, deadline: 30 }] }],
@@ -462,6 +476,8 @@ describe('sidecar messages', () => {
     ['evaluate, bad snapshot', { id: 1, op: 'evaluate', snapshot: perFieldSnapshots[5]![1] }, perFieldSnapshots[5]![2]],
     ['evaluate, halfLife 0', { id: 1, op: 'evaluate', snapshot: snap, options: { halfLife: 0 } }, 'options.halfLife must be a positive number or Infinity'],
     ['evaluate, creditUnit 0', { id: 1, op: 'evaluate', snapshot: snap, options: { creditUnit: 0 } }, 'options.creditUnit must be an integer from 1 to 4294967295'],
+    ['evaluate, holdHorizon negative', { id: 1, op: 'evaluate', snapshot: snap, options: { holdHorizon: -1 } }, 'options.holdHorizon must be a non-negative number or Infinity'],
+    ['evaluate, unknown creditSource', { id: 1, op: 'evaluate', snapshot: snap, options: { creditSource: 'engine' } }, 'options.creditSource must be "observed" or "live"'],
     ['observe without calls', { id: 1, op: 'observe' }, 'calls must be an array'],
     ['observe, call without name', { id: 1, op: 'observe', calls: [{ startedAt: 1, returnedAt: 2 }] }, 'calls[0].name must be a string'],
     ['observe, call with unknown field', { id: 1, op: 'observe', calls: [{ name: 'x', startedAt: 1, returnedAt: 2, tool: 'x' }] }, 'calls[0].tool is not a known field'],

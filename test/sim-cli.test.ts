@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as simulateCmd } from '../src/commands/simulate.js';
 import { run as sweepCmd } from '../src/commands/sweep.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
+import { POLICY_NAMES } from '../src/sim/policy.js';
 
 function quiet(): { out: () => string } {
   let text = '';
@@ -77,11 +78,11 @@ describe('tao simulate flags', () => {
     expect(text).toContain('profile swe-bench');
     for (const p of ['tao', 'thunderagent', 'dynamo', 'round-robin']) expect(text).toMatch(new RegExp(`^${p} `, 'm'));
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string; seed: number }[]; profile: { name: string } };
-    expect(report.runs).toHaveLength(20);
+    expect(report.runs).toHaveLength(2 * POLICY_NAMES.length);
     expect(report.profile.name).toBe('swe-bench');
     const svgText = readFileSync(svg, 'utf8');
     expect(svgText.startsWith('<svg')).toBe(true);
-    expect(svgText.match(/<polyline/g)).toHaveLength(10);
+    expect(svgText.match(/<polyline/g)).toHaveLength(POLICY_NAMES.length);
     const lines = readFileSync(rec, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(20);
     for (const line of lines) {

@@ -133,6 +133,11 @@ export interface ReadinessSource {
    * two sessions' calls with the same name and start time keep separate probe states.
    */
   ready(tool: ToolCall, now: number, session?: string): boolean;
+  /**
+   * Expected seconds until `tool` returns, at least 0; must not change what `ready` answers. Needed only
+   * by the hold rule (evaluation option `holdHorizon`).
+   */
+  remaining?(tool: ToolCall, now: number, session?: string): number;
 }
 
 /** The details behind one readiness answer. */
