@@ -21,6 +21,9 @@ import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type Run
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
 import { renderSvg } from '../bench/svg.js';
+import { FAMILIES, FAMILY_NAMES } from '../bench/families/index.js';
+import { defaultFamilyRunOptions, runFamilies } from '../bench/family-run.js';
+import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
 
 const HELP = `usage: tao bench [options]
@@ -52,6 +55,15 @@ output:
   --svg FILE             write the P95-vs-workers plot
   --markdown FILE        write the ours-vs-paper table and the full table as Markdown
   --write-baseline FILE  write the report without raw samples, as a gate baseline
+
+families (instead of the nine settings' corpora):
+  --families LIST        comma-separated families, or "all": ${FAMILY_NAMES.join(' ')}. Generates each
+                         family's groups (seeded), checks the plans against brute force and HiGHS, times
+                         the solver in-thread and through the pool, prints one Markdown table per family
+                         (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample default ${defaultFamilyRunOptions.highsSample};
+                         --cycles default ${defaultFamilyRunOptions.cycles})
+  --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
+  --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
@@ -128,11 +140,59 @@ const SPEC = {
   'max-fallback-increase': { type: 'string' },
   'max-mismatches': { type: 'string' },
   'p95-bound': { type: 'string' },
+  families: { type: 'string' },
+  'mkp-count': { type: 'string' },
+  doc: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+function parseFamilies(list: string, flag: string): string[] {
+  if (list.trim() === 'all') return [...FAMILY_NAMES];
+  const parts = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (parts.length === 0) throw new InvalidValueError(`${flag} must name at least one family`);
+  for (const p of parts) {
+    if (!FAMILY_NAMES.includes(p)) throw new InvalidValueError(`${flag}: unknown family "${p}" (known: ${FAMILY_NAMES.join(', ')})`);
+  }
+  return FAMILY_NAMES.filter((f) => parts.includes(f));
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof SPEC; strict: true }>>['values'];
+
+/** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
+async function runFamilyBench(v: Values, args: string[]): Promise<number> {
+  const d = defaultFamilyRunOptions;
+  const report = await runFamilies(
+    {
+      families: parseFamilies(v.families as string, '--families'),
+      seed: int(v.seed, '--seed', 0) ?? d.seed,
+      count: int(v.count, '--count', 1) ?? d.count,
+      mkpCount: int(v['mkp-count'], '--mkp-count', 1) ?? d.mkpCount,
+      highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
+      highsTimeLimitSec: d.highsTimeLimitSec,
+      cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
+      warmupIterations: int(v.warmup, '--warmup', 0) ?? d.warmupIterations,
+      pool: true,
+      stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
+    },
+    ['tao', 'bench', ...args].join(' '),
+    { log: (line) => process.stderr.write(line + '\n') },
+  );
+  const block = formatFamilyMarkdown(report, new Map(FAMILIES.map((f) => [f.name, f.description])));
+  process.stdout.write(block + '\n');
+  if (v.doc !== undefined) {
+    await updateDoc(v.doc, block);
+    process.stderr.write(`doc: ${v.doc}\n`);
+  }
+  if (v.json !== undefined) await writeText(v.json, JSON.stringify(report, null, 2) + '\n');
+  const wrong = report.groups.filter((g) => g.exactness.wrong.length > 0);
+  for (const g of wrong) process.stderr.write(`tao bench: ${g.key}: wrong answers: ${g.exactness.wrong.slice(0, 3).join('; ')}\n`);
+  const missed = report.groups.filter((g) => goalMisses(g).length > 0).length;
+  process.stderr.write(`goal: ${report.groups.length - missed} of ${report.groups.length} groups meet theirs (${report.elapsedSec} s)\n`);
+  return wrong.length > 0 ? 1 : 0;
+}
+
 export async function run(args: string[]): Promise<number> {
-  let v: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SPEC; strict: true }>>['values'];
+  let v: Values;
   try {
     v = parseArgs({ args, options: SPEC, allowPositionals: false, strict: true }).values;
   } catch (err) {
@@ -142,6 +202,8 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+
+  if (v.families !== undefined) return runFamilyBench(v, args);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;
   const bw = baseline?.workload;
