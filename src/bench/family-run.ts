@@ -2,8 +2,10 @@
  * The per-family benchmark (`tao bench --families`): for every group of the chosen families, generate its
  * problems, describe what they look like, solve each once in-thread and judge the plan against an
  * independent oracle (brute force when small, HiGHS on a sample within a time limit per stage), then time
- * the in-thread solver and the worker pool. Every group is reported separately, beside its goal.
+ * the in-thread solver (wall clock, and CPU time in a separate pass) and the worker pool. Every group is
+ * reported separately, beside its goal.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { createSolverPool } from '../pool/pool.js';
 import { resolveSolveOptions, type ResolvedSolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
@@ -70,6 +72,8 @@ export interface GroupReport {
   problems: number;
   shape: GroupShape;
   inThread: Summary;
+  /** In-thread CPU time of one solve (process user + system time), one pass: what load does not inflate. */
+  inThreadCpu: Summary;
   pool: Summary | null;
   fallbackPct: number;
   /** Oracle checks: problems with a value from brute force or HiGHS, and how the solver's plans compare. */
@@ -151,6 +155,12 @@ async function runGroup(
   const iterations = problems.length * o.cycles;
   const warmupIterations = Math.min(o.warmupIterations, iterations);
   const inThread = await timeSolves(`${key}/wasm`, problems, (p) => solver.solve(p, options), { iterations, warmupIterations, async: false });
+  const cpu = problems.map((p) => {
+    const c0 = process.cpuUsage();
+    solver.solve(p, options);
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  });
   const pooled = pool === null ? null : await timeSolves(`${key}/pool`, problems, (p) => pool.solve(p, options), { iterations: problems.length, warmupIterations, async: true });
   const paths: Record<string, number> = {};
   for (const p of plans) paths[p.stats.path] = (paths[p.stats.path] ?? 0) + 1;
@@ -163,6 +173,7 @@ async function runGroup(
     problems: problems.length,
     shape: describeProblems(problems),
     inThread: summarize(inThread.samplesMs),
+    inThreadCpu: summarize(cpu),
     pool: pooled === null ? null : summarize(pooled.samplesMs),
     fallbackPct: pct(plans.filter((p) => p.status === 'fallback').length, plans.length),
     exactness,
@@ -182,6 +193,9 @@ export interface FamilyReport {
   command: string;
   options: FamilyRunOptions;
   highs: string;
+  /** One-minute load average when the run started, and the machine's logical cores. */
+  loadAverage: number;
+  cpus: number;
   groups: GroupReport[];
   elapsedSec: number;
 }
@@ -190,6 +204,7 @@ export interface FamilyReport {
 export async function runFamilies(o: FamilyRunOptions, command: string, deps: FamilyRunDeps): Promise<FamilyReport> {
   const t0 = performance.now();
   const createdAt = new Date().toISOString();
+  const loadAverage = loadavg()[0] ?? NaN;
   const h = await loadHighs();
   const solver = await loadSolver();
   const pool = o.pool ? createSolverPool() : null;
@@ -206,6 +221,8 @@ export async function runFamilies(o: FamilyRunOptions, command: string, deps: Fa
     createdAt,
     command,
     options: o,
+    loadAverage,
+    cpus: availableParallelism(),
     highs: h.ok ? `HiGHS, ${o.highsTimeLimitSec} s per stage` : `HiGHS unavailable: ${h.reason}`,
     groups,
     elapsedSec: Math.round((performance.now() - t0) / 100) / 10,

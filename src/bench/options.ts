@@ -144,3 +144,33 @@ export function goalForGroup(family: string, group: string, nodes: number): Fami
   if (family === 'near-fitting' && group === '4n') return FAMILY_GOALS.nearFitting4;
   return FAMILY_GOALS.paperSized;
 }
+
+/**
+ * The paired gate (`tao bench --paired`, part of `npm run bench:check`): the baseline build against the
+ * current solver on pinned corpora of the hard family groups.
+ */
+export const PAIRED_GATE = Object.freeze({
+  /** The baseline build snapshot. */
+  build: 'bench/baseline-build.json.gz',
+  /** The pinned corpora, one file per group. */
+  corpusDir: 'bench/corpus/families',
+  /** The groups `--pin-paired` pins (family/group) and their problem counts (the large ones kept small on disk). */
+  groups: Object.freeze({
+    'single-credit/4n': 40,
+    'spread-credit/4n': 40,
+    'near-fitting/4n': 40,
+    'large/8n': 16,
+    'mkp/strong-50x5': 40,
+    'steady-state/qwen-160': 40,
+  } as Record<string, number>),
+  seed: 1,
+  /** Timed rounds after the untimed one. */
+  rounds: 5,
+  /**
+   * A group fails when the lower 95% bound of its current/baseline ratio exceeds this. Measured here: clean
+   * runs read 0.97-1.03 per group; a solve made 15% slower reads 1.15 with a lower bound above 1.10.
+   */
+  maxSlowdown: 1.07,
+  /** Deterministic for a fixed corpus: any increase is a code change. */
+  maxFallbackIncreasePct: 0.5,
+});

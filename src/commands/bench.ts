@@ -11,6 +11,7 @@ import { compareReports } from '../bench/check.js';
 import {
   defaultBenchOptions,
   defaultGateThresholds,
+  PAIRED_GATE,
   quickBenchOptions,
   type BenchOptions,
   type GateThresholds,
@@ -21,7 +22,11 @@ import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type Run
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
 import { renderSvg } from '../bench/svg.js';
-import { FAMILIES, FAMILY_NAMES } from '../bench/families/index.js';
+import { FAMILIES, FAMILY_NAMES, familyGroups, groupKey } from '../bench/families/index.js';
+import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaselineBuild } from '../bench/baseline-build.js';
+import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
+import { judgePaired, measurePaired } from '../bench/paired.js';
+import { loadSolver } from '../solve/solver.js';
 import { defaultFamilyRunOptions, runFamilies } from '../bench/family-run.js';
 import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
@@ -64,6 +69,15 @@ families (instead of the nine settings' corpora):
                          --cycles default ${defaultFamilyRunOptions.cycles})
   --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
   --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
+
+paired gate (the baseline build and this build alternately, in one process):
+  --paired FILE          compare with the baseline build FILE (default ${PAIRED_GATE.build}) on the pinned
+                         corpora of --corpus-dir (default ${PAIRED_GATE.corpusDir}); exit 1 when a group is
+                         certainly slower than ${PAIRED_GATE.maxSlowdown}x (--max-slowdown), falls back more,
+                         or disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
+  --max-slowdown X       (default ${PAIRED_GATE.maxSlowdown})
+  --pin-paired FILE      snapshot this build into FILE and pin the corpora of ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
+                         (seed ${PAIRED_GATE.seed}) into --corpus-dir
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
@@ -143,6 +157,9 @@ const SPEC = {
   families: { type: 'string' },
   'mkp-count': { type: 'string' },
   doc: { type: 'string' },
+  paired: { type: 'string' },
+  'pin-paired': { type: 'string' },
+  'max-slowdown': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -191,6 +208,49 @@ async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   return wrong.length > 0 ? 1 : 0;
 }
 
+/** `--pin-paired`: snapshot this build and pin the gate's corpora. */
+async function pinPaired(buildFile: string, dir: string): Promise<number> {
+  const snap = await writeBaselineBuild(buildFile);
+  process.stderr.write(`baseline build: ${buildFile} (${Object.keys(snap.files).length} files, wasm ${snap.wasmSha256.slice(0, 12)})\n`);
+  const all = familyGroups(FAMILY_NAMES);
+  for (const [key, count] of Object.entries(PAIRED_GATE.groups)) {
+    const g = all.find((x) => groupKey(x) === key);
+    if (g === undefined) throw new InvalidValueError(`paired gate group "${key}" is not a family group`);
+    process.stderr.write(`corpus: ${await pinFamilyCorpus(g, PAIRED_GATE.seed, count, dir)}\n`);
+  }
+  return 0;
+}
+
+/** `--paired`: the paired gate (src/bench/paired.ts). */
+async function runPaired(v: Values, buildFile: string): Promise<number> {
+  const t0 = performance.now();
+  const snapshot = await readBaselineBuild(buildFile);
+  const corpora = await readFamilyCorpora(v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  if (corpora.length === 0) throw new InvalidValueError(`--corpus-dir holds no pinned family corpus ('tao bench --pin-paired' writes them)`);
+  const rounds = int(v['paired-repeats'], '--paired-repeats', 1) ?? PAIRED_GATE.rounds;
+  const maxSlowdown = positive(v['max-slowdown'], '--max-slowdown') ?? PAIRED_GATE.maxSlowdown;
+  const baseline = await loadBaselineSolver(snapshot, v['cache-dir'] ?? defaultBenchOptions.cacheDir);
+  const current = await loadSolver();
+  const results = [];
+  try {
+    for (const c of corpora) {
+      const options = resolveSolveOptions({ quantum: c.header.quantum });
+      results.push(
+        measurePaired({ name: c.header.group, problems: c.problems, options }, (p, o) => baseline.solve(p, o), (p, o) => current.solve(p, o), rounds),
+      );
+    }
+  } finally {
+    baseline.close();
+    current.close();
+  }
+  const same = (await currentWasmSha256()) === snapshot.wasmSha256 ? ' (the same WASM as the baseline)' : '';
+  const verdict = judgePaired(results, { maxSlowdown, maxFallbackIncreasePct: PAIRED_GATE.maxFallbackIncreasePct });
+  process.stdout.write(
+    `paired check against ${buildFile}, built ${snapshot.createdAt.slice(0, 10)}${same}; ${rounds} rounds (${((performance.now() - t0) / 1000).toFixed(1)} s)\n${verdict.lines.join('\n')}\n`,
+  );
+  return verdict.code;
+}
+
 export async function run(args: string[]): Promise<number> {
   let v: Values;
   try {
@@ -204,6 +264,8 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (v.families !== undefined) return runFamilyBench(v, args);
+  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  if (v.paired !== undefined) return runPaired(v, v.paired);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;
   const bw = baseline?.workload;

@@ -10,7 +10,8 @@
  * - `strong` (strongly correlated): p_j = w_j + 100;
  * - `subset-sum`: p_j = w_j.
  * Capacities ("similar", Pisinger's convention): c_i uniform integers in [0.4 W/m, 0.6 W/m] for i < m and
- * c_m = floor(W/2) - (c_1 + ... + c_{m-1}), W the total weight: about half the items fit.
+ * c_m = floor(W/2) - (c_1 + ... + c_{m-1}), W the total weight: about half the items fit. When c_m would
+ * fall below 0.4 W/m (possible from about 5 knapsacks), c_1..c_{m-1} are drawn again (from the same stream).
  */
 import type { Rng } from '../../sim/rng.js';
 import type { Problem } from '../../types.js';
@@ -55,9 +56,13 @@ export function mkpProblem(seed: number, groupIndex: number, cls: MkpClass, n: n
     return { w, p: profit(rng, cls, w) };
   });
   const total = items.reduce((a, x) => a + x.w, 0);
-  const caps: number[] = [];
-  for (let i = 0; i < m - 1; i++) caps.push(between(rng, Math.ceil((MKP.capacityShare[0] * total) / m), Math.floor((MKP.capacityShare[1] * total) / m)));
-  caps.push(Math.floor(total / 2) - caps.reduce((a, c) => a + c, 0));
+  const lo = Math.ceil((MKP.capacityShare[0] * total) / m);
+  const hi = Math.floor((MKP.capacityShare[1] * total) / m);
+  let caps: number[];
+  do {
+    caps = Array.from({ length: m - 1 }, () => between(rng, lo, hi));
+    caps.push(Math.floor(total / 2) - caps.reduce((a, c) => a + c, 0));
+  } while ((caps[m - 1] as number) < lo);
   return {
     nodes: ids.map((id, i) => ({ id, capacity: caps[i] as number })),
     sessions: items.map((x, j) => ({ id: `i${j}`, weight: x.w, tokens: 0, ready: false, credit: Object.fromEntries(ids.map((id) => [id, x.p])) })),
