@@ -6,32 +6,19 @@
  * draw.ts; readiness probability uniform in [0.3, 0.7]; room per node uniform in [1, 4] sessions of the
  * pool's mean weight. Quantum: the default.
  */
-import { defaultSolveOptions } from '../../solve/options.js';
 import type { Problem } from '../../types.js';
-import { between, drawSessions, instanceRng, nodeIds, roomInSessions, uniform } from './draw.js';
-import type { Family, FamilyGroup } from './family.js';
-import { SPREAD_CREDIT, spreadCredit } from './spread-credit.js';
+import { instanceRng } from './draw.js';
+import { nodeCountGroups, type Family } from './family.js';
+import { spreadTick } from './spread-credit.js';
 
 export const LARGE = Object.freeze({ nodes: [8, 16], sessions: [200, 500], readyRate: [0.3, 0.7], roomSessions: [1, 4] } as const);
 
 export function largeProblem(seed: number, groupIndex: number, m: number, index: number): Problem {
-  const rng = instanceRng(seed, 3, groupIndex, index);
-  const ids = nodeIds(m);
-  const sessions = drawSessions(rng, between(rng, LARGE.sessions[0], LARGE.sessions[1]), uniform(rng, ...LARGE.readyRate));
-  for (const s of sessions) spreadCredit(rng, s, ids, SPREAD_CREDIT.uncredited, SPREAD_CREDIT.maxCreditNodes);
-  return { nodes: roomInSessions(rng, ids, sessions, ...LARGE.roomSessions), sessions };
+  return spreadTick(instanceRng(seed, 3, groupIndex, index), m, LARGE);
 }
 
 export const largeFamily: Family = {
   name: 'large',
   description: '8 and 16 nodes x 200-500 waiting, credit on 1-3 nodes and 30% uncredited, room for 1-4 per node',
-  groups: LARGE.nodes.map(
-    (m, gi): FamilyGroup => ({
-      family: 'large',
-      name: `${m}n`,
-      nodes: m,
-      quantum: defaultSolveOptions.quantum,
-      generate: async (seed, count) => Array.from({ length: count }, (_, i) => largeProblem(seed, gi, m, i)),
-    }),
-  ),
+  groups: nodeCountGroups('large', LARGE.nodes, largeProblem),
 };

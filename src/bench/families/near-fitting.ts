@@ -8,10 +8,9 @@
  * (demand over room) uniform in [1.02, 1.3], split over the nodes in proportions uniform in [0.5, 1.5].
  * Quantum: the default.
  */
-import { defaultSolveOptions } from '../../solve/options.js';
 import type { Problem } from '../../types.js';
 import { between, drawSessions, instanceRng, nodeIds, uniform } from './draw.js';
-import type { Family, FamilyGroup } from './family.js';
+import { nodeCountGroups, type Family } from './family.js';
 
 export const NEAR_FITTING = Object.freeze({ nodes: [1, 2, 4], sessions: [40, 120], readyRate: [0.3, 0.7], demandOverRoom: [1.02, 1.3], share: [0.5, 1.5] } as const);
 
@@ -29,13 +28,5 @@ export function nearFittingProblem(seed: number, groupIndex: number, m: number, 
 export const nearFittingFamily: Family = {
   name: 'near-fitting',
   description: 'uncredited pools of 40-120 sessions, demand 1.02-1.3x the room (multiple subset-sum, ready first)',
-  groups: NEAR_FITTING.nodes.map(
-    (m, gi): FamilyGroup => ({
-      family: 'near-fitting',
-      name: `${m}n`,
-      nodes: m,
-      quantum: defaultSolveOptions.quantum,
-      generate: async (seed, count) => Array.from({ length: count }, (_, i) => nearFittingProblem(seed, gi, m, i)),
-    }),
-  ),
+  groups: nodeCountGroups('near-fitting', NEAR_FITTING.nodes, nearFittingProblem),
 };

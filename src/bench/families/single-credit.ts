@@ -8,10 +8,9 @@
  * The pool is far larger than the room, so the solver must choose, and most sessions' credit exists on
  * one node only.
  */
-import { defaultSolveOptions } from '../../solve/options.js';
 import type { Problem } from '../../types.js';
 import { between, drawCredit, drawSessions, instanceRng, nodeIds, roomInSessions, uniform } from './draw.js';
-import type { Family, FamilyGroup } from './family.js';
+import { nodeCountGroups, type Family } from './family.js';
 
 export const SINGLE_CREDIT = Object.freeze({ nodes: [2, 4], sessions: [50, 120], readyRate: [0.3, 0.7], roomSessions: [1, 4] } as const);
 
@@ -26,13 +25,5 @@ export function singleCreditProblem(seed: number, groupIndex: number, m: number,
 export const singleCreditFamily: Family = {
   name: 'single-credit',
   description: 'paper-shaped ticks: 50-120 waiting, room for 1-4 per node, each session credited on its last node, mixed readiness',
-  groups: SINGLE_CREDIT.nodes.map(
-    (m, gi): FamilyGroup => ({
-      family: 'single-credit',
-      name: `${m}n`,
-      nodes: m,
-      quantum: defaultSolveOptions.quantum,
-      generate: async (seed, count) => Array.from({ length: count }, (_, i) => singleCreditProblem(seed, gi, m, i)),
-    }),
-  ),
+  groups: nodeCountGroups('single-credit', SINGLE_CREDIT.nodes, singleCreditProblem),
 };

@@ -7,11 +7,10 @@
  * draw.ts; readiness probability uniform in [0.3, 0.7]; uncredited share 0.3; room per node uniform in
  * [1, 4] sessions of the pool's mean weight. Quantum: the default.
  */
-import { defaultSolveOptions } from '../../solve/options.js';
 import type { Rng } from '../../sim/rng.js';
 import type { Problem, ProblemSession } from '../../types.js';
 import { between, drawCredit, drawSessions, instanceRng, nodeIds, roomInSessions, uniform } from './draw.js';
-import type { Family, FamilyGroup } from './family.js';
+import { nodeCountGroups, type Family } from './family.js';
 
 export const SPREAD_CREDIT = Object.freeze({
   nodes: [2, 4],
@@ -35,24 +34,27 @@ export function spreadCredit(rng: Rng, s: ProblemSession, ids: readonly string[]
   Object.assign(s, { credit });
 }
 
-export function spreadCreditProblem(seed: number, groupIndex: number, m: number, index: number): Problem {
-  const rng = instanceRng(seed, 1, groupIndex, index);
+/** The pool sizes, readiness and room of a spread-credit tick (the `large` family varies them). */
+export interface SpreadShape {
+  sessions: readonly [number, number];
+  readyRate: readonly [number, number];
+  roomSessions: readonly [number, number];
+}
+
+/** A tick with credit spread as in SPREAD_CREDIT, of the given shape, on `m` nodes. */
+export function spreadTick(rng: Rng, m: number, shape: SpreadShape): Problem {
   const ids = nodeIds(m);
-  const sessions = drawSessions(rng, between(rng, SPREAD_CREDIT.sessions[0], SPREAD_CREDIT.sessions[1]), uniform(rng, ...SPREAD_CREDIT.readyRate));
+  const sessions = drawSessions(rng, between(rng, shape.sessions[0], shape.sessions[1]), uniform(rng, ...shape.readyRate));
   for (const s of sessions) spreadCredit(rng, s, ids, SPREAD_CREDIT.uncredited, SPREAD_CREDIT.maxCreditNodes);
-  return { nodes: roomInSessions(rng, ids, sessions, ...SPREAD_CREDIT.roomSessions), sessions };
+  return { nodes: roomInSessions(rng, ids, sessions, ...shape.roomSessions), sessions };
+}
+
+export function spreadCreditProblem(seed: number, groupIndex: number, m: number, index: number): Problem {
+  return spreadTick(instanceRng(seed, 1, groupIndex, index), m, SPREAD_CREDIT);
 }
 
 export const spreadCreditFamily: Family = {
   name: 'spread-credit',
   description: 'ticks with credit on 1-3 nodes per session and 30% uncredited; 50-120 waiting, room for 1-4 per node',
-  groups: SPREAD_CREDIT.nodes.map(
-    (m, gi): FamilyGroup => ({
-      family: 'spread-credit',
-      name: `${m}n`,
-      nodes: m,
-      quantum: defaultSolveOptions.quantum,
-      generate: async (seed, count) => Array.from({ length: count }, (_, i) => spreadCreditProblem(seed, gi, m, i)),
-    }),
-  ),
+  groups: nodeCountGroups('spread-credit', SPREAD_CREDIT.nodes, spreadCreditProblem),
 };

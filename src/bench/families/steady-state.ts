@@ -9,10 +9,9 @@
  * simulator's workload and capacities define the shape: re-record (it takes seconds) when they change.
  */
 import { recordProblems } from '../../sim/index.js';
-import { defaultSolveOptions } from '../../solve/options.js';
 import type { Problem } from '../../types.js';
-import { SETTING_NAMES, settingInfo, type SettingName } from '../settings.js';
-import type { Family, FamilyGroup } from './family.js';
+import type { SettingName } from '../settings.js';
+import { settingGroups, type Family } from './family.js';
 
 export const STEADY_STATE = Object.freeze({ warmUpSec: 600, seeds: 3, stride: 3, minSessions: 2 } as const);
 
@@ -37,13 +36,5 @@ export async function steadyStateProblems(setting: SettingName, seed: number, co
 export const steadyStateFamily: Family = {
   name: 'steady-state',
   description: `simulator ticks after ${STEADY_STATE.warmUpSec} s of warm-up, ${STEADY_STATE.seeds} seeds, every ${STEADY_STATE.stride}rd non-trivial tick`,
-  groups: SETTING_NAMES.map(
-    (setting): FamilyGroup => ({
-      family: 'steady-state',
-      name: setting,
-      nodes: settingInfo(setting).nodes,
-      quantum: defaultSolveOptions.quantum,
-      generate: (seed, count) => steadyStateProblems(setting, seed, count),
-    }),
-  ),
+  groups: settingGroups('steady-state', steadyStateProblems),
 };

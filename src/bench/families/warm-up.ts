@@ -5,11 +5,9 @@
  * else recorded. Kept as one labelled family so its numbers stay comparable with earlier reports; it is
  * never a setting's headline.
  */
-import { defaultSolveOptions } from '../../solve/options.js';
 import { loadCorpus } from '../corpus.js';
-import { SETTING_NAMES, settingInfo } from '../settings.js';
 import { simulatorSource } from '../sim-source.js';
-import type { Family, FamilyGroup } from './family.js';
+import { settingGroups, type Family } from './family.js';
 
 /** Where the pinned warm-up corpora live and where recorded ones are cached. */
 export const WARM_UP = Object.freeze({ corpusDir: 'bench/corpus', cacheDir: '.bench-cache', pinnedCount: 200 } as const);
@@ -17,18 +15,10 @@ export const WARM_UP = Object.freeze({ corpusDir: 'bench/corpus', cacheDir: '.be
 export const warmUpFamily: Family = {
   name: 'warm-up',
   description: 'the first non-trivial simulator ticks of a run (pinned corpora): pools of 2-4 sessions',
-  groups: SETTING_NAMES.map(
-    (setting): FamilyGroup => ({
-      family: 'warm-up',
-      name: setting,
-      nodes: settingInfo(setting).nodes,
-      quantum: defaultSolveOptions.quantum,
-      // The pinned corpora hold WARM_UP.pinnedCount problems: read them whole and take the first `count`.
-      generate: async (seed, count) => {
-        const n = Math.max(count, WARM_UP.pinnedCount);
-        const corpus = await loadCorpus(simulatorSource(), setting, { seed, count: n, cacheDir: WARM_UP.cacheDir, readDirs: [WARM_UP.corpusDir] });
-        return corpus.problems.slice(0, count);
-      },
-    }),
-  ),
+  // The pinned corpora hold WARM_UP.pinnedCount problems: read them whole and take the first `count`.
+  groups: settingGroups('warm-up', async (setting, seed, count) => {
+    const n = Math.max(count, WARM_UP.pinnedCount);
+    const corpus = await loadCorpus(simulatorSource(), setting, { seed, count: n, cacheDir: WARM_UP.cacheDir, readDirs: [WARM_UP.corpusDir] });
+    return corpus.problems.slice(0, count);
+  }),
 };
