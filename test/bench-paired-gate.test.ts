@@ -6,7 +6,6 @@ import { loadBaselineSolver, readBaselineBuild, writeBaselineBuild, type GateSol
 import { readFamilyCorpora, type FamilyCorpus } from '../src/bench/family-corpus.js';
 import { PAIRED_GATE } from '../src/bench/options.js';
 import { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from '../src/bench/paired.js';
-import { resolveSolveOptions } from '../src/solve/options.js';
 import { loadSolver } from '../src/solve/solver.js';
 
 const thresholds = { maxSlowdown: PAIRED_GATE.maxSlowdown, maxFallbackIncreasePct: PAIRED_GATE.maxFallbackIncreasePct };
@@ -39,7 +38,7 @@ afterAll(() => solver.close());
 function hardGroup(name: string, n: number) {
   const c = corpora.find((x) => x.header.group === name);
   if (c === undefined) throw new Error(`no pinned corpus of ${name}`);
-  return { name, problems: c.problems.slice(0, n), options: resolveSolveOptions({ quantum: c.header.quantum }) };
+  return { name, problems: c.problems.slice(0, n), options: { quantum: c.header.quantum } };
 }
 
 describe('the paired regression gate', () => {

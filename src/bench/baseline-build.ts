@@ -14,7 +14,7 @@ import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Plan, Problem } from '../types.js';
-import type { ResolvedSolveOptions } from '../solve/options.js';
+import type { SolveOptions } from '../solve/options.js';
 import { sha256 } from './hash.js';
 import { packageVersion } from './machine.js';
 
@@ -37,7 +37,7 @@ export interface BaselineBuildFile {
 
 /** A solver as the gate uses it. */
 export interface GateSolver {
-  solve(problem: Problem, options: ResolvedSolveOptions): Plan;
+  solve(problem: Problem, options: SolveOptions): Plan;
   close(): void;
 }
 

@@ -12,17 +12,21 @@
  * at least that large), when the current solver falls back on more problems than the baseline by more than
  * `maxFallbackIncreasePct` points, or when both return an optimal plan of different values.
  */
-import type { ResolvedSolveOptions } from '../solve/options.js';
+import type { SolveOptions } from '../solve/options.js';
 import type { Plan, Problem } from '../types.js';
 import { formatValue, sameValue } from './validation.js';
 
-export type SolveFn = (problem: Problem, options: ResolvedSolveOptions) => Plan;
+/**
+ * One build's solve. Options are passed as the caller would write them (`{ quantum }`), not resolved: each
+ * build fills in its own defaults, so an option the baseline does not know never reaches it.
+ */
+export type SolveFn = (problem: Problem, options: SolveOptions) => Plan;
 
 export interface PairedGroup {
   /** `family/group`. */
   name: string;
   problems: readonly Problem[];
-  options: ResolvedSolveOptions;
+  options: SolveOptions;
 }
 
 export interface PairedThresholds {

@@ -2,7 +2,7 @@
  * `tao bench`: the benchmark harness (src/bench). Exit codes: 0 done (or the gate passed), 1 a runner
  * gave a wrong answer or the gate found a regression, 2 invalid usage or incomparable workloads.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidValueError } from '../errors.js';
@@ -27,7 +27,7 @@ import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaseline
 import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
 import { judgePaired, measurePaired } from '../bench/paired.js';
 import { loadSolver } from '../solve/solver.js';
-import { defaultFamilyRunOptions, runFamilies } from '../bench/family-run.js';
+import { defaultFamilyRunOptions, runFamilies, type FamilyReport } from '../bench/family-run.js';
 import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
 
@@ -69,6 +69,7 @@ families (instead of the nine settings' corpora):
                          --cycles default ${defaultFamilyRunOptions.cycles})
   --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
   --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
+  --from-report FILE     with --families: render the tables from a saved --json report instead of measuring
 
 paired gate (the baseline build and this build alternately, in one process):
   --paired FILE          compare with the baseline build FILE (default ${PAIRED_GATE.build}) on the pinned
@@ -157,6 +158,7 @@ const SPEC = {
   families: { type: 'string' },
   'mkp-count': { type: 'string' },
   doc: { type: 'string' },
+  'from-report': { type: 'string' },
   paired: { type: 'string' },
   'pin-paired': { type: 'string' },
   'max-slowdown': { type: 'string' },
@@ -178,7 +180,8 @@ type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof SPEC
 /** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
 async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   const d = defaultFamilyRunOptions;
-  const report = await runFamilies(
+  const saved = v['from-report'];
+  const report: FamilyReport = saved !== undefined ? (JSON.parse(await readFile(saved, 'utf8')) as FamilyReport) : await runFamilies(
     {
       families: parseFamilies(v.families as string, '--families'),
       seed: int(v.seed, '--seed', 0) ?? d.seed,
@@ -234,7 +237,7 @@ async function runPaired(v: Values, buildFile: string): Promise<number> {
   const results = [];
   try {
     for (const c of corpora) {
-      const options = resolveSolveOptions({ quantum: c.header.quantum });
+      const options = { quantum: c.header.quantum };
       results.push(
         measurePaired({ name: c.header.group, problems: c.problems, options }, (p, o) => baseline.solve(p, o), (p, o) => current.solve(p, o), rounds),
       );
