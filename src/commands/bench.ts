@@ -62,23 +62,24 @@ output:
   --write-baseline FILE  write the report without raw samples, as a gate baseline
 
 families (instead of the nine settings' corpora):
-  --families LIST        comma-separated families, or "all": ${FAMILY_NAMES.join(' ')}. Generates each
-                         family's groups (seeded), checks the plans against brute force and HiGHS, times
-                         the solver in-thread and through the pool, prints one Markdown table per family
-                         (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample default ${defaultFamilyRunOptions.highsSample};
-                         --cycles default ${defaultFamilyRunOptions.cycles})
+  --families LIST        comma-separated families, or "all":
+                         ${FAMILY_NAMES.join(' ')}
+                         Generates each family's groups (seeded), checks the plans against brute force and
+                         HiGHS, times the solver in-thread and through the pool, prints one Markdown table
+                         per family (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample
+                         default ${defaultFamilyRunOptions.highsSample}; --cycles default ${defaultFamilyRunOptions.cycles})
   --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
   --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
   --from-report FILE     with --families: render the tables from a saved --json report instead of measuring
 
 paired gate (the baseline build and this build alternately, in one process):
-  --paired FILE          compare with the baseline build FILE (default ${PAIRED_GATE.build}) on the pinned
-                         corpora of --corpus-dir (default ${PAIRED_GATE.corpusDir}); exit 1 when a group is
-                         certainly slower than ${PAIRED_GATE.maxSlowdown}x (--max-slowdown), falls back more,
-                         or disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
-  --max-slowdown X       (default ${PAIRED_GATE.maxSlowdown})
-  --pin-paired FILE      snapshot this build into FILE and pin the corpora of ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
-                         (seed ${PAIRED_GATE.seed}) into --corpus-dir
+  --paired FILE          compare with the baseline build FILE (e.g. ${PAIRED_GATE.build}) on the
+                         pinned corpora of --corpus-dir (default ${PAIRED_GATE.corpusDir}); exit 1
+                         when a group is certainly slower than --max-slowdown, falls back more, or
+                         disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
+  --max-slowdown X       lower 95% bound of a group's time ratio allowed (default ${PAIRED_GATE.maxSlowdown})
+  --pin-paired FILE      snapshot this build into FILE and pin the gate's corpora (seed ${PAIRED_GATE.seed}) into
+                         --corpus-dir: ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
