@@ -22,7 +22,7 @@ afterEach(() => {
 
 describe('tao simulate flags', () => {
   const bad: [string[], typeof InvalidTypeError | typeof InvalidValueError, string][] = [
-    [['--bogus'], InvalidValueError, 'unknown option --bogus'],
+    [['--bogus'], InvalidValueError, 'unknown option "--bogus"'],
     [['--seeds'], InvalidTypeError, '--seeds needs a value'],
     [['--seeds', '0'], InvalidValueError, '--seeds must be an integer from 1 to 10000 (got "0")'],
     [['--seeds', 'x'], InvalidTypeError, '--seeds must be an integer (got "x")'],

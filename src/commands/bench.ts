@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions } from '../solve/options.js';
 import { compareReports } from '../bench/check.js';
@@ -92,17 +92,11 @@ gate:
 `;
 
 function int(value: string | undefined, flag: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const x = Number(value);
-  if (!Number.isSafeInteger(x) || x < min) throw new InvalidValueError(`${flag} must be an integer >= ${min}, got "${value}"`);
-  return x;
+  return value === undefined ? undefined : intFlag(flag, value, min);
 }
 
 function positive(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const x = Number(value);
-  if (!Number.isFinite(x) || x <= 0) throw new InvalidValueError(`${flag} must be a positive number, got "${value}"`);
-  return x;
+  return value === undefined ? undefined : positiveNumberFlag(flag, value);
 }
 
 function parseRunners(list: string, flag: string): RunnerName[] {
@@ -176,7 +170,7 @@ function parseFamilies(list: string, flag: string): string[] {
   return FAMILY_NAMES.filter((f) => parts.includes(f));
 }
 
-type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof SPEC; strict: true }>>['values'];
+type Values = ReturnType<typeof parseFlags<typeof SPEC>>['values'];
 
 /** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
 async function runFamilyBench(v: Values, args: string[]): Promise<number> {
@@ -256,12 +250,7 @@ async function runPaired(v: Values, buildFile: string): Promise<number> {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let v: Values;
-  try {
-    v = parseArgs({ args, options: SPEC, allowPositionals: false, strict: true }).values;
-  } catch (err) {
-    throw new InvalidValueError(`${(err as Error).message} ('tao bench --help' lists the options)`);
-  }
+  const { values: v } = parseFlags(args, SPEC);
   if (v.help === true) {
     process.stdout.write(HELP);
     return 0;

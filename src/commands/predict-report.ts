@@ -8,10 +8,11 @@ import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import {
   predictReport,
   validateCompletedToolCall,
-  type CompletedToolCall,
   type ErrorSummary,
   type PredictReport,
 } from '../evaluate/readiness/report.js';
+import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
+import { parseFlags } from './cli-args.js';
 
 const USAGE = `usage: tao predict-report <calls.jsonl> [--json]
 
@@ -93,19 +94,26 @@ export function formatReport(r: PredictReport): string {
   return lines.join('\n');
 }
 
+const FLAGS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function run(args: string[]): Promise<number> {
-  let json = false;
-  const files: string[] = [];
-  for (const a of args) {
-    if (a === '--help' || a === '-h') {
+  let json: boolean;
+  let files: string[];
+  try {
+    const parsed = parseFlags(args, FLAGS, true);
+    if (parsed.values.help === true) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    if (a === '--json') json = true;
-    else if (a.startsWith('-')) {
-      process.stderr.write(`tao predict-report: unknown option "${a}"\n${USAGE}\n`);
-      return 2;
-    } else files.push(a);
+    json = parsed.values.json === true;
+    files = parsed.positionals;
+  } catch (err) {
+    if (!(err instanceof InvalidTypeError || err instanceof InvalidValueError)) throw err;
+    process.stderr.write(`tao predict-report: ${err.message}\n${USAGE}\n`);
+    return 2;
   }
   const file = files[0];
   if (file === undefined || files.length > 1) {

@@ -6,13 +6,13 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
-import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
+import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
-import type { TaoParams } from '../sim/policies/tao.js';
+import { defaultTaoParams, type TaoParams } from '../sim/policies/tao.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { recordLine } from '../sim/record.js';
-import { type RunMode, simulate } from '../sim/run.js';
+import { defaultSimulateOptions, type RunMode, simulate } from '../sim/run.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
 import { SETTING_NAMES, type SimSetting } from '../sim/settings.js';
 import { runningRequestsSvg } from '../sim/svg.js';
@@ -20,25 +20,30 @@ import { formatSetting, formatSummaryTable } from '../sim/table.js';
 import { WORKLOAD_PROFILES } from '../sim/workload.js';
 import { checkSweepValue } from '../sim/sweep.js';
 
+/** The setting simulated when no --setting or --setting-file is given. */
+export const DEFAULT_SETTING = 'ds-64';
+/** The policy simulated when no --policy is given. */
+export const DEFAULT_POLICY: PolicyName = 'tao';
+
 const HELP = `usage: tao simulate [options]
 
 Simulates agent workers on GPU nodes under a scheduling policy and prints metrics over seeds
 (mean ± 95% Student-t interval).
 
 options:
-  --setting NAME        ${SETTING_NAMES.join(', ')} (default ds-64)
+  --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
   --setting-file FILE   a custom setting (JSON, see README); replaces --setting
-  --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default tao)
-  --seeds N|a,b,...     seeds 1..N, or a list (default 5)
+  --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default ${DEFAULT_POLICY})
+  --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N             run N tasks in total (default: the setting's task count)
   --duration SECONDS    instead, run workers back to back for this much simulated time
   --workload NAME       replace the setting's workload profile: ${Object.keys(WORKLOAD_PROFILES).join(', ')}
-  --half-life S         TAO credit half-life h (default 10)
-  --horizon S           TAO readiness horizon H = scheduling period (default 1)
-  --delta X             Bernstein confidence delta (default 0.2)
-  --quantum N           DP capacity quantum in tokens (default 1024)
-  --state-budget N      DP state budget in cells (default 4194304)
-  --sample S            seconds between samples of running requests (default 1)
+  --half-life S         TAO credit half-life h (default ${defaultTaoParams.halfLife})
+  --horizon S           TAO readiness horizon H = scheduling period (default ${defaultTaoParams.horizon})
+  --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
+  --quantum N           DP capacity quantum in tokens (default ${defaultTaoParams.quantum})
+  --state-budget N      DP state budget (default ${defaultTaoParams.stateBudget})
+  --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
@@ -75,7 +80,7 @@ export async function settingFromFlags(values: {
   'setting-file'?: string | undefined;
   workload?: string | undefined;
 }): Promise<SimSetting> {
-  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? 'ds-64', '--setting');
+  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? DEFAULT_SETTING, '--setting');
   if (values.workload !== undefined) {
     const profile = WORKLOAD_PROFILES[values.workload];
     if (profile === undefined) {
@@ -90,7 +95,7 @@ export async function settingFromFlags(values: {
 /** Run mode from --tasks / --duration. */
 export function modeFromFlags(values: { tasks?: string | undefined; duration?: string | undefined }, setting: SimSetting): RunMode {
   if (values.tasks !== undefined && values.duration !== undefined) throw new InvalidValueError('--tasks and --duration are exclusive');
-  if (values.duration !== undefined) return { duration: secondsFlag('--duration', values.duration) };
+  if (values.duration !== undefined) return { duration: positiveNumberFlag('--duration', values.duration, 'seconds') };
   if (values.tasks !== undefined) return { tasks: intFlag('--tasks', values.tasks) };
   return { tasks: setting.tasks };
 }
@@ -115,21 +120,21 @@ export function taoFromFlags(values: {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, FLAGS);
+  const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
   const setting = await settingFromFlags(values);
-  const policyText = values.policy ?? 'tao';
+  const policyText = values.policy ?? DEFAULT_POLICY;
   let policies: PolicyName[];
   if (policyText === 'all') policies = [...POLICY_NAMES];
   else if (isPolicyName(policyText)) policies = [policyText];
   else throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all (got "${policyText}")`);
-  const seeds = seedsFlag('--seeds', values.seeds ?? '5');
+  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
-  const sampleEvery = values.sample === undefined ? 1 : secondsFlag('--sample', values.sample);
+  const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : positiveNumberFlag('--sample', values.sample, 'seconds');
 
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {

@@ -7,6 +7,7 @@
  * session's next tool boundary; if the session's tool is still running, the session holds that capacity
  * while it waits for the tool, and its request starts the moment the tool returns.
  */
+import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 
 /** Every policy name, in the order reports list them. */
@@ -83,14 +84,6 @@ export interface Admission {
   readonly session: number;
   readonly node: number;
   readonly weight: number;
-}
-
-/** A tool call that returned, for predictors that learn durations. */
-export interface CompletedToolCall {
-  readonly name: string;
-  readonly startedAt: number;
-  readonly returnedAt: number;
-  readonly command?: string;
 }
 
 /** A recorded solver input: one scheduling tick of a Problem-building policy. */

@@ -40,6 +40,7 @@ import {
   PREDICTOR_JSON_FORMAT,
   PREDICTOR_JSON_VERSION,
   type PredictorJSON,
+  type ProbeJSON,
 } from './json.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
@@ -68,8 +69,11 @@ export const EVIDENCE_SOURCES: readonly EvidenceSource[] = Object.freeze([
   'default',
 ]);
 
-/** A completed tool call to learn from. */
-export interface CompletedCall {
+/**
+ * A completed tool call: what `observe` learns from, what `predictReport` replays, what the simulator's
+ * policies are told when a tool returns.
+ */
+export interface CompletedToolCall {
   /** Structured tool name: the key of the duration history. */
   name: string;
   startedAt: number;
@@ -80,9 +84,20 @@ export interface CompletedCall {
    * term of the bound for every other call of the tool for a whole window.
    */
   command?: string;
-  /** The session the call belonged to, if its readiness was queried with one: drops its probe state. */
+  /**
+   * An end time the tool exposed at its start. A replay (`predictReport`) shows it to the predictor while
+   * the call runs; `observe` does not read it.
+   */
+  deadline?: number;
+  /**
+   * The session the call belonged to, if its readiness was queried with one: drops its probe state
+   * (`predictReport` defaults it to the call's position in the input).
+   */
   session?: string;
 }
+
+/** @deprecated The former name of `CompletedToolCall`. */
+export type CompletedCall = CompletedToolCall;
 
 /** What `evaluate` needs from a predictor. */
 export interface ReadinessSource {
@@ -111,15 +126,11 @@ export interface Prediction {
   probes: number;
 }
 
-interface ProbeState {
-  /** The call this state belongs to: a key reused by another call (the session's next one) is not it. */
-  name: string;
-  startedAt: number;
-  count: number;
-  openedAt: number;
-  until: number;
-  next: number;
-}
+/**
+ * The probe state of one overdue call, kept under its key. `name` and `startedAt` name the call it belongs
+ * to: a key reused by another call (the session's next one) is not it.
+ */
+type ProbeState = Omit<ProbeJSON, 'key'>;
 
 /**
  * Key of a call's probe state. With a session (one running call at a time), the session id itself: no
@@ -171,7 +182,7 @@ export class ReadinessPredictor implements ReadinessSource {
    * Learns from a completed call: its duration (returnedAt - startedAt) joins the tool's and the global
    * history unless its command holds a readable sleep. Returns whether it did.
    */
-  observe(call: CompletedCall): boolean {
+  observe(call: CompletedToolCall): boolean {
     if (!isRecord(call)) throw new InvalidTypeError('call must be an object');
     const name = nonEmptyString(call.name, 'call.name');
     const startedAt = finite(call.startedAt, 'call.startedAt');

@@ -13,22 +13,10 @@
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
+import { EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
-
-/** One completed tool call of a trace. */
-export interface CompletedToolCall {
-  name: string;
-  startedAt: number;
-  returnedAt: number;
-  command?: string;
-  /** An end time the tool exposed at its start. */
-  deadline?: number;
-  /** The session the call belonged to; keys its probe state (default: its position in the input). */
-  session?: string;
-}
+import { finite, isRecord, nonEmptyString, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {
@@ -128,12 +116,7 @@ function resolveReportOptions(options: PredictReportOptions | undefined): {
     if (tick <= 0) throw new InvalidValueError('options.tick must be a positive finite number');
   }
   let maxTicks = DEFAULT_MAX_TICKS;
-  if (options.maxTicks !== undefined) {
-    const m: unknown = options.maxTicks;
-    if (typeof m !== 'number') throw new InvalidTypeError('options.maxTicks must be a number');
-    if (!Number.isSafeInteger(m) || m < 0) throw new InvalidValueError('options.maxTicks must be a non-negative integer');
-    maxTicks = m;
-  }
+  if (options.maxTicks !== undefined) maxTicks = nonNegativeInteger(options.maxTicks, 'options.maxTicks');
   return { predictor, tick, maxTicks };
 }
 

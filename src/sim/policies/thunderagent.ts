@@ -17,7 +17,8 @@
  * Unlike ThunderAgent itself, sessions are interrupted at every tool boundary here (the common
  * lifecycle); ThunderAgent keeps a session's admission across tools until a node overflows.
  */
-import type { Admission, CompletedToolCall, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
+import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
+import type { Admission, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
 
 export interface ThunderAgentParams {
   /** Seconds between resume passes. @default 5 */
