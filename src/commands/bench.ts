@@ -2,7 +2,7 @@
  * `tao bench`: the benchmark harness (src/bench). Exit codes: 0 done (or the gate passed), 1 a runner
  * gave a wrong answer or the gate found a regression, 2 invalid usage or incomparable workloads.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 import { InvalidValueError } from '../errors.js';
@@ -11,6 +11,7 @@ import { compareReports } from '../bench/check.js';
 import {
   defaultBenchOptions,
   defaultGateThresholds,
+  PAIRED_GATE,
   quickBenchOptions,
   type BenchOptions,
   type GateThresholds,
@@ -21,6 +22,13 @@ import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type Run
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
 import { renderSvg } from '../bench/svg.js';
+import { FAMILIES, FAMILY_NAMES, familyGroups, groupKey } from '../bench/families/index.js';
+import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaselineBuild } from '../bench/baseline-build.js';
+import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
+import { judgePaired, measurePaired } from '../bench/paired.js';
+import { loadSolver } from '../solve/solver.js';
+import { defaultFamilyRunOptions, runFamilies, type FamilyReport } from '../bench/family-run.js';
+import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
 
 const HELP = `usage: tao bench [options]
@@ -52,6 +60,26 @@ output:
   --svg FILE             write the P95-vs-workers plot
   --markdown FILE        write the ours-vs-paper table and the full table as Markdown
   --write-baseline FILE  write the report without raw samples, as a gate baseline
+
+families (instead of the nine settings' corpora):
+  --families LIST        comma-separated families, or "all":
+                         ${FAMILY_NAMES.join(' ')}
+                         Generates each family's groups (seeded), checks the plans against brute force and
+                         HiGHS, times the solver in-thread and through the pool, prints one Markdown table
+                         per family (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample
+                         default ${defaultFamilyRunOptions.highsSample}; --cycles default ${defaultFamilyRunOptions.cycles})
+  --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
+  --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
+  --from-report FILE     with --families: render the tables from a saved --json report instead of measuring
+
+paired gate (the baseline build and this build alternately, in one process):
+  --paired FILE          compare with the baseline build FILE (e.g. ${PAIRED_GATE.build}) on the
+                         pinned corpora of --corpus-dir (default ${PAIRED_GATE.corpusDir}); exit 1
+                         when a group is certainly slower than --max-slowdown, falls back more, or
+                         disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
+  --max-slowdown X       lower 95% bound of a group's time ratio allowed (default ${PAIRED_GATE.maxSlowdown})
+  --pin-paired FILE      snapshot this build into FILE and pin the gate's corpora (seed ${PAIRED_GATE.seed}) into
+                         --corpus-dir: ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
@@ -122,8 +150,104 @@ const SPEC = {
   'max-fallback-increase': { type: 'string' },
   'max-mismatches': { type: 'string' },
   'p95-bound': { type: 'string' },
+  families: { type: 'string' },
+  'mkp-count': { type: 'string' },
+  doc: { type: 'string' },
+  'from-report': { type: 'string' },
+  paired: { type: 'string' },
+  'pin-paired': { type: 'string' },
+  'max-slowdown': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+function parseFamilies(list: string, flag: string): string[] {
+  if (list.trim() === 'all') return [...FAMILY_NAMES];
+  const parts = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (parts.length === 0) throw new InvalidValueError(`${flag} must name at least one family`);
+  for (const p of parts) {
+    if (!FAMILY_NAMES.includes(p)) throw new InvalidValueError(`${flag}: unknown family "${p}" (known: ${FAMILY_NAMES.join(', ')})`);
+  }
+  return FAMILY_NAMES.filter((f) => parts.includes(f));
+}
+
+type Values = ReturnType<typeof parseFlags<typeof SPEC>>['values'];
+
+/** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
+async function runFamilyBench(v: Values, args: string[]): Promise<number> {
+  const d = defaultFamilyRunOptions;
+  const saved = v['from-report'];
+  const report: FamilyReport = saved !== undefined ? (JSON.parse(await readFile(saved, 'utf8')) as FamilyReport) : await runFamilies(
+    {
+      families: parseFamilies(v.families as string, '--families'),
+      seed: int(v.seed, '--seed', 0) ?? d.seed,
+      count: int(v.count, '--count', 1) ?? d.count,
+      mkpCount: int(v['mkp-count'], '--mkp-count', 1) ?? d.mkpCount,
+      highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
+      highsTimeLimitSec: d.highsTimeLimitSec,
+      cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
+      warmupIterations: int(v.warmup, '--warmup', 0) ?? d.warmupIterations,
+      pool: true,
+      stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
+    },
+    ['tao', 'bench', ...args].join(' '),
+    { log: (line) => process.stderr.write(line + '\n') },
+  );
+  const block = formatFamilyMarkdown(report, new Map(FAMILIES.map((f) => [f.name, f.description])));
+  process.stdout.write(block + '\n');
+  if (v.doc !== undefined) {
+    await updateDoc(v.doc, block);
+    process.stderr.write(`doc: ${v.doc}\n`);
+  }
+  if (v.json !== undefined) await writeText(v.json, JSON.stringify(report, null, 2) + '\n');
+  const wrong = report.groups.filter((g) => g.exactness.wrong.length > 0);
+  for (const g of wrong) process.stderr.write(`tao bench: ${g.key}: wrong answers: ${g.exactness.wrong.slice(0, 3).join('; ')}\n`);
+  const missed = report.groups.filter((g) => goalMisses(g).length > 0).length;
+  process.stderr.write(`goal: ${report.groups.length - missed} of ${report.groups.length} groups meet theirs (${report.elapsedSec} s)\n`);
+  return wrong.length > 0 ? 1 : 0;
+}
+
+/** `--pin-paired`: snapshot this build and pin the gate's corpora. */
+async function pinPaired(buildFile: string, dir: string): Promise<number> {
+  const snap = await writeBaselineBuild(buildFile);
+  process.stderr.write(`baseline build: ${buildFile} (${Object.keys(snap.files).length} files, wasm ${snap.wasmSha256.slice(0, 12)})\n`);
+  const all = familyGroups(FAMILY_NAMES);
+  for (const [key, count] of Object.entries(PAIRED_GATE.groups)) {
+    const g = all.find((x) => groupKey(x) === key);
+    if (g === undefined) throw new InvalidValueError(`paired gate group "${key}" is not a family group`);
+    process.stderr.write(`corpus: ${await pinFamilyCorpus(g, PAIRED_GATE.seed, count, dir)}\n`);
+  }
+  return 0;
+}
+
+/** `--paired`: the paired gate (src/bench/paired.ts). */
+async function runPaired(v: Values, buildFile: string): Promise<number> {
+  const t0 = performance.now();
+  const snapshot = await readBaselineBuild(buildFile);
+  const corpora = await readFamilyCorpora(v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  if (corpora.length === 0) throw new InvalidValueError(`--corpus-dir holds no pinned family corpus ('tao bench --pin-paired' writes them)`);
+  const rounds = int(v['paired-repeats'], '--paired-repeats', 1) ?? PAIRED_GATE.rounds;
+  const maxSlowdown = positive(v['max-slowdown'], '--max-slowdown') ?? PAIRED_GATE.maxSlowdown;
+  const baseline = await loadBaselineSolver(snapshot, v['cache-dir'] ?? defaultBenchOptions.cacheDir);
+  const current = await loadSolver();
+  const results = [];
+  try {
+    for (const c of corpora) {
+      const options = { quantum: c.header.quantum };
+      results.push(
+        measurePaired({ name: c.header.group, problems: c.problems, options }, (p, o) => baseline.solve(p, o), (p, o) => current.solve(p, o), rounds),
+      );
+    }
+  } finally {
+    baseline.close();
+    current.close();
+  }
+  const same = (await currentWasmSha256()) === snapshot.wasmSha256 ? ' (the same WASM as the baseline)' : '';
+  const verdict = judgePaired(results, { maxSlowdown, maxFallbackIncreasePct: PAIRED_GATE.maxFallbackIncreasePct });
+  process.stdout.write(
+    `paired check against ${buildFile}, built ${snapshot.createdAt.slice(0, 10)}${same}; ${rounds} rounds (${((performance.now() - t0) / 1000).toFixed(1)} s)\n${verdict.lines.join('\n')}\n`,
+  );
+  return verdict.code;
+}
 
 export async function run(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, SPEC);
@@ -131,6 +255,10 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+
+  if (v.families !== undefined) return runFamilyBench(v, args);
+  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  if (v.paired !== undefined) return runPaired(v, v.paired);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;
   const bw = baseline?.workload;
