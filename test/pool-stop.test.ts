@@ -30,6 +30,14 @@ afterEach(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A warm pool running the LONG solve for `ms` already; the solve's outcome (plan or error). */
+async function runningLong(pool: SolverPool, ms: number): Promise<{ running: Promise<unknown> }> {
+  await pool.ready();
+  const running = pool.solve(LONG.problem, LONG.options).catch((e: unknown) => e);
+  await sleep(ms);
+  return { running };
+}
+
 /** Wall time of the LONG solve run to its end through a warm pool. */
 let fullMs = 0;
 beforeAll(async () => {
@@ -86,9 +94,7 @@ describe('the stop flag of Solver.runPacked', () => {
 describe('pool close', () => {
   it('{ force: true } terminates a running solve at once; the solve rejects with ClosedError', async () => {
     const pool = newPool();
-    await pool.ready();
-    const running = pool.solve(LONG.problem, LONG.options).catch((e: unknown) => e);
-    await sleep(Math.min(50, fullMs / 8));
+    const { running } = await runningLong(pool, Math.min(50, fullMs / 8));
     const t0 = performance.now();
     await pool.close({ force: true });
     expect(performance.now() - t0).toBeLessThan(fullMs / 2);
@@ -98,9 +104,7 @@ describe('pool close', () => {
 
   it('a gentle close waits at most closeTimeoutMs for a running solve, then terminates it', async () => {
     const pool = newPool(20);
-    await pool.ready();
-    const running = pool.solve(LONG.problem, LONG.options).catch((e: unknown) => e);
-    await sleep(Math.min(20, fullMs / 16));
+    const { running } = await runningLong(pool, Math.min(20, fullMs / 16));
     const t0 = performance.now();
     await pool.close();
     expect(performance.now() - t0).toBeLessThan(fullMs / 2);
@@ -109,9 +113,7 @@ describe('pool close', () => {
 
   it('{ force: true } after a gentle close escalates it, and both calls share one promise', async () => {
     const pool = newPool();
-    await pool.ready();
-    const running = pool.solve(LONG.problem, LONG.options).catch((e: unknown) => e);
-    await sleep(Math.min(20, fullMs / 16));
+    const { running } = await runningLong(pool, Math.min(20, fullMs / 16));
     const gentle = pool.close();
     const t0 = performance.now();
     expect(pool.close({ force: true })).toBe(gentle);

@@ -6,29 +6,20 @@
  * bits). Every case is checked against an independent oracle (brute force) or the TypeScript twin.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DpStatus } from '../src/solve/engine.js';
 import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
 import { heuristicPlan } from '../src/solve/incumbent.js';
 import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import { prepare } from '../src/solve/solver.js';
 import { FrontierTwin, fractionalUpper, solveFrontierReference } from '../src/solve/ts/frontier.js';
-import { TaoKernel } from '../src/solve/wasm.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
+import { useSolverAndKernel } from './helpers/solvers.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 
-let solver: Solver;
-let kernel: TaoKernel;
-beforeAll(async () => {
-  solver = await loadSolver();
-  kernel = await TaoKernel.create('release');
-});
-afterAll(() => {
-  solver.close();
-  kernel.close();
-});
+const loaded = useSolverAndKernel();
 
 const I64_MAX = 2n ** 63n - 1n;
 
@@ -66,7 +57,7 @@ describe('the packed key at its width limit', () => {
       it(`credit ${credit} (key ${fits ? 'fits' : 'does not fit'}), path ${path}: the brute-force optimum`, () => {
         const problem = keyWidthCase(credit);
         expect(prepare(problem, { quantum: 1 }).packed.keyFits).toBe(fits);
-        const plan = solver.solve(problem, { quantum: 1, path });
+        const plan = loaded.solver().solve(problem, { quantum: 1, path });
         expect(plan.status).toBe('optimal');
         expect(plan.stats.keyFits).toBe(fits);
         expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
@@ -82,10 +73,10 @@ describe('the packed key at its width limit', () => {
 function bothFrontiers(packed: PackedProblem): { kernel: unknown; twin: unknown } {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
-  let status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
-  while (status === DpStatus.paused) status = kernel.frontierStep(1e12);
-  const counters = { ...kernel.frontierCounters() };
-  const k = status === DpStatus.done || status === DpStatus.incumbent ? kernel.frontierFinish() : undefined;
+  let status = loaded.kernel().frontierStart(frontierInput(packed, setup, incumbent));
+  while (status === DpStatus.paused) status = loaded.kernel().frontierStep(1e12);
+  const counters = { ...loaded.kernel().frontierCounters() };
+  const k = status === DpStatus.done || status === DpStatus.incumbent ? loaded.kernel().frontierFinish() : undefined;
   const viaKernel = { status, node: k === undefined ? [] : Array.from(k.node), value: k?.value, counters };
   const twin = new FrontierTwin(packed, setup);
   let ts = twin.start();
@@ -134,7 +125,7 @@ describe('large keys with equal and near-equal densities', () => {
         if (maxKey > 2n ** 56n) large++;
         const { kernel: k, twin: t } = bothFrontiers(packed);
         expect(k).toEqual(t);
-        const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
+        const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
         expect(plan.status).toBe('optimal');
         expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
         const ref = solveFrontierReference(problem, { quantum: 1 });
@@ -199,20 +190,20 @@ describe('a forced path stays within the state budget', () => {
 
   it('the case is what it claims: 880 dense cells, more than 1000 frontier units', () => {
     expect(prepare(heavy, { quantum: 1 }).packed.cells).toBe(880);
-    const free = solver.solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 2 ** 26 });
+    const free = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 2 ** 26 });
     expect(free.stats.path).toBe('frontier');
     expect(free.stats.work).toBeGreaterThan(1000);
   });
 
   it("path 'frontier' past the budget is a labelled fallback, never a dense solve labelled optimal", async () => {
-    const plan = solver.solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 1000 });
+    const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 1000 });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 1000 units of work after \d+ of 22 sessions$/);
     expect(plan.stats.path).toBe('bfd');
     const highs = await loadHighs();
     const optimum = highsOptimum(highs, heavy, 1);
     // auto, with the same budget, abandons the frontier for the dense DP, which fits it.
-    const auto = solver.solve(heavy, { quantum: 1, stateBudget: 1000 });
+    const auto = loaded.solver().solve(heavy, { quantum: 1, stateBudget: 1000 });
     expect(auto.status).toBe('optimal');
     expect(auto.stats.path).toBe('dense');
     expect(auto.value).toEqual(optimum);
@@ -220,11 +211,11 @@ describe('a forced path stays within the state budget', () => {
   });
 
   it("path 'dense' above the budget is a labelled fallback that spends no work", () => {
-    const plan = solver.solve(heavy, { quantum: 1, path: 'dense', stateBudget: 879 });
+    const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 879 });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toBe('state budget exceeded: 880 cells (22 sessions x 40 states) > stateBudget 879');
     expect(plan.stats.work).toBe(0);
-    const fits = solver.solve(heavy, { quantum: 1, path: 'dense', stateBudget: 880 });
+    const fits = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 880 });
     expect(fits.status).toBe('optimal');
     expect(fits.stats.work).toBe(880);
   });
@@ -264,7 +255,8 @@ describe('usage fields that fill their bits (the dominance test)', () => {
       ),
     })
     .map(({ capacity, sessions }) => {
-      const ids = capacity.map((_, b) => `n${b}`);
+      const caps: readonly number[] = capacity;
+      const ids = caps.map((_, b) => `n${b}`);
       return {
         nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })),
         sessions: sessions.map((s, i): ProblemSession => ({
@@ -297,7 +289,7 @@ describe('usage fields that fill their bits (the dominance test)', () => {
       fc.property(fullFieldsArb, (problem) => {
         if (problem.sessions.length > 7 || problem.nodes.length > 3) return;
         if (problem.nodes.some((n) => n.capacity > 128)) return;
-        const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
+        const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
         expect(plan.status).toBe('optimal');
         expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
         expectFeasible(problem, plan);

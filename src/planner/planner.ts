@@ -223,7 +223,7 @@ export class Planner<P = unknown> {
    */
   apply(plan: Plan, live: Problem): Revalidation {
     if (this.#closing !== undefined) throw new ClosedError('planner.apply() after close()');
-    const signatures = this.#snapshots.get(recordAt(plan, 'plan') as Plan);
+    const signatures = this.#snapshots.get(recordAt(plan, 'plan') as unknown as Plan);
     if (signatures === undefined) {
       throw new InvalidValueError('plan was not returned by this planner: apply() needs the snapshot it was solved on');
     }

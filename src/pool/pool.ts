@@ -346,7 +346,7 @@ class PiscinaSolverPool implements SolverPool {
     task.state = 'running';
     this.#running.add(task);
     const { packed, options } = task.prepared;
-    const message: WorkerTask = { kind: 'solve', packed, options, stop: task.stop };
+    const message: WorkerTask = { kind: 'solve', packed, options, stop: task.stop, elapsedMs: performance.now() - task.t0 };
     let transferList: ArrayBuffer[];
     try {
       transferList = packedTransferList(packed);

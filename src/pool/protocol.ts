@@ -21,8 +21,12 @@ export interface PoolWorkerData {
 export type WorkerTask =
   /** Answers with the worker's identity once its solver is loaded: warm-up and build check. */
   | { kind: 'ping' }
-  /** `stop` is shared with the pool: element 0 turns non-zero when the solve must stop (abort, close). */
-  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions; stop: Int32Array };
+  /**
+   * `stop` is shared with the pool: element 0 turns non-zero when the solve must stop (abort, close).
+   * `elapsedMs` is the time the solve already took on the caller's thread (validation, packing, queue),
+   * counted against its deadline.
+   */
+  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions; stop: Int32Array; elapsedMs: number };
 
 export type WorkerReply =
   | { kind: 'pong'; protocol: number; threadId: number }

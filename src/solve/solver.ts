@@ -240,18 +240,49 @@ function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], c
 }
 
 /**
+ * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
+ * dominance test) costs more the more nodes there are: measured on this package's development machine,
+ * ~3-10 ns up to 16 nodes and ~12-25 ns at 32 to 64 nodes (docs/threat-model.md). Above this many kept
+ * nodes each raw unit counts as ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
+ * `PlanStats.work`, so that one budget bounds about the same time at every size.
+ */
+export const FRONTIER_WEIGHT_NODES = 16;
+
+/** Units of work one raw frontier unit counts for at m kept nodes. */
+export function frontierUnitWeight(m: number): number {
+  return Math.max(1, Math.ceil(m / FRONTIER_WEIGHT_NODES));
+}
+
+/** The engine with its work counted `weight` times: quotas are divided, the work counter multiplied. */
+function weighted<C extends DpCounters>(engine: DpEngine<C>, weight: number): DpEngine<C> {
+  if (weight === 1) return engine;
+  return {
+    path: engine.path,
+    boundedSteps: engine.boundedSteps,
+    start: () => engine.start(),
+    step: (quota) => engine.step(Math.max(1, Math.ceil(quota / weight))),
+    counters: () => {
+      const c = engine.counters();
+      return { ...c, work: c.work * weight };
+    },
+    finish: () => engine.finish(),
+  };
+}
+
+/**
  * Runs a frontier (WASM when the packed key fits, else the TypeScript twin with BigInt keys) with at
  * most `cap` work units.
  */
 function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
   const { packed } = a;
   const n = sessionsKept(packed);
-  const engine = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const m = nodesKept(packed);
+  const raw = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const engine = weighted(raw, frontierUnitWeight(m));
   return drive(a, engine, {
     cap,
-    // A frontier unit of work costs more the more nodes a state holds (~1 ns at 2 nodes, ~35-70 ns at 64),
-    // so steps shrink with the node count to keep the checks about as far apart in time.
-    chunk: Math.max(CHUNK_WORK_MIN, Math.floor(CHUNK_WORK / Math.max(1, nodesKept(packed)))),
+    // Steps shrink with the node count too, so the deadline checks stay about as far apart in time.
+    chunk: Math.max(CHUNK_WORK_MIN, Math.floor(CHUNK_WORK / Math.max(1, m / 4))),
     memoryReason: (c) =>
       `memory cap exceeded: the ${engine.path} DP could not hold its states within ${MEMORY_CAP_BYTES} bytes after ${c.layers} of ${n} sessions`,
     stats: (c, outcome) => frontierStats(c, outcome, setup.classes),
@@ -294,7 +325,7 @@ function decide(
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
-  a.incumbent = heuristicPlan(packed, best);
+  a.incumbent = heuristicPlan(packed, best, () => halted(a, 0) !== undefined);
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
   if (!frontierApplies(packed)) {
