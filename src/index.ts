@@ -49,6 +49,7 @@ export {
   createSolverPool,
   type SolverPool,
   type PoolSolveOptions,
+  type PoolCloseOptions,
   type PoolStats,
 } from './pool/pool.js';
 export {

@@ -98,7 +98,7 @@ export function resolvePlannerOptions(options: PlannerOptions | undefined, path 
 export interface SubmitOptions extends SolveOptions {
   /**
    * Aborting settles the submission as `aborted`: a queued one never runs; a pool solve already running
-   * finishes in its worker (bounded by `deadlineMs`) and its result is discarded. An in-thread solve,
+   * is stopped at the solver's next check in its worker and its result is discarded. An in-thread solve,
    * once started, is synchronous and completes.
    */
   signal?: AbortSignal;
