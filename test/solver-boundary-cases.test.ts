@@ -113,26 +113,32 @@ const equalDensityArb: fc.Arbitrary<Problem> = fc
     return { nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })), sessions: out };
   });
 
+/** Runs `check` on `runs` problems of `arb` (fixed seed) whose packed key fits and that keep a session, at quantum 1. */
+function forPackedCases(arb: fc.Arbitrary<Problem>, runs: number, seed: number, check: (problem: Problem, packed: PackedProblem) => void): void {
+  fc.assert(
+    fc.property(arb, (problem) => {
+      const { packed } = prepare(problem, { quantum: 1 });
+      if (sessionsKept(packed) > 0 && packed.keyFits) check(problem, packed);
+    }),
+    { numRuns: runs, seed },
+  );
+}
+
 describe('large keys with equal and near-equal densities', () => {
   it('the WASM frontier equals the TypeScript twin (no trap, no empty layer) and the brute-force optimum', () => {
     let large = 0;
-    fc.assert(
-      fc.property(equalDensityArb, (problem) => {
-        const { packed } = prepare(problem, { quantum: 1 });
-        if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-        let maxKey = 0n;
-        for (const k of packed.key) if (k > maxKey) maxKey = k;
-        if (maxKey > 2n ** 56n) large++;
-        const { kernel: k, twin: t } = bothFrontiers(packed);
-        expect(k).toEqual(t);
-        const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
-        expect(plan.status).toBe('optimal');
-        expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
-        const ref = solveFrontierReference(problem, { quantum: 1 });
-        expect(ref.value).toEqual(plan.value);
-      }),
-      { numRuns: 200, seed: 2026 },
-    );
+    forPackedCases(equalDensityArb, 200, 2026, (problem, packed) => {
+      let maxKey = 0n;
+      for (const k of packed.key) if (k > maxKey) maxKey = k;
+      if (maxKey > 2n ** 56n) large++;
+      const { kernel: k, twin: t } = bothFrontiers(packed);
+      expect(k).toEqual(t);
+      const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+      const ref = solveFrontierReference(problem, { quantum: 1 });
+      expect(ref.value).toEqual(plan.value);
+    });
     expect(large).toBeGreaterThan(150);
   });
 });
@@ -271,16 +277,11 @@ describe('usage fields that fill their bits (the dominance test)', () => {
 
   it('the WASM frontier equals the TypeScript twin, counters included (dominance tests, prunes, walk back)', () => {
     let dominance = 0;
-    fc.assert(
-      fc.property(fullFieldsArb, (problem) => {
-        const { packed } = prepare(problem, { quantum: 1 });
-        if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-        const { kernel: k, twin: t } = bothFrontiers(packed);
-        expect(k).toEqual(t);
-        if ((t as { counters: { prunedDominance: number } }).counters.prunedDominance > 0) dominance++;
-      }),
-      { numRuns: 400, seed: 1618 },
-    );
+    forPackedCases(fullFieldsArb, 400, 1618, (_, packed) => {
+      const { kernel: k, twin: t } = bothFrontiers(packed);
+      expect(k).toEqual(t);
+      if ((t as { counters: { prunedDominance: number } }).counters.prunedDominance > 0) dominance++;
+    });
     expect(dominance).toBeGreaterThan(10);
   });
 

@@ -8,6 +8,8 @@
  * Queueing is the pool's own, in front of Piscina: at most `maxThreads` tasks are handed to Piscina at a
  * time, so a task still in our queue can be dropped by its signal without Piscina aborting (and so
  * killing) a worker that is running something.
+ * A running task is stopped through a SharedArrayBuffer flag its worker's solver reads (abort, close);
+ * only `close()` past its timeout, or forced, terminates workers.
  *
  * Failure handling: a worker that traps or throws answers `failed` and is terminated (Piscina starts a
  * replacement); a worker that dies mid-task rejects the Piscina promise. Either way the caller gets a BFD
@@ -30,9 +32,9 @@ export interface PoolSolveOptions extends SolveOptions {
   /**
    * Aborting rejects the solve with AbortedError (`name` 'AbortError', code ERR_TAO_ABORTED) at once. A
    * queued solve is removed and never runs. A running one is told to stop through a flag shared with its
-   * worker, which the solver reads between phases and between steps of its DP (at most
-   * `STOP_CHECK_WORK` units of work apart): the worker is free again within about one step, without
-   * being killed, and the result is discarded. Any number of solves may share one signal.
+   * worker, which the solver reads between the phases of its decision and between the steps of its DP:
+   * the worker is free again within about one step, without being killed, and the result is discarded.
+   * Any number of solves may share one signal.
    */
   signal?: AbortSignal;
 }
@@ -317,7 +319,7 @@ class PiscinaSolverPool implements SolverPool {
       // once the task is settled.
       Atomics.store(task.stop, 0, 1);
       this.#settle(task, {
-        error: new AbortedError('pool.solve() aborted while running: the worker finishes it and the result is discarded'),
+        error: new AbortedError('pool.solve() aborted while running: the worker stops it at its next check and the result is discarded'),
       });
     }
   }
