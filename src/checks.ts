@@ -95,6 +95,13 @@ export function positiveOrInfinity(x: unknown, path: PathLike, field = ''): numb
   return v;
 }
 
+/** A number >= 0, `Infinity` allowed (meaning "off"). */
+export function nonNegativeOrInfinity(x: unknown, path: PathLike, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (Number.isNaN(v) || v < 0) throw new InvalidValueError(`${at(path, field)} must be a non-negative number or Infinity`);
+  return v;
+}
+
 /**
  * An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`), by default
  * `an integer from ${min} to ${max}`.

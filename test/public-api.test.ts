@@ -27,6 +27,7 @@ describe('public API', () => {
       'ReadinessPredictor',
       'SolverTrapError',
       'bfd',
+      'boundedEvaluateOptions',
       'createPlanner',
       'createSolverPool',
       'decayCredit',

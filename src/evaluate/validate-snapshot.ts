@@ -3,15 +3,24 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
 
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);
 const NODE_KEYS: ReadonlySet<string> = new Set(['id', 'capacity']);
-const SESSION_KEYS: ReadonlySet<string> = new Set(['id', 'tokens', 'reserve', 'eligible', 'cache', 'tool']);
-const CACHE_KEYS: ReadonlySet<string> = new Set(['node', 'tokens', 'observedAt']);
+const SESSION_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'tokens',
+  'reserve',
+  'eligible',
+  'cache',
+  'tool',
+  'waitingSince',
+  'expectedService',
+]);
+const CACHE_KEYS: ReadonlySet<string> = new Set(['node', 'tokens', 'observedAt', 'live']);
 const TOOL_KEYS: ReadonlySet<string> = new Set([
   'name',
   'startedAt',
@@ -55,6 +64,18 @@ export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPat
     if (r < startedAt) throw new InvalidValueError(`${at(path)}.reportedAt must not be before ${at(path)}.startedAt`);
     if (r > now) throw new InvalidValueError(`${at(path)}.reportedAt must not be after ${nowPath}`);
   }
+}
+
+/** `waitingSince`: no later than now, not while the tool runs, not before the tool returned. */
+function checkWaitingSince(s: Record<string, unknown>, p: () => string, time: number, timePath: string): void {
+  const w = finite(s.waitingSince, p, '.waitingSince');
+  if (w > time) throw new InvalidValueError(`${p()}.waitingSince must not be after ${timePath}`);
+  const tool = s.tool as { returnedAt?: number } | undefined;
+  if (tool === undefined) return;
+  if (tool.returnedAt === undefined) {
+    throw new InvalidValueError(`${p()}.waitingSince must be absent while ${p()}.tool is running (no returnedAt)`);
+  }
+  if (w < tool.returnedAt) throw new InvalidValueError(`${p()}.waitingSince must not be before ${p()}.tool.returnedAt`);
 }
 
 /**
@@ -119,13 +140,18 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
         if (b === undefined) throw new InvalidValueError(`${cp()}.node names unknown node "${nid}"`);
         if (cacheStamp[b] === i + 1) throw new InvalidValueError(`${cp()}.node repeats node "${nid}"`);
         cacheStamp[b] = i + 1;
-        integerIn(obs.tokens, cp, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+        const tokens = integerIn(obs.tokens, cp, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+        if (obs.live !== undefined) {
+          integerIn(obs.live, cp, 0, tokens, `an integer from 0 to ${cp()}.tokens (${tokens})`, '.live');
+        }
         // An observation after `time` is allowed: clocks of cache events and scheduler may differ
         // slightly; its age counts as 0 (no decay), see `decayCredit`.
         finite(obs.observedAt, cp, '.observedAt');
       }
     }
     if (s.tool !== undefined) checkToolCall(s.tool, () => `${p()}.tool`, time, timePath, true);
+    if (s.waitingSince !== undefined) checkWaitingSince(s, p, time, timePath);
+    if (s.expectedService !== undefined) positiveFinite(s.expectedService, p, '.expectedService');
   }
   return nodeIndex;
 }
@@ -135,7 +161,9 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
  * (`snapshot.sessions[2].cache[0].observedAt must be a finite number`). Rules beyond the types: node and
  * session ids unique; `eligible` and `cache` name known nodes at most once each; tokens, reserve and
  * capacities non-negative integers; a tool call started, returned and reported no later than `time`,
- * returned and due no earlier than it started; progress in [0, 1].
+ * returned and due no earlier than it started; progress in [0, 1]; a cache observation's `live` at most
+ * its `tokens`; `waitingSince` no later than `time`, only once the tool returned and not before that;
+ * `expectedService` positive.
  */
 export function validateSnapshot(snapshot: unknown, path = 'snapshot'): asserts snapshot is Snapshot {
   indexSnapshot(snapshot, path);
