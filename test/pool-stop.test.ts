@@ -4,11 +4,12 @@
  * bounds compare against the same solve run to its end in the same test (a ratio, generous), never
  * against a fixed number of milliseconds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomTickProblem } from '../src/commands/examples.js';
 import { AbortedError, ClosedError, InvalidTypeError } from '../src/errors.js';
 import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import { prepare } from '../src/solve/solver.js';
+import { useSolverAndKernel } from './helpers/solvers.js';
 import { builtWorker } from './pool-support.js';
 
 const tiny = { nodes: [{ id: 'a', capacity: 4_096 }], sessions: [{ id: 's', weight: 1_000, tokens: 1, ready: true }] };
@@ -67,17 +68,13 @@ describe('an aborted running solve', () => {
 });
 
 describe('the stop flag of Solver.runPacked', () => {
-  let solver: Solver;
-  beforeAll(async () => {
-    solver = await loadSolver();
-  });
-  afterAll(() => solver.close());
+  const loaded = useSolverAndKernel();
 
   it('set before the call: a labelled fallback without any DP work', () => {
     const { packed, options } = prepare(LONG.problem, LONG.options);
     const stop = new Int32Array(new SharedArrayBuffer(4));
     Atomics.store(stop, 0, 1);
-    const raw = solver.runPacked(packed, options, undefined, stop);
+    const raw = loaded.solver().runPacked(packed, options, undefined, stop);
     expect(raw.status).toBe('fallback');
     expect(raw.reason).toBe('stopped: the solve was aborted after 0 of 1000 sessions of the DP');
     expect(raw.stats.path).toBe('bfd');
@@ -86,8 +83,8 @@ describe('the stop flag of Solver.runPacked', () => {
 
   it('refuses options outside their limits and a stop that is not an Int32Array', () => {
     const { packed, options } = prepare(tiny);
-    expect(() => solver.runPacked(packed, { ...options, stateBudget: 1e12 })).toThrow(/^options\.stateBudget must be an integer from 1 to/);
-    expect(() => solver.runPacked(packed, options, undefined, [0] as never)).toThrow(new InvalidTypeError('stop must be an Int32Array'));
+    expect(() => loaded.solver().runPacked(packed, { ...options, stateBudget: 1e12 })).toThrow(/^options\.stateBudget must be an integer from 1 to/);
+    expect(() => loaded.solver().runPacked(packed, options, undefined, [0] as never)).toThrow(new InvalidTypeError('stop must be an Int32Array'));
   });
 });
 
