@@ -55,6 +55,7 @@ export {
   createSolverPool,
   type SolverPool,
   type PoolSolveOptions,
+  type PoolCloseOptions,
   type PoolStats,
 } from './pool/pool.js';
 export {

@@ -77,7 +77,7 @@ describe('pool signal', () => {
     expect(pool.stats().solves).toBe(0);
   });
 
-  it('rejects a running solve at once without killing its worker, which finishes and serves the next solve', async () => {
+  it('rejects a running solve at once without killing its worker, which stops it and serves the next solve', async () => {
     const pool = newPool();
     await pool.ready();
     const threads = pool.threadIds();
@@ -87,7 +87,7 @@ describe('pool signal', () => {
     expect(pool.stats().running).toBe(1);
     ac.abort();
     await expect(running).rejects.toThrow(
-      new AbortedError('pool.solve() aborted while running: the worker finishes it and the result is discarded'),
+      new AbortedError('pool.solve() aborted while running: the worker stops it at its next check and the result is discarded'),
     );
     const next = await pool.solve(tiny);
     expect(next.assignments).toEqual([{ session: 's', node: 'a' }]);

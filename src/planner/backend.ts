@@ -3,7 +3,7 @@
  * in the worker pool, routed by an estimate of the solve's work (`estimateWork`).
  */
 import { recordAt } from '../checks.js';
-import { InvalidValueError, SolverTrapError } from '../errors.js';
+import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
@@ -77,6 +77,13 @@ export function solverBackend(solver: Solver | undefined, pool: SolverPool, onCl
   };
 }
 
+/** `x` has the methods the planner calls, so a wrong object fails here rather than at its first solve. */
+function checkMethods(x: unknown, path: string, what: string, methods: readonly string[]): void {
+  if (typeof x !== 'object' || x === null || methods.some((name) => typeof (x as Record<string, unknown>)[name] !== 'function')) {
+    throw new InvalidTypeError(`${path} must be ${what}`);
+  }
+}
+
 /**
  * Creates a planner over the WASM solver and a warm worker pool (created and owned unless given).
  * Rejects with InvalidTypeError/InvalidValueError for invalid options, or if the pool's workers cannot
@@ -86,6 +93,8 @@ export async function createPlanner(options?: CreatePlannerOptions): Promise<Pla
   const given = options === undefined ? {} : (recordAt(options, 'options') as CreatePlannerOptions);
   const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = given;
   const resolved = resolvePlannerOptions(plannerOptions);
+  if (givenPool !== undefined) checkMethods(givenPool, 'options.pool', 'a pool made by createSolverPool()', ['solvePrepared', 'ready', 'close']);
+  if (givenSolver !== undefined) checkMethods(givenSolver, 'options.solver', 'a solver made by loadSolver()', ['runPacked', 'close']);
   if (givenPool !== undefined && poolOptions !== undefined) {
     throw new InvalidValueError('options.poolOptions must be absent when options.pool is given');
   }

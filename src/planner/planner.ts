@@ -98,7 +98,7 @@ export function resolvePlannerOptions(options: PlannerOptions | undefined, path 
 export interface SubmitOptions extends SolveOptions {
   /**
    * Aborting settles the submission as `aborted`: a queued one never runs; a pool solve already running
-   * finishes in its worker (bounded by `deadlineMs`) and its result is discarded. An in-thread solve,
+   * is stopped at the solver's next check in its worker and its result is discarded. An in-thread solve,
    * once started, is synchronous and completes.
    */
   signal?: AbortSignal;
@@ -223,7 +223,7 @@ export class Planner<P = unknown> {
    */
   apply(plan: Plan, live: Problem): Revalidation {
     if (this.#closing !== undefined) throw new ClosedError('planner.apply() after close()');
-    const signatures = this.#snapshots.get(plan);
+    const signatures = this.#snapshots.get(recordAt(plan, 'plan') as unknown as Plan);
     if (signatures === undefined) {
       throw new InvalidValueError('plan was not returned by this planner: apply() needs the snapshot it was solved on');
     }

@@ -5,7 +5,8 @@
  * is applied. Capacities are checked in exact tokens, not at the solver's quantum: the quantum is a price
  * the DP pays to stay small, the live admission must only be feasible.
  */
-import { InvalidValueError } from '../errors.js';
+import { recordAt } from '../checks.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Assignment, Plan, Problem } from '../types.js';
 import { validateProblem } from '../solve/validate.js';
 
@@ -101,7 +102,14 @@ export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | 
   const sessionIndex = new Map<string, number>();
   indexed.sessionIds.forEach((sid, i) => sessionIndex.set(sid, i));
   const liveSessions = live.sessions;
-  const assignments = plan.assignments;
+  const assignments: readonly Assignment[] = (recordAt(plan, 'plan') as Pick<Plan, 'assignments'>).assignments;
+  if (!Array.isArray(assignments)) throw new InvalidTypeError('plan.assignments must be an array');
+  for (let k = 0; k < assignments.length; k++) {
+    const a: unknown = assignments[k];
+    recordAt(a, 'plan.assignments', `[${k}]`);
+    if (typeof (a as { session: unknown }).session !== 'string') throw new InvalidTypeError(`plan.assignments[${k}].session must be a string`);
+    if (typeof (a as { node: unknown }).node !== 'string') throw new InvalidTypeError(`plan.assignments[${k}].node must be a string`);
+  }
 
   // Residual capacity per node index, reduced as the prefix grows; exact in float64 (capacities are safe
   // integers, weights < 2^32).

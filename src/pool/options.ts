@@ -39,6 +39,12 @@ export interface PoolOptions {
    * @default 'release'
    */
   build?: WasmBuild;
+  /**
+   * Milliseconds `close()` lets running solves finish before it terminates the workers (a solve without
+   * a deadline may run for as long as its state budget allows).
+   * @default 10000
+   */
+  closeTimeoutMs?: number;
 }
 
 /** Pool options with every field filled in; `workerFile` as an absolute path. */
@@ -48,6 +54,7 @@ export interface ResolvedPoolOptions {
   idleTimeout: number;
   workerFile: string;
   build: WasmBuild;
+  closeTimeoutMs: number;
 }
 
 function resolveDefaultWorkerFile(): string {
@@ -68,12 +75,21 @@ export const defaultPoolOptions: Readonly<ResolvedPoolOptions> = Object.freeze({
   idleTimeout: 60_000,
   workerFile: DEFAULT_WORKER_FILE,
   build: 'release',
+  closeTimeoutMs: 10_000,
 });
 
 /** setTimeout's largest delay; longer ones fire at once, which would reap idle workers immediately. */
 const MAX_TIMEOUT_MS = 0x7fff_ffff;
 /** A sanity bound: each thread holds a WASM instance of up to MEMORY_CAP_BYTES. */
 const MAX_THREADS = 256;
+
+function timeoutMs(x: unknown, path: string): number {
+  const t = anyNumber(x, path);
+  if (!Number.isInteger(t) || t < 0 || t > MAX_TIMEOUT_MS) {
+    throw new InvalidValueError(`${path} must be an integer number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`);
+  }
+  return t;
+}
 
 function workerPath(x: unknown, path: string): string {
   let file: string;
@@ -104,13 +120,8 @@ export function resolvePoolOptions(options: PoolOptions | undefined, path = 'opt
   if (out.minThreads > out.maxThreads) {
     throw new InvalidValueError(`${path}.minThreads (${out.minThreads}) must not exceed ${path}.maxThreads (${out.maxThreads})`);
   }
-  if (given.idleTimeout !== undefined) {
-    const t = anyNumber(given.idleTimeout, `${path}.idleTimeout`);
-    if (!Number.isInteger(t) || t < 0 || t > MAX_TIMEOUT_MS) {
-      throw new InvalidValueError(`${path}.idleTimeout must be an integer number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`);
-    }
-    out.idleTimeout = t;
-  }
+  if (given.idleTimeout !== undefined) out.idleTimeout = timeoutMs(given.idleTimeout, `${path}.idleTimeout`);
+  if (given.closeTimeoutMs !== undefined) out.closeTimeoutMs = timeoutMs(given.closeTimeoutMs, `${path}.closeTimeoutMs`);
   if (given.build !== undefined) {
     if (given.build !== 'release' && given.build !== 'debug') {
       throw new InvalidValueError(`${path}.build must be "release" or "debug"`);

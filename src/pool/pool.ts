@@ -8,6 +8,8 @@
  * Queueing is the pool's own, in front of Piscina: at most `maxThreads` tasks are handed to Piscina at a
  * time, so a task still in our queue can be dropped by its signal without Piscina aborting (and so
  * killing) a worker that is running something.
+ * A running task is stopped through a SharedArrayBuffer flag its worker's solver reads (abort, close);
+ * only `close()` past its timeout, or forced, terminates workers.
  *
  * Failure handling: a worker that traps or throws answers `failed` and is terminated (Piscina starts a
  * replacement); a worker that dies mid-task rejects the Piscina promise. Either way the caller gets a BFD
@@ -15,22 +17,24 @@
  */
 import { type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { optionalSignal, recordAt } from '../checks.js';
-import { AbortedError, ClosedError } from '../errors.js';
+import { checkOptionsObject, optionalSignal, recordAt } from '../checks.js';
+import { AbortedError, ClosedError, InvalidTypeError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
 import { packedTransferList, packProblem } from '../solve/pack.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './options.js';
 import { POOL_PROTOCOL, type PoolWorkerData, type WorkerReply, type WorkerTask } from './protocol.js';
 import { elapsedMicros } from '../solve/plan.js';
-import { fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
+import { checkPrepared, fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
 
 /** Options of one `pool.solve`. */
 export interface PoolSolveOptions extends SolveOptions {
   /**
    * Aborting rejects the solve with AbortedError (`name` 'AbortError', code ERR_TAO_ABORTED) at once. A
-   * queued solve is removed and never runs. A running one is not interrupted (that would kill its
-   * worker): it finishes in the worker, bounded by `deadlineMs`, and its result is discarded.
+   * queued solve is removed and never runs. A running one is told to stop through a flag shared with its
+   * worker, which the solver reads between the phases of its decision and between the steps of its DP:
+   * the worker is free again within about one step, without being killed, and the result is discarded.
+   * Any number of solves may share one signal.
    */
   signal?: AbortSignal;
 }
@@ -59,6 +63,19 @@ export interface PoolStats {
   lastPoolError: string | undefined;
 }
 
+/** Options of `pool.close`. */
+export interface PoolCloseOptions {
+  /**
+   * Terminate the workers now instead of letting running solves finish.
+   * @default false
+   */
+  force?: boolean;
+}
+
+const defaultCloseOptions: Readonly<Required<PoolCloseOptions>> = Object.freeze({ force: false });
+/** The option names `solvePrepared` takes. */
+const SOLVE_PREPARED_OPTIONS: Readonly<Record<'signal', true>> = Object.freeze({ signal: true });
+
 /** The pool's public face. */
 export interface SolverPool {
   /**
@@ -79,10 +96,13 @@ export interface SolverPool {
   threadIds(): number[];
   stats(): PoolStats;
   /**
-   * Rejects queued solves with ClosedError, lets running ones finish, then terminates the workers.
-   * Idempotent: every call returns the same promise.
+   * Rejects queued solves with ClosedError, lets running ones finish for at most `closeTimeoutMs` (pool
+   * option), then terminates the workers; running solves still unfinished then reject with ClosedError.
+   * `{ force: true }` terminates at once (also when a gentle close is already waiting). Every call
+   * returns the same promise, which resolves within `closeTimeoutMs` plus the time to terminate the
+   * threads.
    */
-  close(): Promise<void>;
+  close(options?: PoolCloseOptions): Promise<void>;
   /** The resolved options. */
   readonly options: Readonly<ResolvedPoolOptions>;
 }
@@ -90,12 +110,13 @@ export interface SolverPool {
 interface Task {
   readonly prepared: Prepared;
   readonly signal: AbortSignal | undefined;
+  /** Shared with the worker: set to 1 to make the running solve stop at its next check. */
+  readonly stop: Int32Array;
   /** `performance.now()` when the caller asked. */
   readonly t0: number;
   readonly resolve: (plan: Plan) => void;
   readonly reject: (err: unknown) => void;
   state: 'queued' | 'running' | 'settled';
-  onAbort: (() => void) | undefined;
   /** Settles once the worker answered or died, even if the caller's promise settled earlier (abort). */
   done: Promise<void> | undefined;
 }
@@ -126,6 +147,18 @@ class PiscinaSolverPool implements SolverPool {
   #closing: Promise<void> | undefined;
   #ready: Promise<void> | undefined;
   readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, aborted: 0, poolErrors: 0 };
+  /**
+   * The unsettled tasks of each signal: one 'abort' listener per signal, however many solves share it
+   * (a listener per solve would pass Node's limit of 10 and warn).
+   */
+  readonly #bySignal = new Map<AbortSignal, Set<Task>>();
+  readonly #onSignal = (event: Event): void => {
+    const tasks = this.#bySignal.get(event.target as AbortSignal);
+    if (tasks !== undefined) for (const task of [...tasks]) this.#abort(task);
+  };
+  /** Resolves when running solves are no longer waited for (close's timeout, or a forced close). */
+  #stopWaiting: (() => void) | undefined;
+  #destroyed: Promise<void> | undefined;
   #lastPoolError: string | undefined;
 
   constructor(options: Readonly<ResolvedPoolOptions>) {
@@ -160,7 +193,9 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solvePrepared() after close()');
-      return this.#enqueue(prepared, optionalSignal(options?.signal, 'options.signal'), t0);
+      if (options !== undefined) checkOptionsObject(options, SOLVE_PREPARED_OPTIONS, 'options');
+      const signal = optionalSignal(options?.signal, 'options.signal');
+      return this.#enqueue(checkPrepared(prepared, 'prepared', true), signal, t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -201,29 +236,75 @@ class PiscinaSolverPool implements SolverPool {
     };
   }
 
-  close(): Promise<void> {
-    if (this.#closing !== undefined) return this.#closing;
-    const queued = this.#queue.splice(0);
-    for (const task of queued) this.#settle(task, { error: new ClosedError('pool closed before the solve started') });
-    const running = [...this.#running].map((task) => task.done);
-    this.#closing = Promise.all(running).then(() => this.#piscina.destroy());
+  close(options?: PoolCloseOptions): Promise<void> {
+    let force: boolean;
+    try {
+      if (options !== undefined) checkOptionsObject(options, defaultCloseOptions, 'options');
+      const given = options?.force ?? false;
+      if (typeof given !== 'boolean') throw new InvalidTypeError('options.force must be a boolean');
+      force = given;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.#closing === undefined) {
+      const queued = this.#queue.splice(0);
+      for (const task of queued) this.#settle(task, { error: new ClosedError('pool closed before the solve started') });
+      const running = Promise.all([...this.#running].map((task) => task.done));
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        this.#stopWaiting = resolve;
+        timer = setTimeout(resolve, this.options.closeTimeoutMs);
+      });
+      this.#closing = Promise.race([running, waited]).then(() => {
+        clearTimeout(timer);
+        return this.#destroy();
+      });
+    }
+    if (force) this.#stopWaiting?.();
     return this.#closing;
+  }
+
+  /** Terminates every worker; running solves reject with ClosedError (see #complete). */
+  #destroy(): Promise<void> {
+    this.#destroyed ??= (async () => {
+      for (const task of this.#running) Atomics.store(task.stop, 0, 1);
+      await this.#piscina.destroy();
+    })();
+    return this.#destroyed;
   }
 
   #enqueue(prepared: Prepared, signal: AbortSignal | undefined, t0: number): Promise<Plan> {
     return new Promise<Plan>((resolve, reject) => {
-      const task: Task = { prepared, signal, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
+      const stop = new Int32Array(new SharedArrayBuffer(4));
+      const task: Task = { prepared, signal, stop, t0, resolve, reject, state: 'queued', done: undefined };
       if (signal?.aborted === true) {
         this.#counts.aborted += 1;
         throw new AbortedError('pool.solve() aborted before it started');
       }
       if (signal !== undefined) {
-        task.onAbort = () => this.#abort(task);
-        signal.addEventListener('abort', task.onAbort, { once: true });
+        let tasks = this.#bySignal.get(signal);
+        if (tasks === undefined) {
+          tasks = new Set();
+          this.#bySignal.set(signal, tasks);
+          signal.addEventListener('abort', this.#onSignal, { once: true });
+        }
+        tasks.add(task);
       }
       this.#queue.push(task);
       this.#dispatch();
     });
+  }
+
+  /** Forgets a settled task's signal; the last task of a signal removes the pool's listener. */
+  #release(task: Task): void {
+    const signal = task.signal;
+    if (signal === undefined) return;
+    const tasks = this.#bySignal.get(signal);
+    if (tasks === undefined) return;
+    tasks.delete(task);
+    if (tasks.size > 0) return;
+    this.#bySignal.delete(signal);
+    signal.removeEventListener('abort', this.#onSignal);
   }
 
   #abort(task: Task): void {
@@ -234,9 +315,11 @@ class PiscinaSolverPool implements SolverPool {
       if (at >= 0) this.#queue.splice(at, 1);
       this.#settle(task, { error: new AbortedError('pool.solve() aborted before it started') });
     } else {
-      // Still running in its worker; #complete ignores the answer once the task is settled.
+      // Still running in its worker: the flag stops it at its next check; #complete ignores the answer
+      // once the task is settled.
+      Atomics.store(task.stop, 0, 1);
       this.#settle(task, {
-        error: new AbortedError('pool.solve() aborted while running: the worker finishes it and the result is discarded'),
+        error: new AbortedError('pool.solve() aborted while running: the worker stops it at its next check and the result is discarded'),
       });
     }
   }
@@ -244,7 +327,7 @@ class PiscinaSolverPool implements SolverPool {
   #settle(task: Task, outcome: { plan: Plan } | { error: unknown }): void {
     if (task.state === 'settled') return;
     task.state = 'settled';
-    if (task.onAbort !== undefined) task.signal?.removeEventListener('abort', task.onAbort);
+    this.#release(task);
     if ('plan' in outcome) {
       this.#counts.solves += 1;
       if (outcome.plan.status === 'fallback') this.#counts.fallbacks += 1;
@@ -265,8 +348,18 @@ class PiscinaSolverPool implements SolverPool {
     task.state = 'running';
     this.#running.add(task);
     const { packed, options } = task.prepared;
-    const message: WorkerTask = { kind: 'solve', packed, options };
-    task.done = this.#run(message, packedTransferList(packed)).then(
+    const message: WorkerTask = { kind: 'solve', packed, options, stop: task.stop, elapsedMs: performance.now() - task.t0 };
+    let transferList: ArrayBuffer[];
+    try {
+      transferList = packedTransferList(packed);
+    } catch (err) {
+      // Unreachable for a Prepared that passed checkPrepared; kept so that no task can wedge the queue.
+      this.#running.delete(task);
+      this.#settle(task, { error: err });
+      task.done = Promise.resolve();
+      return;
+    }
+    task.done = this.#run(message, transferList).then(
       (reply) => this.#complete(task, reply),
       (err: unknown) => this.#complete(task, { crashed: err }),
     );
@@ -297,7 +390,9 @@ class PiscinaSolverPool implements SolverPool {
   #complete(task: Task, reply: WorkerReply | { crashed: unknown }): void {
     this.#running.delete(task);
     let outcome: { plan: Plan } | { error: unknown };
-    if ('crashed' in reply) {
+    if ('crashed' in reply && this.#destroyed !== undefined) {
+      outcome = { error: new ClosedError('pool closed while the solve was running: its worker was terminated') };
+    } else if ('crashed' in reply) {
       // The thread died mid-task (Piscina already removed it and starts a replacement).
       const stranded = reply.crashed instanceof Error && reply.crashed.cause === this.#strandReason && this.#strandReason !== undefined;
       outcome = { plan: this.#fallback(task, stranded ? this.#strandReason!.message : `worker died: ${describeError(reply.crashed)}`) };

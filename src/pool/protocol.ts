@@ -11,7 +11,7 @@ import type { WasmBuild } from '../solve/wasm.js';
  * Bumped whenever a message shape below changes. Tests import the pool from `src/` but its workers run
  * `dist/pool/worker.js`; a stale build is reported by this number instead of failing in odd ways.
  */
-export const POOL_PROTOCOL = 1;
+export const POOL_PROTOCOL = 2;
 
 /** What the pool passes to each worker at start (Piscina `workerData`). */
 export interface PoolWorkerData {
@@ -21,7 +21,12 @@ export interface PoolWorkerData {
 export type WorkerTask =
   /** Answers with the worker's identity once its solver is loaded: warm-up and build check. */
   | { kind: 'ping' }
-  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions };
+  /**
+   * `stop` is shared with the pool: element 0 turns non-zero when the solve must stop (abort, close).
+   * `elapsedMs` is the time the solve already took on the caller's thread (validation, packing, queue),
+   * counted against its deadline.
+   */
+  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions; stop: Int32Array; elapsedMs: number };
 
 export type WorkerReply =
   | { kind: 'pong'; protocol: number; threadId: number }

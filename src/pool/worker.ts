@@ -46,7 +46,7 @@ export default function handle(task: WorkerTask): unknown {
     return failed(new Error(`worker retired after an earlier failure (${retired})`));
   }
   try {
-    const raw = ownBuffer(solver.runPacked(task.packed, task.options));
+    const raw = ownBuffer(solver.runPacked(task.packed, task.options, performance.now() - task.elapsedMs, task.stop));
     const reply: WorkerReply = { kind: 'solved', protocol: POOL_PROTOCOL, threadId, raw };
     return move({ [transferableSymbol]: [raw.node.buffer], [valueSymbol]: reply });
   } catch (err) {

@@ -6,7 +6,8 @@
  *
  * A unit of work is what the state budget counts (see `SolveOptions.stateBudget`): one dense DP cell (a
  * session tried in a state), or one frontier child generated or one dominance test, each about a
- * nanosecond.
+ * nanosecond up to 16 nodes (the driver counts frontier units over more nodes several times, see
+ * frontierUnitWeight in src/solve/solver.ts).
  */
 import type { FrontierStats, SolvePath } from '../types.js';
 

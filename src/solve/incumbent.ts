@@ -75,9 +75,14 @@ function better(a: readonly number[], b: readonly number[]): boolean {
 
 /**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
- * earlier in that list). Kept node per kept session, -1 = not admitted.
+ * earlier in that list). Kept node per kept session, -1 = not admitted. Once `halted` answers true
+ * (checked after each candidate), the best candidate so far.
  */
-export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array {
+export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed), halted?: () => boolean): Int32Array {
+  let plan = bfdPacked(packed);
+  // Each further candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions): a
+  // caller past its deadline keeps the best so far, never worse than BFD.
+  if (halted?.() === true) return plan;
   const n = sessionsKept(packed);
   // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
   const scales = keyScales(packed.ready, packed.tokens);
@@ -89,9 +94,10 @@ export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCr
   const byDensity = ids.slice().sort((a, b) => key[b]! / packed.qweight[b]! - key[a]! / packed.qweight[a]! || a - b);
   const byValue = ids.sort((a, b) => key[b]! - key[a]! || a - b);
 
-  let plan = bfdPacked(packed);
   let value = planTriple(packed, plan);
-  for (const candidate of [bfdPacked(packed, 'tokens'), creditGreedy(packed, byDensity), creditGreedy(packed, byValue)]) {
+  for (const make of [() => bfdPacked(packed, 'tokens'), () => creditGreedy(packed, byDensity), () => creditGreedy(packed, byValue)]) {
+    if (halted?.() === true) break;
+    const candidate = make();
     const v = planTriple(packed, candidate);
     if (better(v, value)) {
       plan = candidate;

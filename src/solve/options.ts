@@ -19,14 +19,20 @@ export interface SolveOptions {
    * Most units of DP work the solver may spend. A unit of work is one dense DP cell (a session tried in
    * one state; a dense solve costs sessions x states of them, and is not started above the budget) or,
    * in the frontier DP, one generated state or one dominance test (the frontier stops when it passes the
-   * budget). Each unit costs about a nanosecond, so the default bounds a solve's DP near 5 ms. Past it
-   * the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
+   * budget). Each unit costs about a nanosecond up to 16 nodes, so the default bounds a solve's DP near
+   * 5 ms on an idle machine; a frontier unit over m > 16 kept nodes costs more and counts as
+   * ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at 64 nodes. Past it the plan is a
+   * labelled fallback. `PlanStats.work` reports the units a solve spent. Validation, packing and the
+   * heuristics are outside the budget: they cost O(sessions x nodes), tens of ms at 64 x 4096.
    * @default 4194304 (2^22)
    */
   stateBudget?: number;
   /**
-   * Wall-clock bound on one solve in milliseconds. A DP still running then stops and the plan is a
-   * labelled BFD fallback. `Infinity` means no bound.
+   * Wall-clock bound on one solve in milliseconds, counted from the call (through the pool: including
+   * validation, packing and the wait for a worker). It is checked between the phases of the decision
+   * (heuristics, frontier set-up) and between DP steps; past it the plan is a labelled fallback, BFD or
+   * better. Validation and packing always complete, so a solve returns after at least their time (the
+   * measured overshoot per size is in docs/threat-model.md). `Infinity` means no bound.
    * @default Infinity
    */
   deadlineMs?: number;

@@ -276,7 +276,8 @@ export function pairKeys<T extends BigInt64Array | bigint[]>(
     const rt = BigInt(ready[j]!) * scales.tokens + BigInt(tokens[j]!);
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
-      out[e] = candidate[e] === 1 ? BigInt(credit[e]!) * scales.ready + rt : -1n;
+      // Most pairs carry no credit (a session is cached on one node at most): no BigInt product for them.
+      out[e] = candidate[e] !== 1 ? -1n : credit[e] === 0 ? rt : BigInt(credit[e]!) * scales.ready + rt;
     }
   }
   return out;

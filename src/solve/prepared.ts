@@ -3,6 +3,8 @@
  * safe on any thread) before a decision, `finishPlan` after it. A decision on the packed problem is a
  * RawSolution, structured-cloneable so a worker can make it.
  */
+import { recordAt } from '../checks.js';
+import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
@@ -27,11 +29,40 @@ export interface RawSolution {
   stats: RawStats;
 }
 
+/** Every Prepared `prepare` made: the only ones a solve accepts (a look-alike object could hold anything). */
+const made = new WeakSet<object>();
+/** Prepared whose packed arrays were handed to a pool (transferred, hence detached on this thread). */
+const sent = new WeakSet<object>();
+
 /** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
 export function prepare(problem: Problem, options?: SolveOptions): Prepared {
   const indexed = validateProblem(problem);
   const resolved = resolveSolveOptions(options);
-  return { problem: indexed, options: resolved, packed: packProblem(indexed, resolved) };
+  const prepared: Prepared = { problem: indexed, options: resolved, packed: packProblem(indexed, resolved) };
+  made.add(prepared);
+  return prepared;
+}
+
+/**
+ * Checks that `x` is a Prepared `prepare` made and returns it with its options validated again (a caller
+ * may have changed them since: `stateBudget: 1e12` must not reach a worker). With `send`, also claims it
+ * for a transfer to a pool: a Prepared goes to a pool once, as its packed arrays are detached afterwards.
+ */
+export function checkPrepared(x: unknown, path = 'prepared', send = false): Prepared {
+  const given = recordAt(x, path);
+  if (!made.has(given)) {
+    throw new InvalidValueError(`${path} must be a Prepared made by prepare() (a copy or a look-alike object is not accepted)`);
+  }
+  const prepared = given as unknown as Prepared;
+  if (sent.has(prepared)) {
+    throw new InvalidValueError(`${path} was already sent to a pool: its packed arrays are transferred once; call prepare() again`);
+  }
+  const options = resolveSolveOptions(prepared.options, `${path}.options`);
+  if (options.quantum !== prepared.packed.quantum) {
+    throw new InvalidValueError(`${path}.options.quantum (${options.quantum}) must be the quantum the problem was packed with (${prepared.packed.quantum})`);
+  }
+  if (send) sent.add(prepared);
+  return { problem: prepared.problem, options, packed: prepared.packed };
 }
 
 /** Builds the Plan of a RawSolution; `micros` is the wall time the caller measured for the whole solve. */

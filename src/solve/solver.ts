@@ -24,8 +24,9 @@ import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from 
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
 import { bestNodesPlan, heuristicPlan } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
-import type { ResolvedSolveOptions, SolveOptions } from './options.js';
-import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
+import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
+import { bfdPacked } from './bfd.js';
+import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
 import { elapsedMicros, trivialStats, workStats } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { denseTwin } from './ts/dense.js';
@@ -35,13 +36,15 @@ import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
 import { TaoKernel, type WasmBuild } from './wasm.js';
 
-export { finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
+export { checkPrepared, finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
 /** DP cells per chunk between deadline checks (~0.1-1 ms of work). Only used when a deadline is set. */
 const CHUNK_CELLS = 1 << 18;
 
 /** Frontier work units per step between deadline checks (~0.1-0.5 ms). Only used when a deadline is set. */
 const CHUNK_WORK = 1 << 17;
+/** The smallest frontier step, however many nodes (each step has a fixed cost at the WASM boundary). */
+const CHUNK_WORK_MIN = 1 << 11;
 
 /**
  * `auto` runs the dense DP directly on grids up to this many cells (kept sessions x states): below it the
@@ -76,8 +79,11 @@ export interface Solver {
   /**
    * Runs the decision part on an already prepared problem (the pool's worker entry). The deadline is
    * measured from `startedAt` (a `performance.now()` reading of this thread), by default from the call.
+   * `stop`, when given, is read between phases and between DP steps: once its element 0 is non-zero
+   * (another thread sets it with `Atomics.store`), the solve ends with a labelled fallback plan. Throws
+   * InvalidValueError for options outside their limits.
    */
-  runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number): RawSolution;
+  runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number, stop?: Int32Array): RawSolution;
   /** Bytes of WASM linear memory the instance holds now (never above MEMORY_CAP_BYTES). */
   memoryBytes(): number;
   /** Releases the instance; later calls throw ClosedError. */
@@ -110,12 +116,21 @@ function deadlineReason(options: ResolvedSolveOptions, done: number, n: number):
   return `deadline exceeded: ${options.deadlineMs} ms passed after ${done} of ${n} sessions of the DP`;
 }
 
+/** Why the attempt must stop now (its deadline passed, or its stop flag is set), or undefined. */
+function halted(a: Attempt, done: number): string | undefined {
+  if (a.stop !== undefined && Atomics.load(a.stop, 0) !== 0) return `stopped: the solve was aborted after ${done} of ${sessionsKept(a.packed)} sessions of the DP`;
+  if (performance.now() - a.startedAt > a.options.deadlineMs) return deadlineReason(a.options, done, sessionsKept(a.packed));
+  return undefined;
+}
+
 /** One solve's context: what every path needs, and what an earlier abandoned path left behind. */
 interface Attempt {
   readonly kernel: TaoKernel;
   readonly packed: PackedProblem;
   readonly options: ResolvedSolveOptions;
   readonly startedAt: number;
+  /** The stop flag (see Solver.runPacked), if any. */
+  readonly stop: Int32Array | undefined;
   /** The heuristic plan, once computed: the fallback, and the frontier's incumbent. */
   incumbent?: Int32Array;
   /** Work units an abandoned frontier spent before the path that finishes. */
@@ -127,6 +142,15 @@ interface Attempt {
 /** The labelled fallback plan of an attempt that stopped after `work` units of work. */
 function fallbackOf(a: Attempt, reason: string, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
   return fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier);
+}
+
+/**
+ * The fallback of an attempt halted before its DP started: the heuristic plan if it is computed, else
+ * BFD alone (the cheapest plan the fallback promises, as time is already up).
+ */
+function haltedBeforeDp(a: Attempt, reason: string): RawSolution {
+  a.incumbent ??= bfdPacked(a.packed);
+  return fallbackOf(a, reason, 0);
 }
 
 function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
@@ -165,7 +189,7 @@ interface Drive<C extends DpCounters> {
 function drive<C extends DpCounters>(a: Attempt, engine: DpEngine<C>, d: Drive<C>): RawSolution | Abandoned {
   const n = sessionsKept(a.packed);
   const deadlineMs = a.options.deadlineMs;
-  const chunk = engine.boundedSteps || deadlineMs !== Number.POSITIVE_INFINITY ? d.chunk : Number.POSITIVE_INFINITY;
+  const chunk = engine.boundedSteps || a.stop !== undefined || deadlineMs !== Number.POSITIVE_INFINITY ? d.chunk : Number.POSITIVE_INFINITY;
   let status = engine.start();
   if (status === DpStatus.incumbent) return solved(a, engine.finish(), 'bound', 0, d.stats(engine.counters(), 'solved'));
   while (status !== DpStatus.done) {
@@ -177,9 +201,8 @@ function drive<C extends DpCounters>(a: Attempt, engine: DpEngine<C>, d: Drive<C
       throw new SolverTrapError(`${engine.path} DP stopped with status ${status} after ${engine.counters().layers} of ${n} sessions`);
     }
     const c = engine.counters();
-    if (performance.now() - a.startedAt > deadlineMs) {
-      return fallbackOf(a, deadlineReason(a.options, c.layers, n), c.work, d.stats(c, 'abandoned'));
-    }
+    const why = halted(a, c.layers);
+    if (why !== undefined) return fallbackOf(a, why, c.work, d.stats(c, 'abandoned'));
     if (c.work >= d.cap) return { abandoned: true, work: c.work, layers: c.layers, frontier: d.stats(c, 'abandoned')! };
     status = engine.step(Math.min(chunk, d.cap - c.work));
   }
@@ -217,16 +240,49 @@ function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], c
 }
 
 /**
+ * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
+ * dominance test) costs more the more nodes there are: measured on this package's development machine,
+ * ~3-10 ns up to 16 nodes and ~12-25 ns at 32 to 64 nodes (docs/threat-model.md). Above this many kept
+ * nodes each raw unit counts as ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
+ * `PlanStats.work`, so that one budget bounds about the same time at every size.
+ */
+export const FRONTIER_WEIGHT_NODES = 16;
+
+/** Units of work one raw frontier unit counts for at m kept nodes. */
+export function frontierUnitWeight(m: number): number {
+  return Math.max(1, Math.ceil(m / FRONTIER_WEIGHT_NODES));
+}
+
+/** The engine with its work counted `weight` times: quotas are divided, the work counter multiplied. */
+function weighted<C extends DpCounters>(engine: DpEngine<C>, weight: number): DpEngine<C> {
+  if (weight === 1) return engine;
+  return {
+    path: engine.path,
+    boundedSteps: engine.boundedSteps,
+    start: () => engine.start(),
+    step: (quota) => engine.step(Math.max(1, Math.ceil(quota / weight))),
+    counters: () => {
+      const c = engine.counters();
+      return { ...c, work: c.work * weight };
+    },
+    finish: () => engine.finish(),
+  };
+}
+
+/**
  * Runs a frontier (WASM when the packed key fits, else the TypeScript twin with BigInt keys) with at
  * most `cap` work units.
  */
 function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
   const { packed } = a;
   const n = sessionsKept(packed);
-  const engine = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const m = nodesKept(packed);
+  const raw = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const engine = weighted(raw, frontierUnitWeight(m));
   return drive(a, engine, {
     cap,
-    chunk: CHUNK_WORK,
+    // Steps shrink with the node count too, so the deadline checks stay about as far apart in time.
+    chunk: Math.max(CHUNK_WORK_MIN, Math.floor(CHUNK_WORK / Math.max(1, m / 4))),
     memoryReason: (c) =>
       `memory cap exceeded: the ${engine.path} DP could not hold its states within ${MEMORY_CAP_BYTES} bytes after ${c.layers} of ${n} sessions`,
     stats: (c, outcome) => frontierStats(c, outcome, setup.classes),
@@ -250,10 +306,15 @@ function decide(
   packed: PackedProblem,
   options: ResolvedSolveOptions,
   startedAt: number,
+  stop?: Int32Array,
 ): RawSolution {
   const n = sessionsKept(packed);
   if (n === 0) return trivialSolution(packed);
-  const a: Attempt = { kernel, packed, options, startedAt, priorWork: 0 };
+  const a: Attempt = { kernel, packed, options, startedAt, stop, priorWork: 0 };
+  // The deadline and the stop flag are checked between the phases before the DP too: each of them
+  // costs milliseconds at 64 nodes x 4096 sessions.
+  let why = halted(a, 0);
+  if (why !== undefined) return haltedBeforeDp(a, why);
   if (options.path === 'dense') return runDense(a);
 
   const best = bestCredits(packed);
@@ -262,7 +323,11 @@ function decide(
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
     if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
   }
-  a.incumbent = heuristicPlan(packed, best);
+  why = halted(a, 0);
+  if (why !== undefined) return haltedBeforeDp(a, why);
+  a.incumbent = heuristicPlan(packed, best, () => halted(a, 0) !== undefined);
+  why = halted(a, 0);
+  if (why !== undefined) return haltedBeforeDp(a, why);
   if (!frontierApplies(packed)) {
     if (options.path === 'auto') return runDense(a);
     return fallbackOf(a, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0);
@@ -272,7 +337,10 @@ function decide(
     options.path === 'frontier' || !denseFits
       ? options.stateBudget
       : Math.min(options.stateBudget, Math.max(FRONTIER_MIN_WORK, packed.cells * FRONTIER_CELL_RATIO));
-  const r = runFrontier(a, frontierSetup(packed, a.incumbent), cap);
+  const setup = frontierSetup(packed, a.incumbent);
+  why = halted(a, 0);
+  if (why !== undefined) return haltedBeforeDp(a, why);
+  const r = runFrontier(a, setup, cap);
   if (!('abandoned' in r)) return r;
   if (options.path === 'auto' && denseFits) {
     a.priorWork = r.work;
@@ -302,9 +370,11 @@ class WasmSolver implements Solver {
     return finishPlan(prepared, raw, elapsedMicros(t0));
   }
 
-  runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number): RawSolution {
+  runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number, stop?: Int32Array): RawSolution {
     const kernel = this.#live();
-    return decide(kernel, packed, options, startedAt ?? performance.now());
+    const t0 = startedAt ?? performance.now();
+    if (stop !== undefined && !(stop instanceof Int32Array && stop.length >= 1)) throw new InvalidTypeError('stop must be an Int32Array');
+    return decide(kernel, packed, resolveSolveOptions(options, 'options'), t0, stop);
   }
 
   memoryBytes(): number {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { loadSolver, type Solver } from '../../src/solve/solver.js';
 import type { SolvePath } from '../../src/types.js';
+import { TaoKernel } from '../../src/solve/wasm.js';
 
 /** The `path` option's values. */
 export const PATH_OPTIONS = ['auto', 'dense', 'frontier'] as const;
@@ -29,4 +30,23 @@ export function useSolvers(): { release(): Solver; debug(): Solver } {
     return s;
   };
   return { release: () => live(release), debug: () => live(debug) };
+}
+
+/** Loads a release solver and a release kernel (for engine-level runs) for the enclosing test file. */
+export function useSolverAndKernel(): { solver(): Solver; kernel(): TaoKernel } {
+  let solver: Solver | undefined;
+  let kernel: TaoKernel | undefined;
+  beforeAll(async () => {
+    solver = await loadSolver();
+    kernel = await TaoKernel.create('release');
+  });
+  afterAll(() => {
+    solver?.close();
+    kernel?.close();
+  });
+  const live = <T>(x: T | undefined): T => {
+    if (x === undefined) throw new Error('useSolverAndKernel: loaded in beforeAll');
+    return x;
+  };
+  return { solver: () => live(solver), kernel: () => live(kernel) };
 }

@@ -1,0 +1,301 @@
+/**
+ * Deterministic cases at the solver's numeric and budget boundaries, where random small problems never
+ * go: the packed key's width limit, large keys whose densities differ only in low bits (where the
+ * frontier bound's rounding margin decides), the fractional bound against exact BigInt arithmetic, the
+ * state budget under a forced path, and usage fields that fill their bits (the dominance test's guard
+ * bits). Every case is checked against an independent oracle (brute force) or the TypeScript twin.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DpStatus } from '../src/solve/engine.js';
+import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
+import { heuristicPlan } from '../src/solve/incumbent.js';
+import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
+import { prepare } from '../src/solve/solver.js';
+import { FrontierTwin, fractionalUpper, solveFrontierReference } from '../src/solve/ts/frontier.js';
+import type { Problem, ProblemSession } from '../src/types.js';
+import { expectFeasible } from './helpers/plan-checks.js';
+import { useSolverAndKernel } from './helpers/solvers.js';
+import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
+import { highsOptimum, loadHighs } from './oracles/highs.js';
+
+const loaded = useSolverAndKernel();
+
+const I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Session A (credit K on n0, tokens 3 * 2^30 - 1, ready) and B, C (weight 1, no tokens, eligible on n1);
+ * two nodes of capacity 1. R = 1, T = 3 * 2^30 - 1, so (R + 1)(T + 1) = 3 * 2^31 and the key sum's bound
+ * (K + 1)(R + 1)(T + 1) - 1 crosses 2^63 - 1 between K = 1431655764 and K = 1431655765.
+ */
+function keyWidthCase(credit: number): Problem {
+  return {
+    nodes: [
+      { id: 'n0', capacity: 1 },
+      { id: 'n1', capacity: 1 },
+    ],
+    sessions: [
+      { id: 'A', weight: 1, tokens: 3 * 2 ** 30 - 1, ready: true, credit: { n0: credit }, eligible: ['n0'] },
+      { id: 'B', weight: 1, tokens: 0, ready: false, eligible: ['n1'] },
+      { id: 'C', weight: 1, tokens: 0, ready: false, eligible: ['n1'] },
+    ],
+  };
+}
+
+describe('the packed key at its width limit', () => {
+  it('the two sides of the boundary are where the arithmetic puts them', () => {
+    const scale = 2n * (3n * 2n ** 30n);
+    expect(1431655765n * scale <= I64_MAX && 1431655766n * scale > I64_MAX).toBe(true);
+    expect(1431655765n * scale - 1n <= I64_MAX).toBe(true);
+  });
+
+  for (const [credit, fits] of [
+    [1431655764, true],
+    [1431655765, false],
+  ] as const) {
+    for (const path of ['auto', 'dense', 'frontier'] as const) {
+      it(`credit ${credit} (key ${fits ? 'fits' : 'does not fit'}), path ${path}: the brute-force optimum`, () => {
+        const problem = keyWidthCase(credit);
+        expect(prepare(problem, { quantum: 1 }).packed.keyFits).toBe(fits);
+        const plan = loaded.solver().solve(problem, { quantum: 1, path });
+        expect(plan.status).toBe('optimal');
+        expect(plan.stats.keyFits).toBe(fits);
+        expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+        expect(plan.value.credit).toBe(credit);
+        expect(plan.assignments).toContainEqual({ session: 'A', node: 'n0' });
+        expectFeasible(problem, plan);
+      });
+    }
+  }
+});
+
+/** The frontier run through the WASM kernel and through the TypeScript twin: status, plan, value, counters. */
+function bothFrontiers(packed: PackedProblem): { kernel: unknown; twin: unknown } {
+  const incumbent = heuristicPlan(packed);
+  const setup = frontierSetup(packed, incumbent);
+  let status = loaded.kernel().frontierStart(frontierInput(packed, setup, incumbent));
+  while (status === DpStatus.paused) status = loaded.kernel().frontierStep(1e12);
+  const counters = { ...loaded.kernel().frontierCounters() };
+  const k = status === DpStatus.done || status === DpStatus.incumbent ? loaded.kernel().frontierFinish() : undefined;
+  const viaKernel = { status, node: k === undefined ? [] : Array.from(k.node), value: k?.value, counters };
+  const twin = new FrontierTwin(packed, setup);
+  let ts = twin.start();
+  while (ts === DpStatus.paused) ts = twin.step(1e12);
+  const viaTwin = { status: ts, node: Array.from(twin.finish()), value: twin.value(), counters: twin.counters() };
+  return { kernel: viaKernel, twin: viaTwin };
+}
+
+/**
+ * Sessions whose keys are exactly proportional to their weights (credit c * weight, no tokens, not
+ * ready), plus one session Z with 2^32 - 1 tokens that scales every key up to 2^57-2^61: every density is
+ * equal, the LP bound's fractional term is an exact integer that f64 cannot represent, and only the
+ * bound's rounding margin keeps it from falling one below what a plan reaches (which would prune the
+ * optimum). A second family perturbs the credits by a few units (near-equal densities).
+ */
+const equalDensityArb: fc.Arbitrary<Problem> = fc
+  .record({
+    nodes: fc.integer({ min: 1, max: 2 }),
+    capacity: fc.array(fc.integer({ min: 60, max: 300 }), { minLength: 2, maxLength: 2 }),
+    c: fc.constantFrom(1_000_003, 2_999_999, 3_355_443),
+    perturb: fc.boolean(),
+    sessions: fc.array(fc.record({ weight: fc.integer({ min: 10, max: 90 }), delta: fc.integer({ min: -2, max: 2 }) }), {
+      minLength: 3,
+      maxLength: 7,
+    }),
+  })
+  .map(({ nodes, capacity, c, perturb, sessions }) => {
+    const ids = Array.from({ length: nodes }, (_, b) => `n${b}`);
+    const out: ProblemSession[] = sessions.map((s, i) => {
+      const k = c * s.weight + (perturb ? s.delta : 0);
+      return { id: `s${i}`, weight: s.weight, tokens: 0, ready: false, credit: Object.fromEntries(ids.map((id) => [id, k])) };
+    });
+    out.push({ id: 'Z', weight: 1, tokens: 2 ** 32 - 1, ready: true });
+    return { nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })), sessions: out };
+  });
+
+/** Runs `check` on `runs` problems of `arb` (fixed seed) whose packed key fits and that keep a session, at quantum 1. */
+function forPackedCases(arb: fc.Arbitrary<Problem>, runs: number, seed: number, check: (problem: Problem, packed: PackedProblem) => void): void {
+  fc.assert(
+    fc.property(arb, (problem) => {
+      const { packed } = prepare(problem, { quantum: 1 });
+      if (sessionsKept(packed) > 0 && packed.keyFits) check(problem, packed);
+    }),
+    { numRuns: runs, seed },
+  );
+}
+
+describe('large keys with equal and near-equal densities', () => {
+  it('the WASM frontier equals the TypeScript twin (no trap, no empty layer) and the brute-force optimum', () => {
+    let large = 0;
+    forPackedCases(equalDensityArb, 200, 2026, (problem, packed) => {
+      let maxKey = 0n;
+      for (const k of packed.key) if (k > maxKey) maxKey = k;
+      if (maxKey > 2n ** 56n) large++;
+      const { kernel: k, twin: t } = bothFrontiers(packed);
+      expect(k).toEqual(t);
+      const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+      const ref = solveFrontierReference(problem, { quantum: 1 });
+      expect(ref.value).toEqual(plan.value);
+    });
+    expect(large).toBeGreaterThan(150);
+  });
+});
+
+describe('the fractional bound', () => {
+  /** floor(p * rem / w), exact. */
+  const exactFloor = (p: bigint, rem: number, w: number): bigint => (p * BigInt(rem)) / BigInt(w);
+
+  it('is never below the exact floor, nor above p, for keys up to 2^63 - 1', () => {
+    const keyArb = fc.oneof(
+      fc.bigInt({ min: 0n, max: I64_MAX }),
+      fc.bigInt({ min: 2n ** 53n - 4096n, max: 2n ** 53n + 4096n }),
+      fc.bigInt({ min: I64_MAX - 2n ** 20n, max: I64_MAX }),
+    );
+    fc.assert(
+      fc.property(keyArb, fc.integer({ min: 1, max: 2 ** 32 - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (p, w, f) => {
+        const rem = Math.min(w - 1, Math.floor(f * w));
+        const up = fractionalUpper(p, rem, w);
+        expect(up >= exactFloor(p, rem, w)).toBe(true);
+        expect(up <= p).toBe(true);
+      }),
+      { numRuns: 20_000, seed: 63 },
+    );
+  });
+
+  it('holds where the f64 quotient rounds down: rem = w - 1 for keys of 2^60 to 2^63 - 1', () => {
+    for (const w of [3, 7, 1000, 65_537, 2 ** 31 - 1, 2 ** 32 - 1]) {
+      for (let p = 2n ** 60n; p <= I64_MAX; p = p * 3n - 1n) {
+        expect(fractionalUpper(p, w - 1, w) >= exactFloor(p, w - 1, w)).toBe(true);
+        expect(fractionalUpper(p, 1, w) >= exactFloor(p, 1, w)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('a forced path stays within the state budget', () => {
+  /**
+   * 2 nodes (capacities 7 and 4) x 22 sessions: a dense grid of 880 cells, within a budget of 1000, but
+   * the frontier spends 1762 units of work on it. `auto` may finish with the dense DP once the frontier
+   * passes its cap; a forced `frontier` may not.
+   */
+  const rows: [number, number, boolean, number, number][] = [
+    [6, 7, true, 5, 4], [5, 5, true, 3, 6], [1, 4, true, 1, 0], [2, 1, true, 1, 7], [5, 6, true, 9, 2], [1, 8, false, 4, 6],
+    [5, 7, false, 6, 3], [2, 4, true, 9, 9], [6, 8, false, 9, 9], [1, 2, false, 0, 8], [1, 4, false, 4, 9], [6, 6, false, 0, 3],
+    [1, 7, false, 6, 8], [5, 1, false, 3, 1], [4, 5, true, 4, 7], [6, 5, false, 2, 1], [4, 3, false, 1, 8], [2, 9, false, 6, 1],
+    [2, 7, false, 1, 9], [3, 7, true, 5, 3], [5, 5, false, 1, 3], [1, 4, false, 8, 0],
+  ];
+  const heavy: Problem = {
+    nodes: [
+      { id: 'n0', capacity: 7 },
+      { id: 'n1', capacity: 4 },
+    ],
+    sessions: rows.map(([weight, tokens, ready, c0, c1], i) => ({ id: `s${i}`, weight, tokens, ready, credit: { n0: c0, n1: c1 } })),
+  };
+
+  it('the case is what it claims: 880 dense cells, more than 1000 frontier units', () => {
+    expect(prepare(heavy, { quantum: 1 }).packed.cells).toBe(880);
+    const free = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 2 ** 26 });
+    expect(free.stats.path).toBe('frontier');
+    expect(free.stats.work).toBeGreaterThan(1000);
+  });
+
+  it("path 'frontier' past the budget is a labelled fallback, never a dense solve labelled optimal", async () => {
+    const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 1000 });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 1000 units of work after \d+ of 22 sessions$/);
+    expect(plan.stats.path).toBe('bfd');
+    const highs = await loadHighs();
+    const optimum = highsOptimum(highs, heavy, 1);
+    // auto, with the same budget, abandons the frontier for the dense DP, which fits it.
+    const auto = loaded.solver().solve(heavy, { quantum: 1, stateBudget: 1000 });
+    expect(auto.status).toBe('optimal');
+    expect(auto.stats.path).toBe('dense');
+    expect(auto.value).toEqual(optimum);
+    expect(compareValues(plan.value, optimum)).toBeLessThanOrEqual(0);
+  });
+
+  it("path 'dense' above the budget is a labelled fallback that spends no work", () => {
+    const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 879 });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toBe('state budget exceeded: 880 cells (22 sessions x 40 states) > stateBudget 879');
+    expect(plan.stats.work).toBe(0);
+    const fits = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 880 });
+    expect(fits.status).toBe('optimal');
+    expect(fits.stats.work).toBe(880);
+  });
+});
+
+describe('usage fields that fill their bits (the dominance test)', () => {
+  /**
+   * Capacities at and next to powers of two, several nodes so several fields share a 64-bit word, and
+   * weights that fill nodes exactly: the field values reach the top of their bits, where a misplaced
+   * guard bit would let a borrow cross fields and a dominance test answer wrongly.
+   */
+  const fullFieldsArb: fc.Arbitrary<Problem> = fc
+    .record({
+      capacity: fc.oneof(
+        fc.array(fc.constantFrom(1, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128), { minLength: 2, maxLength: 6 }),
+        // Fields that fill a 64-bit word exactly, with their guard bits (8 x (7 + 1), 4 x (15 + 1),
+        // 2 x (31 + 1)), or up to the last guard bit, bit 63 (4 x (12 + 1) + 12, 6 x (9 + 1) + 4, 12 x (4 + 1) + 4).
+        fc.constantFrom(
+          [127, 127, 127, 127, 127, 127, 127, 127],
+          [32767, 32767, 32767, 32767],
+          [2 ** 31 - 1, 2 ** 31 - 1],
+          [4095, 4095, 4095, 4095, 4095],
+          [511, 511, 511, 511, 511, 511, 15],
+          Array.from({ length: 13 }, () => 15),
+        ),
+        fc.array(fc.constantFrom(127, 255, 32767, 65535), { minLength: 7, maxLength: 10 }),
+      ),
+      sessions: fc.array(
+        fc.record({
+          weight: fc.constantFrom(1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 255, 511, 2047, 4095, 32767, 2 ** 30),
+          credit: fc.integer({ min: 0, max: 5 }),
+          tokens: fc.integer({ min: 0, max: 3 }),
+          ready: fc.boolean(),
+          home: fc.nat(),
+        }),
+        { minLength: 3, maxLength: 12 },
+      ),
+    })
+    .map(({ capacity, sessions }) => {
+      const caps: readonly number[] = capacity;
+      const ids = caps.map((_, b) => `n${b}`);
+      return {
+        nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })),
+        sessions: sessions.map((s, i): ProblemSession => ({
+          id: `s${i}`,
+          weight: s.weight,
+          tokens: s.tokens,
+          ready: s.ready,
+          credit: s.credit === 0 ? {} : { [ids[s.home % ids.length]!]: s.credit },
+        })),
+      };
+    });
+
+  it('the WASM frontier equals the TypeScript twin, counters included (dominance tests, prunes, walk back)', () => {
+    let dominance = 0;
+    forPackedCases(fullFieldsArb, 400, 1618, (_, packed) => {
+      const { kernel: k, twin: t } = bothFrontiers(packed);
+      expect(k).toEqual(t);
+      if ((t as { counters: { prunedDominance: number } }).counters.prunedDominance > 0) dominance++;
+    });
+    expect(dominance).toBeGreaterThan(10);
+  });
+
+  it('the frontier plan is the brute-force optimum on the small ones', () => {
+    fc.assert(
+      fc.property(fullFieldsArb, (problem) => {
+        if (problem.sessions.length > 7 || problem.nodes.length > 3) return;
+        if (problem.nodes.some((n) => n.capacity > 128)) return;
+        const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
+        expect(plan.status).toBe('optimal');
+        expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+        expectFeasible(problem, plan);
+      }),
+      { numRuns: 300, seed: 314 },
+    );
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The deadline at the largest supported shape (64 nodes x 4096 sessions): it is checked between the
+ * phases before the DP (heuristics, frontier set-up) as well as between DP steps, so a solve past its
+ * deadline stops there with a labelled BFD fallback and no DP work, in-thread and through the pool
+ * (whose deadline also counts the time spent on the caller's thread). No wall-clock assertion: the
+ * measured overshoot is in docs/threat-model.md (scripts/deadline-overshoot.mjs).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bfd } from '../src/solve/bfd.js';
+import { randomTickProblem } from '../src/commands/examples.js';
+import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
+import { FRONTIER_WEIGHT_NODES, frontierUnitWeight, loadSolver, type Solver } from '../src/solve/solver.js';
+import { expectFeasible } from './helpers/plan-checks.js';
+import { compareValues } from './oracles/brute-force.js';
+import { builtWorker } from './pool-support.js';
+
+const LARGEST = randomTickProblem(64_4096, { nodes: 64, sessions: 4096, capacity: 360_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 });
+const DEADLINE = /^deadline exceeded: 1 ms passed after 0 of 4096 sessions of the DP$/;
+
+let solver: Solver;
+let pool: SolverPool;
+beforeAll(async () => {
+  solver = await loadSolver();
+  pool = createSolverPool({ workerFile: builtWorker() });
+  await pool.ready();
+});
+afterAll(async () => {
+  solver.close();
+  await pool.close();
+});
+
+describe('deadlineMs: 1 at 64 nodes x 4096 sessions', () => {
+  it('in-thread: stops before the DP with a labelled fallback, never worse than BFD', () => {
+    const plan = solver.solve(LARGEST, { deadlineMs: 1 });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(DEADLINE);
+    expect(plan.stats.path).toBe('bfd');
+    expect(plan.stats.work).toBe(0);
+    expectFeasible(LARGEST, plan);
+    expect(compareValues(plan.value, bfd(LARGEST).value)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('through the pool: the time spent validating and packing on the caller thread counts', async () => {
+    const plan = await pool.solve(LARGEST, { deadlineMs: 1 });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(DEADLINE);
+    expect(plan.stats.work).toBe(0);
+    expectFeasible(LARGEST, plan);
+  });
+});
+
+describe('frontier work at many nodes', () => {
+  it('counts ceil(m / FRONTIER_WEIGHT_NODES) units per raw unit', () => {
+    expect([1, 4, 16, 17, 32, 33, 64].map(frontierUnitWeight)).toEqual([1, 1, 1, 2, 2, 3, 4]);
+    expect(FRONTIER_WEIGHT_NODES).toBe(16);
+  });
+
+  it('a 64-node solve at the default budget stops at the budget, its work counted 4 times', () => {
+    const problem = randomTickProblem(64_1000, { nodes: 64, sessions: 1000, capacity: 120_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 });
+    const plan = solver.solve(problem, { path: 'frontier' });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work/);
+    expect(plan.stats.work % 4).toBe(0);
+    expect(plan.stats.work).toBeGreaterThanOrEqual(2 ** 22);
+    // Generated states and dominance tests (raw units) are about a quarter of the work counted.
+    expect(plan.stats.frontier!.generated + plan.stats.frontier!.comparisons).toBeLessThanOrEqual(plan.stats.work / 4);
+  });
+});
