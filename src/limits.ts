@@ -1,4 +1,4 @@
-/** Hard limits of the solver. Problems beyond them are rejected with an InvalidValueError. */
+/** Hard limits of the package. Input beyond them is rejected with an InvalidValueError naming the field. */
 
 /** Most nodes (capacity dimensions) a problem may have. */
 export const MAX_NODES = 64;
@@ -10,3 +10,17 @@ export const MAX_U32 = 0xffff_ffff;
 export const MAX_STATE_BUDGET = 2 ** 26;
 /** WASM linear memory never grows past this (the module's declared maximum): 1 GiB. */
 export const MEMORY_CAP_BYTES = 2 ** 30;
+/**
+ * Longest `tool.command` (in UTF-16 code units) a snapshot or the readiness predictor accepts: 16 KiB.
+ * Bounds the work of reading a command's `sleep` on every scheduling tick.
+ */
+export const MAX_COMMAND_LENGTH = 16_384;
+/**
+ * Most duration slots a readiness predictor may hold over its tool histories (`maxTools * window`),
+ * whoever sets the options (a constructor call or a persisted JSON): 2^20 slots, 8 MiB.
+ */
+export const MAX_PREDICTOR_HISTORY_SLOTS = 2 ** 20;
+/** Most bytes a `tao` command reads from stdin or an input file: 64 MiB. */
+export const MAX_INPUT_BYTES = 64 * 2 ** 20;
+/** Most bytes a benchmark corpus file may hold, decompressed: 64 MiB. */
+export const MAX_CORPUS_BYTES = 64 * 2 ** 20;

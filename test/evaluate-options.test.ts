@@ -22,8 +22,8 @@ describe('evaluate options', () => {
   });
 
   it.each([
-    [null, InvalidTypeError, 'options must be an object'],
-    [[], InvalidTypeError, 'options must be an object'],
+    [null, InvalidTypeError, 'options must be a plain object'],
+    [[], InvalidTypeError, 'options must be a plain object'],
     [{ halflife: 5 }, InvalidValueError, 'options.halflife is not a known option'],
     [{ halfLife: '10' }, InvalidTypeError, 'options.halfLife must be a number'],
     [{ halfLife: 0 }, InvalidValueError, 'options.halfLife must be a positive number or Infinity'],

@@ -46,7 +46,7 @@ describe('tao simulate flags', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const file = join(dir, 's.json');
     writeFileSync(file, JSON.stringify({ name: 'x', extends: 'ds-16', workers: -1 }));
-    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 100000');
+    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 4096');
   });
 
   it('runs every policy on the same seeds and writes the table, JSON, SVG and the recorded problems', async () => {

@@ -5,7 +5,7 @@
  */
 import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
+import { MAX_COMMAND_LENGTH, MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
 
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);
@@ -22,13 +22,22 @@ const TOOL_KEYS: ReadonlySet<string> = new Set([
   'reportedAt',
 ]);
 
+/** A tool call's command line: a string of at most MAX_COMMAND_LENGTH characters. */
+export function checkCommand(command: unknown, path: PathLike): string {
+  if (typeof command !== 'string') throw new InvalidTypeError(`${at(path)}.command must be a string`);
+  if (command.length > MAX_COMMAND_LENGTH) {
+    throw new InvalidValueError(`${at(path)}.command must have at most ${MAX_COMMAND_LENGTH} characters (has ${command.length})`);
+  }
+  return command;
+}
+
 /**
  * Checks a tool call as seen at time `now` (named `nowPath` in messages). `strictKeys` rejects unknown
  * fields; the predictor's hot path skips that check (it reads only the fields it knows), snapshot
  * validation does not.
  */
 export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPath: string, strictKeys: boolean): void {
-  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be an object`);
+  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be a plain object`);
   if (strictKeys) rejectUnknownKeys(tool, TOOL_KEYS, path);
   nonEmptyString(tool.name, path, '.name');
   const startedAt = finite(tool.startedAt, path, '.startedAt');
@@ -43,9 +52,7 @@ export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPat
     const d = finite(tool.deadline, path, '.deadline');
     if (d < startedAt) throw new InvalidValueError(`${at(path)}.deadline must not be before ${at(path)}.startedAt`);
   }
-  if (tool.command !== undefined && typeof tool.command !== 'string') {
-    throw new InvalidTypeError(`${at(path)}.command must be a string`);
-  }
+  if (tool.command !== undefined) checkCommand(tool.command, path);
   if (tool.progress !== undefined) {
     const p = finite(tool.progress, path, '.progress');
     if (p < 0 || p > 1) throw new InvalidValueError(`${at(path)}.progress must be from 0 to 1`);
@@ -62,7 +69,7 @@ export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPat
  * by `evaluate`, which reuses the index.
  */
 export function indexSnapshot(snapshot: unknown, path: string): Map<string, number> {
-  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be a plain object`);
   rejectUnknownKeys(snapshot, SNAPSHOT_KEYS, path);
   const time = finite(snapshot.time, `${path}.time`);
   const nodes = boundedArray(snapshot.nodes, path, MAX_NODES, '.nodes');
@@ -72,7 +79,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let b = 0; b < nodes.length; b++) {
     const p = (): string => `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
-    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be an object`);
+    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be a plain object`);
     rejectUnknownKeys(node, NODE_KEYS, p);
     const nid = nonEmptyString(node.id, p, '.id');
     if (nodeIndex.has(nid)) throw new InvalidValueError(`${p()}.id duplicates node "${nid}"`);
@@ -88,7 +95,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let i = 0; i < sessions.length; i++) {
     const p = (): string => `${path}.sessions[${i}]`;
     const s: unknown = sessions[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be an object`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be a plain object`);
     rejectUnknownKeys(s, SESSION_KEYS, p);
     const sid = nonEmptyString(s.id, p, '.id');
     if (seen.has(sid)) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
@@ -112,7 +119,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
       for (let c = 0; c < s.cache.length; c++) {
         const cp = (): string => `${p()}.cache[${c}]`;
         const obs: unknown = s.cache[c];
-        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be an object`);
+        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be a plain object`);
         rejectUnknownKeys(obs, CACHE_KEYS, cp);
         const nid = nonEmptyString(obs.node, cp, '.node');
         const b = nodeIndex.get(nid);

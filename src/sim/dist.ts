@@ -84,7 +84,7 @@ const KEYS: Readonly<Record<Dist['kind'], readonly string[]>> = {
 
 /** Checks a distribution object field by field; returns it typed. */
 export function validateDist(x: unknown, path: string): Dist {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a plain object`);
   const kind = x.kind;
   if (typeof kind !== 'string') throw new InvalidTypeError(`${path}.kind must be a string`);
   if (kind !== 'constant' && kind !== 'uniform' && kind !== 'lognormal') {

@@ -46,7 +46,8 @@ import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorO
 import { parseSleep } from './sleep.js';
 import type { ToolCall } from '../snapshot.js';
 import { finite, isRecord, nonEmptyString } from '../../checks.js';
-import { checkToolCall } from '../validate-snapshot.js';
+import { checkCommand, checkToolCall } from '../validate-snapshot.js';
+import { MAX_SESSIONS } from '../../limits.js';
 
 /** Which evidence a prediction rests on, most trusted first. */
 export type EvidenceSource =
@@ -141,10 +142,11 @@ function probeKey(session: string | undefined, name: string, startedAt: number):
   return session ?? `\u0000${name}\u0000${startedAt}`;
 }
 
-/** Command lines whose parsed sleep is remembered. */
-const SLEEP_CACHE_SIZE = 1024;
-/** Longest command line the sleep cache keeps. */
-const SLEEP_CACHE_MAX_LENGTH = 1024;
+/**
+ * Command lines whose parsed sleep is remembered: as many as a snapshot may hold sessions, so that every
+ * running call's command (at most MAX_COMMAND_LENGTH characters) is parsed once, not on every tick.
+ */
+const SLEEP_CACHE_SIZE = MAX_SESSIONS;
 
 function checkNow(now: unknown): number {
   return finite(now, 'now');
@@ -183,14 +185,12 @@ export class ReadinessPredictor implements ReadinessSource {
    * history unless its command holds a readable sleep. Returns whether it did.
    */
   observe(call: CompletedToolCall): boolean {
-    if (!isRecord(call)) throw new InvalidTypeError('call must be an object');
+    if (!isRecord(call)) throw new InvalidTypeError('call must be a plain object');
     const name = nonEmptyString(call.name, 'call.name');
     const startedAt = finite(call.startedAt, 'call.startedAt');
     const returnedAt = finite(call.returnedAt, 'call.returnedAt');
     if (returnedAt < startedAt) throw new InvalidValueError('call.returnedAt must not be before call.startedAt');
-    if (call.command !== undefined && typeof call.command !== 'string') {
-      throw new InvalidTypeError('call.command must be a string');
-    }
+    if (call.command !== undefined) checkCommand(call.command, 'call');
     if (call.session !== undefined && typeof call.session !== 'string') {
       throw new InvalidTypeError('call.session must be a string');
     }
@@ -317,11 +317,10 @@ export class ReadinessPredictor implements ReadinessSource {
   }
 
   #sleepOf(command: string): number | null {
-    // Long lines are parsed each time rather than kept: the cache stays small (at most 1 MiB of text).
-    if (command.length > SLEEP_CACHE_MAX_LENGTH) return parseSleep(command) ?? null;
     let sleep = this.#sleeps.get(command);
     if (sleep === undefined) {
-      if (this.#sleeps.size >= SLEEP_CACHE_SIZE) this.#sleeps.clear();
+      // Evict the oldest entry (insertion order): a full tick's commands stay cached together.
+      if (this.#sleeps.size >= SLEEP_CACHE_SIZE) this.#sleeps.delete(this.#sleeps.keys().next().value!);
       sleep = parseSleep(command) ?? null;
       this.#sleeps.set(command, sleep);
     }

@@ -17,6 +17,7 @@ import { EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type Evid
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
 import { finite, isRecord, nonEmptyString, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
+import { checkCommand } from '../validate-snapshot.js';
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {
@@ -80,15 +81,13 @@ const CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt
 
 /** Checks one completed call; messages name `path`. */
 export function validateCompletedToolCall(call: unknown, path: string): asserts call is CompletedToolCall {
-  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be a plain object`);
   rejectUnknownKeys(call, CALL_KEYS, path);
   nonEmptyString(call.name, `${path}.name`);
   const s = finite(call.startedAt, `${path}.startedAt`);
   const r = finite(call.returnedAt, `${path}.returnedAt`);
   if (r < s) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
-  if (call.command !== undefined && typeof call.command !== 'string') {
-    throw new InvalidTypeError(`${path}.command must be a string`);
-  }
+  if (call.command !== undefined) checkCommand(call.command, path);
   if (call.deadline !== undefined) {
     const d = finite(call.deadline, `${path}.deadline`);
     if (d < s) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
@@ -107,7 +106,7 @@ function resolveReportOptions(options: PredictReportOptions | undefined): {
     const predictor = resolvePredictorOptions(undefined);
     return { predictor, tick: predictor.horizon, maxTicks: DEFAULT_MAX_TICKS };
   }
-  if (!isRecord(options as unknown)) throw new InvalidTypeError('options must be an object');
+  if (!isRecord(options as unknown)) throw new InvalidTypeError('options must be a plain object');
   rejectUnknownKeys(options as Record<string, unknown>, REPORT_OPTION_KEYS, 'options');
   const predictor = resolvePredictorOptions(options.predictor, 'options.predictor');
   let tick = predictor.horizon;
