@@ -20,6 +20,7 @@ import { loadSolver, type Solver } from '../src/solve/solver.js';
 import { revalidate } from '../src/planner/revalidate.js';
 import { signaturesOf } from '../src/planner/revalidate.js';
 import { namedSetting, parseSetting } from '../src/sim/setting-file.js';
+import { simulate } from '../src/sim/run.js';
 import { loadCorpus, pinnedFileName, type CorpusSource } from '../src/bench/corpus.js';
 import type { Problem } from '../src/types.js';
 import type { Snapshot } from '../src/evaluate/snapshot.js';
@@ -150,6 +151,15 @@ describe('simulator settings', () => {
       expect(() => parseSetting({ name: 'x', extends: name })).toThrow('setting.extends must be one of');
       expect(() => parseSetting({ name: 'x', extends: 'ds-16', workload: name })).toThrow('setting.workload must be one of');
     }
+  });
+
+  it('refuses malformed simulate options with a typed error before any run', async () => {
+    await expect(simulate(null as never)).rejects.toThrow('options must be a plain object');
+    await expect(simulate(new Date() as never)).rejects.toThrow('options must be a plain object');
+    await expect(simulate({ setting: 'ds-16', constructor: 1 } as never)).rejects.toThrow('options.constructor is not a known option');
+    await expect(simulate({ setting: 'ds-16', tao: { toString: 1 } } as never)).rejects.toThrow('options.tao.toString is not a known option');
+    await expect(simulate({ setting: {} as never })).rejects.toThrow(InvalidTypeError);
+    await expect(simulate({ setting: 'ds-16', mode: new Map() as never })).rejects.toThrow('mode must be a plain object');
   });
 
   it('refuses more workers than a snapshot may hold sessions, naming the field', () => {
