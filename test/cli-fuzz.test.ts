@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../src/commands/examples.js';
+import { isOneLineError, STACK_FRAME } from './helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SEED = Number(process.env.TAO_FUZZ_SEED ?? 20261130);
@@ -20,18 +22,6 @@ const CASES = Number(process.env.TAO_FUZZ_CASES ?? 180);
 /** A run taking longer than this counts as a hang. */
 const SPAWN_TIMEOUT_MS = 20_000;
 const CONCURRENCY = 3;
-
-/** mulberry32: a small seeded generator, enough for reproducible fuzzing. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const int = (r: Rand, n: number): number => Math.floor(r() * n);
@@ -187,7 +177,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tao under random input', () => {
   it(`exits 0, or 2 with one line and no stack, within ${SPAWN_TIMEOUT_MS / 1000} s and leaving no process (${CASES} cases)`, async () => {
-    const r = rng(SEED);
+    const r = seededRandom(SEED);
     const cases = Array.from({ length: CASES }, (_, n) => makeCase(r, n, dir));
     const failures: string[] = [];
     const counts = { ok: 0, invalid: 0 };
@@ -200,9 +190,9 @@ describe('tao under random input', () => {
         const where = describeCase(n, c);
         if (o.timedOut) failures.push(`${where}: no exit within ${SPAWN_TIMEOUT_MS} ms`);
         else if (o.leftover) failures.push(`${where}: left a process running`);
-        else if (/\n\s+at .+[:(]/.test(o.stderr)) failures.push(`${where}: stack trace on stderr: ${o.stderr.slice(0, 300)}`);
+        else if (STACK_FRAME.test(o.stderr)) failures.push(`${where}: stack trace on stderr: ${o.stderr.slice(0, 300)}`);
         else if (o.code === 0 && !c.mustFail) counts.ok++;
-        else if (o.code === 2 && o.stderr.endsWith('\n') && o.stderr.trimEnd().split('\n').length === 1) counts.invalid++;
+        else if (isOneLineError(o)) counts.invalid++;
         else failures.push(`${where}: exit ${o.code ?? o.signal}, stderr ${JSON.stringify(o.stderr.slice(0, 300))}`);
       }
     };

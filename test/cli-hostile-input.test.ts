@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES } from '../src/limits.js';
+import { isOneLineError } from './helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -26,10 +27,7 @@ function tao(args: string[], input: string | Buffer = ''): Result {
 
 /** Exit 2 with exactly one line on stderr, no stack frame in it. */
 function expectOneLineError(r: Result, pattern?: RegExp): void {
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.endsWith('\n')).toBe(true);
-  expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(isOneLineError(r), `exit ${r.code}, stderr ${r.stderr}`).toBe(true);
   if (pattern !== undefined) expect(r.stderr).toMatch(pattern);
 }
 
