@@ -10,7 +10,7 @@
  * so the gate keeps measuring the same problems when the simulator or the solver's tie-breaking (which
  * steers the recorded run) changes. They are checked against their own hash only.
  */
-import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { InvalidValueError } from '../errors.js';
@@ -121,8 +121,8 @@ export function parseCorpusFile(
 
 async function readIfExists(file: string): Promise<string | null> {
   try {
+    if ((await stat(file)).size > MAX_CORPUS_BYTES) throw new InvalidValueError(`corpus ${file} is larger than ${MAX_CORPUS_BYTES} bytes`);
     const bytes = await readFile(file);
-    if (bytes.length > MAX_CORPUS_BYTES) throw new InvalidValueError(`corpus ${file} is larger than ${MAX_CORPUS_BYTES} bytes`);
     return file.endsWith('.gz') ? gunzipSync(bytes, { maxOutputLength: MAX_CORPUS_BYTES }).toString('utf8') : bytes.toString('utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
