@@ -27,9 +27,17 @@ export function isRecord(x: unknown): x is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * What a message says a non-plain-object `x` should have been: `a plain object` for another kind of object
+ * (a Map, a Date, a class instance), so the message says why it was refused; `an object` otherwise.
+ */
+export function anObject(x: unknown): string {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) ? 'a plain object' : 'an object';
+}
+
 /** A plain object at `path` + `field`. */
 export function recordAt(x: unknown, path: PathLike, field = ''): Record<string, unknown> {
-  if (!isRecord(x)) throw new InvalidTypeError(`${at(path, field)} must be a plain object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${at(path, field)} must be ${anObject(x)}`);
   return x;
 }
 
@@ -108,6 +116,13 @@ export function nonNegativeFinite(x: unknown, path: PathLike, field = ''): numbe
 export function positiveOrInfinity(x: unknown, path: PathLike, field = ''): number {
   const v = anyNumber(x, path, field);
   if (Number.isNaN(v) || v <= 0) throw new InvalidValueError(`${at(path, field)} must be a positive number or Infinity`);
+  return v;
+}
+
+/** A number >= 0, `Infinity` allowed (meaning "off"). */
+export function nonNegativeOrInfinity(x: unknown, path: PathLike, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (Number.isNaN(v) || v < 0) throw new InvalidValueError(`${at(path, field)} must be a non-negative number or Infinity`);
   return v;
 }
 

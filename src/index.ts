@@ -17,6 +17,12 @@ export {
   type EvaluateOptions,
   type ResolvedEvaluateOptions,
 } from './evaluate/options.js';
+export {
+  boundedEvaluateOptions,
+  type BoundedOptions,
+  type ResolvedBoundedOptions,
+  type CreditSource,
+} from './evaluate/bounded-options.js';
 export { sessionSignature } from './evaluate/signature.js';
 export {
   ReadinessPredictor,
@@ -81,3 +87,27 @@ export {
   type SignatureIndex,
 } from './planner/revalidate.js';
 export type { HistogramSummary } from './planner/histogram.js';
+export type {
+  SidecarOp,
+  RequestId,
+  SidecarRequest,
+  SidecarResponse,
+  SidecarErrorCode,
+  ErrorResponse,
+  HelloRequest,
+  HelloResponse,
+  SolveRequest,
+  SolveResponse,
+  EvaluateRequest,
+  EvaluateResponse,
+  ObserveRequest,
+  ObserveResponse,
+  PredictorSaveRequest,
+  PredictorSaveResponse,
+  PredictorLoadRequest,
+  PredictorLoadResponse,
+  StatsRequest,
+  StatsResponse,
+  ShutdownRequest,
+  ShutdownResponse,
+} from './serve/protocol.js';

@@ -1,29 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
 import { defaultEvaluateOptions, resolveEvaluateOptions } from '../src/evaluate/options.js';
+import { defaultBoundedOptions } from '../src/evaluate/bounded-options.js';
 import { evaluate } from '../src/evaluate/evaluate.js';
 import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
 
 describe('evaluate options', () => {
   it('defaults to the paper values and is frozen', () => {
-    expect(defaultEvaluateOptions).toEqual({ halfLife: 10, creditUnit: 1, reserve: 512 });
+    expect(defaultEvaluateOptions).toEqual({ halfLife: 10, creditUnit: 1, reserve: 512, ...defaultBoundedOptions });
     expect(Object.isFrozen(defaultEvaluateOptions)).toBe(true);
     expect(resolveEvaluateOptions(undefined)).toBe(defaultEvaluateOptions);
   });
 
   it('merges caller fields over the defaults without touching them', () => {
-    expect(resolveEvaluateOptions({ reserve: 0 })).toEqual({ halfLife: 10, creditUnit: 1, reserve: 0 });
+    expect(resolveEvaluateOptions({ reserve: 0 })).toEqual({ halfLife: 10, creditUnit: 1, reserve: 0, ...defaultBoundedOptions });
     expect(resolveEvaluateOptions({ halfLife: Infinity, creditUnit: 64 })).toEqual({
       halfLife: Infinity,
       creditUnit: 64,
       reserve: 512,
+      ...defaultBoundedOptions,
     });
     expect(defaultEvaluateOptions.reserve).toBe(512);
   });
 
   it.each([
-    [null, InvalidTypeError, 'options must be a plain object'],
-    [[], InvalidTypeError, 'options must be a plain object'],
+    [null, InvalidTypeError, 'options must be an object'],
+    [[], InvalidTypeError, 'options must be an object'],
     [{ halflife: 5 }, InvalidValueError, 'options.halflife is not a known option'],
     [{ halfLife: '10' }, InvalidTypeError, 'options.halfLife must be a number'],
     [{ halfLife: 0 }, InvalidValueError, 'options.halfLife must be a positive number or Infinity'],

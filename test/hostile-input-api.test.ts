@@ -154,7 +154,7 @@ describe('simulator settings', () => {
   });
 
   it('refuses malformed simulate options with a typed error before any run', async () => {
-    await expect(simulate(null as never)).rejects.toThrow('options must be a plain object');
+    await expect(simulate(null as never)).rejects.toThrow('options must be an object');
     await expect(simulate(new Date() as never)).rejects.toThrow('options must be a plain object');
     await expect(simulate({ setting: 'ds-16', constructor: 1 } as never)).rejects.toThrow('options.constructor is not a known option');
     await expect(simulate({ setting: 'ds-16', tao: { toString: 1 } } as never)).rejects.toThrow('options.tao.toString is not a known option');

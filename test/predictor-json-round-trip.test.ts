@@ -102,6 +102,6 @@ describe('predictor JSON round trip', () => {
   });
 
   it('rejects a non-object', () => {
-    expect(() => ReadinessPredictor.fromJSON('{}')).toThrow(new InvalidTypeError('json must be a plain object'));
+    expect(() => ReadinessPredictor.fromJSON('{}')).toThrow(new InvalidTypeError('json must be an object'));
   });
 });

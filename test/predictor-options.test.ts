@@ -23,7 +23,7 @@ describe('predictor options', () => {
   });
 
   it.each([
-    [null, InvalidTypeError, 'options must be a plain object'],
+    [null, InvalidTypeError, 'options must be an object'],
     [{ H: 1 }, InvalidValueError, 'options.H is not a known option'],
     [{ horizon: '1' }, InvalidTypeError, 'options.horizon must be a number'],
     [{ horizon: 0 }, InvalidValueError, 'options.horizon must be a positive finite number'],
@@ -53,13 +53,13 @@ describe('predictor input checks', () => {
   const p = new ReadinessPredictor();
   it.each<[string, () => unknown, typeof InvalidTypeError | typeof InvalidValueError, string]>([
     ['now NaN', () => p.ready({ name: 'x', startedAt: 0 }, NaN), InvalidValueError, 'now must be a finite number'],
-    ['tool not an object', () => p.ready(null as never, 1), InvalidTypeError, 'tool must be a plain object'],
+    ['tool not an object', () => p.ready(null as never, 1), InvalidTypeError, 'tool must be an object'],
     ['tool without name', () => p.remaining({ startedAt: 0 } as never, 1), InvalidTypeError, 'tool.name must be a string'],
     ['tool started after now', () => p.ready({ name: 'x', startedAt: 2 }, 1), InvalidValueError, 'tool.startedAt must not be after now'],
     ['tool returned after now', () => p.ready({ name: 'x', startedAt: 0, returnedAt: 2 }, 1), InvalidValueError, 'tool.returnedAt must not be after now'],
     ['progress above 1', () => p.predict({ name: 'x', startedAt: 0, progress: 2 }, 1), InvalidValueError, 'tool.progress must be from 0 to 1'],
     ['session not a string', () => p.ready({ name: 'x', startedAt: 0 }, 1, 3 as never), InvalidTypeError, 'session must be a string'],
-    ['call not an object', () => p.observe(undefined as never), InvalidTypeError, 'call must be a plain object'],
+    ['call not an object', () => p.observe(undefined as never), InvalidTypeError, 'call must be an object'],
     ['call returned before start', () => p.observe({ name: 'x', startedAt: 2, returnedAt: 1 }), InvalidValueError, 'call.returnedAt must not be before call.startedAt'],
     ['call returnedAt missing', () => p.observe({ name: 'x', startedAt: 2 } as never), InvalidTypeError, 'call.returnedAt must be a number'],
     ['call command not a string', () => p.observe({ name: 'x', startedAt: 0, returnedAt: 1, command: 1 } as never), InvalidTypeError, 'call.command must be a string'],

@@ -31,6 +31,7 @@ describe('public API', () => {
       'ReadinessPredictor',
       'SolverTrapError',
       'bfd',
+      'boundedEvaluateOptions',
       'createPlanner',
       'createSolverPool',
       'decayCredit',

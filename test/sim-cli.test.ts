@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as simulateCmd } from '../src/commands/simulate.js';
 import { run as sweepCmd } from '../src/commands/sweep.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
+import { POLICY_NAMES } from '../src/sim/policy.js';
 
 function quiet(): { out: () => string } {
   let text = '';
@@ -34,6 +35,10 @@ describe('tao simulate flags', () => {
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
     [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code (got "chat")'],
     [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
+    [['--policy', 'tao,fifo'], InvalidValueError, '--policy must be one of tao, '],
+    [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
+    [['--policy', 'tao,tao-bfd,tao'], InvalidValueError, '--policy must not repeat a policy (got "tao,tao-bfd,tao")'],
+    [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();
@@ -49,6 +54,17 @@ describe('tao simulate flags', () => {
     await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 4096');
   });
 
+  it('--policy a,b runs exactly those policies, in that order', async () => {
+    const io = quiet();
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+    const json = join(dir, 'r.json');
+    const code = await simulateCmd(['--setting', 'ds-16', '--policy', 'thunderagent, tao', '--seeds', '1', '--tasks', '8', '--json', json]);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string }[] };
+    expect(report.runs.map((r) => r.policy)).toEqual(['thunderagent', 'tao']);
+    expect(io.out()).toMatch(/^thunderagent /m);
+  });
+
   it('runs every policy on the same seeds and writes the table, JSON, SVG and the recorded problems', async () => {
     const io = quiet();
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
@@ -62,11 +78,11 @@ describe('tao simulate flags', () => {
     expect(text).toContain('profile swe-bench');
     for (const p of ['tao', 'thunderagent', 'dynamo', 'round-robin']) expect(text).toMatch(new RegExp(`^${p} `, 'm'));
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string; seed: number }[]; profile: { name: string } };
-    expect(report.runs).toHaveLength(20);
+    expect(report.runs).toHaveLength(2 * POLICY_NAMES.length);
     expect(report.profile.name).toBe('swe-bench');
     const svgText = readFileSync(svg, 'utf8');
     expect(svgText.startsWith('<svg')).toBe(true);
-    expect(svgText.match(/<polyline/g)).toHaveLength(10);
+    expect(svgText.match(/<polyline/g)).toHaveLength(POLICY_NAMES.length);
     const lines = readFileSync(rec, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(20);
     for (const line of lines) {

@@ -36,7 +36,7 @@ describe('custom settings from JSON', () => {
   });
 
   const bad: [string, unknown, typeof InvalidTypeError | typeof InvalidValueError, string][] = [
-    ['not an object', 3, InvalidTypeError, 'setting must be a plain object'],
+    ['not an object', 3, InvalidTypeError, 'setting must be an object'],
     ['unknown field', { name: 'x', extends: 'ds-16', speed: 1 }, InvalidValueError, 'setting.speed is not a known field'],
     ['unknown base', { name: 'x', extends: 'ds-99' }, InvalidValueError, 'setting.extends must be one of ds-16, ds-32, ds-64, qwen-96, qwen-128, qwen-160, glm-96, glm-128, glm-160 (got "ds-99")'],
     ['string workers', { name: 'x', extends: 'ds-16', workers: '8' }, InvalidTypeError, 'setting.workers must be a number'],

@@ -28,8 +28,8 @@ function good(): any {
 type Case = [string, (s: any) => unknown, typeof InvalidTypeError | typeof InvalidValueError, string];
 
 const cases: Case[] = [
-  ['not an object', () => 5, InvalidTypeError, 'snapshot must be a plain object'],
-  ['an array', () => [], InvalidTypeError, 'snapshot must be a plain object'],
+  ['not an object', () => 5, InvalidTypeError, 'snapshot must be an object'],
+  ['an array', () => [], InvalidTypeError, 'snapshot must be an object'],
   ['unknown top-level field', (s) => ((s.now = 1), s), InvalidValueError, 'snapshot.now is not a known field'],
   ['time missing', (s) => (delete s.time, s), InvalidTypeError, 'snapshot.time must be a number'],
   ['time NaN', (s) => ((s.time = NaN), s), InvalidValueError, 'snapshot.time must be a finite number'],
@@ -41,7 +41,7 @@ const cases: Case[] = [
   ['node capacity negative', (s) => ((s.nodes[0].capacity = -1), s), InvalidValueError, 'snapshot.nodes[0].capacity must be a non-negative safe integer'],
   ['node capacity fractional', (s) => ((s.nodes[0].capacity = 1.5), s), InvalidValueError, 'snapshot.nodes[0].capacity must be a non-negative safe integer'],
   ['node unknown field', (s) => ((s.nodes[0].free = 1), s), InvalidValueError, 'snapshot.nodes[0].free is not a known field'],
-  ['session not an object', (s) => ((s.sessions[1] = null), s), InvalidTypeError, 'snapshot.sessions[1] must be a plain object'],
+  ['session not an object', (s) => ((s.sessions[1] = null), s), InvalidTypeError, 'snapshot.sessions[1] must be an object'],
   ['session id duplicate', (s) => ((s.sessions[2].id = 'a'), s), InvalidValueError, 'snapshot.sessions[2].id duplicates session "a"'],
   ['session id not a string', (s) => ((s.sessions[0].id = 7), s), InvalidTypeError, 'snapshot.sessions[0].id must be a string'],
   ['tokens negative', (s) => ((s.sessions[0].tokens = -1), s), InvalidValueError, 'snapshot.sessions[0].tokens must be an integer from 0 to 4294967295'],
@@ -52,7 +52,7 @@ const cases: Case[] = [
   ['eligible unknown node', (s) => ((s.sessions[1].eligible = ['n2', 'n9']), s), InvalidValueError, 'snapshot.sessions[1].eligible[1] names unknown node "n9"'],
   ['eligible repeat', (s) => ((s.sessions[1].eligible = ['n2', 'n2']), s), InvalidValueError, 'snapshot.sessions[1].eligible[1] repeats node "n2"'],
   ['cache not an array', (s) => ((s.sessions[1].cache = {}), s), InvalidTypeError, 'snapshot.sessions[1].cache must be an array'],
-  ['cache entry not an object', (s) => ((s.sessions[1].cache[0] = 3), s), InvalidTypeError, 'snapshot.sessions[1].cache[0] must be a plain object'],
+  ['cache entry not an object', (s) => ((s.sessions[1].cache[0] = 3), s), InvalidTypeError, 'snapshot.sessions[1].cache[0] must be an object'],
   ['cache unknown node', (s) => ((s.sessions[2].cache[0].node = 'n3'), s), InvalidValueError, 'snapshot.sessions[2].cache[0].node names unknown node "n3"'],
   ['cache repeats a node', (s) => (s.sessions[1].cache.push({ node: 'n1', tokens: 1, observedAt: 1 }), s), InvalidValueError, 'snapshot.sessions[1].cache[1].node repeats node "n1"'],
   ['cache tokens too large', (s) => ((s.sessions[1].cache[0].tokens = 2 ** 32), s), InvalidValueError, 'snapshot.sessions[1].cache[0].tokens must be an integer from 0 to 4294967295'],
@@ -60,7 +60,7 @@ const cases: Case[] = [
   ['cache observedAt Infinity', (s) => ((s.sessions[2].cache[0].observedAt = -Infinity), s), InvalidValueError, 'snapshot.sessions[2].cache[0].observedAt must be a finite number'],
   ['cache observedAt a string', (s) => ((s.sessions[2].cache[0].observedAt = '99'), s), InvalidTypeError, 'snapshot.sessions[2].cache[0].observedAt must be a number'],
   ['cache unknown field', (s) => ((s.sessions[2].cache[0].age = 1), s), InvalidValueError, 'snapshot.sessions[2].cache[0].age is not a known field'],
-  ['tool not an object', (s) => ((s.sessions[2].tool = 'bash'), s), InvalidTypeError, 'snapshot.sessions[2].tool must be a plain object'],
+  ['tool not an object', (s) => ((s.sessions[2].tool = 'bash'), s), InvalidTypeError, 'snapshot.sessions[2].tool must be an object'],
   ['tool name empty', (s) => ((s.sessions[2].tool.name = ''), s), InvalidValueError, 'snapshot.sessions[2].tool.name must be a non-empty string'],
   ['tool started in the future', (s) => ((s.sessions[2].tool.startedAt = 101), s), InvalidValueError, 'snapshot.sessions[2].tool.startedAt must not be after snapshot.time'],
   ['tool returned before it started', (s) => ((s.sessions[2].tool.returnedAt = 94), s), InvalidValueError, 'snapshot.sessions[2].tool.returnedAt must not be before snapshot.sessions[2].tool.startedAt'],

@@ -37,8 +37,8 @@ const withSession = (patch: Record<string, unknown>): unknown => ({ nodes: [node
 
 // [problem, class, message]
 const badProblems: [string, unknown, ErrorClass, string][] = [
-  ['not an object', 42, InvalidTypeError, 'problem must be a plain object'],
-  ['an array', [], InvalidTypeError, 'problem must be a plain object'],
+  ['not an object', 42, InvalidTypeError, 'problem must be an object'],
+  ['an array', [], InvalidTypeError, 'problem must be an object'],
   ['missing nodes', { sessions: [] }, InvalidTypeError, 'problem.nodes must be an array'],
   ['non-array sessions', { nodes: [], sessions: {} }, InvalidTypeError, 'problem.sessions must be an array'],
   ['unknown top-level field', { nodes: [], sessions: [], extra: 1 }, InvalidValueError, 'problem.extra is not a known field'],
@@ -59,7 +59,7 @@ const badProblems: [string, unknown, ErrorClass, string][] = [
   ['non-boolean ready', withSession({ ready: 1 }), InvalidTypeError, 'problem.sessions[0].ready must be a boolean'],
   ['fractional credit', withSession({ credit: { a: 0.5 } }), InvalidValueError, 'problem.sessions[0].credit["a"] must be an integer from 0 to 4294967295'],
   ['credit on an unknown node', withSession({ credit: { zz: 1 } }), InvalidValueError, 'problem.sessions[0].credit names unknown node "zz"'],
-  ['credit not an object', withSession({ credit: [1] }), InvalidTypeError, 'problem.sessions[0].credit must be a plain object'],
+  ['credit not an object', withSession({ credit: [1] }), InvalidTypeError, 'problem.sessions[0].credit must be an object'],
   ['eligible not an array', withSession({ eligible: 'a' }), InvalidTypeError, 'problem.sessions[0].eligible must be an array'],
   ['eligible unknown node', withSession({ eligible: ['zz'] }), InvalidValueError, 'problem.sessions[0].eligible[0] names unknown node "zz"'],
   ['eligible repeats a node', withSession({ eligible: ['a', 'a'] }), InvalidValueError, 'problem.sessions[0].eligible[1] repeats node "a"'],
@@ -89,7 +89,7 @@ const badOptions: [string, unknown, ErrorClass, string][] = [
   ['unknown option', { budget: 5 }, InvalidValueError, 'options.budget is not a known option'],
   ['numeric path', { path: 1 }, InvalidTypeError, 'options.path must be a string'],
   ['unknown path', { path: 'fast' }, InvalidValueError, 'options.path must be one of "auto", "dense", "frontier"'],
-  ['options not an object', 7, InvalidTypeError, 'options must be a plain object'],
+  ['options not an object', 7, InvalidTypeError, 'options must be an object'],
 ];
 
 describe('invalid problems', () => {

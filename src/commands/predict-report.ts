@@ -4,13 +4,8 @@
  * and prints its accuracy as a table, or as JSON with `--json`.
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import {
-  predictReport,
-  validateCompletedToolCall,
-  type ErrorSummary,
-  type PredictReport,
-} from '../evaluate/readiness/report.js';
-import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
+import { predictReport, type ErrorSummary, type PredictReport } from '../evaluate/readiness/report.js';
+import { checkCompletedCall, type CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import { parseFlags } from './cli-args.js';
 import { readTextFile } from '../input.js';
 
@@ -42,7 +37,7 @@ export function parseCalls(text: string, file: string): CompletedToolCall[] {
       throw new InvalidValueError(`${file} line ${n} is not valid JSON (${(err as Error).message})`);
     }
     try {
-      validateCompletedToolCall(record, `calls[${calls.length}]`);
+      checkCompletedCall(record, `calls[${calls.length}]`, true);
     } catch (err) {
       // Same class and rule, plus where the record is in the file.
       if (err instanceof InvalidTypeError) throw new InvalidTypeError(`${err.message} (${file} line ${n})`);

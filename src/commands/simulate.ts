@@ -35,7 +35,7 @@ Simulates agent workers on GPU nodes under a scheduling policy and prints metric
 options:
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
   --setting-file FILE   a custom setting (JSON, see README); replaces --setting
-  --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default ${DEFAULT_POLICY})
+  --policy NAME|a,b,... ${POLICY_NAMES.join(', ')}, a comma-separated list of them, or all (default ${DEFAULT_POLICY})
   --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N             run N tasks in total (default: the setting's task count)
   --duration SECONDS    instead, run workers back to back for this much simulated time
@@ -49,7 +49,7 @@ options:
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
-                        (the recorded policy: the one given, or tao with --policy all)
+                        (the recorded policy: the one given, or tao with several)
   --check               check capacity and block invariants after every event (slow)
   --progress            show a progress bar on stderr even when it is not a terminal
   -h, --help            this help`;
@@ -121,6 +121,17 @@ export function taoFromFlags(values: {
   return tao;
 }
 
+/** `--policy NAME`, `--policy a,b,...` (those, in that order) or `--policy all`. */
+function policiesFlag(text: string): PolicyName[] {
+  if (text === 'all') return [...POLICY_NAMES];
+  const names = text.split(',').map((t) => t.trim());
+  for (const name of names) {
+    if (!isPolicyName(name)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all, or a comma-separated list of them (got "${text}")`);
+  }
+  if (new Set(names).size !== names.length) throw new InvalidValueError(`--policy must not repeat a policy (got "${text}")`);
+  return names as PolicyName[];
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
@@ -128,11 +139,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const setting = await settingFromFlags(values);
-  const policyText = values.policy ?? DEFAULT_POLICY;
-  let policies: PolicyName[];
-  if (policyText === 'all') policies = [...POLICY_NAMES];
-  else if (isPolicyName(policyText)) policies = [policyText];
-  else throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all (got "${policyText}")`);
+  const policies = policiesFlag(values.policy ?? DEFAULT_POLICY);
   const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
@@ -141,6 +148,7 @@ export async function run(args: string[]): Promise<number> {
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {
     recorded = policies.length === 1 ? policies[0]! : 'tao';
+    if (!policies.includes(recorded)) throw new InvalidValueError('--record with several policies needs tao among them (it records tao)');
     if (!PROBLEM_POLICIES.includes(recorded)) {
       throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
     }

@@ -5,6 +5,9 @@
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { resolveEvaluateOptions, type EvaluateOptions } from './options.js';
+import { waitBoundOn } from './bounded-options.js';
+import { holdEligible, remainingOf } from './hold.js';
+import { boostStarved } from './wait-boost.js';
 import { MAX_U32 } from '../limits.js';
 import type { ReadinessSource } from './readiness/predictor.js';
 import { sessionSignature } from './signature.js';
@@ -32,8 +35,14 @@ export function decayCredit(tokens: number, age: number, halfLife: number, unit:
  * - `signature`: `sessionSignature`, see src/evaluate/signature.ts for what it covers.
  * The Problem's `nodes` is `snapshot.nodes` itself. The result always passes `validateProblem`.
  *
+ * Beyond the paper, each off by default (README, "Beyond the paper"): `creditSource: 'live'` caps each credit
+ * by the observation's `live` prefix; a finite `holdHorizon` makes a running, not-ready session
+ * ineligible on the nodes where holding it does not pay (see hold.ts; `eligible` is then a new array);
+ * a finite `waitThreshold` or `waitServiceMultiple` boosts the credit of starved sessions (wait-boost.ts).
+ * The signature is computed from the snapshot's session, before these.
+ *
  * Throws InvalidTypeError / InvalidValueError naming the path for a malformed snapshot or options, and
- * for a session whose weight (tokens + reserve) is 0 or above 2^32 - 1.
+ * for a session whose weight (tokens + reserve) is 0 or above 2^32 - 1, or whose boosted credit would be.
  */
 export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options?: EvaluateOptions): Problem {
   const o = resolveEvaluateOptions(options);
@@ -41,6 +50,11 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
   if (typeof predictor !== 'object' || predictor === null || typeof predictor.ready !== 'function') {
     throw new InvalidTypeError('predictor.ready must be a function');
   }
+  const hold = o.holdHorizon !== Number.POSITIVE_INFINITY;
+  if (hold && typeof predictor.remaining !== 'function') {
+    throw new InvalidTypeError('predictor.remaining must be a function when options.holdHorizon is finite');
+  }
+  const live = o.creditSource === 'live';
   const { time, sessions } = snapshot;
   const { halfLife, creditUnit, reserve: defaultReserve } = o;
   const out: ProblemSession[] = new Array<ProblemSession>(sessions.length);
@@ -72,7 +86,8 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
       for (let c = 0; c < cache.length; c++) {
         const obs = cache[c]!;
         if (eligible !== undefined && eligibleStamp[nodeIndex.get(obs.node)!] !== i + 1) continue;
-        const k = decayCredit(obs.tokens, time - obs.observedAt, halfLife, creditUnit);
+        let k = decayCredit(obs.tokens, time - obs.observedAt, halfLife, creditUnit);
+        if (live && obs.live !== undefined) k = Math.min(k, decayCredit(obs.live, 0, halfLife, creditUnit));
         if (k > MAX_U32) {
           // Only rounding up a near-maximal, undecayed count can get here; the solver's credits are u32.
           throw new InvalidValueError(
@@ -86,6 +101,14 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
       }
     }
 
+    let eligible = s.eligible;
+    if (hold && !ready && tool !== undefined) {
+      const remaining = remainingOf(predictor, tool, time, s.id);
+      const held = holdEligible(snapshot.nodes, eligible, credit, weight, remaining, o.holdHorizon);
+      eligible = held.eligible;
+      credit = held.credit;
+    }
+
     const ps: ProblemSession = {
       id: s.id,
       weight,
@@ -94,8 +117,9 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
       signature: sessionSignature(s, weight, ready),
     };
     if (credit !== undefined) ps.credit = credit;
-    if (s.eligible !== undefined) ps.eligible = s.eligible;
+    if (eligible !== undefined) ps.eligible = eligible;
     out[i] = ps;
   }
+  if (waitBoundOn(o)) boostStarved(snapshot, out, o);
   return { nodes: snapshot.nodes, sessions: out };
 }

@@ -1,8 +1,12 @@
 import { checkOptionsObject, integerIn, positiveOrInfinity } from '../checks.js';
 import { MAX_U32 } from '../limits.js';
+import { defaultBoundedOptions, resolveBoundedInto, type BoundedOptions } from './bounded-options.js';
 
-/** What a caller may set for evaluating a snapshot. */
-export interface EvaluateOptions {
+/**
+ * What a caller may set for evaluating a snapshot. The fields of `BoundedOptions` (bounded wait, hold
+ * rule, credit source) are off by default.
+ */
+export interface EvaluateOptions extends BoundedOptions {
   /**
    * Half-life h of cache credit in seconds: credit = round(k0 * 2^(-age / h)). A scheduling parameter, not a
    * fit of cache retention. `Infinity` disables decay.
@@ -31,6 +35,7 @@ export const defaultEvaluateOptions: Readonly<ResolvedEvaluateOptions> = Object.
   halfLife: 10,
   creditUnit: 1,
   reserve: 512,
+  ...defaultBoundedOptions,
 });
 
 /**
@@ -47,5 +52,6 @@ export function resolveEvaluateOptions(
   if (options.halfLife !== undefined) out.halfLife = positiveOrInfinity(options.halfLife, `${path}.halfLife`);
   if (options.creditUnit !== undefined) out.creditUnit = integerIn(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
   if (options.reserve !== undefined) out.reserve = integerIn(options.reserve, `${path}.reserve`, 0, MAX_U32);
+  resolveBoundedInto(options, out, path);
   return out;
 }

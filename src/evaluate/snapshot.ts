@@ -11,6 +11,12 @@ export interface CacheObservation {
   tokens: number;
   /** When it was seen (t_obs). */
   observedAt: number;
+  /**
+   * Prefix tokens of the session the engine reports still cached there now, after evictions (at most
+   * `tokens`). Read only with the evaluation option `creditSource: 'live'`, which caps the decayed
+   * credit by it; absent, the decayed credit stands.
+   */
+  live?: number;
 }
 
 /** The tool call a paused session is waiting on. */
@@ -48,6 +54,17 @@ export interface SnapshotSession {
   cache?: readonly CacheObservation[];
   /** The current tool call; absent for a new session, which is treated as ready. */
   tool?: ToolCall;
+  /**
+   * When the session last became runnable and was not admitted: its tool's return, or its arrival for a
+   * new session (at most `time`; not before `tool.returnedAt`; absent while the tool runs). Read by the
+   * bounded wait; absent, a returned tool's `returnedAt` is used and a new session is not timed.
+   */
+  waitingSince?: number;
+  /**
+   * Expected service time of the session's next turn in seconds (prefill and decode on a node), a
+   * positive number: the bounded wait's `waitServiceMultiple` trigger compares the wait against it.
+   */
+  expectedService?: number;
 }
 
 /** A node with its residual admission capacity in tokens. */

@@ -3,15 +3,24 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { at, boundedArray, finite, integerIn, anObject, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_COMMAND_LENGTH, MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
 
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);
 const NODE_KEYS: ReadonlySet<string> = new Set(['id', 'capacity']);
-const SESSION_KEYS: ReadonlySet<string> = new Set(['id', 'tokens', 'reserve', 'eligible', 'cache', 'tool']);
-const CACHE_KEYS: ReadonlySet<string> = new Set(['node', 'tokens', 'observedAt']);
+const SESSION_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'tokens',
+  'reserve',
+  'eligible',
+  'cache',
+  'tool',
+  'waitingSince',
+  'expectedService',
+]);
+const CACHE_KEYS: ReadonlySet<string> = new Set(['node', 'tokens', 'observedAt', 'live']);
 const TOOL_KEYS: ReadonlySet<string> = new Set([
   'name',
   'startedAt',
@@ -37,7 +46,7 @@ export function checkCommand(command: unknown, path: PathLike): string {
  * validation does not.
  */
 export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPath: string, strictKeys: boolean): void {
-  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be a plain object`);
+  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be ${anObject(tool)}`);
   if (strictKeys) rejectUnknownKeys(tool, TOOL_KEYS, path);
   nonEmptyString(tool.name, path, '.name');
   const startedAt = finite(tool.startedAt, path, '.startedAt');
@@ -64,12 +73,24 @@ export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPat
   }
 }
 
+/** `waitingSince`: no later than now, not while the tool runs, not before the tool returned. */
+function checkWaitingSince(s: Record<string, unknown>, p: () => string, time: number, timePath: string): void {
+  const w = finite(s.waitingSince, p, '.waitingSince');
+  if (w > time) throw new InvalidValueError(`${p()}.waitingSince must not be after ${timePath}`);
+  const tool = s.tool as { returnedAt?: number } | undefined;
+  if (tool === undefined) return;
+  if (tool.returnedAt === undefined) {
+    throw new InvalidValueError(`${p()}.waitingSince must be absent while ${p()}.tool is running (no returnedAt)`);
+  }
+  if (w < tool.returnedAt) throw new InvalidValueError(`${p()}.waitingSince must not be before ${p()}.tool.returnedAt`);
+}
+
 /**
  * Checks every field of a snapshot and returns the index of each node id. Used by `validateSnapshot` and
  * by `evaluate`, which reuses the index.
  */
 export function indexSnapshot(snapshot: unknown, path: string): Map<string, number> {
-  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be a plain object`);
+  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be ${anObject(snapshot)}`);
   rejectUnknownKeys(snapshot, SNAPSHOT_KEYS, path);
   const time = finite(snapshot.time, `${path}.time`);
   const nodes = boundedArray(snapshot.nodes, path, MAX_NODES, '.nodes');
@@ -79,7 +100,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let b = 0; b < nodes.length; b++) {
     const p = (): string => `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
-    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be a plain object`);
+    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be ${anObject(node)}`);
     rejectUnknownKeys(node, NODE_KEYS, p);
     const nid = nonEmptyString(node.id, p, '.id');
     if (nodeIndex.has(nid)) throw new InvalidValueError(`${p()}.id duplicates node "${nid}"`);
@@ -95,7 +116,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let i = 0; i < sessions.length; i++) {
     const p = (): string => `${path}.sessions[${i}]`;
     const s: unknown = sessions[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be a plain object`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
     rejectUnknownKeys(s, SESSION_KEYS, p);
     const sid = nonEmptyString(s.id, p, '.id');
     if (seen.has(sid)) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
@@ -119,20 +140,25 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
       for (let c = 0; c < s.cache.length; c++) {
         const cp = (): string => `${p()}.cache[${c}]`;
         const obs: unknown = s.cache[c];
-        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be a plain object`);
+        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be ${anObject(obs)}`);
         rejectUnknownKeys(obs, CACHE_KEYS, cp);
         const nid = nonEmptyString(obs.node, cp, '.node');
         const b = nodeIndex.get(nid);
         if (b === undefined) throw new InvalidValueError(`${cp()}.node names unknown node "${nid}"`);
         if (cacheStamp[b] === i + 1) throw new InvalidValueError(`${cp()}.node repeats node "${nid}"`);
         cacheStamp[b] = i + 1;
-        integerIn(obs.tokens, cp, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+        const tokens = integerIn(obs.tokens, cp, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+        if (obs.live !== undefined) {
+          integerIn(obs.live, cp, 0, tokens, `an integer from 0 to ${cp()}.tokens (${tokens})`, '.live');
+        }
         // An observation after `time` is allowed: clocks of cache events and scheduler may differ
         // slightly; its age counts as 0 (no decay), see `decayCredit`.
         finite(obs.observedAt, cp, '.observedAt');
       }
     }
     if (s.tool !== undefined) checkToolCall(s.tool, () => `${p()}.tool`, time, timePath, true);
+    if (s.waitingSince !== undefined) checkWaitingSince(s, p, time, timePath);
+    if (s.expectedService !== undefined) positiveFinite(s.expectedService, p, '.expectedService');
   }
   return nodeIndex;
 }
@@ -142,7 +168,9 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
  * (`snapshot.sessions[2].cache[0].observedAt must be a finite number`). Rules beyond the types: node and
  * session ids unique; `eligible` and `cache` name known nodes at most once each; tokens, reserve and
  * capacities non-negative integers; a tool call started, returned and reported no later than `time`,
- * returned and due no earlier than it started; progress in [0, 1].
+ * returned and due no earlier than it started; progress in [0, 1]; a cache observation's `live` at most
+ * its `tokens`; `waitingSince` no later than `time`, only once the tool returned and not before that;
+ * `expectedService` positive.
  */
 export function validateSnapshot(snapshot: unknown, path = 'snapshot'): asserts snapshot is Snapshot {
   indexSnapshot(snapshot, path);

@@ -11,7 +11,7 @@
  * `engine` and `workload` objects are merged field by field over their base; `nodes` and `tools` replace
  * the base's list. Errors are InvalidTypeError / InvalidValueError naming the field (`setting.nodes[1].capacity`).
  */
-import { isRecord, ownValue } from '../checks.js';
+import { anObject, isRecord, ownValue } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { readTextFile } from '../input.js';
 import { MAX_NODES, MAX_SESSIONS } from '../limits.js';
@@ -69,7 +69,7 @@ export function namedSetting(name: string, path = 'setting'): SimSetting {
 const ENGINE_KEYS = ['name', 'blockSize', 'stepBase', 'stepPerSeq', 'stepPerKToken', 'prefillPerKToken', 'prefillChunk'] as const;
 
 function parseEngine(x: unknown, base: EngineModel | undefined, path: string): EngineModel {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a plain object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, ENGINE_KEYS, path);
   const pick = <K extends (typeof ENGINE_KEYS)[number]>(key: K): unknown => {
     if (x[key] !== undefined) return x[key];
@@ -91,7 +91,7 @@ const TOOL_KEYS = ['label', 'name', 'weight', 'duration', 'timeout', 'deadline',
 const DEADLINES: readonly DeadlineExposure[] = ['none', 'eta', 'timeout'];
 
 function parseTool(x: unknown, path: string): ToolKind {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a plain object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, TOOL_KEYS, path);
   const timeout = x.timeout === undefined || x.timeout === null ? null : positive(x.timeout, `${path}.timeout`);
   let deadline: DeadlineExposure = 'none';
@@ -144,7 +144,7 @@ function parseWorkload(x: unknown, base: WorkloadProfile | undefined, path: stri
     }
     return p;
   }
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a profile name or a plain object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a profile name or ${anObject(x)}`);
   rejectUnknown(x, WORKLOAD_KEYS, path);
   let from = base;
   if (x.extends !== undefined) {
@@ -187,7 +187,7 @@ function parseNodes(x: unknown, path: string): NodeSpec[] {
   if (!Array.isArray(x)) throw new InvalidTypeError(`${path} must be an array`);
   return x.map((n: unknown, i) => {
     const p = `${path}[${i}]`;
-    if (!isRecord(n)) throw new InvalidTypeError(`${p} must be a plain object`);
+    if (!isRecord(n)) throw new InvalidTypeError(`${p} must be ${anObject(n)}`);
     rejectUnknown(n, ['id', 'capacity'], p);
     return { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
   });
@@ -197,7 +197,7 @@ const SETTING_KEYS = ['name', 'description', 'extends', 'workers', 'tasks', 'nod
 
 /** Parses a setting object (from JSON) and checks it with `validateSetting`. */
 export function parseSetting(x: unknown, path = 'setting'): SimSetting {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a plain object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, SETTING_KEYS, path);
   const base = x.extends === undefined ? undefined : namedSetting(str(x.extends, `${path}.extends`), `${path}.extends`);
   const need = (key: 'workers' | 'tasks' | 'nodes' | 'engine' | 'workload'): unknown => {

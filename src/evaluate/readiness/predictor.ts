@@ -45,7 +45,7 @@ import {
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString } from '../../checks.js';
+import { finite, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 import { checkCommand, checkToolCall } from '../validate-snapshot.js';
 import { MAX_SESSIONS } from '../../limits.js';
 
@@ -100,6 +100,31 @@ export interface CompletedToolCall {
 /** @deprecated The former name of `CompletedToolCall`. */
 export type CompletedCall = CompletedToolCall;
 
+const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt', 'command', 'deadline', 'session']);
+
+/**
+ * Checks a completed call; throws InvalidTypeError or InvalidValueError naming the path
+ * (`call.returnedAt must not be before call.startedAt`). `strictKeys` also rejects fields outside
+ * CompletedToolCall (`observe` itself reads only the fields it knows). Callers feeding a batch check every
+ * call first, so that a bad one leaves the predictor untouched.
+ */
+export function checkCompletedCall(call: unknown, path = 'call', strictKeys = false): asserts call is CompletedToolCall {
+  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be ${anObject(call)}`);
+  if (strictKeys) rejectUnknownKeys(call, COMPLETED_CALL_KEYS, path);
+  nonEmptyString(call.name, `${path}.name`);
+  const startedAt = finite(call.startedAt, `${path}.startedAt`);
+  const returnedAt = finite(call.returnedAt, `${path}.returnedAt`);
+  if (returnedAt < startedAt) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
+  if (call.command !== undefined) checkCommand(call.command, path);
+  if (call.deadline !== undefined) {
+    const d = finite(call.deadline, `${path}.deadline`);
+    if (d < startedAt) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
+  }
+  if (call.session !== undefined && typeof call.session !== 'string') {
+    throw new InvalidTypeError(`${path}.session must be a string`);
+  }
+}
+
 /** What `evaluate` needs from a predictor. */
 export interface ReadinessSource {
   /**
@@ -107,6 +132,11 @@ export interface ReadinessSource {
    * two sessions' calls with the same name and start time keep separate probe states.
    */
   ready(tool: ToolCall, now: number, session?: string): boolean;
+  /**
+   * Expected seconds until `tool` returns, at least 0; must not change what `ready` answers. Needed only
+   * by the hold rule (evaluation option `holdHorizon`).
+   */
+  remaining?(tool: ToolCall, now: number, session?: string): number;
 }
 
 /** The details behind one readiness answer. */
@@ -185,15 +215,8 @@ export class ReadinessPredictor implements ReadinessSource {
    * history unless its command holds a readable sleep. Returns whether it did.
    */
   observe(call: CompletedToolCall): boolean {
-    if (!isRecord(call)) throw new InvalidTypeError('call must be a plain object');
-    const name = nonEmptyString(call.name, 'call.name');
-    const startedAt = finite(call.startedAt, 'call.startedAt');
-    const returnedAt = finite(call.returnedAt, 'call.returnedAt');
-    if (returnedAt < startedAt) throw new InvalidValueError('call.returnedAt must not be before call.startedAt');
-    if (call.command !== undefined) checkCommand(call.command, 'call');
-    if (call.session !== undefined && typeof call.session !== 'string') {
-      throw new InvalidTypeError('call.session must be a string');
-    }
+    checkCompletedCall(call);
+    const { name, startedAt, returnedAt } = call;
     if (this.#probeState(call.session, name, startedAt) !== undefined) {
       this.#probes.delete(probeKey(call.session, name, startedAt));
     }
@@ -421,10 +444,10 @@ export class ReadinessPredictor implements ReadinessSource {
   /**
    * A predictor in the state `json` (from `toJSON()`, possibly through JSON text) describes; it gives
    * the same predictions as the original. Throws InvalidTypeError or InvalidValueError naming the path
-   * (`json.tools[0].durations[3] must be a finite number`).
+   * (`json.tools[0].durations[3] must be a finite number`); `path` names the value in messages.
    */
-  static fromJSON(json: unknown): ReadinessPredictor {
-    const parsed = parsePredictorJSON(json);
+  static fromJSON(json: unknown, path = 'json'): ReadinessPredictor {
+    const parsed = parsePredictorJSON(json, path);
     const p = new ReadinessPredictor(parsed.options);
     const o = p.options;
     for (const t of parsed.tools) {

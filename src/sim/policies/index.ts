@@ -7,10 +7,24 @@ import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
 import { createDynamo } from './dynamo.js';
 import { createRoundRobin } from './round-robin.js';
 import { createTaoPolicy, defaultTaoParams, type TaoParams } from './tao.js';
+import {
+  createTaoBoundedPolicy,
+  defaultTaoBoundedParams,
+  TAO_BOUNDED_VARIANTS,
+  type TaoBoundedParams,
+} from './tao-bounded.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
 
 /** Policies that build a solver Problem every tick (and so need the solver and evaluation loaded). */
-export const PROBLEM_POLICIES: readonly PolicyName[] = ['tao', 'tao-no-credit', 'tao-no-ready', 'tao-bfd', 'tao-ta-order', 'greedy'];
+export const PROBLEM_POLICIES: readonly PolicyName[] = [
+  'tao',
+  'tao-no-credit',
+  'tao-no-ready',
+  'tao-bfd',
+  'tao-ta-order',
+  'greedy',
+  ...TAO_BOUNDED_VARIANTS,
+];
 
 export function needsDeps(name: PolicyName): boolean {
   return PROBLEM_POLICIES.includes(name);
@@ -21,7 +35,22 @@ export interface PolicyContext {
   /** Required by the Problem-building policies. */
   readonly deps?: TaoDeps;
   readonly tao?: Partial<TaoParams>;
+  /** The `tao-bounded` knobs (its ablations switch one part off on top of them). */
+  readonly taoBounded?: Partial<TaoBoundedParams>;
   readonly onProblem?: (tick: ProblemTick) => void;
+}
+
+/** What every policy on TAO's pipeline takes from the context: params, the solver, the recording hook. */
+function pipeline(
+  name: PolicyName,
+  ctx: PolicyContext,
+): { params: TaoParams; deps: TaoDeps; onProblem?: (tick: ProblemTick) => void } {
+  if (ctx.deps === undefined) throw new Error(`policy ${name} needs the solver: load it with loadTaoDeps()`);
+  return {
+    params: { ...defaultTaoParams, ...ctx.tao },
+    deps: ctx.deps,
+    ...(ctx.onProblem === undefined ? {} : { onProblem: ctx.onProblem }),
+  };
 }
 
 export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
@@ -40,15 +69,17 @@ export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
     case 'tao-no-ready':
     case 'tao-bfd':
     case 'tao-ta-order':
-    case 'greedy': {
-      if (ctx.deps === undefined) throw new Error(`policy ${name} needs the solver: load it with loadTaoDeps()`);
-      return createTaoPolicy({
+    case 'greedy':
+      return createTaoPolicy({ variant: name, ...pipeline(name, ctx) });
+    case 'tao-bounded':
+    case 'tao-bounded-no-wait':
+    case 'tao-bounded-no-hold':
+    case 'tao-bounded-observed':
+      return createTaoBoundedPolicy({
         variant: name,
-        params: { ...defaultTaoParams, ...ctx.tao },
-        deps: ctx.deps,
-        ...(ctx.onProblem === undefined ? {} : { onProblem: ctx.onProblem }),
+        bounded: { ...defaultTaoBoundedParams, ...ctx.taoBounded },
+        ...pipeline(name, ctx),
       });
-    }
     default: {
       const never: never = name;
       throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(never)}")`);

@@ -19,6 +19,7 @@
  * The predictor learns from every tool call that returns during the run.
  */
 import { defaultEvaluateOptions, type EvaluateOptions } from '../../evaluate/options.js';
+import type { Snapshot } from '../../evaluate/snapshot.js';
 import { defaultPredictorOptions, type PredictorOptions } from '../../evaluate/readiness/options.js';
 import { defaultSolveOptions } from '../../solve/options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
@@ -97,6 +98,12 @@ export interface TaoPolicyOptions {
   readonly predictor?: PredictorOptions;
   /** Called with the Problem of every tick whose pool is not empty, before it is decided. */
   readonly onProblem?: (tick: ProblemTick) => void;
+  /** The policy's name, when it is not the variant's (a policy built on the `tao` pipeline). */
+  readonly name?: PolicyName;
+  /** Evaluation options beyond `params` (the bounded wait, hold and credit-source options). */
+  readonly evaluate?: EvaluateOptions;
+  /** Adds what those options read to each tick's snapshot. */
+  readonly snapshot?: (snapshot: Snapshot, view: SchedulerView) => Snapshot;
 }
 
 export function createTaoPolicy(options: TaoPolicyOptions): Policy {
@@ -107,6 +114,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
     delta: params.delta,
   });
   const evaluateOptions: EvaluateOptions = {
+    ...options.evaluate,
     halfLife: params.halfLife,
     creditUnit: params.creditUnit,
     reserve: params.reserve,
@@ -129,12 +137,13 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   }
 
   return {
-    name: variant satisfies PolicyName,
+    name: options.name ?? (variant satisfies PolicyName),
     period: params.horizon,
     reactive: false,
     stats,
     schedule(view: SchedulerView): readonly Admission[] {
-      const evaluated = deps.evaluate(buildSnapshot(view), predictor, evaluateOptions);
+      const snapshot = buildSnapshot(view);
+      const evaluated = deps.evaluate(options.snapshot?.(snapshot, view) ?? snapshot, predictor, evaluateOptions);
       const problem = transform(variant, evaluated, view);
       onProblem?.({ tick: Math.round(view.time / params.horizon), time: view.time, problem });
       const assignments = decide(problem);

@@ -1,0 +1,108 @@
+/**
+ * `tao-bounded`: TAO's pipeline (snapshot -> evaluate -> exact DP -> admissions in plan order) with the
+ * evaluation options beyond the paper, at the package's recommended values (`boundedEvaluateOptions`):
+ * a bounded wait, holds only where they pay, live credit. Its ablations switch one part off each:
+ * - `tao-bounded-no-wait`: `waitThreshold` and `waitServiceMultiple` Infinity;
+ * - `tao-bounded-no-hold`: `holdHorizon` Infinity (every running session admissible, as the paper);
+ * - `tao-bounded-observed`: `creditSource: 'observed'` (credit from the last observation only).
+ *
+ * What the simulator adds to each snapshot: `waitingSince` of a pooled session whose request is issued
+ * (its tool returned, or it is new) is when it was issued; each cache observation's `live` is the prefix of
+ * the session the node caches right now (capped at the observation's tokens), the view a KV-event-fed
+ * scheduler has. `expectedService` is not given, so `waitServiceMultiple` has no effect here.
+ */
+import { boundedEvaluateOptions, type CreditSource } from '../../evaluate/bounded-options.js';
+import type { CacheObservation, Snapshot, SnapshotSession } from '../../evaluate/snapshot.js';
+import type { TaoDeps } from '../deps.js';
+import type { Policy, ProblemTick, SchedulerView } from '../policy.js';
+import { createTaoPolicy, type TaoParams } from './tao.js';
+
+export type TaoBoundedVariant = 'tao-bounded' | 'tao-bounded-no-wait' | 'tao-bounded-no-hold' | 'tao-bounded-observed';
+
+/** Every `tao-bounded` policy: the full variant, then one ablation per part. */
+export const TAO_BOUNDED_VARIANTS: readonly TaoBoundedVariant[] = Object.freeze([
+  'tao-bounded',
+  'tao-bounded-no-wait',
+  'tao-bounded-no-hold',
+  'tao-bounded-observed',
+]);
+
+/** The knobs of `tao-bounded` beyond TAO's (same names and meaning as the evaluation options). */
+export interface TaoBoundedParams {
+  /** Seconds of waiting after which a session is starved. @default boundedEvaluateOptions.waitThreshold */
+  readonly waitThreshold: number;
+  /** Starved also at this multiple of its expected service. @default boundedEvaluateOptions.waitServiceMultiple */
+  readonly waitServiceMultiple: number;
+  /** Hold horizon tau, seconds. @default boundedEvaluateOptions.holdHorizon */
+  readonly holdHorizon: number;
+  /** Credit source. @default boundedEvaluateOptions.creditSource */
+  readonly creditSource: CreditSource;
+}
+
+export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze({
+  waitThreshold: boundedEvaluateOptions.waitThreshold,
+  waitServiceMultiple: boundedEvaluateOptions.waitServiceMultiple,
+  holdHorizon: boundedEvaluateOptions.holdHorizon,
+  creditSource: boundedEvaluateOptions.creditSource,
+});
+
+/** The params of `variant`: the given ones with its part switched off. */
+export function ablate(variant: TaoBoundedVariant, p: TaoBoundedParams): TaoBoundedParams {
+  switch (variant) {
+    case 'tao-bounded':
+      return p;
+    case 'tao-bounded-no-wait':
+      return { ...p, waitThreshold: Number.POSITIVE_INFINITY, waitServiceMultiple: Number.POSITIVE_INFINITY };
+    case 'tao-bounded-no-hold':
+      return { ...p, holdHorizon: Number.POSITIVE_INFINITY };
+    case 'tao-bounded-observed':
+      return { ...p, creditSource: 'observed' };
+  }
+}
+
+/** `snapshot` (built from `view`) with each issued session's `waitingSince` and, if `live`, the live prefixes. */
+export function boundedSnapshot(snapshot: Snapshot, view: SchedulerView, live: boolean): Snapshot {
+  const nodeIndex = new Map(view.nodes.map((n) => [n.id, n.index] as const));
+  const sessions = snapshot.sessions.map((s, i): SnapshotSession => {
+    const pooled = view.pool[i]!;
+    let out = s;
+    if (pooled.pending) out = { ...out, waitingSince: pooled.issuedAt };
+    if (live && s.cache !== undefined) {
+      const cache = s.cache.map(
+        (o): CacheObservation => ({ ...o, live: Math.min(o.tokens, view.cachedTokens(pooled.index, nodeIndex.get(o.node)!)) }),
+      );
+      out = { ...out, cache };
+    }
+    return out;
+  });
+  return { ...snapshot, sessions };
+}
+
+export interface TaoBoundedPolicyOptions {
+  readonly variant: TaoBoundedVariant;
+  readonly params: TaoParams;
+  readonly bounded: TaoBoundedParams;
+  readonly deps: TaoDeps;
+  readonly onProblem?: (tick: ProblemTick) => void;
+}
+
+export function createTaoBoundedPolicy(options: TaoBoundedPolicyOptions): Policy {
+  const { variant, params, deps, onProblem } = options;
+  const b = ablate(variant, options.bounded);
+  const live = b.creditSource === 'live';
+  return createTaoPolicy({
+    variant: 'tao',
+    name: variant,
+    params,
+    deps,
+    evaluate: {
+      waitThreshold: b.waitThreshold,
+      waitServiceMultiple: b.waitServiceMultiple,
+      waitQuantum: params.quantum,
+      holdHorizon: b.holdHorizon,
+      creditSource: b.creditSource,
+    },
+    snapshot: (snapshot, view) => boundedSnapshot(snapshot, view, live),
+    ...(onProblem === undefined ? {} : { onProblem }),
+  });
+}
