@@ -16,15 +16,39 @@ export function at(path: PathLike, field = ''): string {
   return (typeof path === 'string' ? path : path()) + field;
 }
 
-/** A plain object (not null, not an array). */
+/**
+ * A plain object: its prototype is Object.prototype (a literal, JSON.parse) or null (Object.create(null)).
+ * A Map, a Date, an array or a class instance is not one: reading its own enumerable keys would silently
+ * see nothing (`credit: new Map(...)` read as no credit).
+ */
 export function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (typeof x !== 'object' || x === null) return false;
+  const proto: unknown = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * What a message says a non-plain-object `x` should have been: `a plain object` for another kind of object
+ * (a Map, a Date, a class instance), so the message says why it was refused; `an object` otherwise.
+ */
+export function anObject(x: unknown): string {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) ? 'a plain object' : 'an object';
 }
 
 /** A plain object at `path` + `field`. */
 export function recordAt(x: unknown, path: PathLike, field = ''): Record<string, unknown> {
-  if (!isRecord(x)) throw new InvalidTypeError(`${at(path, field)} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${at(path, field)} must be ${anObject(x)}`);
   return x;
+}
+
+/** `record[key]` when `key` is an own key of `record`, else undefined: a lookup that never reaches Object.prototype. */
+export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** A record with no prototype, for ids as keys: `"__proto__"` or `"constructor"` stays an ordinary key. */
+export function idRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
 /**

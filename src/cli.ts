@@ -35,9 +35,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage() + '\n');
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
+  const command = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
   if (command === undefined) {
-    process.stderr.write(`tao: unknown command "${name}"\n${usage()}\n`);
+    process.stderr.write(`tao: unknown command "${name}" ('tao --help' lists the commands)\n`);
     return 2;
   }
   const mod = await command.load();
@@ -51,11 +51,14 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
+    // One line whatever failed: bad input exits 2; a failure of the system (a disk error...) exits 1.
+    const message = err instanceof Error ? err.message : String(err);
+    const line = message.split('\n', 1)[0];
     if (err instanceof InvalidTypeError || err instanceof InvalidValueError) {
-      process.stderr.write(`tao: ${err.message}\n`);
+      process.stderr.write(`tao: ${line}\n`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`tao: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(`tao: ${err instanceof Error ? `${err.name}: ` : ''}${line}\n`);
       process.exitCode = 1;
     }
   },

@@ -51,7 +51,7 @@ describe('tao simulate flags', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const file = join(dir, 's.json');
     writeFileSync(file, JSON.stringify({ name: 'x', extends: 'ds-16', workers: -1 }));
-    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 100000');
+    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 4096');
   });
 
   it('--policy a,b runs exactly those policies, in that order', async () => {

@@ -40,7 +40,7 @@ describe('custom settings from JSON', () => {
     ['unknown field', { name: 'x', extends: 'ds-16', speed: 1 }, InvalidValueError, 'setting.speed is not a known field'],
     ['unknown base', { name: 'x', extends: 'ds-99' }, InvalidValueError, 'setting.extends must be one of ds-16, ds-32, ds-64, qwen-96, qwen-128, qwen-160, glm-96, glm-128, glm-160 (got "ds-99")'],
     ['string workers', { name: 'x', extends: 'ds-16', workers: '8' }, InvalidTypeError, 'setting.workers must be a number'],
-    ['zero workers', { name: 'x', extends: 'ds-16', workers: 0 }, InvalidValueError, 'setting.workers must be an integer from 1 to 100000'],
+    ['zero workers', { name: 'x', extends: 'ds-16', workers: 0 }, InvalidValueError, 'setting.workers must be an integer from 1 to 4096'],
     [
       'capacity not an integer',
       { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 200000 }, { id: 'b', capacity: 1.5 }] },

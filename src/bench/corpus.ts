@@ -10,10 +10,11 @@
  * so the gate keeps measuring the same problems when the simulator or the solver's tie-breaking (which
  * steers the recorded run) changes. They are checked against their own hash only.
  */
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { InvalidValueError } from '../errors.js';
+import { MAX_CORPUS_BYTES } from '../limits.js';
 import type { Problem } from '../types.js';
 import { validateProblem } from '../solve/validate.js';
 import { sha256 } from './hash.js';
@@ -120,11 +121,42 @@ export function parseCorpusFile(
 
 async function readIfExists(file: string): Promise<string | null> {
   try {
+    if ((await stat(file)).size > MAX_CORPUS_BYTES) throw new InvalidValueError(`corpus ${file} is larger than ${MAX_CORPUS_BYTES} bytes`);
     const bytes = await readFile(file);
-    return file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+    return file.endsWith('.gz') ? gunzipSync(bytes, { maxOutputLength: MAX_CORPUS_BYTES }).toString('utf8') : bytes.toString('utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ERR_BUFFER_TOO_LARGE') throw new InvalidValueError(`corpus ${file} expands past ${MAX_CORPUS_BYTES} bytes`);
     throw err;
+  }
+}
+
+/**
+ * Whether `file` is a cache file this harness wrote for (setting, seed, count): its first line is a corpus
+ * header naming them. Reads at most 4 KiB; any other file (a user's notes named like a corpus) is not.
+ */
+async function isOwnCacheFile(file: string, setting: SettingName, seed: number, count: number): Promise<boolean> {
+  let head: string;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      const buf = Buffer.alloc(4096);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return false;
+  }
+  const eol = head.indexOf('\n');
+  if (eol < 0) return false;
+  try {
+    const h = JSON.parse(head.slice(0, eol)) as Partial<CorpusHeader> | null;
+    return h !== null && h.format === 'tao-bench-corpus' && h.setting === setting && h.seed === seed && h.count === count;
+  } catch {
+    return false;
   }
 }
 
@@ -183,10 +215,13 @@ export async function loadCorpus(
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, [JSON.stringify(header), ...lines].join('\n') + '\n');
   await rename(tmp, file);
-  // Stale siblings (same setting/seed/count, another key) would only accumulate.
+  // Stale siblings (same setting/seed/count, another key) would only accumulate. Only files whose header
+  // proves they are this harness's cache files go: the directory may hold other files named alike.
   const prefix = `${setting}-seed${seed}-n${count}-`;
   for (const f of await readdir(options.cacheDir)) {
-    if (f.startsWith(prefix) && f.endsWith('.jsonl') && f !== name) await rm(join(options.cacheDir, f), { force: true });
+    if (!f.startsWith(prefix) || !f.endsWith('.jsonl') || f === name) continue;
+    const stale = join(options.cacheDir, f);
+    if (await isOwnCacheFile(stale, setting, seed, count)) await rm(stale, { force: true });
   }
   log(`corpus ${setting}: recorded ${count} problems (seed ${seed}) in ${(generateMs / 1000).toFixed(1)} s -> ${file}`);
   // The run uses the problems as the cache stores them, so a first run and a cached run time the same input.

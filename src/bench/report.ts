@@ -2,9 +2,10 @@
  * The benchmark's JSON report: its schema (versioned), and the helpers that write it and make a baseline
  * of it. Every time is in milliseconds. `schemaVersion` changes whenever a field changes meaning or goes.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { readTextFile } from '../input.js';
 import type { MachineInfo } from './machine.js';
 import type { SkippedRunner } from './runners.js';
 import type { PaperRow, SettingName } from './settings.js';
@@ -155,9 +156,9 @@ export async function writeReport(file: string, report: BenchReport): Promise<vo
 export async function readReport(file: string, what = 'baseline'): Promise<BenchReport> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file);
   } catch (err) {
-    throw new InvalidValueError(`${what} ${file} cannot be read: ${(err as Error).message}`);
+    throw new InvalidValueError(`${what}: ${(err as Error).message}`);
   }
   let data: unknown;
   try {

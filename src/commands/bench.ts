@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 import { InvalidValueError } from '../errors.js';
+import { checkWritable } from './outputs.js';
 import { resolveSolveOptions } from '../solve/options.js';
 import { compareReports } from '../bench/check.js';
 import {
@@ -304,6 +305,11 @@ export async function run(args: string[]): Promise<number> {
     maxMismatches: int(v['max-mismatches'], '--max-mismatches', 0) ?? defaultGateThresholds.maxMismatches,
     p95BoundMs: v['p95-bound'] !== undefined ? parseBounds(v['p95-bound'], '--p95-bound') : { ...defaultGateThresholds.p95BoundMs },
   };
+
+  for (const flag of ['json', 'svg', 'markdown', 'write-baseline'] as const) {
+    const file = v[flag];
+    if (file !== undefined) checkWritable(`--${flag}`, file, true);
+  }
 
   const log = (line: string): void => {
     process.stderr.write(line + '\n');

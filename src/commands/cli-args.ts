@@ -28,6 +28,7 @@ export function parseFlags<O extends Options>(
     const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? 'an option';
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new InvalidValueError(`unknown option "${flag}"`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      if (/does not take an argument/.test(message)) throw new InvalidValueError(`${flag} takes no value`);
       if (/ambiguous/.test(message)) {
         throw new InvalidTypeError(`${flag} needs a value (for a value starting with "-", write ${flag}=VALUE)`);
       }
@@ -46,10 +47,13 @@ export function intFlag(flag: string, text: string, min = 1, max = Number.MAX_SA
   return x;
 }
 
-/** A finite number flag value. */
+/** A decimal number: digits with an optional sign, fraction and exponent (no hex, binary, `Infinity`, spaces). */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A finite decimal number flag value. */
 export function numFlag(flag: string, text: string): number {
+  if (!DECIMAL.test(text)) throw new InvalidTypeError(`${flag} must be a decimal number (got "${text}")`);
   const x = Number(text);
-  if (text.trim() === '' || Number.isNaN(x)) throw new InvalidTypeError(`${flag} must be a number (got "${text}")`);
   if (!Number.isFinite(x)) throw new InvalidValueError(`${flag} must be finite (got "${text}")`);
   return x;
 }

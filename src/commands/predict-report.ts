@@ -3,11 +3,11 @@
  * name, startedAt, returnedAt, optional command, deadline, session) through a fresh readiness predictor
  * and prints its accuracy as a table, or as JSON with `--json`.
  */
-import { readFile } from 'node:fs/promises';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { predictReport, type ErrorSummary, type PredictReport } from '../evaluate/readiness/report.js';
 import { checkCompletedCall, type CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import { parseFlags } from './cli-args.js';
+import { readTextFile } from '../input.js';
 
 const USAGE = `usage: tao predict-report <calls.jsonl> [--json]
 
@@ -107,19 +107,20 @@ export async function run(args: string[]): Promise<number> {
     files = parsed.positionals;
   } catch (err) {
     if (!(err instanceof InvalidTypeError || err instanceof InvalidValueError)) throw err;
-    process.stderr.write(`tao predict-report: ${err.message}\n${USAGE}\n`);
+    process.stderr.write(`tao predict-report: ${err.message} ('tao predict-report --help' for usage)\n`);
     return 2;
   }
   const file = files[0];
   if (file === undefined || files.length > 1) {
-    process.stderr.write(`tao predict-report: expected one <calls.jsonl>\n${USAGE}\n`);
+    process.stderr.write(`tao predict-report: expected one <calls.jsonl> ('tao predict-report --help' for usage)\n`);
     return 2;
   }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file);
   } catch (err) {
-    process.stderr.write(`tao predict-report: cannot read ${file}: ${(err as Error).message}\n`);
+    if (!(err instanceof InvalidValueError)) throw err;
+    process.stderr.write(`tao predict-report: ${err.message}\n`);
     return 2;
   }
   const report = predictReport(parseCalls(text, file));

@@ -5,8 +5,10 @@
  * Exit codes: 0 done, 2 invalid flags or setting (one line on stderr naming the flag or field).
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { ownValue } from '../checks.js';
 import { InvalidValueError } from '../errors.js';
 import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
+import { checkWritable } from './outputs.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import { defaultTaoParams, type TaoParams } from '../sim/policies/tao.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
@@ -82,7 +84,7 @@ export async function settingFromFlags(values: {
 }): Promise<SimSetting> {
   let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? DEFAULT_SETTING, '--setting');
   if (values.workload !== undefined) {
-    const profile = WORKLOAD_PROFILES[values.workload];
+    const profile = ownValue(WORKLOAD_PROFILES, values.workload);
     if (profile === undefined) {
       throw new InvalidValueError(`--workload must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${values.workload}")`);
     }
@@ -151,6 +153,9 @@ export async function run(args: string[]): Promise<number> {
       throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
     }
   }
+  if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.svg !== undefined) checkWritable('--svg', values.svg);
+  if (values.record !== undefined) checkWritable('--record', values.record);
   const recordFd = values.record === undefined ? undefined : openSync(values.record, 'w');
   const bar = new ProgressBar(policies.length * seeds.length, 'simulate', process.stderr, process.stderr.isTTY === true || values.progress === true);
   let report;

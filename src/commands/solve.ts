@@ -3,16 +3,17 @@
  * prints the Plan as JSON. Exit codes: 0 solved (optimal or a labelled fallback), 2 invalid usage or
  * input, with one line on stderr naming the flag or the field.
  */
-import { readFile } from 'node:fs/promises';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { MAX_STATE_BUDGET } from '../limits.js';
+import { MAX_INPUT_BYTES, MAX_STATE_BUDGET } from '../limits.js';
 import { defaultSolveOptions, type SolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
 import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
+import { readTextFile, readTextStream } from '../input.js';
 
 const HELP = `usage: tao solve [file] [options]
 
-Reads a Problem (JSON) from file, or from stdin when no file is given, and prints the Plan (JSON).
+Reads a Problem (JSON, at most ${MAX_INPUT_BYTES} bytes) from file, or from stdin when no file is given,
+and prints the Plan (JSON).
 
 options:
   --quantum N      capacity quantum in tokens (default ${defaultSolveOptions.quantum})
@@ -53,12 +54,6 @@ function parse(args: readonly string[]): Parsed {
   };
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function run(args: string[]): Promise<number> {
   let parsed: Parsed;
   try {
@@ -76,10 +71,10 @@ export async function run(args: string[]): Promise<number> {
   const source = parsed.file === undefined || parsed.file === '-' ? 'stdin' : parsed.file;
   let text: string;
   try {
-    text = source === 'stdin' ? await readStdin() : await readFile(source, 'utf8');
+    text = source === 'stdin' ? await readTextStream(process.stdin) : await readTextFile(source);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    process.stderr.write(`tao solve: cannot read ${source}: ${code}\n`);
+    if (!(err instanceof InvalidValueError)) throw err;
+    process.stderr.write(`tao solve: ${err.message}\n`);
     return 2;
   }
   let problem: unknown;

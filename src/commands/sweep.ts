@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
 import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
+import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { checkSweepValue, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam } from '../sim/sweep.js';
@@ -65,10 +66,14 @@ export function parseParams(texts: readonly string[]): SweepGrid {
     const param = name as SweepParam;
     if (grid[param] !== undefined) throw new InvalidValueError(`--param ${param} is given twice`);
     if (eq < 0 || eq === text.length - 1) throw new InvalidValueError(`--param ${param} needs values: ${param}=v1,v2,...`);
-    grid[param] = text
+    const values = text
       .slice(eq + 1)
       .split(',')
       .map((v) => checkSweepValue(param, numFlag(`--param ${param}`, v.trim()), `--param ${param}`));
+    // A repeated value would run the same grid point twice and report it as two.
+    const repeated = values.find((v, i) => values.indexOf(v) !== i);
+    if (repeated !== undefined) throw new InvalidValueError(`--param ${param} repeats the value ${repeated}`);
+    grid[param] = values;
   }
   return grid;
 }
@@ -93,6 +98,8 @@ export async function run(args: string[]): Promise<number> {
   if (!isPolicyName(policy)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')} (got "${policy}")`);
   const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   const mode = modeFromFlags(values, setting);
+  if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.svg !== undefined) for (const plot of PLOTS) checkWritable('--svg', `${values.svg}.${plot.file}.svg`);
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
   const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, process.stderr.isTTY === true || values.progress === true);
   let report;

@@ -3,9 +3,9 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { at, boundedArray, finite, integerIn, anObject, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
+import { MAX_COMMAND_LENGTH, MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
 
 const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(['time', 'nodes', 'sessions']);
@@ -31,13 +31,22 @@ const TOOL_KEYS: ReadonlySet<string> = new Set([
   'reportedAt',
 ]);
 
+/** A tool call's command line: a string of at most MAX_COMMAND_LENGTH characters. */
+export function checkCommand(command: unknown, path: PathLike): string {
+  if (typeof command !== 'string') throw new InvalidTypeError(`${at(path)}.command must be a string`);
+  if (command.length > MAX_COMMAND_LENGTH) {
+    throw new InvalidValueError(`${at(path)}.command must have at most ${MAX_COMMAND_LENGTH} characters (has ${command.length})`);
+  }
+  return command;
+}
+
 /**
  * Checks a tool call as seen at time `now` (named `nowPath` in messages). `strictKeys` rejects unknown
  * fields; the predictor's hot path skips that check (it reads only the fields it knows), snapshot
  * validation does not.
  */
 export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPath: string, strictKeys: boolean): void {
-  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be an object`);
+  if (!isRecord(tool)) throw new InvalidTypeError(`${at(path)} must be ${anObject(tool)}`);
   if (strictKeys) rejectUnknownKeys(tool, TOOL_KEYS, path);
   nonEmptyString(tool.name, path, '.name');
   const startedAt = finite(tool.startedAt, path, '.startedAt');
@@ -52,9 +61,7 @@ export function checkToolCall(tool: unknown, path: PathLike, now: number, nowPat
     const d = finite(tool.deadline, path, '.deadline');
     if (d < startedAt) throw new InvalidValueError(`${at(path)}.deadline must not be before ${at(path)}.startedAt`);
   }
-  if (tool.command !== undefined && typeof tool.command !== 'string') {
-    throw new InvalidTypeError(`${at(path)}.command must be a string`);
-  }
+  if (tool.command !== undefined) checkCommand(tool.command, path);
   if (tool.progress !== undefined) {
     const p = finite(tool.progress, path, '.progress');
     if (p < 0 || p > 1) throw new InvalidValueError(`${at(path)}.progress must be from 0 to 1`);
@@ -83,7 +90,7 @@ function checkWaitingSince(s: Record<string, unknown>, p: () => string, time: nu
  * by `evaluate`, which reuses the index.
  */
 export function indexSnapshot(snapshot: unknown, path: string): Map<string, number> {
-  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be ${anObject(snapshot)}`);
   rejectUnknownKeys(snapshot, SNAPSHOT_KEYS, path);
   const time = finite(snapshot.time, `${path}.time`);
   const nodes = boundedArray(snapshot.nodes, path, MAX_NODES, '.nodes');
@@ -93,7 +100,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let b = 0; b < nodes.length; b++) {
     const p = (): string => `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
-    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be an object`);
+    if (!isRecord(node)) throw new InvalidTypeError(`${p()} must be ${anObject(node)}`);
     rejectUnknownKeys(node, NODE_KEYS, p);
     const nid = nonEmptyString(node.id, p, '.id');
     if (nodeIndex.has(nid)) throw new InvalidValueError(`${p()}.id duplicates node "${nid}"`);
@@ -109,7 +116,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   for (let i = 0; i < sessions.length; i++) {
     const p = (): string => `${path}.sessions[${i}]`;
     const s: unknown = sessions[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be an object`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
     rejectUnknownKeys(s, SESSION_KEYS, p);
     const sid = nonEmptyString(s.id, p, '.id');
     if (seen.has(sid)) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
@@ -133,7 +140,7 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
       for (let c = 0; c < s.cache.length; c++) {
         const cp = (): string => `${p()}.cache[${c}]`;
         const obs: unknown = s.cache[c];
-        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be an object`);
+        if (!isRecord(obs)) throw new InvalidTypeError(`${cp()} must be ${anObject(obs)}`);
         rejectUnknownKeys(obs, CACHE_KEYS, cp);
         const nid = nonEmptyString(obs.node, cp, '.node');
         const b = nodeIndex.get(nid);

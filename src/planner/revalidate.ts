@@ -5,7 +5,7 @@
  * is applied. Capacities are checked in exact tokens, not at the solver's quantum: the quantum is a price
  * the DP pays to stay small, the live admission must only be feasible.
  */
-import { recordAt } from '../checks.js';
+import { idRecord, recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Assignment, Plan, Problem } from '../types.js';
 import { validateProblem } from '../solve/validate.js';
@@ -51,7 +51,7 @@ export interface Revalidation {
   cutAt?: CutPoint;
   /** Every selected session whose signature changed or that left, in plan order (empty unless dropped). */
   changed: string[];
-  /** Live residual capacity per node id after admitting `applied`, in tokens. */
+  /** Live residual capacity per node id after admitting `applied`, in tokens (a null-prototype record: any id is a key). */
   residual: Record<string, number>;
 }
 
@@ -115,7 +115,7 @@ export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | 
   // integers, weights < 2^32).
   const left = Float64Array.from(indexed.capacity);
   const residualOf = (): Record<string, number> => {
-    const out: Record<string, number> = {};
+    const out = idRecord<number>();
     indexed.nodeIds.forEach((nid, b) => (out[nid] = left[b]!));
     return out;
   };

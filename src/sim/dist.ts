@@ -2,7 +2,7 @@
  * Distributions of the workload model, as plain JSON-able objects so a custom setting file can override
  * any of them, with their validation (messages name the field) and sampling.
  */
-import { isRecord } from '../checks.js';
+import { anObject, isRecord } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Rng } from './rng.js';
 
@@ -84,7 +84,7 @@ const KEYS: Readonly<Record<Dist['kind'], readonly string[]>> = {
 
 /** Checks a distribution object field by field; returns it typed. */
 export function validateDist(x: unknown, path: string): Dist {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   const kind = x.kind;
   if (typeof kind !== 'string') throw new InvalidTypeError(`${path}.kind must be a string`);
   if (kind !== 'constant' && kind !== 'uniform' && kind !== 'lognormal') {

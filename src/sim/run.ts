@@ -1,14 +1,14 @@
 /**
  * Running the simulator: one run, or every (policy, seed) pair of a setting, with the summary over seeds.
  */
-import { nonNegativeInteger, positiveInteger } from '../checks.js';
+import { checkOptionsObject, nonNegativeInteger, positiveInteger, recordAt, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
 import type { EngineModel } from './engine.js';
 import { createPolicy, needsDeps } from './policies/index.js';
-import type { TaoParams } from './policies/tao.js';
+import { defaultTaoParams, type TaoParams } from './policies/tao.js';
 import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './policy.js';
-import { namedSetting, validateSetting } from './setting-file.js';
+import { namedSetting, parseSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
 import { Simulation, type RunResult } from './simulation.js';
 import { type PolicySummary, summarize } from './summary.js';
@@ -65,11 +65,12 @@ export interface SimulationReport {
 /** Resolves a setting argument; checks a setting object. */
 export function resolveSetting(setting: string | SimSetting): SimSetting {
   if (typeof setting === 'string') return namedSetting(setting);
-  validateSetting(setting);
-  return setting;
+  // Field by field, as a setting file is: a malformed object gets an error naming the field.
+  return parseSetting(setting);
 }
 
 function checkMode(mode: RunMode): void {
+  recordAt(mode, 'mode');
   if ('tasks' in mode) {
     positiveInteger(mode.tasks, 'mode.tasks');
   } else {
@@ -99,7 +100,22 @@ export function runOnce(
 }
 
 /** Runs every policy on every seed (same seeds, hence the same tasks, for every policy). */
+const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'setting',
+  'policies',
+  'seeds',
+  'mode',
+  'tao',
+  'sampleEvery',
+  'checkInvariants',
+  'onProblem',
+  'onRun',
+  'deps',
+]);
+
 export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
+  rejectUnknownKeys(recordAt(options, 'options'), SIMULATE_OPTION_KEYS, 'options', 'option');
+  if (options.tao !== undefined) checkOptionsObject(options.tao, defaultTaoParams, 'options.tao');
   const setting = resolveSetting(options.setting);
   const policies = options.policies ?? POLICY_NAMES;
   policies.forEach((p, i) => {

@@ -11,10 +11,10 @@
  * `engine` and `workload` objects are merged field by field over their base; `nodes` and `tools` replace
  * the base's list. Errors are InvalidTypeError / InvalidValueError naming the field (`setting.nodes[1].capacity`).
  */
-import { readFile } from 'node:fs/promises';
-import { isRecord } from '../checks.js';
+import { anObject, isRecord, ownValue } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { MAX_NODES } from '../limits.js';
+import { readTextFile } from '../input.js';
+import { MAX_NODES, MAX_SESSIONS } from '../limits.js';
 import { type Dist, upperBound, validateDist } from './dist.js';
 import type { EngineModel } from './engine.js';
 import { SETTINGS, SETTING_NAMES, type NodeSpec, type SimSetting } from './settings.js';
@@ -61,7 +61,7 @@ function positiveInt(x: unknown, path: string, max = Number.MAX_SAFE_INTEGER): n
 
 /** A built-in setting by name; InvalidValueError listing the names otherwise. */
 export function namedSetting(name: string, path = 'setting'): SimSetting {
-  const s = SETTINGS[name];
+  const s = ownValue(SETTINGS, name);
   if (s === undefined) throw new InvalidValueError(`${path} must be one of ${SETTING_NAMES.join(', ')} (got "${name}")`);
   return s;
 }
@@ -69,7 +69,7 @@ export function namedSetting(name: string, path = 'setting'): SimSetting {
 const ENGINE_KEYS = ['name', 'blockSize', 'stepBase', 'stepPerSeq', 'stepPerKToken', 'prefillPerKToken', 'prefillChunk'] as const;
 
 function parseEngine(x: unknown, base: EngineModel | undefined, path: string): EngineModel {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, ENGINE_KEYS, path);
   const pick = <K extends (typeof ENGINE_KEYS)[number]>(key: K): unknown => {
     if (x[key] !== undefined) return x[key];
@@ -91,7 +91,7 @@ const TOOL_KEYS = ['label', 'name', 'weight', 'duration', 'timeout', 'deadline',
 const DEADLINES: readonly DeadlineExposure[] = ['none', 'eta', 'timeout'];
 
 function parseTool(x: unknown, path: string): ToolKind {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, TOOL_KEYS, path);
   const timeout = x.timeout === undefined || x.timeout === null ? null : positive(x.timeout, `${path}.timeout`);
   let deadline: DeadlineExposure = 'none';
@@ -138,18 +138,18 @@ const WORKLOAD_KEYS = [
 
 function parseWorkload(x: unknown, base: WorkloadProfile | undefined, path: string): WorkloadProfile {
   if (typeof x === 'string') {
-    const p = WORKLOAD_PROFILES[x];
+    const p = ownValue(WORKLOAD_PROFILES, x);
     if (p === undefined) {
       throw new InvalidValueError(`${path} must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${x}")`);
     }
     return p;
   }
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a profile name or an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be a profile name or ${anObject(x)}`);
   rejectUnknown(x, WORKLOAD_KEYS, path);
   let from = base;
   if (x.extends !== undefined) {
     const name = str(x.extends, `${path}.extends`);
-    from = WORKLOAD_PROFILES[name];
+    from = ownValue(WORKLOAD_PROFILES, name);
     if (from === undefined) {
       throw new InvalidValueError(`${path}.extends must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${name}")`);
     }
@@ -187,7 +187,7 @@ function parseNodes(x: unknown, path: string): NodeSpec[] {
   if (!Array.isArray(x)) throw new InvalidTypeError(`${path} must be an array`);
   return x.map((n: unknown, i) => {
     const p = `${path}[${i}]`;
-    if (!isRecord(n)) throw new InvalidTypeError(`${p} must be an object`);
+    if (!isRecord(n)) throw new InvalidTypeError(`${p} must be ${anObject(n)}`);
     rejectUnknown(n, ['id', 'capacity'], p);
     return { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
   });
@@ -197,7 +197,7 @@ const SETTING_KEYS = ['name', 'description', 'extends', 'workers', 'tasks', 'nod
 
 /** Parses a setting object (from JSON) and checks it with `validateSetting`. */
 export function parseSetting(x: unknown, path = 'setting'): SimSetting {
-  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
   rejectUnknown(x, SETTING_KEYS, path);
   const base = x.extends === undefined ? undefined : namedSetting(str(x.extends, `${path}.extends`), `${path}.extends`);
   const need = (key: 'workers' | 'tasks' | 'nodes' | 'engine' | 'workload'): unknown => {
@@ -210,7 +210,7 @@ export function parseSetting(x: unknown, path = 'setting'): SimSetting {
   const setting: SimSetting = {
     name,
     description: x.description === undefined ? `custom setting ${name}` : str(x.description, `${path}.description`),
-    workers: positiveInt(need('workers'), `${path}.workers`, 100_000),
+    workers: positiveInt(need('workers'), `${path}.workers`, MAX_SESSIONS),
     tasks: positiveInt(need('tasks'), `${path}.tasks`, 10_000_000),
     nodes: x.nodes === undefined ? base!.nodes : parseNodes(x.nodes, `${path}.nodes`),
     engine:
@@ -221,9 +221,9 @@ export function parseSetting(x: unknown, path = 'setting'): SimSetting {
   return setting;
 }
 
-/** Reads and parses a setting file. */
+/** Reads (at most MAX_INPUT_BYTES) and parses a setting file. */
 export async function loadSettingFile(file: string): Promise<SimSetting> {
-  const text = await readFile(file, 'utf8');
+  const text = await readTextFile(file);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -243,6 +243,10 @@ export async function loadSettingFile(file: string): Promise<SimSetting> {
 export function validateSetting(s: SimSetting, path = 'setting'): void {
   if (s.nodes.length === 0) throw new InvalidValueError(`${path}.nodes must have at least one node`);
   if (s.nodes.length > MAX_NODES) throw new InvalidValueError(`${path}.nodes must have at most ${MAX_NODES} nodes`);
+  // Every worker's session can wait at once: a snapshot must be able to hold them all.
+  if (!Number.isInteger(s.workers) || s.workers < 1 || s.workers > MAX_SESSIONS) {
+    throw new InvalidValueError(`${path}.workers must be an integer from 1 to ${MAX_SESSIONS}`);
+  }
   const ids = new Set<string>();
   s.nodes.forEach((n, i) => {
     if (ids.has(n.id)) throw new InvalidValueError(`${path}.nodes[${i}].id duplicates node "${n.id}"`);

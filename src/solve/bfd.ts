@@ -12,6 +12,7 @@
  * (input order of nodes). A session that fits nowhere is skipped. Residuals start at floor(C / quantum),
  * so the plan is feasible after quantization and hence with the exact weights.
  */
+import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { SolveOptions } from './options.js';
 import { bestCredits, sessionsKept, nodesKept, type PackedProblem } from './pack.js';
@@ -80,9 +81,7 @@ export function placeInSequence(packed: PackedProblem, sequence: readonly number
 
 function resolveBfdOptions(options: BfdOptions | undefined): { order: BfdOrder; solve: SolveOptions | undefined } {
   if (options === undefined) return { order: 'value', solve: undefined };
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError('options must be an object');
-  }
+  recordAt(options, 'options');
   const { order, ...solve } = options;
   if (order !== undefined && typeof order !== 'string') throw new InvalidTypeError('options.order must be a string');
   if (order !== undefined && order !== 'value' && order !== 'tokens') {

@@ -1,3 +1,4 @@
+import { checkOptionsObject } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
 
@@ -65,12 +66,7 @@ export const defaultSolveOptions: Readonly<ResolvedSolveOptions> = Object.freeze
 /** Merges a caller's options over the defaults once, validating each field by name. */
 export function resolveSolveOptions(options: SolveOptions | undefined, path = 'options'): ResolvedSolveOptions {
   if (options === undefined) return { ...defaultSolveOptions };
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in defaultSolveOptions)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
+  checkOptionsObject(options, defaultSolveOptions, path);
   const out: ResolvedSolveOptions = { ...defaultSolveOptions };
   if (options.quantum !== undefined) {
     const q = options.quantum;

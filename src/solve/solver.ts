@@ -19,6 +19,7 @@
  * heuristic fallback (never worse than BFD). Every plan then goes through `spreadTies` (src/solve/ties.ts),
  * which moves sessions between nodes they value alike toward the emptier one without changing the value.
  */
+import { recordAt, rejectUnknownKeys } from '../checks.js';
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
@@ -387,11 +388,11 @@ class WasmSolver implements Solver {
   }
 }
 
+const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(['build']);
+
 /** Compiles the WASM (once per thread) and instantiates a solver. */
 export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw new InvalidTypeError('options must be an object');
-  }
+  if (options !== undefined) rejectUnknownKeys(recordAt(options, 'options'), LOAD_SOLVER_KEYS, 'options', 'option');
   const build = options?.build ?? 'release';
   if (build !== 'release' && build !== 'debug') {
     throw new InvalidValueError('options.build must be "release" or "debug"');

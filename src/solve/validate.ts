@@ -1,4 +1,4 @@
-import { integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from '../checks.js';
+import { integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
@@ -33,7 +33,7 @@ const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
  * integer`. Nothing is clamped or dropped.
  */
 export function validateProblem(problem: unknown, path = 'problem'): IndexedProblem {
-  if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
   if (!Array.isArray(nodes)) throw new InvalidTypeError(`${path}.nodes must be an array`);
@@ -53,7 +53,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   for (let b = 0; b < m; b++) {
     const p = `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
-    if (!isRecord(node)) throw new InvalidTypeError(`${p} must be an object`);
+    if (!isRecord(node)) throw new InvalidTypeError(`${p} must be ${anObject(node)}`);
     rejectUnknownKeys(node, NODE_KEYS, p);
     const nid = nonEmptyString(node.id, `${p}.id`);
     if (nodeIndex.has(nid)) throw new InvalidValueError(`${p}.id duplicates node "${nid}"`);
@@ -72,7 +72,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   for (let i = 0; i < n; i++) {
     const p = `${path}.sessions[${i}]`;
     const s: unknown = sessions[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be an object`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be ${anObject(s)}`);
     rejectUnknownKeys(s, SESSION_KEYS, p);
     const sid = nonEmptyString(s.id, `${p}.id`);
     if (seen.has(sid)) throw new InvalidValueError(`${p}.id duplicates session "${sid}"`);
@@ -103,7 +103,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
       }
     }
     if (s.credit !== undefined) {
-      if (!isRecord(s.credit)) throw new InvalidTypeError(`${p}.credit must be an object`);
+      if (!isRecord(s.credit)) throw new InvalidTypeError(`${p}.credit must be ${anObject(s.credit)}`);
       for (const [nid, k] of Object.entries(s.credit)) {
         const b = nodeIndex.get(nid);
         if (b === undefined) throw new InvalidValueError(`${p}.credit names unknown node "${nid}"`);

@@ -8,7 +8,7 @@ import {
   type PredictorOptions,
   type ResolvedPredictorOptions,
 } from './options.js';
-import { finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
+import { finite, integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 
 /** Tag of the persisted form. */
 export const PREDICTOR_JSON_FORMAT = 'tao-readiness-predictor';
@@ -88,7 +88,7 @@ function lastSampleAt(x: unknown, path: string, empty: boolean): number | null {
 
 /** Checks a persisted predictor; returns it with options resolved. */
 export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON {
-  if (!isRecord(json)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(json)) throw new InvalidTypeError(`${path} must be ${anObject(json)}`);
   rejectUnknownKeys(json, KEYS, path);
   if (json.format !== PREDICTOR_JSON_FORMAT) {
     throw new InvalidValueError(`${path}.format must be "${PREDICTOR_JSON_FORMAT}"`);
@@ -96,7 +96,7 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
   if (json.version !== PREDICTOR_JSON_VERSION) {
     throw new InvalidValueError(`${path}.version must be ${PREDICTOR_JSON_VERSION}`);
   }
-  if (!isRecord(json.options)) throw new InvalidTypeError(`${path}.options must be an object`);
+  if (!isRecord(json.options)) throw new InvalidTypeError(`${path}.options must be ${anObject(json.options)}`);
   const options = resolvePredictorOptions(json.options as PredictorOptions, `${path}.options`);
 
   if (!Array.isArray(json.tools)) throw new InvalidTypeError(`${path}.tools must be an array`);
@@ -108,7 +108,7 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
   for (let i = 0; i < json.tools.length; i++) {
     const p = `${path}.tools[${i}]`;
     const t: unknown = json.tools[i];
-    if (!isRecord(t)) throw new InvalidTypeError(`${p} must be an object`);
+    if (!isRecord(t)) throw new InvalidTypeError(`${p} must be ${anObject(t)}`);
     rejectUnknownKeys(t, TOOL_KEYS, p);
     const name = nonEmptyString(t.name, `${p}.name`);
     if (names.has(name)) throw new InvalidValueError(`${p}.name duplicates tool "${name}"`);
@@ -119,7 +119,7 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
   }
 
   const g: unknown = json.global;
-  if (!isRecord(g)) throw new InvalidTypeError(`${path}.global must be an object`);
+  if (!isRecord(g)) throw new InvalidTypeError(`${path}.global must be ${anObject(g)}`);
   rejectUnknownKeys(g, HISTORY_KEYS, `${path}.global`);
   const gd = durations(g.durations, `${path}.global.durations`, 0, options.globalWindow);
   const global: HistoryJSON = {
@@ -138,7 +138,7 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
   for (let i = 0; i < json.probes.length; i++) {
     const p = `${path}.probes[${i}]`;
     const s: unknown = json.probes[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be an object`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be ${anObject(s)}`);
     rejectUnknownKeys(s, PROBE_KEYS, p);
     if (typeof s.key !== 'string') throw new InvalidTypeError(`${p}.key must be a string`);
     if (keys.has(s.key)) throw new InvalidValueError(`${p}.key duplicates a probed call`);
@@ -147,6 +147,8 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
     const startedAt = finite(s.startedAt, `${p}.startedAt`);
     const count = integerIn(s.count, `${p}.count`, 1, options.maxProbes, `an integer from 1 to ${options.maxProbes}`);
     const openedAt = finite(s.openedAt, `${p}.openedAt`);
+    // A probe opens when an overdue call is queried, so never before the call started.
+    if (openedAt < startedAt) throw new InvalidValueError(`${p}.openedAt must not be before ${p}.startedAt`);
     const until = finite(s.until, `${p}.until`);
     if (until <= openedAt) throw new InvalidValueError(`${p}.until must be after ${p}.openedAt`);
     const next = finite(s.next, `${p}.next`);

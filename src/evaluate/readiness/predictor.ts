@@ -45,8 +45,9 @@ import {
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
-import { checkToolCall } from '../validate-snapshot.js';
+import { finite, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
+import { checkCommand, checkToolCall } from '../validate-snapshot.js';
+import { MAX_SESSIONS } from '../../limits.js';
 
 /** Which evidence a prediction rests on, most trusted first. */
 export type EvidenceSource =
@@ -108,15 +109,13 @@ const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', '
  * call first, so that a bad one leaves the predictor untouched.
  */
 export function checkCompletedCall(call: unknown, path = 'call', strictKeys = false): asserts call is CompletedToolCall {
-  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be an object`);
+  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be ${anObject(call)}`);
   if (strictKeys) rejectUnknownKeys(call, COMPLETED_CALL_KEYS, path);
   nonEmptyString(call.name, `${path}.name`);
   const startedAt = finite(call.startedAt, `${path}.startedAt`);
   const returnedAt = finite(call.returnedAt, `${path}.returnedAt`);
   if (returnedAt < startedAt) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
-  if (call.command !== undefined && typeof call.command !== 'string') {
-    throw new InvalidTypeError(`${path}.command must be a string`);
-  }
+  if (call.command !== undefined) checkCommand(call.command, path);
   if (call.deadline !== undefined) {
     const d = finite(call.deadline, `${path}.deadline`);
     if (d < startedAt) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
@@ -173,10 +172,11 @@ function probeKey(session: string | undefined, name: string, startedAt: number):
   return session ?? `\u0000${name}\u0000${startedAt}`;
 }
 
-/** Command lines whose parsed sleep is remembered. */
-const SLEEP_CACHE_SIZE = 1024;
-/** Longest command line the sleep cache keeps. */
-const SLEEP_CACHE_MAX_LENGTH = 1024;
+/**
+ * Command lines whose parsed sleep is remembered: as many as a snapshot may hold sessions, so that every
+ * running call's command (at most MAX_COMMAND_LENGTH characters) is parsed once, not on every tick.
+ */
+const SLEEP_CACHE_SIZE = MAX_SESSIONS;
 
 function checkNow(now: unknown): number {
   return finite(now, 'now');
@@ -340,11 +340,10 @@ export class ReadinessPredictor implements ReadinessSource {
   }
 
   #sleepOf(command: string): number | null {
-    // Long lines are parsed each time rather than kept: the cache stays small (at most 1 MiB of text).
-    if (command.length > SLEEP_CACHE_MAX_LENGTH) return parseSleep(command) ?? null;
     let sleep = this.#sleeps.get(command);
     if (sleep === undefined) {
-      if (this.#sleeps.size >= SLEEP_CACHE_SIZE) this.#sleeps.clear();
+      // Evict the oldest entry (insertion order): a full tick's commands stay cached together.
+      if (this.#sleeps.size >= SLEEP_CACHE_SIZE) this.#sleeps.delete(this.#sleeps.keys().next().value!);
       sleep = parseSleep(command) ?? null;
       this.#sleeps.set(command, sleep);
     }

@@ -16,7 +16,7 @@ import { InvalidTypeError, InvalidValueError } from '../../errors.js';
 import { checkCompletedCall, EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
+import { finite, anObject, isRecord, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {
@@ -85,7 +85,7 @@ function resolveReportOptions(options: PredictReportOptions | undefined): {
     const predictor = resolvePredictorOptions(undefined);
     return { predictor, tick: predictor.horizon, maxTicks: DEFAULT_MAX_TICKS };
   }
-  if (!isRecord(options as unknown)) throw new InvalidTypeError('options must be an object');
+  if (!isRecord(options as unknown)) throw new InvalidTypeError(`options must be ${anObject(options as unknown)}`);
   rejectUnknownKeys(options as Record<string, unknown>, REPORT_OPTION_KEYS, 'options');
   const predictor = resolvePredictorOptions(options.predictor, 'options.predictor');
   let tick = predictor.horizon;

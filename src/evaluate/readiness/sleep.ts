@@ -24,6 +24,8 @@
 const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
 const OPERAND = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/;
 const SLEEP_WORDS: ReadonlySet<string> = new Set(['sleep', '/bin/sleep', '/usr/bin/sleep']);
+/** Characters with no meaning to the reader below: everything but quotes, `\\`, `#`, blanks and separators. */
+const ORDINARY_RUN = /[^'"\\# \t;&|\n()]+/y;
 
 /**
  * Seconds of one simple command's words: `undefined` if it is not a sleep, NaN if it is an unreadable one.
@@ -99,9 +101,13 @@ export function parseSleep(command: string): number | undefined {
       endCommand();
       i++;
     } else {
-      word += c;
+      // A run of ordinary characters joins the word in one slice (a '#' inside a word is taken alone).
+      ORDINARY_RUN.lastIndex = i;
+      const run = ORDINARY_RUN.exec(command);
+      const end = run === null ? i + 1 : i + run[0].length;
+      word += command.slice(i, end);
       inWord = true;
-      i++;
+      i = end;
     }
   }
   endCommand();
