@@ -29,7 +29,7 @@ describe('every task completes exactly once', () => {
     expect(result.metrics.tasksCompleted).toBe(80);
     expect([...result.completedTasks].sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i));
     // Contention is real: someone waited for admission.
-    expect(result.metrics.pauseWaitMean).toBeGreaterThan(0);
+    expect(result.metrics.schedulerWaitMean).toBeGreaterThan(0);
   });
 
   it('in a run cut at a duration, no task completes twice and none beyond those started', () => {
