@@ -32,7 +32,7 @@ describe('tao simulate flags', () => {
     [['--duration', '-3'], InvalidTypeError, '--duration needs a value (for a value starting with "-", write --duration=VALUE)'],
     [['--tasks', '5', '--duration', '10'], InvalidValueError, '--tasks and --duration are exclusive'],
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
-    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code (got "chat")'],
+    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code, decode-heavy (got "chat")'],
     [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {

@@ -6,7 +6,7 @@ import { runOnce } from '../src/sim/run.js';
 import { parseSetting } from '../src/sim/setting-file.js';
 import { Simulation } from '../src/sim/simulation.js';
 
-// Contended on purpose: 40 workers want ~290k tokens on 2 x 140k.
+// Contended on purpose: 40 workers of the decode-heavy profile want ~290k tokens on 2 x 140k.
 const TIGHT = parseSetting({
   name: 'tight',
   extends: 'ds-64',
@@ -16,6 +16,7 @@ const TIGHT = parseSetting({
     { id: 'a', capacity: 140_000 },
     { id: 'b', capacity: 140_000 },
   ],
+  workload: 'decode-heavy',
 });
 
 let deps: TaoDeps;
