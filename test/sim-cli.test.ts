@@ -1,3 +1,4 @@
+import { POLICY_NAMES } from '../src/sim/policy.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,11 +63,11 @@ describe('tao simulate flags', () => {
     expect(text).toContain('profile swe-bench');
     for (const p of ['tao', 'thunderagent', 'dynamo', 'round-robin']) expect(text).toMatch(new RegExp(`^${p} `, 'm'));
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string; seed: number }[]; profile: { name: string } };
-    expect(report.runs).toHaveLength(20);
+    expect(report.runs).toHaveLength(2 * POLICY_NAMES.length);
     expect(report.profile.name).toBe('swe-bench');
     const svgText = readFileSync(svg, 'utf8');
     expect(svgText.startsWith('<svg')).toBe(true);
-    expect(svgText.match(/<polyline/g)).toHaveLength(10);
+    expect(svgText.match(/<polyline/g)).toHaveLength(POLICY_NAMES.length);
     const lines = readFileSync(rec, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(20);
     for (const line of lines) {

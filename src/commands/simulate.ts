@@ -8,7 +8,7 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
 import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
-import type { TaoParams } from '../sim/policies/tao.js';
+import type { NumericTaoParam, TaoParams } from '../sim/policies/tao.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { recordLine } from '../sim/record.js';
@@ -103,7 +103,7 @@ export function taoFromFlags(values: {
   quantum?: string | undefined;
   'state-budget'?: string | undefined;
 }): Partial<TaoParams> {
-  const tao: { -readonly [K in keyof TaoParams]?: number } = {};
+  const tao: { -readonly [K in NumericTaoParam]?: number } = {};
   if (values['half-life'] !== undefined) tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
   if (values.horizon !== undefined) tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
   if (values.delta !== undefined) tao.delta = checkSweepValue('delta', numFlag('--delta', values.delta), '--delta');

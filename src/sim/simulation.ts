@@ -8,7 +8,7 @@
 import { MinHeap } from './heap.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { EngineNode } from './node.js';
-import type { Admission, Policy, PolicyName, SchedulerView } from './policy.js';
+import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } from './policy.js';
 import { Session } from './session.js';
 import type { SimSetting } from './settings.js';
 import { quantileSorted } from './stats.js';
@@ -100,6 +100,9 @@ export class Simulation {
         const s = sim.sessions[session];
         const n = sim.nodes[node];
         return s === undefined || n === undefined ? 0 : n.cachedTokensOf(s);
+      },
+      get admitted(): AdmittedSession[] {
+        return sim.admittedSessions();
       },
     };
     const starting = Math.min(setting.workers, this.totalTasks);
@@ -323,9 +326,56 @@ export class Simulation {
   }
 
   private decide(cause: 'tick' | 'event'): void {
-    if (this.pool.length === 0) return;
-    const admissions = this.policy.schedule(this.view, cause);
-    if (admissions.length > 0) this.apply(admissions);
+    if (this.pool.length > 0) {
+      const admissions = this.policy.schedule(this.view, cause);
+      if (admissions.length > 0) this.apply(admissions);
+    }
+    if (cause === 'tick' && this.policy.rebalance !== undefined) {
+      const { pause, mark } = this.policy.rebalance(this.view);
+      for (const i of pause) this.pause(this.sessions[i]);
+      for (const i of mark) {
+        const s = this.sessions[i];
+        if (s === undefined || s.node < 0 || s.marked) throw new Error(`policy ${this.policy.name} marked session ${i}, which is not admitted`);
+        s.marked = true;
+      }
+    }
+  }
+
+  /** Sessions holding capacity, in index order (for sticky policies). */
+  private admittedSessions(): AdmittedSession[] {
+    const out: AdmittedSession[] = [];
+    for (const s of this.sessions) {
+      if (s === undefined || s.node < 0) continue;
+      out.push({ index: s.index, id: s.id, node: s.node, tokens: s.tokens, held: s.held, acting: s.state === 'admitted' && !s.pending, marked: s.marked });
+    }
+    return out;
+  }
+
+  /** Sticky lifecycle: `s`, whose tool is running, releases its admission and goes back to the pool. */
+  private pause(s: Session | undefined): void {
+    if (s === undefined || s.node < 0 || s.state !== 'admitted' || s.pending) {
+      throw new Error(`policy ${this.policy.name} paused ${s?.id ?? 'an unknown session'}, which is not admitted with its tool running`);
+    }
+    this.release(s);
+    s.state = 'pool';
+    s.pooledAt = this.now;
+    this.pool.push(s);
+  }
+
+  /** `s` gives back the capacity it holds. */
+  private release(s: Session): void {
+    this.metrics.freedTokens += s.held;
+    this.nodes[s.node]!.hold(-s.held, this.now);
+    s.held = 0;
+    s.node = -1;
+    s.marked = false;
+  }
+
+  /** Sticky lifecycle: the capacity `s` holds follows its context. */
+  private restick(s: Session): void {
+    const weight = s.tokens + (this.policy.stickyReserve ?? 0);
+    this.nodes[s.node]!.hold(weight - s.held, this.now);
+    s.held = weight;
   }
 
   private apply(admissions: readonly Admission[]): void {
@@ -482,15 +532,15 @@ export class Simulation {
     node.releaseBlocks(s);
     s.observe(node.id, s.tokens, this.now);
     s.lastNode = node.index;
-    // Interrupt: the admission is released at the tool boundary.
-    m.freedTokens += s.held;
-    node.hold(-s.held, this.now);
-    s.held = 0;
-    s.node = -1;
     const j = s.turn;
     s.turn++;
-    this.startWaiting(node);
     const kind = s.task.toolKind[j]!;
+    // Interrupt: the admission is released at the tool boundary. Sticky: kept across the tool, unless the
+    // session was marked to pause here or its task ends.
+    const keep = kind >= 0 && this.policy.lifecycle === 'sticky' && !s.marked;
+    if (keep) this.restick(s);
+    else this.release(s);
+    this.startWaiting(node);
     if (kind >= 0) {
       const tool = this.options.setting.workload.tools[kind]!;
       const duration = s.task.duration[j]!;
@@ -505,9 +555,14 @@ export class Simulation {
       s.toolReturnsAt = this.now + duration;
       s.pending = false;
       s.issuedAt = Number.NaN;
-      s.state = 'pool';
-      s.pooledAt = this.now;
-      this.pool.push(s);
+      if (keep) {
+        s.state = 'admitted';
+        s.admittedAt = this.now;
+      } else {
+        s.state = 'pool';
+        s.pooledAt = this.now;
+        this.pool.push(s);
+      }
       this.push(s.toolReturnsAt, EV_TOOL, 0, s.index);
     } else {
       s.state = 'done';
@@ -561,6 +616,7 @@ export class Simulation {
     s.pending = true;
     s.issuedAt = this.now;
     if (s.state === 'admitted') {
+      if (this.policy.lifecycle === 'sticky') this.restick(s);
       this.issue(s);
     } else {
       this.requestDecision();
@@ -579,7 +635,8 @@ export class Simulation {
       }
     }
     for (const n of this.nodes) {
-      if (n.held > n.capacity) throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
+      // A sticky session's hold follows its context, so only interrupt lifecycles stay within capacity.
+      if (n.held > n.capacity && this.policy.lifecycle === 'interrupt') throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
       if (Math.abs(n.held - heldBy[n.index]!) > 1e-6) {
         throw new Error(`invariant: ${n.id} held ${n.held} != sum of its sessions' weights ${heldBy[n.index]}`);
       }

@@ -5,7 +5,7 @@
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
-import type { TaoParams } from './policies/tao.js';
+import type { NumericTaoParam } from './policies/tao.js';
 import { type PolicyName } from './policy.js';
 import { resolveSetting, type RunMode, simulate } from './run.js';
 import type { SimSetting } from './settings.js';
@@ -16,7 +16,7 @@ import type { PolicySummary } from './summary.js';
 export const SWEEP_PARAMS = ['h', 'H', 'delta', 'quantum', 'stateBudget', 'creditUnit'] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
-const TO_TAO: Readonly<Record<SweepParam, keyof TaoParams>> = {
+const TO_TAO: Readonly<Record<SweepParam, NumericTaoParam>> = {
   h: 'halfLife',
   H: 'horizon',
   delta: 'delta',
@@ -106,7 +106,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   let done = 0;
   const out: SweepPointResult[] = [];
   for (const point of points) {
-    const tao: Partial<Record<keyof TaoParams, number>> = {};
+    const tao: Partial<Record<NumericTaoParam, number>> = {};
     for (const k of SWEEP_PARAMS) {
       const v = point[k];
       if (v !== undefined) tao[TO_TAO[k]] = v;

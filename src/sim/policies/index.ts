@@ -10,7 +10,7 @@ import { createTaoPolicy, defaultTaoParams, type TaoParams } from './tao.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
 
 /** Policies that build a solver Problem every tick (and so need the solver and evaluation loaded). */
-export const PROBLEM_POLICIES: readonly PolicyName[] = ['tao', 'tao-no-credit', 'tao-no-ready', 'tao-bfd', 'tao-ta-order', 'greedy'];
+export const PROBLEM_POLICIES: readonly PolicyName[] = ['tao', 'tao-sticky', 'tao-no-credit', 'tao-no-ready', 'tao-bfd', 'tao-ta-order', 'greedy'];
 
 export function needsDeps(name: PolicyName): boolean {
   return PROBLEM_POLICIES.includes(name);
@@ -36,6 +36,7 @@ export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
     case 'thunderagent':
       return createThunderAgent(defaultThunderAgentParams);
     case 'tao':
+    case 'tao-sticky':
     case 'tao-no-credit':
     case 'tao-no-ready':
     case 'tao-bfd':
