@@ -8,7 +8,9 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
 import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
-import type { NumericTaoParam, TaoParams } from '../sim/policies/tao.js';
+import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
+import { packageVersion } from '../bench/machine.js';
+import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { recordLine } from '../sim/record.js';
@@ -29,15 +31,19 @@ options:
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ds-64)
   --setting-file FILE   a custom setting (JSON, see README); replaces --setting
   --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default tao)
+  --baseline NAME       reference policy (one of those run): adds paired 95% intervals of each other
+                        policy's difference to it over the seeds
   --seeds N|a,b,...     seeds 1..N, or a list (default 5)
   --tasks N             run N tasks in total (default: the setting's task count)
   --duration SECONDS    instead, run workers back to back for this much simulated time
   --workload NAME       replace the setting's workload profile: ${Object.keys(WORKLOAD_PROFILES).join(', ')}
-  --half-life S         TAO credit half-life h (default 10)
-  --horizon S           TAO readiness horizon H = scheduling period (default 1)
-  --delta X             Bernstein confidence delta (default 0.2)
-  --quantum N           DP capacity quantum in tokens (default 1024)
-  --state-budget N      DP state budget in cells (default 4194304)
+  --half-life S         TAO credit half-life h (default ${defaultTaoParams.halfLife})
+  --horizon S           TAO readiness horizon H = scheduling period (default ${defaultTaoParams.horizon})
+  --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
+  --quantum N           DP capacity quantum in tokens (default ${defaultTaoParams.quantum})
+  --state-budget N      DP state budget in cells (default ${defaultTaoParams.stateBudget})
+  --event-admission     TAO also admits between ticks when the pool changes (default: every H only)
+  --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
   --sample S            seconds between samples of running requests (default 1)
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
@@ -51,6 +57,9 @@ const FLAGS = {
   setting: { type: 'string' },
   'setting-file': { type: 'string' },
   policy: { type: 'string' },
+  baseline: { type: 'string' },
+  'event-admission': { type: 'boolean' },
+  'credit-source': { type: 'string' },
   seeds: { type: 'string' },
   tasks: { type: 'string' },
   duration: { type: 'string' },
@@ -102,8 +111,16 @@ export function taoFromFlags(values: {
   delta?: string | undefined;
   quantum?: string | undefined;
   'state-budget'?: string | undefined;
+  'event-admission'?: boolean | undefined;
+  'credit-source'?: string | undefined;
 }): Partial<TaoParams> {
-  const tao: { -readonly [K in NumericTaoParam]?: number } = {};
+  const tao: { -readonly [K in NumericTaoParam]?: number } & { eventAdmission?: boolean; creditSource?: TaoParams['creditSource'] } = {};
+  if (values['event-admission'] === true) tao.eventAdmission = true;
+  if (values['credit-source'] !== undefined) {
+    const src = values['credit-source'];
+    if (src !== 'observed' && src !== 'live') throw new InvalidValueError(`--credit-source must be observed or live (got "${src}")`);
+    tao.creditSource = src;
+  }
   if (values['half-life'] !== undefined) tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
   if (values.horizon !== undefined) tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
   if (values.delta !== undefined) tao.delta = checkSweepValue('delta', numFlag('--delta', values.delta), '--delta');
@@ -127,6 +144,13 @@ export async function run(args: string[]): Promise<number> {
   else if (isPolicyName(policyText)) policies = [policyText];
   else throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all (got "${policyText}")`);
   const seeds = seedsFlag('--seeds', values.seeds ?? '5');
+  let baseline: PolicyName | undefined;
+  if (values.baseline !== undefined) {
+    if (!isPolicyName(values.baseline) || !policies.includes(values.baseline)) {
+      throw new InvalidValueError(`--baseline must be one of the policies run (${policies.join(', ')}); got "${values.baseline}"`);
+    }
+    baseline = values.baseline;
+  }
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
   const sampleEvery = values.sample === undefined ? 1 : secondsFlag('--sample', values.sample);
@@ -148,6 +172,7 @@ export async function run(args: string[]): Promise<number> {
       seeds,
       mode,
       tao,
+      ...(baseline === undefined ? {} : { baseline }),
       sampleEvery,
       checkInvariants: values.check === true,
       ...(recordFd === undefined
@@ -165,7 +190,13 @@ export async function run(args: string[]): Promise<number> {
     if (recordFd !== undefined) closeSync(recordFd);
   }
   process.stdout.write(formatSetting(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
-  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(report, null, 1) + '\n');
+  if (report.comparisons.length > 0) {
+    process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
+  }
+  if (values.json !== undefined) {
+    const { schemaVersion, ...rest } = report;
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: await packageVersion(), ...rest }, null, 1) + '\n');
+  }
   if (values.svg !== undefined) {
     const first = seeds[0]!;
     const series = report.runs

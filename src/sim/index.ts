@@ -10,6 +10,8 @@ export {
   type ContextLimitAction,
   SWE_BENCH_PROFILE,
   CLAUDE_CODE_PROFILE,
+  DECODE_HEAVY_PROFILE,
+  SWE_CONTEXT_LIMIT,
   WORKLOAD_PROFILES,
   generateTask,
   resultMedian,
@@ -41,11 +43,14 @@ export {
   type NodeView,
   type PooledSession,
   type Admission,
+  type Lifecycle,
+  type AdmittedSession,
+  type Rebalance,
   type CompletedToolCall,
   type ProblemTick,
 } from './policy.js';
 export { createPolicy, needsDeps, PROBLEM_POLICIES, type PolicyContext } from './policies/index.js';
-export { createTaoPolicy, defaultTaoParams, type TaoParams, type TaoVariant } from './policies/tao.js';
+export { createTaoPolicy, defaultTaoParams, placementProblem, type TaoParams, type TaoVariant, type CreditSource, type NumericTaoParam } from './policies/tao.js';
 export { createThunderAgent, defaultThunderAgentParams, type ThunderAgentParams } from './policies/thunderagent.js';
 export { createRoundRobin } from './policies/round-robin.js';
 export { createCacheAware, defaultCacheAwareParams, type CacheAwareParams } from './policies/cache-aware.js';
@@ -54,10 +59,22 @@ export { greedyByTriple } from './policies/greedy-triple.js';
 export { buildSnapshot } from './snapshot-builder.js';
 export { loadTaoDeps, type TaoDeps, type SimPredictor } from './deps.js';
 export { Simulation, type SimulationOptions, type RunResult } from './simulation.js';
-export { type RunMetrics, type RetentionBin, RETENTION_BINS } from './metrics.js';
+export { type RunMetrics, type RunDiagnostics, type RetentionBin, RETENTION_BINS, STEADY_SKIP } from './metrics.js';
 export { mean, sampleSd, quantile, quantileSorted, tCritical95, estimate, type Estimate } from './stats.js';
-export { summarize, SUMMARY_METRICS, type SummaryMetric, type PolicySummary } from './summary.js';
-export { simulate, runOnce, resolveSetting, type SimulateOptions, type SimulationReport, type RunMode } from './run.js';
+export {
+  summarize,
+  compareToBaseline,
+  pairedDifference,
+  metricValue,
+  SUMMARY_METRICS,
+  type SummaryMetric,
+  type PolicySummary,
+  type PairedComparison,
+  type PairedEstimate,
+} from './summary.js';
+export { simulate, runOnce, resolveSetting, SIM_REPORT_SCHEMA_VERSION, type SimulateOptions, type SimulationReport, type RunMode } from './run.js';
+export { formatComparisonTable, formatComparisonMarkdown, formatRelative, COMPARISON_COLUMNS } from './comparison-table.js';
+export { pauseUntilSafe } from './policies/sticky.js';
 export { recordProblems, recordLine, isNonTrivial, type RecordedProblem, type RecordOptions } from './record.js';
 export {
   sweep,

@@ -10,7 +10,8 @@ import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './
 import { namedSetting, validateSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
 import { Simulation, type RunResult } from './simulation.js';
-import { type PolicySummary, summarize } from './summary.js';
+import { compareToBaseline, type PairedComparison, type PolicySummary, summarize } from './summary.js';
+import { defaultTaoParams } from './policies/tao.js';
 import type { WorkloadProfile } from './workload.js';
 
 export type RunMode = { readonly tasks: number } | { readonly duration: number };
@@ -24,8 +25,10 @@ export interface SimulateOptions {
   readonly seeds?: readonly number[];
   /** @default { tasks: setting.tasks } */
   readonly mode?: RunMode;
-  /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve). */
+  /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve, ...). */
   readonly tao?: Partial<TaoParams>;
+  /** Reference policy for paired comparisons (must be one of `policies`). */
+  readonly baseline?: PolicyName;
   /** Seconds between samples of running requests. @default 1 */
   readonly sampleEvery?: number;
   /** Check invariants after every event (slow). @default false */
@@ -38,8 +41,12 @@ export interface SimulateOptions {
   readonly deps?: TaoDeps;
 }
 
+/** Version of the report's JSON shape; bumped when a field changes meaning or goes away. */
+export const SIM_REPORT_SCHEMA_VERSION = 2;
+
 /** Everything a simulate call produced. */
 export interface SimulationReport {
+  readonly schemaVersion: typeof SIM_REPORT_SCHEMA_VERSION;
   readonly setting: string;
   readonly description: string;
   readonly workers: number;
@@ -50,8 +57,15 @@ export interface SimulationReport {
   readonly mode: RunMode;
   readonly seeds: readonly number[];
   readonly policies: readonly PolicyName[];
+  /** Every TAO parameter the TAO-family policies ran with (defaults filled in). */
+  readonly tao: TaoParams;
   readonly runs: readonly RunResult[];
+  /** Per policy over seeds, unpaired 95% intervals. */
   readonly summary: readonly PolicySummary[];
+  /** The reference policy, if one was given. */
+  readonly baseline: PolicyName | null;
+  /** Every other policy against the baseline, paired by seed (empty without a baseline). */
+  readonly comparisons: readonly PairedComparison[];
 }
 
 /** Resolves a setting argument; checks a setting object. */
@@ -105,6 +119,16 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
   });
   const seeds = options.seeds ?? [1, 2, 3, 4, 5];
   checkSeeds(seeds);
+  if (options.tao?.eventAdmission !== undefined && typeof options.tao.eventAdmission !== 'boolean') {
+    throw new InvalidTypeError('tao.eventAdmission must be a boolean');
+  }
+  if (options.tao?.creditSource !== undefined && options.tao.creditSource !== 'observed' && options.tao.creditSource !== 'live') {
+    throw new InvalidValueError(`tao.creditSource must be "observed" or "live" (got ${JSON.stringify(options.tao.creditSource)})`);
+  }
+  const baseline = options.baseline ?? null;
+  if (baseline !== null && !policies.includes(baseline)) {
+    throw new InvalidValueError(`baseline must be one of the policies run (${policies.join(', ')}); got "${baseline}"`);
+  }
   const mode = options.mode ?? { tasks: setting.tasks };
   checkMode(mode);
   const deps = policies.some(needsDeps) ? (options.deps ?? (await loadTaoDeps())) : options.deps;
@@ -128,6 +152,7 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     }
   }
   return {
+    schemaVersion: SIM_REPORT_SCHEMA_VERSION,
     setting: setting.name,
     description: setting.description,
     workers: setting.workers,
@@ -137,7 +162,10 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     mode,
     seeds,
     policies,
+    tao: { ...defaultTaoParams, ...options.tao },
     runs,
     summary: summarize(runs),
+    baseline,
+    comparisons: baseline === null ? [] : compareToBaseline(runs, baseline),
   };
 }

@@ -5,9 +5,9 @@
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
-import type { NumericTaoParam } from './policies/tao.js';
+import type { NumericTaoParam, TaoParams } from './policies/tao.js';
 import { type PolicyName } from './policy.js';
-import { resolveSetting, type RunMode, simulate } from './run.js';
+import { resolveSetting, type RunMode, SIM_REPORT_SCHEMA_VERSION, simulate } from './run.js';
 import type { SimSetting } from './settings.js';
 import type { RunResult } from './simulation.js';
 import type { PolicySummary } from './summary.js';
@@ -82,12 +82,15 @@ export interface SweepOptions {
 
 export interface SweepPointResult {
   readonly params: GridPoint;
+  /** Every TAO parameter the point ran with (the grid point over the defaults). */
+  readonly tao: TaoParams;
   readonly label: string;
   readonly summary: PolicySummary;
   readonly runs: readonly RunResult[];
 }
 
 export interface SweepReport {
+  readonly schemaVersion: typeof SIM_REPORT_SCHEMA_VERSION;
   readonly setting: string;
   readonly policy: PolicyName;
   readonly seeds: readonly number[];
@@ -124,7 +127,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
         options.onRun?.(r, done, total);
       },
     });
-    out.push({ params: point, label: pointLabel(point), summary: report.summary[0]!, runs: report.runs });
+    out.push({ params: point, tao: report.tao, label: pointLabel(point), summary: report.summary[0]!, runs: report.runs });
   }
-  return { setting: setting.name, policy, seeds, mode, points: out };
+  return { schemaVersion: SIM_REPORT_SCHEMA_VERSION, setting: setting.name, policy, seeds, mode, points: out };
 }
