@@ -104,12 +104,12 @@ describe('routers', () => {
     const ca = createCacheAware(2, defaultCacheAwareParams);
     const first = view([{ capacity: 100_000, running: 3 }, { capacity: 100_000, running: 1 }], [{ tokens: 8000, pending: true }]);
     expect(ca.schedule(first, 'event')).toEqual([{ session: 10, node: 1, weight: 8000 }]);
-    // Same session later, node 1 now busier: its 8000 of 9000 tokens were routed to node 1 (> 50%).
+    // Same session later, node 1 now busier: its 8000 of 9000 tokens were routed to node 1 (> 30%).
     const again = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 9000, pending: true }]);
     expect(ca.schedule(again, 'event')).toEqual([{ session: 10, node: 1, weight: 9000 }]);
-    // A context that grew far beyond what was routed (8000 of 20000 < 50%) goes to the least loaded node.
-    const grown = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 20_000, pending: true }]);
-    expect(ca.schedule(grown, 'event')).toEqual([{ session: 10, node: 0, weight: 20_000 }]);
+    // A context that grew far beyond what was routed (9000 of 32000 < 30%) goes to the least loaded node.
+    const grown = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 32_000, pending: true }]);
+    expect(ca.schedule(grown, 'event')).toEqual([{ session: 10, node: 0, weight: 32_000 }]);
   });
 
   it('dynamo routes to the least overlap-discounted prefill plus decode load', () => {
