@@ -188,8 +188,8 @@ export class EngineNode implements NodeView {
       this.blocks.pinned += add;
       s.blocks += add;
     }
-    // Victims go back in order: the first preempted (the newest) ends up first in the queue, as vLLM's
-    // prepend of each victim in turn leaves the last one preempted at the head.
+    // Each victim is put at the head in turn (vLLM's `waiting.prepend_request`), so the last one preempted,
+    // the oldest of them, ends up first.
     for (const v of victims) this.unshiftWait(v);
     return victims;
   }
