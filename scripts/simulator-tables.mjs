@@ -7,7 +7,7 @@
 // --json DIR/S.W.json) and flow.<workload>.jsonl. Needs `npm run build` (it formats with the package).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatComparisonMarkdown, formatMarkdownTable } from '../dist/sim/index.js';
+import { compareToBaseline, formatComparisonMarkdown, formatMarkdownTable, summarize, SUMMARY_METRICS } from '../dist/sim/index.js';
 
 const [dir, ...rest] = process.argv.slice(2);
 if (dir === undefined) throw new Error('usage: node scripts/simulator-tables.mjs DIR [--save OUT] [--write FILE]');
@@ -47,22 +47,40 @@ const PAPER = {
 
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 const order = ['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160'];
-const reports = files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+/**
+ * A report written before schema version 2 (no paired comparisons, fewer metrics): summarized and
+ * compared to `tao` here, every metric it lacks NaN.
+ */
+function upgrade(r) {
+  if (r.comparisons !== undefined) return r;
+  const runs = r.runs.map((run) => {
+    const metrics = { ...run.metrics, diagnostics: { toolShare: run.metrics.toolShare } };
+    for (const k of SUMMARY_METRICS) if (!(k in metrics) && !(k in metrics.diagnostics)) metrics[k] = Number.NaN;
+    for (const k of ['completionsPerSecond', 'freedPerTickTokens', 'allFitTickShare', 'heldByToolCapacityShare']) metrics.diagnostics[k] ??= Number.NaN;
+    return { ...run, metrics };
+  });
+  return { ...r, runs, summary: summarize(runs), baseline: 'tao', comparisons: compareToBaseline(runs, 'tao'), before: true };
+}
+
+const reports = files.map((f) => upgrade(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
 const save = flag('--save');
 if (save !== undefined) {
   mkdirSync(save, { recursive: true });
-  files.forEach((f, i) => {
-    const { runs: _runs, ...compact } = reports[i];
+  for (const f of files) {
+    const { runs: _runs, ...compact } = upgrade(JSON.parse(readFileSync(join(dir, f), 'utf8')));
     writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
-  });
+  }
   for (const f of readdirSync(dir).filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl'))) copyFileSync(join(dir, f), join(save, f));
 }
-reports.sort((a, b) => a.profile.name.localeCompare(b.profile.name) * -1 || order.indexOf(a.setting) - order.indexOf(b.setting));
+// The calibrated profile first, then decode-heavy, then the reports of the previous model.
+const rank = (r) => (r.before === true ? 2 : r.profile.name === 'swe-bench' ? 0 : 1);
+reports.sort((a, b) => rank(a) - rank(b) || order.indexOf(a.setting) - order.indexOf(b.setting));
 
 const out = [];
 for (const r of reports) {
   const seeds = r.seeds.length;
-  out.push(`#### ${r.setting}, \`${r.profile.name}\` (${r.description}; ${seeds} seeds, ${'tasks' in r.mode ? `${r.mode.tasks} tasks` : `${r.mode.duration} s`})`);
+  const when = r.before === true ? 'before: the previous model and its `swe-bench` profile' : `\`${r.profile.name}\``;
+  out.push(`#### ${r.setting}, ${when} (${r.description}; ${seeds} seeds, ${'tasks' in r.mode ? `${r.mode.tasks} tasks` : `${r.mode.duration} s`})`);
   out.push('');
   out.push('Per policy, mean ± 95% Student-t half-width over seeds (unpaired):');
   out.push('');

@@ -8,6 +8,8 @@ import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
 import { createPolicy } from '../src/sim/policies/index.js';
 import type { Policy, SchedulerView } from '../src/sim/policy.js';
 import { simulate } from '../src/sim/run.js';
+import { sweep } from '../src/sim/sweep.js';
+import { defaultTaoParams } from '../src/sim/policies/tao.js';
 import { SETTINGS } from '../src/sim/settings.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { compareToBaseline, pairedDifference } from '../src/sim/summary.js';
@@ -74,6 +76,13 @@ describe('reports', () => {
       ['allFitTickShare', 'completionsPerSecond', 'freedPerTickTokens', 'heldByToolCapacityShare', 'toolShare'].sort(),
     );
     expect(out.join('')).toContain('paired over seeds');
+  });
+
+  it('sweep reports carry the schema version and every TAO parameter of each point', async () => {
+    const report = await sweep({ setting: 'ds-16', grid: { h: [5, 20] }, seeds: [1], mode: { tasks: 4 }, deps });
+    expect(report.schemaVersion).toBe(2);
+    expect(report.points.map((p) => p.tao.halfLife)).toEqual([5, 20]);
+    expect(report.points[0]!.tao).toEqual({ ...defaultTaoParams, halfLife: 5 });
   });
 
   it('the TTFT parts add up to the TTFT', async () => {

@@ -2,7 +2,7 @@
  * The nine paper settings as named profiles. Capacities are KV tokens per node (also the admission
  * capacity). They follow the paper's appendix H snapshots rather than the hardware: at 32 DeepSeek
  * workers the waiting sessions (5-21k tokens) do not all fit, with roughly one session of room per node.
- * With the tool-dominated `swe-bench` profile the stock of context (all sessions' tokens) is 1.8-4.1x the
+ * With the tool-dominated `swe-bench` profile the stock of context (all sessions' tokens) is 1.8-5.9x the
  * capacity at every setting, so the knapsack binds on every tick, while the flow in the engines (tokens of
  * sessions in a model request) stays at 0.1-0.5 of it, so that routers keep tools at 85-95% of session
  * time at the smaller settings (docs/simulator.md has each setting's demand, flow and stock). The engine
