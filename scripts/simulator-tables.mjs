@@ -45,7 +45,7 @@ const PAPER = {
   'glm-160': "Paper (GLM-4.7, figure 4): routers' latency 2.7-5.3x TAO's; makespan ~60 min TAO, ~71 min ThunderAgent (+18%), 164-189 min routers (+173-215%).",
 };
 
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('options.')).sort();
 const order = ['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160'];
 /**
  * A report written before schema version 2 (no paired comparisons, fewer metrics): summarized and
@@ -74,7 +74,8 @@ if (save !== undefined) {
 }
 // The calibrated profile first, then decode-heavy, then the reports of the previous model.
 const rank = (r) => (r.before === true ? 2 : r.profile.name === 'swe-bench' ? 0 : 1);
-reports.sort((a, b) => rank(a) - rank(b) || order.indexOf(a.setting) - order.indexOf(b.setting));
+const place = (r) => (order.includes(r.setting) ? order.indexOf(r.setting) : order.length);
+reports.sort((a, b) => rank(a) - rank(b) || place(a) - place(b) || a.setting.localeCompare(b.setting));
 
 const out = [];
 for (const r of reports) {
@@ -93,6 +94,25 @@ for (const r of reports) {
   if (PAPER[r.setting] !== undefined) {
     out.push(PAPER[r.setting]);
     out.push('');
+  }
+}
+
+// TAO's options, one report per option set (options.<label>.json, `--policy tao` with the option's flags).
+const optionFiles = readdirSync(dir).filter((f) => f.startsWith('options.') && f.endsWith('.json')).sort();
+if (optionFiles.length > 0) {
+  const opts = optionFiles.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const first = opts[0];
+  out.push(`#### TAO's options at ${first.setting}, \`${first.profile.name}\` (${first.seeds.length} seeds, unpaired)`);
+  out.push('');
+  const rows = opts.map((r) => ({
+    policy: `tao, creditSource ${r.tao.creditSource}, eventAdmission ${r.tao.eventAdmission}`,
+    metrics: r.summary[0].metrics,
+  }));
+  out.push(formatMarkdownTable(rows, COLUMNS, 'options'));
+  out.push('');
+  if (save !== undefined) for (const f of optionFiles) {
+    const { runs: _runs, ...compact } = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
   }
 }
 
