@@ -21,8 +21,7 @@
 // Nothing here allocates or checks bounds: the caller (index.ts) lays out memory and guarantees
 // every pointer range.
 
-/** Most nodes a problem may have; one candidate per node at most. */
-export const MAX_NODES: i32 = 64;
+import { MAX_NODES, PLANE_MAX_RADIX0 } from './limits';
 
 // Active candidate list for the state run being processed. Slot order = priority on ties.
 // Byte offset (w * stride_b * 8) back into the table, per candidate.
@@ -240,8 +239,8 @@ function innerRun(base: i32, k: i32): void {
 // is discarded by the mask.
 // Measured (bench/solver.bench.ts shapes, this machine): radix_0 <= 24 gains 10-25% ns/cell on 3-4 nodes
 // (4 x 12 units: 1.73 -> 1.29 ns/cell) and is neutral on 2; at radix_0 >= 32 the mask costs more than
-// the segment overhead it saves (2 x 63 units: 0.71 -> 0.94), so longer digits keep per-digit runs.
-const PLANE_MAX_RADIX0: i32 = 24;
+// the segment overhead it saves (2 x 63 units: 0.71 -> 0.94), so longer digits keep per-digit runs:
+// PLANE_MAX_RADIX0 (limits.ts) is 24.
 const maskPair: usize = memory.data(PLANE_MAX_RADIX0 * 16, 16);
 let gPlane: bool = false; // plane mode for the current session
 let gMask0: bool = false; // node 0 is a candidate of the current session (masked in plane mode)

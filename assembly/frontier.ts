@@ -20,7 +20,8 @@
 // Keys: the packed i64 key of each (session, node) pair, -1 = not a candidate; every sum of keys the DP
 // forms is at most the sum over sessions of their best key, which the caller guarantees fits in i64.
 
-import { MAX_NODES } from './dense';
+import { MAX_LAYERS, MAX_LISTS, MAX_NODES, MAX_WORDS } from './limits';
+import { align16, ensureMemory } from './memory';
 
 export const STATUS_DONE: i32 = 0;
 export const STATUS_PAUSED: i32 = 1;
@@ -29,9 +30,6 @@ export const STATUS_MEMORY: i32 = 2;
 export const STATUS_INCUMBENT: i32 = 3;
 /** A layer lost every state: impossible with a sound bound; reported rather than trapped. */
 export const STATUS_EMPTY_LAYER: i32 = 4;
-
-const PAGE: usize = 65536;
-const MAX_WORDS: i32 = MAX_NODES; // at most one field per word in the worst case
 
 // Per-slot field layout and class bounds.
 const fWord = memory.data(MAX_NODES * 4, 16);
@@ -53,7 +51,6 @@ const canon = memory.data(MAX_NODES * 8, 16); // walk-back replay: canonical usa
 const actual = memory.data(MAX_NODES * 8, 16); // walk-back replay: real usages
 
 // Merge heads, one per list (0 = skip, s + 1 = slot s).
-const MAX_LISTS: i32 = MAX_NODES + 1;
 const headP = memory.data(MAX_LISTS * 4, 16);
 const headLive = memory.data(MAX_LISTS * 4, 16);
 const headV = memory.data(MAX_LISTS * 8, 16);
@@ -61,7 +58,6 @@ const headSum = memory.data(MAX_LISTS * 8, 16);
 const headInc = memory.data(MAX_LISTS * 8, 16);
 
 // History of finished layers: parents i32[K_t] and codes u8[K_t] at these addresses.
-const MAX_LAYERS: i32 = 4096;
 const histParent = memory.data(MAX_LAYERS * 4, 16);
 const histSlot = memory.data(MAX_LAYERS * 4, 16);
 
@@ -124,21 +120,12 @@ let cPrunedDominance: f64 = 0;
 let cComparisons: f64 = 0;
 let work: f64 = 0;
 
-// @ts-ignore: decorator
-@inline function align16(x: usize): usize {
-  return (x + 15) & ~(<usize>15);
-}
-
 /** Bump-allocates `bytes` (16-byte aligned), growing memory; 0 if memory cannot grow that far. */
 function alloc(bytes: u64): usize {
   const at = arenaTop;
   if (<u64>at + bytes + 16 > <u64>0xffff0000) return 0;
   const end = align16(at + <usize>bytes);
-  const have = <usize>memory.size() * PAGE;
-  if (end > have) {
-    const pages = <i32>((end - have + PAGE - 1) / PAGE);
-    if (memory.grow(pages) < 0) return 0;
-  }
+  if (!ensureMemory(<f64>end)) return 0;
   arenaTop = end;
   return at;
 }
@@ -429,6 +416,17 @@ function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   return true;
 }
 
+/** Inserts x into the ascending i64 list buf[0..count), which grows by one (a step of insertion sort). */
+function insertSorted(buf: usize, count: i32, x: i64): void {
+  let i = count;
+  for (; i > 0; i--) {
+    const y = load<i64>(buf + (<usize>(i - 1) << 3));
+    if (y <= x) break;
+    store<i64>(buf + (<usize>i << 3), y);
+  }
+  store<i64>(buf + (<usize>i << 3), x);
+}
+
 /** Rewrites the current layer for the indifferent tail (see src/solve/ts/frontier.ts, #enterTail). */
 function enterTail(): void {
   let total: i64 = 0;
@@ -436,16 +434,7 @@ function enterTail(): void {
   for (let p = 0; p < curK; p++) {
     const pu = curU + (<usize>p * <usize>W << 3);
     // Insertion sort of (u_s + Cmax - C_s) ascending.
-    for (let s = 0; s < m; s++) {
-      const x = field(pu, s) + cmax - load<i64>(fCap + (<usize>s << 3));
-      let i = s;
-      for (; i > 0; i--) {
-        const y = load<i64>(sortBuf + (<usize>(i - 1) << 3));
-        if (y <= x) break;
-        store<i64>(sortBuf + (<usize>i << 3), y);
-      }
-      store<i64>(sortBuf + (<usize>i << 3), x);
-    }
+    for (let s = 0; s < m; s++) insertSorted(sortBuf, s, field(pu, s) + cmax - load<i64>(fCap + (<usize>s << 3)));
     for (let s = 0; s < m; s++) setField(pu, s, load<i64>(sortBuf + (<usize>s << 3)));
     const sp = curSum + (<usize>p << 3);
     store<i64>(sp, load<i64>(sp) + total);
@@ -707,14 +696,7 @@ export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): 
       for (let s = 0; s < m; s++) {
         const off = cmax - load<i64>(origCap + (<usize>s << 3));
         store<i64>(offset + (<usize>s << 3), off);
-        const x = load<i64>(canon + (<usize>s << 3)) + off;
-        let i = s;
-        for (; i > 0; i--) {
-          const y = load<i64>(sortBuf + (<usize>(i - 1) << 3));
-          if (y <= x) break;
-          store<i64>(sortBuf + (<usize>i << 3), y);
-        }
-        store<i64>(sortBuf + (<usize>i << 3), x);
+        insertSorted(sortBuf, s, load<i64>(canon + (<usize>s << 3)) + off);
         store<i32>(fClassStart + (<usize>s << 2), 0);
         store<i32>(fClassEnd + (<usize>s << 2), m);
       }

@@ -1,34 +1,42 @@
 // The ABI of tao.wasm: numeric exports only. JS writes inputs and reads outputs through typed-array
 // views over `memory.buffer`; nothing is allocated by the module and there are no generated bindings.
 //
-// Memory layout (byte addresses; all regions 16-byte aligned):
+// Exports: abiVersion, layout (the address of the layout table below), the dense DP denseLayoutEnd,
+// denseReserve, denseBegin, denseStep, denseFinish and setSimd, the frontier DP frontierReserve,
+// frontierBegin, frontierStep, frontierFinish and frontierCounters, and memory.
+//
+// Layout table: i32[LAYOUT_ENTRIES] at layout(), entries in this order (byte addresses are those of
+// the region named; all regions 16-byte aligned):
+//   0 MAX_NODES  1 MAX_SESSIONS
 //   fixed, in the data segment (addresses constant for the module's life):
-//     radix    i32[MAX_NODES]     JS writes C'_b + 1 per kept node, node 0 = innermost digit
-//     stride   i32[MAX_NODES]     written by begin(): stride_0 = 1, stride_b = stride_{b-1} * radix_{b-1}
-//     weight   i32[MAX_SESSIONS]  JS writes w'_j per kept session
-//     nodeOut  i32[MAX_SESSIONS]  finish() writes the kept-node index per kept session, -1 = not admitted
-//     valueOut i64[1]             finish() writes the optimal packed key
-//   dynamic, from the first 16-byte boundary after the static data, laid out by reserve(n, m, S):
-//     keys     i64[n * m]         JS writes the packed key of each (session, node) pair, -1 = not a candidate
-//     table    i64[S]             the DP layer, updated in place
-//     choice   u8[n * S]          0 = skip, b + 1 = node b, per (session, state)
+//   2 radix      i32[MAX_NODES]     JS writes C'_b + 1 per kept node, node 0 = innermost digit
+//   3 weight     i32[MAX_SESSIONS]  JS writes w'_j per kept session
+//   4 nodeOut    i32[MAX_SESSIONS]  the finish calls write the kept-node index per kept session, -1 = not admitted
+//   5 valueOut   i64[1]             the finish calls write the optimal packed key
+//   6 capacity   i32[MAX_NODES]     frontier: DP capacity per kept node
+//   7 order      i32[MAX_SESSIONS]  frontier: DP position -> kept session
+//   8 slotNode   i32[MAX_NODES]     frontier: slot -> kept node
+//   9 classStart i32[MAX_NODES]     frontier: per slot, the first slot of its class
+//  10 incumbent  i32[MAX_SESSIONS]  frontier: kept node per kept session, -1 = not admitted
+//  11 counters   f64[COUNTERS]      frontierCounters writes layers, generated, kept, maxLayer,
+//                                   prunedBound, prunedDominance, comparisons, work
+//   dynamic, from the first 16-byte boundary after the static data (rewritten by each reserve call):
+//  12 keys       i64[n * m]         JS writes the packed key of each (session, node) pair, -1 = not a candidate
+//  13 table      i64[S]             dense: the DP layer, updated in place
+//  14 choice     u8[n * S]          dense: 0 = skip, b + 1 = node b, per (session, state)
+//   the frontier's arena follows the keys (grown on demand, reset per run).
+// (The dense DP's strides live in a private region written by denseBegin.)
 //
-// Call order: reserve -> (write radix, weight, keys) -> begin -> step(j0, j1)... -> finish.
+// Dense DP: denseReserve(n, m, S) -> (write radix, weight, keys) -> denseBegin -> denseStep(j0, j1)...
+// -> denseFinish.
+// Frontier DP: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
+// incumbent) -> frontierBegin(tailStart) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
+// any time.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
-//
-// Frontier DP (assembly/frontier.ts), over the same weight, keys and nodeOut regions plus:
-//   fixed: capacity i32[MAX_NODES] (DP capacity per kept node), order i32[MAX_SESSIONS] (DP position ->
-//          kept session), slotNode i32[MAX_NODES] (slot -> kept node), classStart i32[MAX_NODES] (per
-//          slot), incumbent i32[MAX_SESSIONS] (kept node per kept session, -1 = not admitted),
-//          counters f64[8] (written by frontierCounters)
-//   dynamic: keys i64[n * m] as above, then the frontier's arena (grown on demand, reset per solve).
-// Call order: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
-// incumbent) -> frontierBegin(tailStart) -> frontierStep(quota)... -> frontierFinish; frontierCounters at any
-// time.
-// Statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent optimal
-// (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
+// Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
+// optimal (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
 
-import { MAX_NODES, foldSessions, walkBack, setSimdKernel } from './dense';
+import { foldSessions, walkBack, setSimdKernel } from './dense';
 import {
   frontierReset,
   frontierBegin as beginRun,
@@ -36,11 +44,11 @@ import {
   frontierFinish as finishRun,
   frontierCounters as writeCounters,
 } from './frontier';
+import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
+import { align16f, ensureMemory } from './memory';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 2;
-const MAX_SESSIONS: i32 = 4096;
-const PAGE: f64 = 65536;
+const ABI_VERSION: i32 = 3;
 
 const radix: usize = memory.data(MAX_NODES * 4, 16);
 const stride: usize = memory.data(MAX_NODES * 4, 16);
@@ -52,7 +60,31 @@ const order: usize = memory.data(MAX_SESSIONS * 4, 16);
 const slotNode: usize = memory.data(MAX_NODES * 4, 16);
 const classStart: usize = memory.data(MAX_NODES * 4, 16);
 const incumbent: usize = memory.data(MAX_SESSIONS * 4, 16);
-const counters: usize = memory.data(8 * 8, 16);
+const counters: usize = memory.data(COUNTERS * 8, 16);
+
+const LAYOUT_ENTRIES: i32 = 15;
+const LAYOUT_KEYS: i32 = 12;
+const LAYOUT_TABLE: i32 = 13;
+const LAYOUT_CHOICE: i32 = 14;
+const layoutTable: usize = memory.data(LAYOUT_ENTRIES * 4, 16);
+
+// @ts-ignore: decorator
+@inline function setLayout(entry: i32, value: usize): void {
+  store<i32>(layoutTable + (<usize>entry << 2), <i32>value);
+}
+
+setLayout(0, MAX_NODES);
+setLayout(1, MAX_SESSIONS);
+setLayout(2, radix);
+setLayout(3, weight);
+setLayout(4, nodeOut);
+setLayout(5, valueOut);
+setLayout(6, capacity);
+setLayout(7, order);
+setLayout(8, slotNode);
+setLayout(9, classStart);
+setLayout(10, incumbent);
+setLayout(11, counters);
 
 let gN: i32 = 0;
 let gM: i32 = 0;
@@ -60,55 +92,43 @@ let gS: i32 = 0;
 let keys: usize = 0;
 let table: usize = 0;
 let choice: usize = 0;
-// begin() ran since the last reserve(): the table is zeroed and strides match radix.
+// denseBegin() ran since the last denseReserve(): the table is zeroed and strides match radix.
 let begun: bool = false;
 
 // @ts-ignore: decorator
-@inline function align16(x: f64): f64 {
-  return Math.ceil(x / 16) * 16;
+@inline function dynamicBase(): f64 {
+  return align16f(<f64>__heap_base);
 }
 
+/** The end of the key region of n sessions and m nodes (the start of the dense table or the frontier's arena). */
 // @ts-ignore: decorator
-@inline function dynamicBase(): f64 {
-  return align16(<f64>__heap_base);
+@inline function keysEnd(n: i32, m: i32): f64 {
+  return dynamicBase() + align16f(<f64>n * <f64>m * 8);
+}
+
+/** Lays the key region out for n sessions and m nodes; the table and choice regions are none until denseReserve. */
+function setKeys(n: i32, m: i32, states: i32): void {
+  keys = <usize>dynamicBase();
+  setLayout(LAYOUT_KEYS, keys);
+  gN = n;
+  gM = m;
+  gS = states;
+  begun = false;
 }
 
 export function abiVersion(): i32 {
   return ABI_VERSION;
 }
-export function maxNodes(): i32 {
-  return MAX_NODES;
-}
-export function maxSessions(): i32 {
-  return MAX_SESSIONS;
-}
-export function radixPtr(): usize {
-  return radix;
-}
-export function weightPtr(): usize {
-  return weight;
-}
-export function nodeOutPtr(): usize {
-  return nodeOut;
-}
-export function valueOutPtr(): usize {
-  return valueOut;
-}
-export function keysPtr(): usize {
-  return keys;
-}
-export function tablePtr(): usize {
-  return table;
-}
-export function choicePtr(): usize {
-  return choice;
+
+/** The address of the layout table (see above). */
+export function layout(): usize {
+  return layoutTable;
 }
 
-/** One past the last byte the dynamic layout of (n, m, states) needs. f64: exact, never overflows. */
-export function layoutEnd(n: i32, m: i32, states: f64): f64 {
-  const keysEnd = dynamicBase() + align16(<f64>n * <f64>m * 8);
-  const tableEnd = keysEnd + align16(states * 8);
-  return tableEnd + align16(<f64>n * states);
+/** One past the last byte the dense layout of (n, m, states) needs. f64: exact, never overflows. */
+export function denseLayoutEnd(n: i32, m: i32, states: f64): f64 {
+  const tableEnd = keysEnd(n, m) + align16f(states * 8);
+  return tableEnd + align16f(<f64>n * states);
 }
 
 /**
@@ -116,22 +136,14 @@ export function layoutEnd(n: i32, m: i32, states: f64): f64 {
  * needed. Returns 1 on success, 0 if memory cannot grow that far (the declared maximum), -1 for
  * arguments out of range. Never traps.
  */
-export function reserve(n: i32, m: i32, states: i32): i32 {
+export function denseReserve(n: i32, m: i32, states: i32): i32 {
   if (n < 1 || n > MAX_SESSIONS || m < 1 || m > MAX_NODES || states < 1) return -1;
-  const end = layoutEnd(n, m, <f64>states);
-  const have = <f64>memory.size() * PAGE;
-  if (end > have) {
-    const pages = <i32>Math.ceil((end - have) / PAGE);
-    if (memory.grow(pages) < 0) return 0;
-  }
-  const base = dynamicBase();
-  keys = <usize>base;
-  table = <usize>(base + align16(<f64>n * <f64>m * 8));
-  choice = <usize>(<f64>table + align16(<f64>states * 8));
-  gN = n;
-  gM = m;
-  gS = states;
-  begun = false;
+  if (!ensureMemory(denseLayoutEnd(n, m, <f64>states))) return 0;
+  setKeys(n, m, states);
+  table = <usize>keysEnd(n, m);
+  setLayout(LAYOUT_TABLE, table);
+  choice = <usize>(<f64>table + align16f(<f64>states * 8));
+  setLayout(LAYOUT_CHOICE, choice);
   return 1;
 }
 
@@ -139,7 +151,7 @@ export function reserve(n: i32, m: i32, states: i32): i32 {
  * Computes strides from radix, checks their product equals the reserved state count, and zeroes
  * the table (the empty plan is feasible in every state). Returns 0, or -1 if radix disagrees.
  */
-export function begin(): i32 {
+export function denseBegin(): i32 {
   let product: i64 = 1;
   for (let b = 0; b < gM; b++) {
     const r = load<i32>(radix + (<usize>b << 2));
@@ -155,10 +167,10 @@ export function begin(): i32 {
 }
 
 /** Folds kept sessions j0..j1-1 into the table; the caller steps through 0..n in order. */
-export function step(j0: i32, j1: i32): void {
+export function denseStep(j0: i32, j1: i32): void {
   // Checked in the debug build only (release is built with --noAssert).
-  assert(begun, 'step: begin() has not run since reserve()');
-  assert(j0 >= 0 && j0 <= j1 && j1 <= gN, 'step: session range outside 0..n');
+  assert(begun, 'denseStep: denseBegin() has not run since denseReserve()');
+  assert(j0 >= 0 && j0 <= j1 && j1 <= gN, 'denseStep: session range outside 0..n');
   foldSessions(j0, j1, gM, gS, keys, weight, radix, stride, table, choice);
 }
 
@@ -168,28 +180,9 @@ export function setSimd(on: i32): void {
 }
 
 /** Walks the choices back: writes nodeOut[0..n) and valueOut[0]. */
-export function finish(): void {
-  assert(begun, 'finish: begin() has not run since reserve()');
+export function denseFinish(): void {
+  assert(begun, 'denseFinish: denseBegin() has not run since denseReserve()');
   store<i64>(valueOut, walkBack(gN, gS, weight, stride, table, choice, nodeOut));
-}
-
-export function capacityPtr(): usize {
-  return capacity;
-}
-export function orderPtr(): usize {
-  return order;
-}
-export function slotNodePtr(): usize {
-  return slotNode;
-}
-export function classStartPtr(): usize {
-  return classStart;
-}
-export function incumbentPtr(): usize {
-  return incumbent;
-}
-export function countersPtr(): usize {
-  return counters;
 }
 
 /**
@@ -199,17 +192,9 @@ export function countersPtr(): usize {
  */
 export function frontierReserve(n: i32, m: i32): i32 {
   if (n < 1 || n > MAX_SESSIONS || m < 1 || m > MAX_NODES) return -1;
-  const end = dynamicBase() + align16(<f64>n * <f64>m * 8);
-  const have = <f64>memory.size() * PAGE;
-  if (end > have) {
-    const pages = <i32>Math.ceil((end - have) / PAGE);
-    if (memory.grow(pages) < 0) return 0;
-  }
-  keys = <usize>dynamicBase();
-  gN = n;
-  gM = m;
-  gS = 0;
-  begun = false;
+  const end = keysEnd(n, m);
+  if (!ensureMemory(end)) return 0;
+  setKeys(n, m, 0);
   frontierReset(<usize>end);
   return 1;
 }
@@ -233,7 +218,7 @@ export function frontierFinish(): void {
   store<i64>(valueOut, finishRun(order, incumbent, nodeOut));
 }
 
-/** Writes counters[0..8): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
+/** Writes counters[0..COUNTERS): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
 export function frontierCounters(): void {
   writeCounters(counters);
 }

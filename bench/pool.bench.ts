@@ -1,5 +1,5 @@
 /**
- * Pool round trip and the in-thread vs pool crossover that sets the planner's `inThreadMaxCells`.
+ * Pool round trip and the in-thread vs pool crossover that sets the planner's `inThreadMaxWork`.
  *
  *   npm run build && npm run bench:pool     (= vitest bench --run bench/pool.bench.ts)
  *
@@ -19,6 +19,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, bench, describe } from 'vitest';
 import { createSolverPool } from '../src/pool/pool.js';
 import { loadSolver, prepare } from '../src/solve/solver.js';
+import { quantileSorted, sortedCopy } from '../src/stats.js';
 import type { Plan, Problem } from '../src/types.js';
 
 const workerFile = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
@@ -69,8 +70,8 @@ interface Quantiles {
 }
 
 function quantiles(samples: number[]): Quantiles {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => Math.round(s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]! * 10) / 10;
+  const s = sortedCopy(samples);
+  const at = (q: number): number => Math.round(quantileSorted(s, q) * 10) / 10;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 

@@ -17,7 +17,8 @@ import { dirname } from 'node:path';
 import { Bench } from 'tinybench';
 import { randomTickProblem, type TickShape } from '../src/commands/examples.js';
 import { frontierSetup } from '../src/solve/frontier.js';
-import { FrontierReference } from '../src/solve/ts/frontier.js';
+import { FrontierTwin } from '../src/solve/ts/frontier.js';
+import { DpStatus } from '../src/solve/engine.js';
 import { heuristicPlan } from '../src/solve/incumbent.js';
 import type { ResolvedSolveOptions } from '../src/solve/options.js';
 import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
@@ -74,11 +75,11 @@ async function main(): Promise<void> {
 
   const runKernel = (packed: PackedProblem, simd: boolean): bigint => {
     kernel.setSimd(simd);
-    if (!kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)) {
+    if (!kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)) {
       throw new Error('kernel.load refused the layout');
     }
-    kernel.step(0, sessionsKept(packed));
-    return kernel.finish().value;
+    kernel.denseStep(0, sessionsKept(packed));
+    return kernel.denseFinish().value;
   };
 
   const results = [];
@@ -186,8 +187,8 @@ function keyValue(packed: PackedProblem, node: ArrayLike<number>): bigint {
 
 /** Runs the TypeScript frontier reference to completion; its optimal key sum. */
 function referenceFrontier(packed: PackedProblem): bigint {
-  const run = new FrontierReference(packed, frontierSetup(packed, heuristicPlan(packed)));
-  while (run.step(1e9) === 'paused');
+  const run = new FrontierTwin(packed, frontierSetup(packed, heuristicPlan(packed)));
+  for (let status = run.start(); status === DpStatus.paused; status = run.step(1e9));
   return run.value();
 }
 
@@ -209,7 +210,7 @@ async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[
     for (const p of packs) {
       const f = solver.runPacked(p, options('frontier'));
       if (f.status !== 'optimal') throw new Error(`${w.name}: the frontier fell back (${f.reason ?? ''})`);
-      work += f.stats.cells;
+      work += f.stats.work;
       const value = keyValue(p, unpackToKept(p, f.node));
       if (value !== referenceFrontier(p)) throw new Error(`${w.name}: frontier ${value} != frontier reference`);
       if (denseFits) {

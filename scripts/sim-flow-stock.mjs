@@ -3,7 +3,10 @@
 //   node scripts/sim-flow-stock.mjs [workload] > flow.jsonl      (needs `npm run build`)
 // flow  = time-average of the context tokens of sessions with a request in an engine (queued, prefill, decode)
 // stock = time-average of the context tokens of all live sessions (what a sticky lifecycle holds)
-import { createPolicy, loadTaoDeps, SETTING_NAMES, SETTINGS, Simulation, WORKLOAD_PROFILES } from '../dist/sim/index.js';
+import { loadTaoDeps, SETTING_NAMES, SETTINGS, WORKLOAD_PROFILES } from '../dist/sim/index.js';
+// The simulator's machinery is not part of the package's exports: this measurement drives it directly.
+import { createPolicy } from '../dist/sim/policies/index.js';
+import { Simulation } from '../dist/sim/simulation.js';
 
 const workload = process.argv[2] ?? 'swe-bench';
 const deps = await loadTaoDeps();

@@ -1,57 +1,9 @@
 /**
  * Field checks shared by the validators and options resolvers: each names the field's path in its message and throws
- * InvalidTypeError for a wrong type, InvalidValueError for a value out of range.
+ * InvalidTypeError for a wrong type, InvalidValueError for a value out of range. Every check takes the path
+ * as a PathLike and an optional `field` appended to it, so a hot caller builds no string unless it fails.
  */
 import { InvalidTypeError, InvalidValueError } from './errors.js';
-
-/**
- * Checks that `options` is a plain object whose keys all appear in `known` (the frozen defaults), so a
- * misspelt option is an error rather than silently ignored.
- */
-export function checkOptionsObject(options: unknown, known: object, path: string): void {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError(`${path} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in known)) throw new InvalidValueError(`${path}.${key} is not a known option`);
-  }
-}
-
-/** A number of any value (NaN and infinities included): the type check alone. */
-export function numberAt(x: unknown, path: string): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
-  return x;
-}
-
-/** An integer in [min, max]. */
-export function integerAt(x: unknown, path: string, min: number, max: number): number {
-  const v = numberAt(x, path);
-  if (!Number.isInteger(v) || v < min || v > max) {
-    throw new InvalidValueError(`${path} must be an integer from ${min} to ${max}`);
-  }
-  return v;
-}
-
-/** A finite number > 0. */
-export function positiveFiniteAt(x: unknown, path: string): number {
-  const v = numberAt(x, path);
-  if (!Number.isFinite(v) || v <= 0) throw new InvalidValueError(`${path} must be a positive finite number`);
-  return v;
-}
-
-/** A finite number >= 0. */
-export function nonNegativeFiniteAt(x: unknown, path: string): number {
-  const v = numberAt(x, path);
-  if (!Number.isFinite(v) || v < 0) throw new InvalidValueError(`${path} must be a non-negative finite number`);
-  return v;
-}
-
-/** A number > 0, `Infinity` allowed (meaning "no bound"). */
-export function positiveOrInfinityAt(x: unknown, path: string): number {
-  const v = numberAt(x, path);
-  if (Number.isNaN(v) || v <= 0) throw new InvalidValueError(`${path} must be a positive number or Infinity`);
-  return v;
-}
 
 /**
  * A path for messages, or a function building it: the hot callers (`evaluate` every scheduling period,
@@ -69,27 +21,90 @@ export function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** Rejects keys outside `known`: a misspelt optional field must not be silently ignored. */
-export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike): void {
+/** A plain object at `path` + `field`. */
+export function recordAt(x: unknown, path: PathLike, field = ''): Record<string, unknown> {
+  if (!isRecord(x)) throw new InvalidTypeError(`${at(path, field)} must be an object`);
+  return x;
+}
+
+/**
+ * Rejects own keys outside `known`: a misspelt optional field must not be silently ignored. `noun` names
+ * what a key is in the message (`is not a known field`).
+ */
+export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike, noun = 'field'): void {
   for (const key in obj) {
     if (Object.prototype.hasOwnProperty.call(obj, key) && !known.has(key)) {
-      throw new InvalidValueError(`${at(path)}.${key} is not a known field`);
+      throw new InvalidValueError(`${at(path)}.${key} is not a known ${noun}`);
     }
   }
 }
 
-/** A finite number at `path` + `field`. */
-export function finite(x: unknown, path: PathLike, field = ''): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
-  if (!Number.isFinite(x)) throw new InvalidValueError(`${at(path, field)} must be a finite number`);
+/** The own keys of each frozen defaults object, computed once. */
+const optionKeys = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Checks that `options` is a plain object whose own keys all are own keys of `defaults` (a frozen defaults
+ * object), so a misspelt option is an error rather than silently ignored.
+ */
+export function checkOptionsObject(options: unknown, defaults: object, path: PathLike): void {
+  let known = optionKeys.get(defaults);
+  if (known === undefined) {
+    known = new Set(Object.keys(defaults));
+    optionKeys.set(defaults, known);
+  }
+  rejectUnknownKeys(recordAt(options, path), known, path, 'option');
+}
+
+/** An array of at most `max` entries at `path` + `field`. */
+export function boundedArray(x: unknown, path: PathLike, max: number, field = ''): unknown[] {
+  if (!Array.isArray(x)) throw new InvalidTypeError(`${at(path, field)} must be an array`);
+  if (x.length > max) throw new InvalidValueError(`${at(path, field)} must have at most ${max} entries (has ${x.length})`);
   return x;
 }
 
-/** An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`). */
-export function integerIn(x: unknown, path: PathLike, min: number, max: number, rule: string, field = ''): number {
+/** A number of any value (NaN and infinities included): the type check alone. */
+export function anyNumber(x: unknown, path: PathLike, field = ''): number {
   if (typeof x !== 'number') throw new InvalidTypeError(`${at(path, field)} must be a number`);
-  if (!Number.isInteger(x) || x < min || x > max) throw new InvalidValueError(`${at(path, field)} must be ${rule}`);
   return x;
+}
+
+/** A finite number at `path` + `field`. */
+export function finite(x: unknown, path: PathLike, field = ''): number {
+  if (!Number.isFinite(anyNumber(x, path, field))) throw new InvalidValueError(`${at(path, field)} must be a finite number`);
+  return x as number;
+}
+
+/** A finite number > 0. */
+export function positiveFinite(x: unknown, path: PathLike, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (!Number.isFinite(v) || v <= 0) throw new InvalidValueError(`${at(path, field)} must be a positive finite number`);
+  return v;
+}
+
+/** A finite number >= 0. */
+export function nonNegativeFinite(x: unknown, path: PathLike, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (!Number.isFinite(v) || v < 0) throw new InvalidValueError(`${at(path, field)} must be a non-negative finite number`);
+  return v;
+}
+
+/** A number > 0, `Infinity` allowed (meaning "no bound"). */
+export function positiveOrInfinity(x: unknown, path: PathLike, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (Number.isNaN(v) || v <= 0) throw new InvalidValueError(`${at(path, field)} must be a positive number or Infinity`);
+  return v;
+}
+
+/**
+ * An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`), by default
+ * `an integer from ${min} to ${max}`.
+ */
+export function integerIn(x: unknown, path: PathLike, min: number, max: number, rule?: string, field = ''): number {
+  const v = anyNumber(x, path, field);
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new InvalidValueError(`${at(path, field)} must be ${rule ?? `an integer from ${min} to ${max}`}`);
+  }
+  return v;
 }
 
 /** A non-empty string at `path` + `field`. */
@@ -97,4 +112,20 @@ export function nonEmptyString(x: unknown, path: PathLike, field = ''): string {
   if (typeof x !== 'string') throw new InvalidTypeError(`${at(path, field)} must be a string`);
   if (x.length === 0) throw new InvalidValueError(`${at(path, field)} must be a non-empty string`);
   return x;
+}
+
+/** An optional AbortSignal at `path` + `field`. */
+export function optionalSignal(x: unknown, path: PathLike, field = ''): AbortSignal | undefined {
+  if (x !== undefined && !(x instanceof AbortSignal)) throw new InvalidTypeError(`${at(path, field)} must be an AbortSignal`);
+  return x;
+}
+
+/** A safe integer >= 1 at `path` + `field`. */
+export function positiveInteger(x: unknown, path: PathLike, field = ''): number {
+  return integerIn(x, path, 1, Number.MAX_SAFE_INTEGER, 'a positive integer', field);
+}
+
+/** A safe integer >= 0 at `path` + `field`. */
+export function nonNegativeInteger(x: unknown, path: PathLike, field = ''): number {
+  return integerIn(x, path, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer', field);
 }

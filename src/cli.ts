@@ -4,7 +4,9 @@
  * `run(args: string[]): Promise<number>` returning the exit code. Exit codes: 0 success, 1 failure
  * (e.g. a benchmark regression), 2 invalid input or usage.
  */
+import { exitQuietlyOnClosedPipe } from './commands/output.js';
 import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { PACKAGE_VERSION } from './version.js';
 
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
 
@@ -15,15 +17,20 @@ const commands: Record<string, Command> = {
   'predict-report': { summary: 'replay completed tool calls (JSONL) through the readiness predictor and report its accuracy', load: () => import('./commands/predict-report.js') },
   simulate: { summary: 'simulate agent workers on GPU nodes under a scheduling policy and report metrics over seeds', load: () => import('./commands/simulate.js') },
   sweep: { summary: 'run a policy over a grid of h, H, delta, quantum and state budget and report metrics with CIs', load: () => import('./commands/sweep.js') },
+  serve: { summary: 'a long-running JSON-lines sidecar on stdio or a Unix socket: solve, evaluate, observe, predictor state', load: () => import('./commands/serve.js') },
 };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  tao ${name.padEnd(15)} ${c.summary}`);
-  return `usage: tao <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n'tao <command> --help' for a command's options.`;
+  return `usage: tao <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n'tao <command> --help' for a command's options; 'tao --version' prints the version.`;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name === undefined ? 2 : 0;
@@ -36,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
   const mod = await command.load();
   return mod.run(rest);
 }
+
+exitQuietlyOnClosedPipe(process.stdout);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,9 +1,14 @@
+/**
+ * `tao-solver`: what a scheduler needs. The solver (`loadSolver`, `bfd`), evaluation of a cluster snapshot
+ * into a Problem (`evaluate`, the readiness predictor), the off-thread pool and the planner with
+ * revalidation, their options with frozen defaults, the types and the typed errors. The plumbing these
+ * are built from is `tao-solver/internals`, which is not covered by semver.
+ */
 export * from './errors.js';
 export * from './types.js';
 export * from './limits.js';
 export * from './solve/options.js';
 export type * from './evaluate/snapshot.js';
-export { validateProblem, type IndexedProblem } from './solve/validate.js';
 export { validateSnapshot } from './evaluate/validate-snapshot.js';
 export { evaluate, decayCredit } from './evaluate/evaluate.js';
 export {
@@ -17,6 +22,7 @@ export {
   ReadinessPredictor,
   EVIDENCE_SOURCES,
   type EvidenceSource,
+  type CompletedToolCall,
   type CompletedCall,
   type ReadinessSource,
   type Prediction,
@@ -28,31 +34,16 @@ export {
   type ResolvedPredictorOptions,
 } from './evaluate/readiness/options.js';
 export type { PredictorJSON, HistoryJSON, ToolHistoryJSON, ProbeJSON } from './evaluate/readiness/json.js';
-export { bernsteinBound, durationStats, type DurationStats } from './evaluate/readiness/bernstein.js';
-export { parseSleep } from './evaluate/readiness/sleep.js';
 export {
   predictReport,
   type PredictReport,
   type PredictReportOptions,
-  type CompletedToolCall,
   type ReadyConfusion,
   type ErrorSummary,
   type StartSource,
 } from './evaluate/readiness/report.js';
-export {
-  loadSolver,
-  prepare,
-  finishPlan,
-  fallbackPlan,
-  type Solver,
-  type LoadSolverOptions,
-  type Prepared,
-  type RawSolution,
-} from './solve/solver.js';
-export { solveReference } from './solve/ts/dense.js';
-export { solveFrontierReference } from './solve/ts/frontier.js';
+export { loadSolver, type Solver, type LoadSolverOptions } from './solve/solver.js';
 export { bfd, type BfdOrder, type BfdOptions } from './solve/bfd.js';
-export { packProblem, packedTransferList, type PackedProblem } from './solve/pack.js';
 export type { WasmBuild } from './solve/wasm.js';
 export {
   createSolverPool,
@@ -71,15 +62,15 @@ export {
   Planner,
   defaultPlannerOptions,
   resolvePlannerOptions,
+  IN_THREAD_MAX_WORK,
   IN_THREAD_MAX_CELLS,
-  type PlannerBackend,
   type PlannerOptions,
   type ResolvedPlannerOptions,
   type SubmitOptions,
   type SubmitResult,
   type Planned,
 } from './planner/planner.js';
-export { createPlanner, estimateCells, type CreatePlannerOptions } from './planner/backend.js';
+export { createPlanner, type CreatePlannerOptions } from './planner/backend.js';
 export type { PlannerStats } from './planner/stats.js';
 export {
   revalidate,
@@ -89,4 +80,28 @@ export {
   type CutPoint,
   type SignatureIndex,
 } from './planner/revalidate.js';
-export { LatencyHistogram, type HistogramSummary } from './planner/histogram.js';
+export type { HistogramSummary } from './planner/histogram.js';
+export type {
+  SidecarOp,
+  RequestId,
+  SidecarRequest,
+  SidecarResponse,
+  SidecarErrorCode,
+  ErrorResponse,
+  HelloRequest,
+  HelloResponse,
+  SolveRequest,
+  SolveResponse,
+  EvaluateRequest,
+  EvaluateResponse,
+  ObserveRequest,
+  ObserveResponse,
+  PredictorSaveRequest,
+  PredictorSaveResponse,
+  PredictorLoadRequest,
+  PredictorLoadResponse,
+  StatsRequest,
+  StatsResponse,
+  ShutdownRequest,
+  ShutdownResponse,
+} from './serve/protocol.js';

@@ -107,10 +107,11 @@ export interface PlanStats {
   /** The algorithm that produced `assignments`. */
   path: SolvePath;
   /**
-   * Units of DP work the solve did: cells for the dense DP (sessions x states), generated states plus
-   * dominance tests for the frontier (both measured at about a nanosecond each); 0 for BFD and the
-   * closed-form paths.
+   * Units of DP work the solve did, the unit the state budget counts (see `SolveOptions.stateBudget`); 0
+   * for BFD and the closed-form paths.
    */
+  work: number;
+  /** @deprecated The old name of `work` (it counts frontier work too, not only dense cells); the same number. */
   cells: number;
   /** Dense states per layer (product of quantized capacities + 1), or what it would have been. */
   states: number;

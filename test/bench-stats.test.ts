@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quantileSorted, summarize } from '../src/bench/stats.js';
+import { summarize } from '../src/bench/stats.js';
+import { quantileSorted } from '../src/stats.js';
 import { HEAVY_CELLS, pairedRatio, type Solved } from '../src/bench/run.js';
 import { timeSolves } from '../src/bench/timing.js';
 import type { Plan, Problem } from '../src/types.js';
@@ -50,7 +51,7 @@ describe('bench timing', () => {
     assignments: [],
     value: { credit: 0, ready: 0, tokens: 0 },
     quantum: 1,
-    stats: { path: 'trivial', cells: 0, states: 0, micros: 0 },
+    stats: { path: 'trivial', work: 0, cells: 0, states: 0, micros: 0 },
   });
 
   it('times one solve per iteration, cycling through the corpus after the warm-up, with no extra calls', async () => {

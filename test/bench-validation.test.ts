@@ -185,7 +185,7 @@ describe('checkPlan', () => {
       ],
       value: { credit: 3, ready: 2, tokens: 14 },
       quantum: 4,
-      stats: { path: 'dense', cells: 1, states: 1, micros: 0 },
+      stats: { path: 'dense', work: 1, cells: 1, states: 1, micros: 0 },
     };
     expect(checkPlan(p, plan)).toBe('node "a" over capacity: 3 quanta used of 2 (quantum 4)');
     expect(checkPlan(p, { ...plan, status: 'fallback', reason: 'test' })).toBeNull();

@@ -70,7 +70,7 @@ describe('bfd', () => {
     };
     const plan = bfd(problem, { quantum: 1 });
     expect(plan.assignments.map((a) => a.session)).toEqual(['big', 'small']);
-    expect(plan).toMatchObject({ status: 'fallback', reason: 'bfd requested (order: value)', stats: { path: 'bfd', cells: 0 } });
+    expect(plan).toMatchObject({ status: 'fallback', reason: 'bfd requested (order: value)', stats: { path: 'bfd', work: 0 } });
     expect(bfd(problem, { quantum: 1, order: 'tokens' }).reason).toBe('bfd requested (order: tokens)');
     expectFeasible(problem, plan);
   });

@@ -58,7 +58,7 @@ describe('best-nodes', () => {
         const [credit, ready, tokens] = sumOfBest(packed);
         expect(plan.value).toEqual({ credit, ready, tokens });
         expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
-        expect(plan.stats.cells).toBe(0);
+        expect(plan.stats.work).toBe(0);
         expectFeasible(problem, plan);
       }),
       { numRuns: 600, seed: 31 },
@@ -140,9 +140,9 @@ describe('spreadTies', () => {
     };
     const { packed } = prepare(problem, { quantum: 1 });
     const kernel = await TaoKernel.create('release');
-    expect(kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    const raw = Array.from(kernel.finish().node);
+    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    const raw = Array.from(kernel.denseFinish().node);
     kernel.close();
     // The DP's tie-breaking alone puts all six on one node.
     expect(new Set(raw).size).toBe(1);

@@ -8,13 +8,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frontierInput, frontierSetup, slotsToNodes } from '../src/solve/frontier.js';
-import { FrontierReference, solveFrontierReference } from '../src/solve/ts/frontier.js';
+import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
+import { DpStatus } from '../src/solve/engine.js';
+import { FrontierTwin, solveFrontierReference } from '../src/solve/ts/frontier.js';
 import { heuristicPlan } from '../src/solve/incumbent.js';
 import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
 import { loadSolver, prepare } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
-import { FRONTIER_DONE, FRONTIER_INCUMBENT, FRONTIER_PAUSED, TaoKernel } from '../src/solve/wasm.js';
+import { TaoKernel } from '../src/solve/wasm.js';
 import { problemArb, quantizedCaseArb, type ShapeLimits } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { withTwins } from './helpers/twins.js';
@@ -32,7 +33,7 @@ afterAll(() => {
 });
 
 interface Outcome {
-  status: 'done' | 'incumbent';
+  status: DpStatus;
   node: number[];
   value: bigint;
   counters: Record<string, number>;
@@ -40,22 +41,21 @@ interface Outcome {
 
 function viaReference(packed: PackedProblem, quota: number): Outcome {
   const setup = frontierSetup(packed, heuristicPlan(packed));
-  const run = new FrontierReference(packed, setup);
-  let status = run.step(quota);
-  while (status === 'paused') status = run.step(quota);
-  const { nodeClasses: _, ...counters } = run.counters;
-  return { status, node: Array.from(slotsToNodes(setup, run.finish())), value: run.value(), counters: { ...counters, work: run.work } };
+  const run = new FrontierTwin(packed, setup);
+  let status = run.start();
+  while (status === DpStatus.paused) status = run.step(quota);
+  return { status, node: Array.from(run.finish()), value: run.value(), counters: run.counters() };
 }
 
 function viaKernel(kernel: TaoKernel, packed: PackedProblem, quota: number): Outcome {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
   let status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
-  while (status === FRONTIER_PAUSED) status = kernel.frontierStep(quota);
-  expect([FRONTIER_DONE, FRONTIER_INCUMBENT]).toContain(status);
+  while (status === DpStatus.paused) status = kernel.frontierStep(quota);
+  expect([DpStatus.done, DpStatus.incumbent]).toContain(status);
   const counters = kernel.frontierCounters();
   const { node, value } = kernel.frontierFinish();
-  return { status: status === FRONTIER_DONE ? 'done' : 'incumbent', node: Array.from(node), value, counters: { ...counters } };
+  return { status, node: Array.from(node), value, counters: { ...counters } };
 }
 
 const shapes: { name: string; runs: number; limits: Partial<ShapeLimits>; quanta: number[]; twins: boolean }[] = [
@@ -77,7 +77,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
           const expected = viaReference(packed, 1e12);
           // A small quota pauses and resumes inside layers; the outcome must not depend on it.
           expect(viaKernel(release, packed, quota)).toEqual(expected);
-          seen[expected.status]++;
+          seen[expected.status === DpStatus.done ? 'done' : 'incumbent']++;
           const setup = frontierSetup(packed);
           if (setup.classes < packed.nodeIndex.length) seen.classes++;
           if (setup.tailStart < sessionsKept(packed) && packed.nodeIndex.length > 1) seen.tail++;

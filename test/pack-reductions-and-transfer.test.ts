@@ -61,8 +61,8 @@ describe('packProblem', () => {
       expect(plan.stats).toMatchObject({ nodesKept: 2, sessionsKept: 2, states: 18 });
     }
     // Each session on its best-credit node fits: no DP cell is visited.
-    expect(solver.solve(problem, { quantum: 10 }).stats).toMatchObject({ path: 'best-nodes', cells: 0 });
-    expect(solver.solve(problem, { quantum: 10, path: 'dense' }).stats).toMatchObject({ path: 'dense', cells: 36 });
+    expect(solver.solve(problem, { quantum: 10 }).stats).toMatchObject({ path: 'best-nodes', work: 0 });
+    expect(solver.solve(problem, { quantum: 10, path: 'dense' }).stats).toMatchObject({ path: 'dense', work: 36 });
   });
 });
 

@@ -35,7 +35,19 @@ describe('package tarball', () => {
       if (typeof target === 'string') targets.push(target);
       else targets.push(target.types, target.default);
     }
-    for (const t of targets) expect(files, t).toContain(t.replace(/^\.\//, ''));
+    for (const t of targets) {
+      const path = t.replace(/^\.\//, '');
+      // A subpath pattern (`./schemas/*`) must match at least one shipped file.
+      if (path.endsWith('*')) expect([...files].some((f) => f.startsWith(path.slice(0, -1))), t).toBe(true);
+      else expect(files, t).toContain(path);
+    }
+  });
+
+  it('ships the JSON Schemas, the license, the changelog, the sidecar protocol and its Python client', () => {
+    for (const name of ['problem', 'plan', 'snapshot', 'predictor', 'request', 'response']) {
+      expect(files).toContain(`schemas/${name}.schema.json`);
+    }
+    for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/sidecar.md', 'examples/python/tao_client.py']) expect(files).toContain(f);
   });
 
   it('ships the release WASM, the worker and the README', () => {

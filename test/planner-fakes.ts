@@ -12,7 +12,7 @@ export interface FakePrepared {
   problem: Problem;
   options: ResolvedSolveOptions;
   /** Stand-in for sessions x states. */
-  cells: number;
+  work: number;
 }
 
 /** First fit in input order on the first eligible node with room, exact tokens. */
@@ -34,7 +34,7 @@ export function firstFit(problem: Problem): Plan {
       break;
     }
   }
-  return { status: 'optimal', assignments, value: { credit, ready, tokens }, quantum: 1, stats: { path: 'reference', cells: 0, states: 0, micros: 0 } };
+  return { status: 'optimal', assignments, value: { credit, ready, tokens }, quantum: 1, stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: 0 } };
 }
 
 interface Held {
@@ -58,15 +58,15 @@ export class ManualBackend implements PlannerBackend<FakePrepared> {
   /** Makes the next in-thread solve throw this. */
   failNext: Error | undefined;
 
-  constructor(private readonly cellsOf: (p: Problem) => number = () => 1e9) {}
+  constructor(private readonly workOf: (p: Problem) => number = () => 1e9) {}
 
   prepare(problem: Problem, options: SolveOptions): FakePrepared {
     validateProblem(problem);
-    return { problem, options: resolveSolveOptions(options), cells: this.cellsOf(problem) };
+    return { problem, options: resolveSolveOptions(options), work: this.workOf(problem) };
   }
 
-  cells(prepared: FakePrepared): number {
-    return prepared.cells;
+  work(prepared: FakePrepared): number {
+    return prepared.work;
   }
 
   solveInThread(prepared: FakePrepared): Plan {

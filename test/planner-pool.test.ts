@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { InvalidValueError, SolverTrapError } from '../src/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateCells, createPlanner, solverBackend } from '../src/planner/backend.js';
+import { estimateWork, createPlanner, solverBackend } from '../src/planner/backend.js';
 import type { Planner, SubmitResult } from '../src/planner/planner.js';
 import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
 import { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../src/solve/solver.js';
@@ -14,7 +14,7 @@ let planner: Planner<Prepared>;
 beforeAll(async () => {
   solver = await loadSolver();
   pool = createSolverPool({ workerFile: builtWorker() });
-  planner = await createPlanner({ pool, solver, inThreadMaxCells: 2_000 });
+  planner = await createPlanner({ pool, solver, inThreadMaxWork: 2_000 });
 });
 
 afterAll(async () => {
@@ -33,7 +33,7 @@ describe('planner over the WASM solver and the pool', () => {
     const problems = fc.sample(problemArb, { numRuns: 120, seed: 42 });
     const paths = new Set<string>();
     for (const problem of problems) {
-      const cells = estimateCells(prepare(problem, { quantum: 256 }));
+      const cells = estimateWork(prepare(problem, { quantum: 256 }));
       const r = plannedOf(await planner.submit(problem, { quantum: 256 }));
       expect(r.path).toBe(cells <= 2_000 ? 'in-thread' : 'pool');
       paths.add(r.path);
@@ -47,15 +47,15 @@ describe('planner over the WASM solver and the pool', () => {
   it('estimates an over-budget problem at the state budget, the most work the frontier DP may spend', () => {
     const over = prepare(slowProblem(1_000), { stateBudget: 1_000 });
     expect(over.packed.cells).toBeGreaterThan(1_000);
-    expect(estimateCells(over)).toBe(1_000);
+    expect(estimateWork(over)).toBe(1_000);
   });
 
   it('estimates a problem closed on the best-nodes path at one pass over its pairs, unless a DP path is forced', () => {
     const roomy = prepare(slowProblem(20));
     expect(roomy.packed.cells).toBeGreaterThan(20 * 2);
-    expect(estimateCells(roomy)).toBe(20 * 2);
+    expect(estimateWork(roomy)).toBe(20 * 2);
     expect(solver.solve(slowProblem(20)).stats.path).toBe('best-nodes');
-    expect(estimateCells(prepare(slowProblem(20), { path: 'dense' }))).toBe(Math.min(roomy.packed.cells, 2 ** 22));
+    expect(estimateWork(prepare(slowProblem(20), { path: 'dense' }))).toBe(Math.min(roomy.packed.cells, 2 ** 22));
   });
 
   it('keeps the loop free: a slow solve in the pool does not stall timers on this thread', async () => {
@@ -112,7 +112,7 @@ describe('planner backend', () => {
 
 describe('createPlanner', () => {
   it('creates and closes its own pool and solver', async () => {
-    const own = await createPlanner({ poolOptions: { workerFile: builtWorker() }, inThreadMaxCells: 0 });
+    const own = await createPlanner({ poolOptions: { workerFile: builtWorker() }, inThreadMaxWork: 0 });
     const problem = fc.sample(problemArb, { numRuns: 1, seed: 2 })[0]!;
     expect(plannedOf(await own.submit(problem)).path).toBe('pool');
     await own.close();

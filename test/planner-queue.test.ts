@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { Planner, resolvePlannerOptions, type SubmitResult } from '../src/planner/planner.js';
+import { IN_THREAD_MAX_CELLS, IN_THREAD_MAX_WORK, Planner, resolvePlannerOptions, type PlannerBackend, type SubmitResult } from '../src/planner/planner.js';
 import type { ProblemSession } from '../src/types.js';
-import { ManualBackend, problemOf, tick } from './planner-fakes.js';
+import { ManualBackend, problemOf, tick, type FakePrepared } from './planner-fakes.js';
 
 const planned = (r: SubmitResult) => {
   if (r.status !== 'planned') throw new Error(`expected planned, got ${r.status}`);
@@ -12,7 +12,7 @@ const planned = (r: SubmitResult) => {
 describe('planner queue: latest wins, one in flight', () => {
   it('supersedes a queued submission with a newer one and solves the newest after the running one', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const a = planner.submit(problemOf(2, 'a'));
     await tick();
     const b = planner.submit(problemOf(3, 'b'));
@@ -35,7 +35,7 @@ describe('planner queue: latest wins, one in flight', () => {
 
   it('coalesces submissions made in the same tick before anything starts', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const results = [1, 2, 3].map((n) => planner.submit(problemOf(n)));
     await tick();
     backend.release();
@@ -44,9 +44,9 @@ describe('planner queue: latest wins, one in flight', () => {
     expect(backend.solvedOffThread).toHaveLength(1);
   });
 
-  it('routes by estimated cells: at or below the threshold in-thread, above it to the pool', async () => {
+  it('routes by estimated work: at or below the threshold in-thread, above it to the pool', async () => {
     const backend = new ManualBackend((p) => p.sessions.length * 100);
-    const planner = new Planner(backend, { inThreadMaxCells: 300 });
+    const planner = new Planner(backend, { inThreadMaxWork: 300 });
     const small = planned(await planner.submit(problemOf(3)));
     expect(small.path).toBe('in-thread');
     const big = planner.submit(problemOf(4));
@@ -54,17 +54,17 @@ describe('planner queue: latest wins, one in flight', () => {
     backend.release();
     expect(planned(await big).path).toBe('pool');
     const s = planner.stats();
-    expect([s.solvesInThread, s.solvesPool, s.inThreadMaxCells]).toEqual([1, 1, 300]);
+    expect([s.solvesInThread, s.solvesPool, s.inThreadMaxWork]).toEqual([1, 1, 300]);
     expect(s.solveMicros.count).toBe(2);
     expect(s.queueWaitMicros.count).toBe(2);
   });
 
   it('counts fallback plans', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const p = planner.submit(problemOf(1));
     await tick();
-    backend.release({ status: 'fallback', reason: 'worker failed: test', assignments: [], value: { credit: 0, ready: 0, tokens: 0 }, quantum: 1, stats: { path: 'bfd', cells: 0, states: 0, micros: 0 } });
+    backend.release({ status: 'fallback', reason: 'worker failed: test', assignments: [], value: { credit: 0, ready: 0, tokens: 0 }, quantum: 1, stats: { path: 'bfd', work: 0, cells: 0, states: 0, micros: 0 } });
     expect(planned(await p).plan.reason).toBe('worker failed: test');
     expect(planner.stats().fallbacks).toBe(1);
   });
@@ -84,7 +84,7 @@ describe('planner queue: latest wins, one in flight', () => {
 describe('planner signal', () => {
   it('drops a queued submission when its signal fires: it settles aborted and never runs', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const first = planner.submit(problemOf(1));
     await tick();
     const ac = new AbortController();
@@ -107,7 +107,7 @@ describe('planner signal', () => {
 
   it('settles a running pool solve as aborted when the backend rejects with AbortedError', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const ac = new AbortController();
     const p = planner.submit(problemOf(1), { signal: ac.signal });
     await tick();
@@ -140,7 +140,7 @@ describe('planner errors and close', () => {
 
   it('close is idempotent, lets the running solve finish, aborts the queued one, and closes the backend once', async () => {
     const backend = new ManualBackend();
-    const planner = new Planner(backend, { inThreadMaxCells: 0 });
+    const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const running = planner.submit(problemOf(1));
     await tick();
     const queued = planner.submit(problemOf(2));
@@ -171,10 +171,32 @@ describe('planner errors and close', () => {
   });
 
   it('validates planner options by name', () => {
-    expect(() => resolvePlannerOptions({ inThreadMaxCells: -1 })).toThrow(new InvalidValueError('options.inThreadMaxCells must be a non-negative integer or Infinity'));
-    expect(() => resolvePlannerOptions({ inThreadMaxCells: '1' as unknown as number })).toThrow(new InvalidTypeError('options.inThreadMaxCells must be a number'));
-    expect(resolvePlannerOptions({ inThreadMaxCells: Infinity }).inThreadMaxCells).toBe(Infinity);
+    expect(() => resolvePlannerOptions({ inThreadMaxWork: -1 })).toThrow(new InvalidValueError('options.inThreadMaxWork must be a non-negative integer or Infinity'));
+    expect(() => resolvePlannerOptions({ inThreadMaxWork: '1' as unknown as number })).toThrow(new InvalidTypeError('options.inThreadMaxWork must be a number'));
+    expect(resolvePlannerOptions({ inThreadMaxWork: Infinity }).inThreadMaxWork).toBe(Infinity);
     expect(() => resolvePlannerOptions({ inThreadMaxcells: 5 } as never)).toThrow(new InvalidValueError('options.inThreadMaxcells is not a known option'));
+  });
+
+  it('still accepts and reports the deprecated names inThreadMaxCells, IN_THREAD_MAX_CELLS and a backend\'s cells()', async () => {
+    expect(IN_THREAD_MAX_CELLS).toBe(IN_THREAD_MAX_WORK);
+    expect(resolvePlannerOptions({ inThreadMaxCells: 7 })).toEqual({ inThreadMaxWork: 7 });
+    expect(() => resolvePlannerOptions({ inThreadMaxCells: -1 })).toThrow(new InvalidValueError('options.inThreadMaxCells must be a non-negative integer or Infinity'));
+    expect(() => resolvePlannerOptions({ inThreadMaxCells: 1, inThreadMaxWork: 1 })).toThrow(
+      new InvalidValueError('options.inThreadMaxCells is the deprecated name of options.inThreadMaxWork: give only one of them'),
+    );
+    // A backend written against the old interface: `cells` instead of `work`.
+    const backend = new ManualBackend((p) => p.sessions.length * 100);
+    const legacy: PlannerBackend<FakePrepared> = Object.assign(backend, { work: undefined, cells: (p: FakePrepared) => p.work });
+    const planner = new Planner(legacy, { inThreadMaxCells: 300 });
+    expect(planned(await planner.submit(problemOf(3))).path).toBe('in-thread');
+    const big = planner.submit(problemOf(4));
+    await tick();
+    backend.release();
+    expect(planned(await big).path).toBe('pool');
+    const s = planner.stats();
+    expect([s.inThreadMaxWork, s.inThreadMaxCells]).toEqual([300, 300]);
+    await planner.close();
+    expect(() => new Planner({ prepare: legacy.prepare } as unknown as PlannerBackend<FakePrepared>)).toThrow(new InvalidTypeError('backend.work must be a function'));
   });
 });
 

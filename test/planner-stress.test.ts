@@ -11,6 +11,7 @@ import type { Planner, SubmitResult } from '../src/planner/planner.js';
 import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
 import type { Prepared } from '../src/solve/solver.js';
 import type { Problem, ProblemSession } from '../src/types.js';
+import { seededRandom } from '../src/commands/examples.js';
 import { builtWorker } from './pool-support.js';
 
 setFlagsFromString('--expose-gc');
@@ -19,17 +20,6 @@ const gc = runInNewContext('gc') as () => void;
 const ITERATIONS = 3_000;
 const MAX_THREADS = 2;
 
-/** A deterministic PRNG so a failure replays (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The scheduler's live state: nodes with residual capacity and a waiting pool that drifts each tick. */
 class World {
@@ -93,7 +83,7 @@ let planner: Planner<Prepared>;
 
 beforeAll(async () => {
   pool = createSolverPool({ workerFile: builtWorker(), minThreads: 1, maxThreads: MAX_THREADS });
-  planner = await createPlanner({ pool, inThreadMaxCells: 5_000 });
+  planner = await createPlanner({ pool, inThreadMaxWork: 5_000 });
 });
 
 afterAll(async () => {
@@ -103,7 +93,7 @@ afterAll(async () => {
 
 describe('planner stress', () => {
   it('thousands of overlapping submits and applies: every promise settles, applies are safe, nothing leaks', async () => {
-    const random = rng(20_260_101);
+    const random = seededRandom(20_260_101);
     const world = new World(random);
     const pending = new Set<Promise<SubmitResult>>();
     const outcomes: Record<string, number> = { planned: 0, superseded: 0, aborted: 0, rejected: 0 };
@@ -201,7 +191,7 @@ describe('planner stress', () => {
 
   it('a burst of submissions in one tick solves only the latest, on the same warm workers', async () => {
     const before = pool.threadIds().sort();
-    const world = new World(rng(7));
+    const world = new World(seededRandom(7));
     const results = await Promise.all(
       Array.from({ length: 200 }, () => {
         world.drift();

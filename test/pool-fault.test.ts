@@ -1,19 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { createSolverPool, kAllowFaults, kFault, type PoolSolveOptions, type SolverPool } from '../src/pool/pool.js';
-import type { PoolOptions } from '../src/pool/options.js';
-import type { WorkerFault } from '../src/pool/protocol.js';
+import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
+import { armFault, disarmFault, type WorkerFault } from './fixtures/fault-token.mjs';
 import { builtWorker, problemArb, timeless } from './pool-support.js';
 
-/** The internal hooks, typed once: a pool that honours faults, and a solve that asks for one. */
-const faultyPoolOptions = (): PoolOptions => ({ workerFile: builtWorker(), minThreads: 1, maxThreads: 1, [kAllowFaults]: true }) as PoolOptions;
-const withFault = (fault: WorkerFault, options: PoolSolveOptions = {}): PoolSolveOptions => ({ ...options, [kFault]: fault }) as PoolSolveOptions;
+/** The fixture worker: the compiled worker, failing one solve task whenever a fault is armed. */
+const FAULTY_WORKER = fileURLToPath(new URL('./fixtures/faulty-worker.mjs', import.meta.url));
 
 const problem: Problem = fc.sample(
   problemArb.filter((p) => p.sessions.length >= 6 && p.nodes.length >= 2),
@@ -27,11 +25,13 @@ beforeAll(async () => {
 });
 afterAll(() => solver?.close());
 afterEach(async () => {
+  disarmFault();
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
 
 async function faultyPool(): Promise<SolverPool> {
-  const pool = createSolverPool(faultyPoolOptions());
+  builtWorker();
+  const pool = createSolverPool({ workerFile: FAULTY_WORKER, minThreads: 1, maxThreads: 1 });
   pools.push(pool);
   await pool.ready();
   return pool;
@@ -57,7 +57,8 @@ describe('a failing worker does not lose the solve', () => {
     it(`${fault}: the caller gets the BFD fallback with the reason, the worker is replaced, the next solve is exact`, async () => {
       const pool = await faultyPool();
       const [before] = pool.threadIds();
-      const plan = await pool.solve(problem, withFault(fault, { quantum: 256 }));
+      armFault(fault);
+      const plan = await pool.solve(problem, { quantum: 256 });
       expect(plan.status).toBe('fallback');
       expect(plan.reason).toMatch(reason);
       expect(plan.stats.path).toBe('bfd');
@@ -76,17 +77,21 @@ describe('a failing worker does not lose the solve', () => {
 
   it('queued solves behind a failing one run on the replacement, exactly', async () => {
     const pool = await faultyPool();
-    const failing = pool.solve(problem, withFault('trap'));
+    armFault('trap');
+    const failing = pool.solve(problem);
     const queued = fc.sample(problemArb, { numRuns: 5, seed: 5 }).map((p) => [p, pool.solve(p)] as const);
     expect((await failing).status).toBe('fallback');
     for (const [p, plan] of queued) expect(timeless(await plan)).toEqual(timeless(solver.solve(p)));
     expect(pool.stats()).toMatchObject({ workerFailures: 1, workersRetired: 1 });
   });
 
-  it('refuses fault injection on a pool not created for fault tests', async () => {
+  it('the package\'s own worker has no fault seam: with a fault armed it solves exactly', async () => {
     const pool = createSolverPool({ workerFile: builtWorker() });
     pools.push(pool);
-    await expect(pool.solve(problem, withFault('exit'))).rejects.toThrow(new InvalidValueError('fault injection needs a pool created for fault tests'));
+    armFault('exit');
+    const plan = await pool.solve(problem, { quantum: 256 });
+    expect(timeless(plan)).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
+    expect(pool.stats()).toMatchObject({ workerFailures: 0, fallbacks: 0 });
   });
 });
 

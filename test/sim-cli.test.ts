@@ -23,7 +23,7 @@ afterEach(() => {
 
 describe('tao simulate flags', () => {
   const bad: [string[], typeof InvalidTypeError | typeof InvalidValueError, string][] = [
-    [['--bogus'], InvalidValueError, 'unknown option --bogus'],
+    [['--bogus'], InvalidValueError, 'unknown option "--bogus"'],
     [['--seeds'], InvalidTypeError, '--seeds needs a value'],
     [['--seeds', '0'], InvalidValueError, '--seeds must be an integer from 1 to 10000 (got "0")'],
     [['--seeds', 'x'], InvalidTypeError, '--seeds must be an integer (got "x")'],
@@ -35,6 +35,10 @@ describe('tao simulate flags', () => {
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
     [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code, decode-heavy (got "chat")'],
     [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
+    [['--policy', 'tao,fifo'], InvalidValueError, '--policy must be one of tao, '],
+    [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
+    [['--policy', 'tao,tao-bfd,tao'], InvalidValueError, '--policy must not repeat a policy (got "tao,tao-bfd,tao")'],
+    [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();
@@ -48,6 +52,17 @@ describe('tao simulate flags', () => {
     const file = join(dir, 's.json');
     writeFileSync(file, JSON.stringify({ name: 'x', extends: 'ds-16', workers: -1 }));
     await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 100000');
+  });
+
+  it('--policy a,b runs exactly those policies, in that order', async () => {
+    const io = quiet();
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+    const json = join(dir, 'r.json');
+    const code = await simulateCmd(['--setting', 'ds-16', '--policy', 'thunderagent, tao', '--seeds', '1', '--tasks', '8', '--json', json]);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string }[] };
+    expect(report.runs.map((r) => r.policy)).toEqual(['thunderagent', 'tao']);
+    expect(io.out()).toMatch(/^thunderagent /m);
   });
 
   it('runs every policy on the same seeds and writes the table, JSON, SVG and the recorded problems', async () => {

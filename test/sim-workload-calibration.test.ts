@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quantile } from '../src/sim/stats.js';
+import { quantile } from '../src/stats.js';
 import { CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE, generateTask, SWE_BENCH_PROFILE, type WorkloadProfile } from '../src/sim/workload.js';
 
 function measure(p: WorkloadProfile, n: number) {

@@ -63,7 +63,7 @@ describe('state budget, dense path', () => {
     expect(plan.reason).toBe(
       `state budget exceeded: ${packed.cells} cells (${n} sessions x ${packed.states} states) > stateBudget ${budget}`,
     );
-    expect(plan.stats.cells).toBe(0);
+    expect(plan.stats.work).toBe(0);
     expectLabelledFallback(tick, plan, options);
   });
 
@@ -72,7 +72,7 @@ describe('state budget, dense path', () => {
     const plan = solver.solve(tick, { ...Q1024, stateBudget: packed.cells, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.path).toBe('dense');
-    expect(plan.stats.cells).toBe(packed.cells);
+    expect(plan.stats.work).toBe(packed.cells);
   });
 
   it('64 nodes with huge capacities and 4096 sessions: labelled fallback on the dense path, best-nodes in auto', () => {
@@ -119,7 +119,7 @@ describe('state budget, dense path', () => {
     const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26, path: 'dense' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.states).toBe(side * side);
-    expect(plan.stats.cells).toBe(2 ** 26);
+    expect(plan.stats.work).toBe(2 ** 26);
     expect(plan.value).toEqual({ credit: 3 + 2 + 3 + 2, ready: 4, tokens: 6 });
     expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
   });
@@ -152,7 +152,7 @@ describe('state budget, frontier path', () => {
     const n = sessionsKept(prepare(tick, options).packed);
     expect(plan.reason).toMatch(new RegExp(`^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`));
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
-    expect(plan.stats.cells).toBeGreaterThanOrEqual(50);
+    expect(plan.stats.work).toBeGreaterThanOrEqual(50);
     expectLabelledFallback(tick, plan, options);
   });
 
@@ -175,7 +175,7 @@ describe('state budget, frontier path', () => {
     expect(plan.stats.path).toBe('dense');
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
     // Cells count both: the frontier's work before it was abandoned, then the dense cells.
-    expect(plan.stats.cells).toBeGreaterThan(packed.cells);
+    expect(plan.stats.work).toBeGreaterThan(packed.cells);
     expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
 
     // With the dense DP over the budget there is nothing to fall back on: a labelled fallback.
@@ -299,24 +299,24 @@ describe('traps and close', () => {
     const kernel = await TaoKernel.create('release');
     const { packed } = prepare(tick);
     const radix = Array.from(packed.capacity, (c) => c + 1);
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    const expected = kernel.finish().value;
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    const expected = kernel.denseFinish().value;
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
     // Stepping far past the reserved sessions runs off the end of linear memory.
-    expect(() => kernel.step(0, 1e9)).toThrow(SolverTrapError);
-    expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.step(0, sessionsKept(packed));
-    expect(kernel.finish().value).toBe(expected);
+    expect(() => kernel.denseStep(0, 1e9)).toThrow(SolverTrapError);
+    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+    kernel.denseStep(0, sessionsKept(packed));
+    expect(kernel.denseFinish().value).toBe(expected);
     kernel.close();
   });
 
   it('the debug build checks ABI arguments and reports them as a trap', async () => {
     const kernel = await TaoKernel.create('debug');
     const { packed } = prepare(tick);
-    expect(kernel.load(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
-    expect(() => kernel.step(0, sessionsKept(packed) + 1)).toThrow(
-      /^WASM trap in step: abort: step: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
+    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    expect(() => kernel.denseStep(0, sessionsKept(packed) + 1)).toThrow(
+      /^WASM trap in denseStep: abort: denseStep: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
     );
     kernel.close();
   });

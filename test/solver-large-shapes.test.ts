@@ -75,7 +75,7 @@ describe('8 and 16 nodes x 500 sessions', () => {
       expectFeasible(problem, plan);
       if (plan.status === 'fallback') {
         expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work after \d+ of \d+ sessions/);
-        expect(plan.stats.cells).toBeLessThan(2 ** 22 + 2 ** 16);
+        expect(plan.stats.work).toBeLessThan(2 ** 22 + 2 ** 16);
       }
     }
   });

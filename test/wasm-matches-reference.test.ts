@@ -61,9 +61,9 @@ describe('SIMD and scalar kernels produce identical choices', () => {
           const radix = Array.from(packed.capacity, (c) => c + 1);
           const run = (simd: boolean) => {
             kernel.setSimd(simd);
-            expect(kernel.load(radix, packed.qweight, packed.key)).toBe(true);
-            kernel.step(0, sessionsKept(packed));
-            return kernel.finish();
+            expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+            kernel.denseStep(0, sessionsKept(packed));
+            return kernel.denseFinish();
           };
           const simd = run(true);
           const scalar = run(false);

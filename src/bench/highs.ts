@@ -97,7 +97,7 @@ export function solveWithHighs(highs: LegacyHighs, problem: Problem, quantum: nu
     assignments: [],
     value: { credit: 0, ready: 0, tokens: 0 },
     quantum,
-    stats: { path: 'reference', cells: 0, states: 0, micros: Math.round((performance.now() - t0) * 1000) },
+    stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: Math.round((performance.now() - t0) * 1000) },
   });
   if (pairs.length === 0) return { ok: true, plan: empty() };
 

@@ -60,7 +60,7 @@ export interface RunnerReport {
   fallbackReasons: Record<string, number>;
   /** SolvePath of the plans and how often. */
   paths: Record<string, number>;
-  /** DP cells per solve (Plan.stats.cells). */
+  /** Units of DP work per solve (Plan.stats.work). */
   cells: { median: number; p95: number; max: number };
   /** Timed solves (samples) and their summary. */
   time: Summary;

@@ -12,7 +12,8 @@ import type { BenchOptions } from './options.js';
 import { REPORT_SCHEMA_VERSION, type BenchReport, type OracleReport, type RunnerReport, type SettingReport } from './report.js';
 import type { Runner, SkippedRunner } from './runners.js';
 import { PAPER_TABLE9, settingInfo, type SettingName } from './settings.js';
-import { quantileSorted, sortedCopy, summarize } from './stats.js';
+import { quantileSorted, sortedCopy } from '../stats.js';
+import { summarize } from './stats.js';
 import { hrtimeNow } from 'tinybench';
 import { collectGarbage, timeSolves } from './timing.js';
 import { checkPlan, emptyCounts, formatValue, judge, sameValue, tally, type OracleValue, type ValidationCounts } from './validation.js';
@@ -146,7 +147,7 @@ function countBy(values: readonly string[]): Record<string, number> {
 }
 
 function cellsSummary(plans: readonly Plan[]): RunnerReport['cells'] {
-  const s = sortedCopy(plans.map((p) => p.stats.cells));
+  const s = sortedCopy(plans.map((p) => p.stats.work));
   return { median: quantileSorted(s, 0.5), p95: quantileSorted(s, 0.95), max: s.length > 0 ? (s[s.length - 1] as number) : NaN };
 }
 
@@ -255,7 +256,7 @@ async function runSetting(
     };
   }
   const ref = solved.get('reference');
-  const cells = refPlans.map((p) => p?.stats.cells ?? 0);
+  const cells = refPlans.map((p) => p?.stats.work ?? 0);
   for (const r of Object.values(reports)) {
     const own = solved.get(r.runner);
     if (ref === undefined || own === undefined || r.runner === 'reference' || r.runner === 'highs') continue;
@@ -270,7 +271,7 @@ async function runSetting(
     if (plan == null) return { nodes: p.nodes.length, sessions: p.sessions.length, cells: NaN, states: NaN, fallback: false };
     const st = plan.stats;
     // A fallback ran no DP (cells 0): describe it by the cells the DP would have needed.
-    const cells = plan.status === 'fallback' ? st.states * (st.sessionsKept ?? p.sessions.length) : st.cells;
+    const cells = plan.status === 'fallback' ? st.states * (st.sessionsKept ?? p.sessions.length) : st.work;
     return { nodes: p.nodes.length, sessions: p.sessions.length, cells, states: st.states, fallback: plan.status === 'fallback' };
   });
   const report: SettingReport = {

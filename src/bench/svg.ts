@@ -4,6 +4,7 @@
  * Log-scale y: the runners span four orders of magnitude.
  */
 import type { BenchReport } from './report.js';
+import { escapeXml } from '../xml.js';
 import { settingInfo, type SettingInfo } from './settings.js';
 
 const W = 760;
@@ -19,10 +20,6 @@ const COLORS: Record<string, string> = {
 const EXTRA = ['#e377c2', '#17becf', '#bcbd22', '#7f7f7f'];
 const FAMILIES: SettingInfo['family'][] = ['ds', 'qwen', 'glm'];
 const DASH: Record<SettingInfo['family'], string> = { ds: '', qwen: '6 3', glm: '2 3' };
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 function marker(family: SettingInfo['family'], x: number, y: number, fill: string, stroke: string): string {
   const r = 4.5;
@@ -66,7 +63,7 @@ export function renderSvg(report: BenchReport): string {
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
   out.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  out.push(`<text x="${M.left}" y="20" font-size="14" font-weight="bold">P95 solve time vs workers (tao-solver ${esc(report.package.version)}, ${report.workload.count} problems per setting)</text>`);
+  out.push(`<text x="${M.left}" y="20" font-size="14" font-weight="bold">P95 solve time vs workers (tao-solver ${escapeXml(report.package.version)}, ${report.workload.count} problems per setting)</text>`);
   // Grid and y ticks at each decade, with 2x and 5x minor lines.
   for (let d = Math.log10(lo); d <= Math.log10(hi) + 1e-9; d++) {
     const v = Math.pow(10, d);
@@ -109,7 +106,7 @@ export function renderSvg(report: BenchReport): string {
   const lx = W - M.right + 16;
   for (const [name] of series) {
     const c = colorOf.get(name) as string;
-    out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/><text x="${lx + 28}" y="${ly + 4}">${esc(name)}</text>`);
+    out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/><text x="${lx + 28}" y="${ly + 4}">${escapeXml(name)}</text>`);
     ly += 18;
   }
   out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#000" stroke-width="1.5"/>${marker('ds', lx + 11, ly, 'white', '#000')}<text x="${lx + 28}" y="${ly + 4}">paper Table 9</text>`);

@@ -4,7 +4,7 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions } from '../solve/options.js';
 import { compareReports } from '../bench/check.js';
@@ -64,17 +64,11 @@ gate:
 `;
 
 function int(value: string | undefined, flag: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const x = Number(value);
-  if (!Number.isSafeInteger(x) || x < min) throw new InvalidValueError(`${flag} must be an integer >= ${min}, got "${value}"`);
-  return x;
+  return value === undefined ? undefined : intFlag(flag, value, min);
 }
 
 function positive(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const x = Number(value);
-  if (!Number.isFinite(x) || x <= 0) throw new InvalidValueError(`${flag} must be a positive number, got "${value}"`);
-  return x;
+  return value === undefined ? undefined : positiveNumberFlag(flag, value);
 }
 
 function parseRunners(list: string, flag: string): RunnerName[] {
@@ -132,12 +126,7 @@ const SPEC = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  let v: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SPEC; strict: true }>>['values'];
-  try {
-    v = parseArgs({ args, options: SPEC, allowPositionals: false, strict: true }).values;
-  } catch (err) {
-    throw new InvalidValueError(`${(err as Error).message} ('tao bench --help' lists the options)`);
-  }
+  const { values: v } = parseFlags(args, SPEC);
   if (v.help === true) {
     process.stdout.write(HELP);
     return 0;

@@ -1,22 +1,32 @@
 /**
- * Flag parsing shared by `tao simulate` and `tao sweep`: node:util parseArgs, with its errors turned into
- * the package's typed errors naming the flag (the CLI prints them on one line and exits 2).
+ * Flag parsing shared by every `tao` command: node:util parseArgs, with its errors turned into the
+ * package's typed errors naming the flag (printed on one line, exit 2), and the value checks of the flags.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs in strict mode; unknown flags, missing values and stray arguments become typed errors. */
-export function parseFlags<O extends Options>(args: readonly string[], options: O): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'] {
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>>;
+
+/**
+ * parseArgs in strict mode; unknown flags, missing values and (unless `positionals`) stray arguments become
+ * typed errors. `--flag=VALUE` and `--flag VALUE` are both accepted; a lone `-` is a positional.
+ */
+export function parseFlags<O extends Options>(
+  args: readonly string[],
+  options: O,
+  positionals = false,
+): { values: Parsed<O>['values']; positionals: string[] } {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    const parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: positionals });
+    return { values: parsed.values as Parsed<O>['values'], positionals: parsed.positionals };
   } catch (err) {
     const code = (err as { code?: string }).code;
     const message = err instanceof Error ? err.message : String(err);
     // parseArgs quotes the flag, sometimes followed by ' <value>': keep the flag itself.
     const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? 'an option';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new InvalidValueError(`unknown option ${flag}`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new InvalidValueError(`unknown option "${flag}"`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       if (/ambiguous/.test(message)) {
         throw new InvalidTypeError(`${flag} needs a value (for a value starting with "-", write ${flag}=VALUE)`);
@@ -44,10 +54,10 @@ export function numFlag(flag: string, text: string): number {
   return x;
 }
 
-/** A positive number of seconds. */
-export function secondsFlag(flag: string, text: string): number {
+/** A positive finite number, of `unit` when given (`seconds`, `milliseconds`). */
+export function positiveNumberFlag(flag: string, text: string, unit?: string): number {
   const x = numFlag(flag, text);
-  if (x <= 0) throw new InvalidValueError(`${flag} must be a positive number of seconds (got "${text}")`);
+  if (x <= 0) throw new InvalidValueError(`${flag} must be a positive number${unit === undefined ? '' : ` of ${unit}`} (got "${text}")`);
   return x;
 }
 

@@ -2,15 +2,21 @@
  * `tao demo`: solves the bundled examples (src/commands/examples.ts) with the DP and with BFD, prints each plan on
  * one line, and times repeated in-thread solves (median and P95).
  */
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { bfd } from '../solve/bfd.js';
+import { intFlag, parseFlags } from './cli-args.js';
 import { demoExamples } from './examples.js';
 import { loadSolver } from '../solve/solver.js';
+import { quantileSorted, sortedCopy } from '../stats.js';
 import type { Plan } from '../types.js';
+
+/** Timed solves per example when no --repeat is given. */
+export const DEFAULT_REPEAT = 200;
 
 const HELP = `usage: tao demo [--repeat N]
 
 Solves the bundled examples (the paper's appendix H snapshots, reconstructed, and random ticks) with the
-exact DP and with best-fit decreasing, prints each plan, and times N repeated solves (default 200).`;
+exact DP and with best-fit decreasing, prints each plan, and times N repeated solves (default ${DEFAULT_REPEAT}).`;
 
 function formatValue(plan: Plan): string {
   const v = plan.value;
@@ -24,30 +30,23 @@ function formatPlan(label: string, plan: Plan): string {
   return `${head}${reason}\n       ${list.length > 0 ? list : '(none)'}`;
 }
 
-/** The q-quantile of sorted samples (nearest rank). */
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
+const FLAGS = {
+  repeat: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(args: string[]): Promise<number> {
-  let repeat = 200;
-  for (let k = 0; k < args.length; k++) {
-    const arg = args[k]!;
-    if (arg === '-h' || arg === '--help') {
+  let repeat = DEFAULT_REPEAT;
+  try {
+    const { values } = parseFlags(args, FLAGS);
+    if (values.help === true) {
       process.stdout.write(HELP + '\n');
       return 0;
     }
-    if (arg === '--repeat') {
-      const text = args[++k] ?? '';
-      const n = Number(text);
-      if (!/^[0-9]+$/.test(text) || n < 1 || n > 1_000_000) {
-        process.stderr.write(`tao demo: --repeat must be an integer from 1 to 1000000 (got "${text}")\n`);
-        return 2;
-      }
-      repeat = n;
-      continue;
-    }
-    process.stderr.write(`tao demo: unknown option "${arg}"\n`);
+    if (values.repeat !== undefined) repeat = intFlag('--repeat', values.repeat, 1, 1_000_000);
+  } catch (err) {
+    if (!(err instanceof InvalidTypeError || err instanceof InvalidValueError)) throw err;
+    process.stderr.write(`tao demo: ${err.message}\n`);
     return 2;
   }
 
@@ -63,14 +62,14 @@ export async function run(args: string[]): Promise<number> {
         solver.solve(ex.problem, options);
         times.push((performance.now() - t0) * 1000);
       }
-      times.sort((a, b) => a - b);
+      const sorted = sortedCopy(times);
       const { nodes, sessions } = ex.problem;
       process.stdout.write(
         `${ex.name}: ${ex.description}\n` +
           `  ${nodes.length} nodes, ${sessions.length} sessions, quantum ${ex.quantum}, ` +
-          `${plan.stats.states} states, ${plan.stats.cells} cells\n` +
+          `${plan.stats.states} states, ${plan.stats.work} units of work\n` +
           `${formatPlan('dp', plan)}\n${formatPlan('bfd', greedy)}\n` +
-          `  solve time: median ${quantile(times, 0.5).toFixed(1)} us, p95 ${quantile(times, 0.95).toFixed(1)} us ` +
+          `  solve time: median ${quantileSorted(sorted, 0.5).toFixed(1)} us, p95 ${quantileSorted(sorted, 0.95).toFixed(1)} us ` +
           `over ${repeat} solves\n\n`,
       );
     }

@@ -5,13 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import {
-  predictReport,
-  validateCompletedToolCall,
-  type CompletedToolCall,
-  type ErrorSummary,
-  type PredictReport,
-} from '../evaluate/readiness/report.js';
+import { predictReport, type ErrorSummary, type PredictReport } from '../evaluate/readiness/report.js';
+import { checkCompletedCall, type CompletedToolCall } from '../evaluate/readiness/predictor.js';
+import { parseFlags } from './cli-args.js';
 
 const USAGE = `usage: tao predict-report <calls.jsonl> [--json]
 
@@ -41,7 +37,7 @@ export function parseCalls(text: string, file: string): CompletedToolCall[] {
       throw new InvalidValueError(`${file} line ${n} is not valid JSON (${(err as Error).message})`);
     }
     try {
-      validateCompletedToolCall(record, `calls[${calls.length}]`);
+      checkCompletedCall(record, `calls[${calls.length}]`, true);
     } catch (err) {
       // Same class and rule, plus where the record is in the file.
       if (err instanceof InvalidTypeError) throw new InvalidTypeError(`${err.message} (${file} line ${n})`);
@@ -93,19 +89,26 @@ export function formatReport(r: PredictReport): string {
   return lines.join('\n');
 }
 
+const FLAGS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function run(args: string[]): Promise<number> {
-  let json = false;
-  const files: string[] = [];
-  for (const a of args) {
-    if (a === '--help' || a === '-h') {
+  let json: boolean;
+  let files: string[];
+  try {
+    const parsed = parseFlags(args, FLAGS, true);
+    if (parsed.values.help === true) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    if (a === '--json') json = true;
-    else if (a.startsWith('-')) {
-      process.stderr.write(`tao predict-report: unknown option "${a}"\n${USAGE}\n`);
-      return 2;
-    } else files.push(a);
+    json = parsed.values.json === true;
+    files = parsed.positionals;
+  } catch (err) {
+    if (!(err instanceof InvalidTypeError || err instanceof InvalidValueError)) throw err;
+    process.stderr.write(`tao predict-report: ${err.message}\n${USAGE}\n`);
+    return 2;
   }
   const file = files[0];
   if (file === undefined || files.length > 1) {

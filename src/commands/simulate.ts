@@ -6,15 +6,15 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { InvalidValueError } from '../errors.js';
-import { intFlag, numFlag, parseFlags, secondsFlag, seedsFlag } from './cli-args.js';
+import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
-import { packageVersion } from '../bench/machine.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { recordLine } from '../sim/record.js';
-import { type RunMode, simulate } from '../sim/run.js';
+import { defaultSimulateOptions, type RunMode, simulate } from '../sim/run.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
 import { SETTING_NAMES, type SimSetting } from '../sim/settings.js';
 import { runningRequestsSvg } from '../sim/svg.js';
@@ -22,18 +22,23 @@ import { formatSetting, formatSummaryTable } from '../sim/table.js';
 import { WORKLOAD_PROFILES } from '../sim/workload.js';
 import { checkSweepValue } from '../sim/sweep.js';
 
+/** The setting simulated when no --setting or --setting-file is given. */
+export const DEFAULT_SETTING = 'ds-64';
+/** The policy simulated when no --policy is given. */
+export const DEFAULT_POLICY: PolicyName = 'tao';
+
 const HELP = `usage: tao simulate [options]
 
 Simulates agent workers on GPU nodes under a scheduling policy and prints metrics over seeds
 (mean ± 95% Student-t interval).
 
 options:
-  --setting NAME        ${SETTING_NAMES.join(', ')} (default ds-64)
+  --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
   --setting-file FILE   a custom setting (JSON, see README); replaces --setting
-  --policy NAME         ${POLICY_NAMES.join(', ')}, or all (default tao)
+  --policy NAME|a,b,... ${POLICY_NAMES.join(', ')}, a comma-separated list of them, or all (default ${DEFAULT_POLICY})
   --baseline NAME       reference policy (one of those run): adds paired 95% intervals of each other
                         policy's difference to it over the seeds
-  --seeds N|a,b,...     seeds 1..N, or a list (default 5)
+  --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N             run N tasks in total (default: the setting's task count)
   --duration SECONDS    instead, run workers back to back for this much simulated time
   --workload NAME       replace the setting's workload profile: ${Object.keys(WORKLOAD_PROFILES).join(', ')}
@@ -41,14 +46,14 @@ options:
   --horizon S           TAO readiness horizon H = scheduling period (default ${defaultTaoParams.horizon})
   --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
   --quantum N           DP capacity quantum in tokens (default ${defaultTaoParams.quantum})
-  --state-budget N      DP state budget in cells (default ${defaultTaoParams.stateBudget})
+  --state-budget N      DP state budget (default ${defaultTaoParams.stateBudget})
   --event-admission     TAO also admits between ticks when the pool changes (default: every H only)
   --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
-  --sample S            seconds between samples of running requests (default 1)
+  --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
-                        (the recorded policy: the one given, or tao with --policy all)
+                        (the recorded policy: the one given, or tao with several)
   --check               check capacity and block invariants after every event (slow)
   --progress            show a progress bar on stderr even when it is not a terminal
   -h, --help            this help`;
@@ -84,7 +89,7 @@ export async function settingFromFlags(values: {
   'setting-file'?: string | undefined;
   workload?: string | undefined;
 }): Promise<SimSetting> {
-  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? 'ds-64', '--setting');
+  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? DEFAULT_SETTING, '--setting');
   if (values.workload !== undefined) {
     const profile = WORKLOAD_PROFILES[values.workload];
     if (profile === undefined) {
@@ -99,7 +104,7 @@ export async function settingFromFlags(values: {
 /** Run mode from --tasks / --duration. */
 export function modeFromFlags(values: { tasks?: string | undefined; duration?: string | undefined }, setting: SimSetting): RunMode {
   if (values.tasks !== undefined && values.duration !== undefined) throw new InvalidValueError('--tasks and --duration are exclusive');
-  if (values.duration !== undefined) return { duration: secondsFlag('--duration', values.duration) };
+  if (values.duration !== undefined) return { duration: positiveNumberFlag('--duration', values.duration, 'seconds') };
   if (values.tasks !== undefined) return { tasks: intFlag('--tasks', values.tasks) };
   return { tasks: setting.tasks };
 }
@@ -131,19 +136,26 @@ export function taoFromFlags(values: {
   return tao;
 }
 
+/** `--policy NAME`, `--policy a,b,...` (those, in that order) or `--policy all`. */
+function policiesFlag(text: string): PolicyName[] {
+  if (text === 'all') return [...POLICY_NAMES];
+  const names = text.split(',').map((t) => t.trim());
+  for (const name of names) {
+    if (!isPolicyName(name)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all, or a comma-separated list of them (got "${text}")`);
+  }
+  if (new Set(names).size !== names.length) throw new InvalidValueError(`--policy must not repeat a policy (got "${text}")`);
+  return names as PolicyName[];
+}
+
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, FLAGS);
+  const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
   const setting = await settingFromFlags(values);
-  const policyText = values.policy ?? 'tao';
-  let policies: PolicyName[];
-  if (policyText === 'all') policies = [...POLICY_NAMES];
-  else if (isPolicyName(policyText)) policies = [policyText];
-  else throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all (got "${policyText}")`);
-  const seeds = seedsFlag('--seeds', values.seeds ?? '5');
+  const policies = policiesFlag(values.policy ?? DEFAULT_POLICY);
+  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   let baseline: PolicyName | undefined;
   if (values.baseline !== undefined) {
     if (!isPolicyName(values.baseline) || !policies.includes(values.baseline)) {
@@ -153,11 +165,12 @@ export async function run(args: string[]): Promise<number> {
   }
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
-  const sampleEvery = values.sample === undefined ? 1 : secondsFlag('--sample', values.sample);
+  const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : positiveNumberFlag('--sample', values.sample, 'seconds');
 
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {
     recorded = policies.length === 1 ? policies[0]! : 'tao';
+    if (!policies.includes(recorded)) throw new InvalidValueError('--record with several policies needs tao among them (it records tao)');
     if (!PROBLEM_POLICIES.includes(recorded)) {
       throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
     }
@@ -195,7 +208,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.json !== undefined) {
     const { schemaVersion, ...rest } = report;
-    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: await packageVersion(), ...rest }, null, 1) + '\n');
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
   }
   if (values.svg !== undefined) {
     const first = seeds[0]!;

@@ -4,23 +4,30 @@
  * input, with one line on stderr naming the flag or the field.
  */
 import { readFile } from 'node:fs/promises';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
-import type { SolveOptions } from '../solve/options.js';
+import { defaultSolveOptions, type SolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
+import { intFlag, parseFlags, positiveNumberFlag } from './cli-args.js';
 
 const HELP = `usage: tao solve [file] [options]
 
 Reads a Problem (JSON) from file, or from stdin when no file is given, and prints the Plan (JSON).
 
 options:
-  --quantum N      capacity quantum in tokens (default 1024)
-  --budget N       state budget: most DP cells before the BFD fallback (default 4194304, at most ${MAX_STATE_BUDGET})
-  --deadline MS    wall-clock bound in milliseconds before the BFD fallback (default: none)
+  --quantum N      capacity quantum in tokens (default ${defaultSolveOptions.quantum})
+  --budget N       state budget: most units of DP work before the BFD fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET})
+  --deadline MS    wall-clock bound in milliseconds before the BFD fallback (default: ${Number.isFinite(defaultSolveOptions.deadlineMs) ? defaultSolveOptions.deadlineMs : 'none'})
   --compact        print the Plan on one line
   -h, --help       this help`;
 
-/** A usage error: printed as one line, exit 2. */
-class UsageError extends Error {}
+const FLAGS = {
+  quantum: { type: 'string' },
+  budget: { type: 'string' },
+  deadline: { type: 'string' },
+  compact: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 interface Parsed {
   file?: string;
@@ -29,56 +36,21 @@ interface Parsed {
   help: boolean;
 }
 
-function integerFlag(flag: string, text: string, max: number): number {
-  const x = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(x) || x < 1 || x > max) {
-    throw new UsageError(`${flag} must be an integer from 1 to ${max} (got "${text}")`);
-  }
-  return x;
-}
-
 function parse(args: readonly string[]): Parsed {
-  const out: Parsed = { options: {}, compact: false, help: false };
-  for (let k = 0; k < args.length; k++) {
-    const arg = args[k]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const next = args[++k];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case '-h':
-      case '--help':
-        out.help = true;
-        break;
-      case '--compact':
-        out.compact = true;
-        break;
-      case '--quantum':
-        out.options.quantum = integerFlag('--quantum', value(), Number.MAX_SAFE_INTEGER);
-        break;
-      case '--budget':
-        out.options.stateBudget = integerFlag('--budget', value(), MAX_STATE_BUDGET);
-        break;
-      case '--deadline': {
-        const text = value();
-        const ms = Number(text);
-        if (text.trim() === '' || !Number.isFinite(ms) || ms <= 0) {
-          throw new UsageError(`--deadline must be a positive number of milliseconds (got "${text}")`);
-        }
-        out.options.deadlineMs = ms;
-        break;
-      }
-      default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}"`);
-        if (out.file !== undefined) throw new UsageError(`expected at most one input file (got "${out.file}" and "${arg}")`);
-        out.file = arg;
-    }
+  const { values, positionals } = parseFlags(args, FLAGS, true);
+  if (positionals.length > 1) {
+    throw new InvalidValueError(`expected at most one input file (got "${positionals[0]}" and "${positionals[1]}")`);
   }
-  return out;
+  const options: SolveOptions = {};
+  if (values.quantum !== undefined) options.quantum = intFlag('--quantum', values.quantum);
+  if (values.budget !== undefined) options.stateBudget = intFlag('--budget', values.budget, 1, MAX_STATE_BUDGET);
+  if (values.deadline !== undefined) options.deadlineMs = positiveNumberFlag('--deadline', values.deadline, 'milliseconds');
+  return {
+    ...(positionals[0] === undefined ? {} : { file: positionals[0] }),
+    options,
+    compact: values.compact === true,
+    help: values.help === true,
+  };
 }
 
 async function readStdin(): Promise<string> {
@@ -92,7 +64,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     parsed = parse(args);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (!(err instanceof InvalidTypeError || err instanceof InvalidValueError)) throw err;
     process.stderr.write(`tao solve: ${err.message}\n`);
     return 2;
   }

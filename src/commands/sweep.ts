@@ -5,7 +5,7 @@
  * Exit codes: 0 done, 2 invalid flags (one line on stderr naming the flag).
  */
 import { writeFileSync } from 'node:fs';
-import { packageVersion } from '../bench/machine.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { InvalidValueError } from '../errors.js';
 import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
@@ -15,7 +15,8 @@ import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
 import { formatSummaryTable, TABLE_COLUMNS } from '../sim/table.js';
 import type { SummaryMetric } from '../sim/summary.js';
-import { modeFromFlags, settingFromFlags } from './simulate.js';
+import { DEFAULT_POLICY, DEFAULT_SETTING, modeFromFlags, settingFromFlags } from './simulate.js';
+import { defaultSimulateOptions } from '../sim/run.js';
 
 const HELP = `usage: tao sweep --param NAME=V1,V2,... [--param ...] [options]
 
@@ -27,11 +28,11 @@ parameters: h (credit half-life, s), H (readiness horizon = period, s), delta, q
 
 options:
   --param NAME=LIST     a parameter and its values, e.g. --param h=5,10,20 (repeatable)
-  --setting NAME        ${SETTING_NAMES.join(', ')} (default ds-64)
+  --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
   --setting-file FILE   a custom setting (JSON)
   --workload NAME       replace the setting's workload profile
-  --policy NAME         policy to sweep (default tao; ${POLICY_NAMES.join(', ')})
-  --seeds N|a,b,...     seeds 1..N, or a list (default 5)
+  --policy NAME         policy to sweep (default ${DEFAULT_POLICY}; ${POLICY_NAMES.join(', ')})
+  --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N | --duration SECONDS   run mode (default: the setting's task count)
   --json FILE           write the report as JSON
   --svg PREFIX          write PREFIX.latency.svg, PREFIX.ttft.svg, PREFIX.decode.svg
@@ -80,7 +81,7 @@ const PLOTS: readonly { file: string; metric: SummaryMetric; label: string }[] =
 ];
 
 export async function run(args: string[]): Promise<number> {
-  const values = parseFlags(args, FLAGS);
+  const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;
@@ -89,9 +90,9 @@ export async function run(args: string[]): Promise<number> {
   if (params.length === 0) throw new InvalidValueError('--param is required (e.g. --param h=5,10,20)');
   const grid = parseParams(params);
   const setting = await settingFromFlags(values);
-  const policy = values.policy ?? 'tao';
+  const policy = values.policy ?? DEFAULT_POLICY;
   if (!isPolicyName(policy)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')} (got "${policy}")`);
-  const seeds = seedsFlag('--seeds', values.seeds ?? '5');
+  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   const mode = modeFromFlags(values, setting);
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
   const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, process.stderr.isTTY === true || values.progress === true);
@@ -106,7 +107,7 @@ export async function run(args: string[]): Promise<number> {
   process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
   if (values.json !== undefined) {
     const { schemaVersion, ...rest } = report;
-    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: await packageVersion(), ...rest }, null, 1) + '\n');
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
   }
   if (values.svg !== undefined) {
     for (const plot of PLOTS) {

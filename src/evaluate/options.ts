@@ -1,4 +1,4 @@
-import { checkOptionsObject, integerAt, positiveOrInfinityAt } from '../checks.js';
+import { checkOptionsObject, integerIn, positiveOrInfinity } from '../checks.js';
 import { MAX_U32 } from '../limits.js';
 
 /** What a caller may set for evaluating a snapshot. */
@@ -44,8 +44,8 @@ export function resolveEvaluateOptions(
   if (options === undefined) return defaultEvaluateOptions;
   checkOptionsObject(options, defaultEvaluateOptions, path);
   const out: ResolvedEvaluateOptions = { ...defaultEvaluateOptions };
-  if (options.halfLife !== undefined) out.halfLife = positiveOrInfinityAt(options.halfLife, `${path}.halfLife`);
-  if (options.creditUnit !== undefined) out.creditUnit = integerAt(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
-  if (options.reserve !== undefined) out.reserve = integerAt(options.reserve, `${path}.reserve`, 0, MAX_U32);
+  if (options.halfLife !== undefined) out.halfLife = positiveOrInfinity(options.halfLife, `${path}.halfLife`);
+  if (options.creditUnit !== undefined) out.creditUnit = integerIn(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
+  if (options.reserve !== undefined) out.reserve = integerIn(options.reserve, `${path}.reserve`, 0, MAX_U32);
   return out;
 }

@@ -3,7 +3,7 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
+import { at, boundedArray, finite, integerIn, isRecord, nonEmptyString, rejectUnknownKeys, type PathLike } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
@@ -65,15 +65,8 @@ export function indexSnapshot(snapshot: unknown, path: string): Map<string, numb
   if (!isRecord(snapshot)) throw new InvalidTypeError(`${path} must be an object`);
   rejectUnknownKeys(snapshot, SNAPSHOT_KEYS, path);
   const time = finite(snapshot.time, `${path}.time`);
-  const { nodes, sessions } = snapshot;
-  if (!Array.isArray(nodes)) throw new InvalidTypeError(`${path}.nodes must be an array`);
-  if (!Array.isArray(sessions)) throw new InvalidTypeError(`${path}.sessions must be an array`);
-  if (nodes.length > MAX_NODES) {
-    throw new InvalidValueError(`${path}.nodes must have at most ${MAX_NODES} entries (has ${nodes.length})`);
-  }
-  if (sessions.length > MAX_SESSIONS) {
-    throw new InvalidValueError(`${path}.sessions must have at most ${MAX_SESSIONS} entries (has ${sessions.length})`);
-  }
+  const nodes = boundedArray(snapshot.nodes, path, MAX_NODES, '.nodes');
+  const sessions = boundedArray(snapshot.sessions, path, MAX_SESSIONS, '.sessions');
 
   const nodeIndex = new Map<string, number>();
   for (let b = 0; b < nodes.length; b++) {

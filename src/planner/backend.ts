@@ -1,8 +1,9 @@
 /**
  * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
- * in the worker pool, routed by an estimate of the solve's work (`estimateCells`).
+ * in the worker pool, routed by an estimate of the solve's work (`estimateWork`).
  */
-import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
+import { recordAt } from '../checks.js';
+import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
@@ -13,10 +14,10 @@ import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solv
 import type { WasmBuild } from '../solve/wasm.js';
 
 /**
- * The dense-wide path (TypeScript, three exact planes, taken when the packed i64 key cannot hold the
- * value sums) costs several times a WASM cell; its cells are weighted by this when routing.
+ * The wide paths (TypeScript, taken when the packed i64 key cannot hold the value sums) cost several
+ * times a WASM unit of work; their work is weighted by this when routing.
  */
-const WIDE_CELL_WEIGHT = 8;
+const WIDE_WORK_WEIGHT = 8;
 
 /** Options of `createPlanner`. */
 export interface CreatePlannerOptions extends PlannerOptions {
@@ -24,7 +25,7 @@ export interface CreatePlannerOptions extends PlannerOptions {
   pool?: SolverPool;
   /** Options of the pool the planner creates (ignored when `pool` is given). */
   poolOptions?: PoolOptions;
-  /** The in-thread solver; not closed by the planner. By default the planner loads one (unless `inThreadMaxCells` is 0). */
+  /** The in-thread solver; not closed by the planner. By default the planner loads one (unless `inThreadMaxWork` is 0). */
   solver?: Solver;
   /**
    * WASM build of the solver the planner loads.
@@ -34,29 +35,33 @@ export interface CreatePlannerOptions extends PlannerOptions {
 }
 
 /**
- * Estimated in-thread work of a prepared problem, in dense WASM cells: the most the solver may spend on
+ * Estimated in-thread work of a prepared problem, in units of work (see `SolveOptions.stateBudget`; wide
+ * paths weighted by their cost relative to WASM): the most the solver may spend on
  * it. A problem the solver closes on its `best-nodes` path (every session fits on a best node; checked the
  * same way, in O(sessions x nodes)) costs about one pass over its pairs. Otherwise the exact DP may run
  * to its dense cell count or, above the state budget, to the budget (the frontier DP's work cap), so
  * routing stays conservative: a solve that may block the loop for long goes to the pool.
  */
-export function estimateCells(prepared: Prepared): number {
+export function estimateWork(prepared: Prepared): number {
   const { packed, options } = prepared;
   const n = sessionsKept(packed);
   if (n === 0) return 0;
   const pairs = n * Math.max(1, nodesKept(packed));
   if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
   const work = Math.min(packed.cells, options.stateBudget);
-  return packed.keyFits ? work : work * WIDE_CELL_WEIGHT;
+  return packed.keyFits ? work : work * WIDE_WORK_WEIGHT;
 }
+
+/** @deprecated The old name of `estimateWork`. */
+export const estimateCells = estimateWork;
 
 /** Wires a solver (in-thread) and a pool (off-thread) into a PlannerBackend. */
 export function solverBackend(solver: Solver | undefined, pool: SolverPool, onClose: () => Promise<void>): PlannerBackend<Prepared> {
   return {
     prepare: (problem, options) => prepare(problem, options),
-    cells: estimateCells,
+    work: estimateWork,
     solveInThread(prepared) {
-      if (solver === undefined) throw new InvalidValueError('options.inThreadMaxCells is 0 but an in-thread solve was routed: no solver loaded');
+      if (solver === undefined) throw new InvalidValueError('options.inThreadMaxWork is 0 but an in-thread solve was routed: no solver loaded');
       const t0 = performance.now();
       try {
         return finishPlan(prepared, solver.runPacked(prepared.packed, prepared.options, t0), elapsedMicros(t0));
@@ -78,10 +83,8 @@ export function solverBackend(solver: Solver | undefined, pool: SolverPool, onCl
  * start (e.g. `dist/` not built).
  */
 export async function createPlanner(options?: CreatePlannerOptions): Promise<Planner<Prepared>> {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw new InvalidTypeError('options must be an object');
-  }
-  const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = options ?? {};
+  const given = options === undefined ? {} : (recordAt(options, 'options') as CreatePlannerOptions);
+  const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = given;
   const resolved = resolvePlannerOptions(plannerOptions);
   if (givenPool !== undefined && poolOptions !== undefined) {
     throw new InvalidValueError('options.poolOptions must be absent when options.pool is given');
@@ -91,7 +94,7 @@ export async function createPlanner(options?: CreatePlannerOptions): Promise<Pla
   const pool = givenPool ?? createSolverPool(poolOptions);
   let solver = givenSolver;
   try {
-    if (solver === undefined && resolved.inThreadMaxCells > 0) solver = await loadSolver(build === undefined ? {} : { build });
+    if (solver === undefined && resolved.inThreadMaxWork > 0) solver = await loadSolver(build === undefined ? {} : { build });
     await pool.ready();
   } catch (err) {
     if (givenPool === undefined) await pool.close();

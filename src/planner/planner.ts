@@ -6,9 +6,10 @@
  * The planner is generic over a backend (how to prepare, estimate and solve); `createPlanner` in
  * `planner-backend.ts` wires the WASM solver (small problems, on the calling thread) and the worker pool.
  */
-import { checkOptionsObject, numberAt } from '../checks.js';
+import { anyNumber, checkOptionsObject, optionalSignal, recordAt } from '../checks.js';
 import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
+import { elapsedMicros } from '../solve/plan.js';
 import { PlannerCounters, type PlannerStats } from './stats.js';
 import { revalidate, signaturesOf, type Revalidation, type SignatureIndex } from './revalidate.js';
 import type { Plan, Problem } from '../types.js';
@@ -20,8 +21,13 @@ import type { Plan, Problem } from '../types.js';
 export interface PlannerBackend<P> {
   /** Validates and packs. Throws InvalidTypeError/InvalidValueError for invalid input. */
   prepare(problem: Problem, options: SolveOptions): P;
-  /** Estimated work of an in-thread solve in DP cells (sessions x states, or the BFD equivalent). */
-  cells(prepared: P): number;
+  /**
+   * Estimated work of an in-thread solve, in the solver's units of work (see `SolveOptions.stateBudget`).
+   * A backend defines this or its deprecated name `cells`.
+   */
+  work?(prepared: P): number;
+  /** @deprecated The old name of `work`, still called when `work` is absent. */
+  cells?(prepared: P): number;
   /** Solves on the calling thread. */
   solveInThread(prepared: P): Plan;
   /** Solves off the thread. Rejects with AbortedError when `signal` fires first. */
@@ -33,15 +39,21 @@ export interface PlannerBackend<P> {
 /** Planner options. */
 export interface PlannerOptions {
   /**
-   * Solves whose estimated DP cells are at most this run on the calling thread, larger ones in the pool.
-   * Below it a direct solve costs less than a worker round trip (measured, see IN_THREAD_MAX_CELLS).
-   * `0` sends every solve to the pool, even trivial ones; `Infinity` keeps every solve in-thread.
+   * Solves whose estimated work (in the solver's units of work, see `SolveOptions.stateBudget`) is at
+   * most this run on the calling thread, larger ones in the pool. Below it a direct solve costs less than
+   * a worker round trip (measured, see IN_THREAD_MAX_WORK). `0` sends every solve to the pool, even
+   * trivial ones; `Infinity` keeps every solve in-thread.
    * @default 32768
    */
+  inThreadMaxWork?: number;
+  /** @deprecated The old name of `inThreadMaxWork`, still accepted (not together with it). */
   inThreadMaxCells?: number;
 }
 
-export type ResolvedPlannerOptions = Required<PlannerOptions>;
+/** Planner options with every field filled in (under its current name). */
+export interface ResolvedPlannerOptions {
+  inThreadMaxWork: number;
+}
 
 /**
  * Measured on the 2-core VM this package is developed on (Node 20, `npm run bench:pool`): a pool solve
@@ -51,22 +63,33 @@ export type ResolvedPlannerOptions = Required<PlannerOptions>;
  * and block the loop for less than a round trip would add; larger ones go to the pool, which keeps the
  * loop free for a relative cost that shrinks with size.
  */
-export const IN_THREAD_MAX_CELLS = 32_768;
+export const IN_THREAD_MAX_WORK = 32_768;
+
+/** @deprecated The old name of IN_THREAD_MAX_WORK. */
+export const IN_THREAD_MAX_CELLS = IN_THREAD_MAX_WORK;
 
 export const defaultPlannerOptions: Readonly<ResolvedPlannerOptions> = Object.freeze({
-  inThreadMaxCells: IN_THREAD_MAX_CELLS,
+  inThreadMaxWork: IN_THREAD_MAX_WORK,
 });
+
+/** The option names a caller may give: the current ones and the deprecated aliases. */
+const KNOWN_PLANNER_OPTIONS: Readonly<Record<keyof PlannerOptions, true>> = { inThreadMaxWork: true, inThreadMaxCells: true };
 
 export function resolvePlannerOptions(options: PlannerOptions | undefined, path = 'options'): ResolvedPlannerOptions {
   if (options === undefined) return { ...defaultPlannerOptions };
-  checkOptionsObject(options, defaultPlannerOptions, path);
+  checkOptionsObject(options, KNOWN_PLANNER_OPTIONS, path);
   const out: ResolvedPlannerOptions = { ...defaultPlannerOptions };
-  if (options.inThreadMaxCells !== undefined) {
-    const c = numberAt(options.inThreadMaxCells, `${path}.inThreadMaxCells`);
+  if (options.inThreadMaxWork !== undefined && options.inThreadMaxCells !== undefined) {
+    throw new InvalidValueError(`${path}.inThreadMaxCells is the deprecated name of ${path}.inThreadMaxWork: give only one of them`);
+  }
+  const name = options.inThreadMaxWork === undefined && options.inThreadMaxCells !== undefined ? 'inThreadMaxCells' : 'inThreadMaxWork';
+  const given = options[name];
+  if (given !== undefined) {
+    const c = anyNumber(given, `${path}.${name}`);
     if (Number.isNaN(c) || c < 0 || (Number.isFinite(c) && !Number.isInteger(c))) {
-      throw new InvalidValueError(`${path}.inThreadMaxCells must be a non-negative integer or Infinity`);
+      throw new InvalidValueError(`${path}.${name} must be a non-negative integer or Infinity`);
     }
-    out.inThreadMaxCells = c;
+    out.inThreadMaxWork = c;
   }
   return out;
 }
@@ -117,17 +140,10 @@ interface Job<P> {
 
 function splitSubmitOptions(options: SubmitOptions | undefined): [AbortSignal | undefined, SolveOptions] {
   if (options === undefined) return [undefined, {}];
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new InvalidTypeError('options must be an object');
-  }
-  const { signal, ...solve } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidTypeError('options.signal must be an AbortSignal');
-  }
-  return [signal, solve];
+  const { signal, ...solve } = recordAt(options, 'options') as SubmitOptions;
+  return [optionalSignal(signal, 'options.signal'), solve];
 }
 
-const micros = (fromMs: number, toMs: number): number => Math.max(0, Math.round((toMs - fromMs) * 1000));
 
 /**
  * Solves snapshots off the scheduler loop and revalidates their plans against live state.
@@ -138,6 +154,8 @@ const micros = (fromMs: number, toMs: number): number => Math.max(0, Math.round(
 export class Planner<P = unknown> {
   readonly #backend: PlannerBackend<P>;
   readonly #options: ResolvedPlannerOptions;
+  /** The backend's work estimate (`work`, or its deprecated name `cells`). */
+  readonly #estimate: (prepared: P) => number;
   readonly #counters = new PlannerCounters();
   /** Snapshot signatures of every plan this planner returned; weak so unapplied plans are collected. */
   readonly #snapshots = new WeakMap<Plan, SignatureIndex>();
@@ -151,6 +169,9 @@ export class Planner<P = unknown> {
   constructor(backend: PlannerBackend<P>, options?: PlannerOptions) {
     this.#backend = backend;
     this.#options = resolvePlannerOptions(options);
+    const estimate = backend.work ?? backend.cells;
+    if (typeof estimate !== 'function') throw new InvalidTypeError('backend.work must be a function');
+    this.#estimate = (prepared) => estimate.call(backend, prepared);
   }
 
   /**
@@ -226,7 +247,7 @@ export class Planner<P = unknown> {
     return this.#counters.snapshot({
       inFlight: this.#inFlight !== undefined,
       queued: this.#queued !== undefined,
-      inThreadMaxCells: this.#options.inThreadMaxCells,
+      inThreadMaxWork: this.#options.inThreadMaxWork,
     });
   }
 
@@ -280,10 +301,10 @@ export class Planner<P = unknown> {
     this.#queued = undefined;
     this.#inFlight = job;
     const start = performance.now();
-    const queueMicros = micros(job.submittedAt, start);
+    const queueMicros = elapsedMicros(job.submittedAt);
     this.#counters.queueWaitMicros.record(queueMicros);
-    const limit = this.#options.inThreadMaxCells;
-    const inThread = limit > 0 && this.#backend.cells(job.prepared) <= limit;
+    const limit = this.#options.inThreadMaxWork;
+    const inThread = limit > 0 && this.#estimate(job.prepared) <= limit;
     let solving: Promise<Plan>;
     if (inThread) {
       try {
@@ -296,7 +317,7 @@ export class Planner<P = unknown> {
     }
     this.#inFlightDone = solving.then(
       (plan) => {
-        const solveMicros = micros(start, performance.now());
+        const solveMicros = elapsedMicros(start);
         this.#counters.solveMicros.record(solveMicros);
         this.#counters.add('solves');
         this.#counters.add(inThread ? 'solvesInThread' : 'solvesPool');

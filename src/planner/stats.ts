@@ -11,7 +11,7 @@ export interface PlannerStats {
   submitted: number;
   /** Solves that produced a plan, on either path. */
   solves: number;
-  /** Of `solves`, run on the calling thread (estimated DP cells <= `inThreadMaxCells`). */
+  /** Of `solves`, run on the calling thread (estimated work <= `inThreadMaxWork`). */
   solvesInThread: number;
   /** Of `solves`, run in the worker pool. */
   solvesPool: number;
@@ -41,7 +41,9 @@ export interface PlannerStats {
   inFlight: boolean;
   /** A submission waits for the running solve. */
   queued: boolean;
-  /** The routing threshold in use. */
+  /** The routing threshold in use (units of work). */
+  inThreadMaxWork: number;
+  /** @deprecated The old name of `inThreadMaxWork`, still emitted with the same value. */
   inThreadMaxCells: number;
   /** Time from the start of a solve to its plan, microseconds (pool solves include the round trip). */
   solveMicros: HistogramSummary;
@@ -49,7 +51,7 @@ export interface PlannerStats {
   queueWaitMicros: HistogramSummary;
 }
 
-type Counter = Exclude<keyof PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxCells' | 'solveMicros' | 'queueWaitMicros'>;
+type Counter = Exclude<keyof PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxWork' | 'inThreadMaxCells' | 'solveMicros' | 'queueWaitMicros'>;
 
 export class PlannerCounters {
   readonly #counts: Record<Counter, number> = {
@@ -85,10 +87,11 @@ export class PlannerCounters {
     this.#counts.assignmentsCut += r.cut.length;
   }
 
-  snapshot(live: Pick<PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxCells'>): PlannerStats {
+  snapshot(live: Pick<PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxWork'>): PlannerStats {
     return {
       ...this.#counts,
       ...live,
+      inThreadMaxCells: live.inThreadMaxWork,
       solveMicros: this.solveMicros.summary(),
       queueWaitMicros: this.queueWaitMicros.summary(),
     };

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkOptionsObject, integerAt, numberAt } from '../checks.js';
+import { anyNumber, checkOptionsObject, integerIn } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { WasmBuild } from '../solve/wasm.js';
 
@@ -99,13 +99,13 @@ export function resolvePoolOptions(options: PoolOptions | undefined, path = 'opt
   if (options !== undefined) checkOptionsObject(options, defaultPoolOptions, path);
   const given = options ?? {};
   const out: ResolvedPoolOptions = { ...defaultPoolOptions };
-  if (given.minThreads !== undefined) out.minThreads = integerAt(given.minThreads, `${path}.minThreads`, 0, MAX_THREADS);
-  if (given.maxThreads !== undefined) out.maxThreads = integerAt(given.maxThreads, `${path}.maxThreads`, 1, MAX_THREADS);
+  if (given.minThreads !== undefined) out.minThreads = integerIn(given.minThreads, `${path}.minThreads`, 0, MAX_THREADS);
+  if (given.maxThreads !== undefined) out.maxThreads = integerIn(given.maxThreads, `${path}.maxThreads`, 1, MAX_THREADS);
   if (out.minThreads > out.maxThreads) {
     throw new InvalidValueError(`${path}.minThreads (${out.minThreads}) must not exceed ${path}.maxThreads (${out.maxThreads})`);
   }
   if (given.idleTimeout !== undefined) {
-    const t = numberAt(given.idleTimeout, `${path}.idleTimeout`);
+    const t = anyNumber(given.idleTimeout, `${path}.idleTimeout`);
     if (!Number.isInteger(t) || t < 0 || t > MAX_TIMEOUT_MS) {
       throw new InvalidValueError(`${path}.idleTimeout must be an integer number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`);
     }

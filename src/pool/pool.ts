@@ -15,18 +15,15 @@
  */
 import { type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
+import { optionalSignal, recordAt } from '../checks.js';
+import { AbortedError, ClosedError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
 import { packedTransferList, packProblem } from '../solve/pack.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './options.js';
-import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './protocol.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerReply, type WorkerTask } from './protocol.js';
+import { elapsedMicros } from '../solve/plan.js';
 import { fallbackPlan, finishPlan, prepare, type Prepared } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
-
-/** Internal: a pool option that lets tasks carry a simulated worker failure. Not exported by the package. */
-export const kAllowFaults: unique symbol = Symbol('tao.pool.allowFaults');
-/** Internal: a solve option naming the failure to simulate (see WorkerFault). Not exported by the package. */
-export const kFault: unique symbol = Symbol('tao.pool.fault');
 
 /** Options of one `pool.solve`. */
 export interface PoolSolveOptions extends SolveOptions {
@@ -36,14 +33,6 @@ export interface PoolSolveOptions extends SolveOptions {
    * worker): it finishes in the worker, bounded by `deadlineMs`, and its result is discarded.
    */
   signal?: AbortSignal;
-}
-
-interface InternalSolveOptions extends PoolSolveOptions {
-  [kFault]?: WorkerFault;
-}
-
-interface InternalPoolOptions extends PoolOptions {
-  [kAllowFaults]?: boolean;
 }
 
 /** A plain copy of the pool's counters. */
@@ -101,7 +90,6 @@ export interface SolverPool {
 interface Task {
   readonly prepared: Prepared;
   readonly signal: AbortSignal | undefined;
-  readonly fault: WorkerFault | undefined;
   /** `performance.now()` when the caller asked. */
   readonly t0: number;
   readonly resolve: (plan: Plan) => void;
@@ -111,8 +99,6 @@ interface Task {
   /** Settles once the worker answered or died, even if the caller's promise settled earlier (abort). */
   done: Promise<void> | undefined;
 }
-
-const micros = (t0: number): number => Math.round((performance.now() - t0) * 10_000) / 10;
 
 /** The message, with its cause's when there is one (Piscina's AbortError wraps the reason as cause). */
 function describeError(err: unknown): string {
@@ -142,12 +128,9 @@ class PiscinaSolverPool implements SolverPool {
   readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, aborted: 0, poolErrors: 0 };
   #lastPoolError: string | undefined;
 
-  readonly #allowFaults: boolean;
-
-  constructor(options: Readonly<ResolvedPoolOptions>, allowFaults: boolean) {
+  constructor(options: Readonly<ResolvedPoolOptions>) {
     this.options = options;
-    this.#allowFaults = allowFaults;
-    const workerData: PoolWorkerData = { build: options.build, allowFaults };
+    const workerData: PoolWorkerData = { build: options.build };
     this.#piscina = new Piscina<WorkerTask, WorkerReply>({
       filename: options.workerFile,
       minThreads: options.minThreads,
@@ -166,13 +149,8 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solve() after close()');
-      if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-        throw new InvalidTypeError('options must be an object');
-      }
-      const { signal, [kFault]: fault, ...solveOptions } = (options ?? {}) as InternalSolveOptions;
-      checkSignal(signal);
-      if (fault !== undefined && !this.#allowFaults) throw new InvalidValueError('fault injection needs a pool created for fault tests');
-      return this.#enqueue(prepare(problem, solveOptions), signal, fault, t0);
+      const { signal, ...solveOptions } = options === undefined ? {} : (recordAt(options, 'options') as PoolSolveOptions);
+      return this.#enqueue(prepare(problem, solveOptions), optionalSignal(signal, 'options.signal'), t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -182,8 +160,7 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solvePrepared() after close()');
-      checkSignal(options?.signal);
-      return this.#enqueue(prepared, options?.signal, undefined, t0);
+      return this.#enqueue(prepared, optionalSignal(options?.signal, 'options.signal'), t0);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -233,9 +210,9 @@ class PiscinaSolverPool implements SolverPool {
     return this.#closing;
   }
 
-  #enqueue(prepared: Prepared, signal: AbortSignal | undefined, fault: WorkerFault | undefined, t0: number): Promise<Plan> {
+  #enqueue(prepared: Prepared, signal: AbortSignal | undefined, t0: number): Promise<Plan> {
     return new Promise<Plan>((resolve, reject) => {
-      const task: Task = { prepared, signal, fault, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
+      const task: Task = { prepared, signal, t0, resolve, reject, state: 'queued', onAbort: undefined, done: undefined };
       if (signal?.aborted === true) {
         this.#counts.aborted += 1;
         throw new AbortedError('pool.solve() aborted before it started');
@@ -288,7 +265,7 @@ class PiscinaSolverPool implements SolverPool {
     task.state = 'running';
     this.#running.add(task);
     const { packed, options } = task.prepared;
-    const message: WorkerTask = { kind: 'solve', packed, options, ...(task.fault !== undefined ? { fault: task.fault } : {}) };
+    const message: WorkerTask = { kind: 'solve', packed, options };
     task.done = this.#run(message, packedTransferList(packed)).then(
       (reply) => this.#complete(task, reply),
       (err: unknown) => this.#complete(task, { crashed: err }),
@@ -327,7 +304,7 @@ class PiscinaSolverPool implements SolverPool {
     } else if (reply.protocol !== POOL_PROTOCOL) {
       outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
     } else if (reply.kind === 'solved') {
-      outcome = { plan: finishPlan(task.prepared, reply.raw, micros(task.t0)) };
+      outcome = { plan: finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0)) };
     } else if (reply.kind === 'failed') {
       this.#retire(reply.threadId);
       outcome = { plan: this.#fallback(task, `worker ${reply.failure}: ${reply.reason}`) };
@@ -344,7 +321,7 @@ class PiscinaSolverPool implements SolverPool {
     // the validated problem, which never left this thread.
     const packed = packProblem(task.prepared.problem, task.prepared.options);
     const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; heuristic fallback plan (never worse than BFD) computed on the calling thread`);
-    return { ...plan, stats: { ...plan.stats, micros: micros(task.t0) } };
+    return { ...plan, stats: { ...plan.stats, micros: elapsedMicros(task.t0) } };
   }
 
   /** Terminates a worker that failed; dispatch waits until Piscina has removed it. */
@@ -371,16 +348,11 @@ class PiscinaSolverPool implements SolverPool {
   }
 }
 
-function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidTypeError('options.signal must be an AbortSignal');
-}
-
 /**
  * Creates a pool of WASM solver workers and starts `minThreads` of them at once (each loads its solver
  * when its thread starts). Throws InvalidTypeError/InvalidValueError for invalid options, including a
  * `workerFile` that does not exist. `await pool.ready()` to wait until they are warm.
  */
 export function createSolverPool(options?: PoolOptions): SolverPool {
-  const allowFaults = options !== undefined && (options as InternalPoolOptions)[kAllowFaults] === true;
-  return new PiscinaSolverPool(Object.freeze(resolvePoolOptions(options)), allowFaults);
+  return new PiscinaSolverPool(Object.freeze(resolvePoolOptions(options)));
 }

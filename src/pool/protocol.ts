@@ -13,23 +13,15 @@ import type { WasmBuild } from '../solve/wasm.js';
  */
 export const POOL_PROTOCOL = 1;
 
-/**
- * Test-only failures a worker can be told to simulate, honoured only by a pool created with the internal
- * `kAllowFaults` option: `throw` (a JavaScript exception in the task), `trap` (a real WebAssembly trap),
- * `exit` (the thread exits mid-task, as on a fatal error).
- */
-export type WorkerFault = 'throw' | 'trap' | 'exit';
-
 /** What the pool passes to each worker at start (Piscina `workerData`). */
 export interface PoolWorkerData {
   build: WasmBuild;
-  allowFaults: boolean;
 }
 
 export type WorkerTask =
   /** Answers with the worker's identity once its solver is loaded: warm-up and build check. */
   | { kind: 'ping' }
-  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions; fault?: WorkerFault };
+  | { kind: 'solve'; packed: PackedProblem; options: ResolvedSolveOptions };
 
 export type WorkerReply =
   | { kind: 'pong'; protocol: number; threadId: number }

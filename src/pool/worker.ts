@@ -6,41 +6,20 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { SolverTrapError } from '../errors.js';
-import { POOL_PROTOCOL, type PoolWorkerData, type WorkerFault, type WorkerReply, type WorkerTask } from './protocol.js';
+import { POOL_PROTOCOL, type PoolWorkerData, type WorkerReply, type WorkerTask } from './protocol.js';
 import { loadSolver, type RawSolution } from '../solve/solver.js';
 
 function readWorkerData(data: unknown): PoolWorkerData {
   if (typeof data !== 'object' || data === null) throw new TypeError('tao worker: workerData must be an object');
-  const { build, allowFaults } = data as Partial<PoolWorkerData>;
+  const { build } = data as Partial<PoolWorkerData>;
   if (build !== 'release' && build !== 'debug') throw new TypeError('tao worker: workerData.build must be "release" or "debug"');
-  return { build, allowFaults: allowFaults === true };
+  return { build };
 }
 
 const config = readWorkerData(workerData);
 const solver = await loadSolver({ build: config.build });
 /** Set after a failure: the pool terminates this thread, and nothing may run on it meanwhile. */
 let retired: string | undefined;
-
-/** (module (func (export "trap") unreachable)): a genuine WebAssembly trap for the `trap` fault. */
-const TRAP_MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00, 0x07, 0x08,
-  0x01, 0x04, 0x74, 0x72, 0x61, 0x70, 0x00, 0x00, 0x0a, 0x05, 0x01, 0x03, 0x00, 0x00, 0x0b,
-]);
-
-function injectFault(fault: WorkerFault): void {
-  if (!config.allowFaults) throw new RangeError('task.fault is only honoured by a pool created for fault tests');
-  if (fault === 'exit') process.exit(70);
-  if (fault === 'throw') throw new Error('injected worker fault');
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(TRAP_MODULE));
-  const trap = instance.exports['trap'];
-  if (typeof trap !== 'function') throw new Error('trap module has no trap export');
-  try {
-    trap();
-  } catch (err) {
-    // Reported as the solver reports its own traps, so the pool's handling is the one a real trap gets.
-    throw new SolverTrapError(`WASM trap in injected fault: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
-}
 
 /** The solution's node array on its own buffer, so transferring it detaches nothing else. */
 function ownBuffer(raw: RawSolution): RawSolution {
@@ -50,7 +29,8 @@ function ownBuffer(raw: RawSolution): RawSolution {
 }
 
 function failed(err: unknown): WorkerReply {
-  const failure = err instanceof SolverTrapError || err instanceof WebAssembly.RuntimeError ? 'trap' : 'error';
+  // The solver reports every WebAssembly trap as a SolverTrapError (and retires its instance).
+  const failure = err instanceof SolverTrapError ? 'trap' : 'error';
   const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   retired = reason;
   return { kind: 'failed', protocol: POOL_PROTOCOL, threadId, failure, reason };
@@ -66,7 +46,6 @@ export default function handle(task: WorkerTask): unknown {
     return failed(new Error(`worker retired after an earlier failure (${retired})`));
   }
   try {
-    if (task.fault !== undefined) injectFault(task.fault);
     const raw = ownBuffer(solver.runPacked(task.packed, task.options));
     const reply: WorkerReply = { kind: 'solved', protocol: POOL_PROTOCOL, threadId, raw };
     return move({ [transferableSymbol]: [raw.node.buffer], [valueSymbol]: reply });

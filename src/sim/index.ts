@@ -1,25 +1,30 @@
-/** `tao-solver/simulate`: the discrete-event simulator of agent sessions on GPU nodes. */
-export { Rng, STREAM_TASK } from './rng.js';
-export { MinHeap } from './heap.js';
-export { type Dist, sample, sampleInt, nominalMean, upperBound, validateDist } from './dist.js';
+/**
+ * `tao-solver/simulate`: the discrete-event simulator of agent sessions on GPU nodes, for running and
+ * tuning scheduling policies. Runs (`simulate`, `sweep`), the recorded solver Problems (`recordProblems`),
+ * the settings and workload profiles to run them on, the policies' parameters with their defaults, the
+ * reports' types and their table and SVG renderings. The simulator's machinery (event heap, random
+ * streams, block pools, nodes, sessions) is not exported.
+ */
 export {
-  type WorkloadProfile,
-  type ToolKind,
-  type TaskSpec,
-  type DeadlineExposure,
-  type ContextLimitAction,
-  SWE_BENCH_PROFILE,
-  CLAUDE_CODE_PROFILE,
-  DECODE_HEAVY_PROFILE,
-  SWE_CONTEXT_LIMIT,
-  WORKLOAD_PROFILES,
-  generateTask,
-  resultMedian,
-} from './workload.js';
-export { type EngineModel, stepTime, prefillRate, decodeRate } from './engine.js';
-export { BlockPool, CacheEntry } from './cache.js';
-export { EngineNode } from './node.js';
-export { Session, type SessionState } from './session.js';
+  simulate,
+  resolveSetting,
+  defaultSimulateOptions,
+  SIM_REPORT_SCHEMA_VERSION,
+  type SimulateOptions,
+  type SimulationReport,
+  type RunMode,
+} from './run.js';
+export {
+  sweep,
+  SWEEP_PARAMS,
+  type SweepParam,
+  type SweepGrid,
+  type GridPoint,
+  type SweepOptions,
+  type SweepReport,
+  type SweepPointResult,
+} from './sweep.js';
+export { recordProblems, recordLine, type RecordedProblem, type RecordOptions } from './record.js';
 export {
   type SimSetting,
   type NodeSpec,
@@ -32,63 +37,35 @@ export {
   QWEN_NODE_CAPACITY,
   GLM_NODE_CAPACITY,
 } from './settings.js';
-export { parseSetting, loadSettingFile, validateSetting, namedSetting, MAX_BUILTIN_RESERVE } from './setting-file.js';
+export { parseSetting, loadSettingFile, validateSetting, namedSetting } from './setting-file.js';
+export type { EngineModel } from './engine.js';
 export {
-  POLICY_NAMES,
-  isPolicyName,
-  type PolicyName,
-  type Policy,
-  type PolicyStats,
-  type SchedulerView,
-  type NodeView,
-  type PooledSession,
-  type Admission,
-  type Lifecycle,
-  type AdmittedSession,
-  type Rebalance,
-  type CompletedToolCall,
-  type ProblemTick,
-} from './policy.js';
-export { createPolicy, needsDeps, PROBLEM_POLICIES, type PolicyContext } from './policies/index.js';
-export { createTaoPolicy, defaultTaoParams, placementProblem, type TaoParams, type TaoVariant, type CreditSource, type NumericTaoParam } from './policies/tao.js';
-export { createThunderAgent, defaultThunderAgentParams, type ThunderAgentParams } from './policies/thunderagent.js';
-export { createRoundRobin } from './policies/round-robin.js';
-export { createCacheAware, defaultCacheAwareParams, type CacheAwareParams } from './policies/cache-aware.js';
-export { createDynamo, type DynamoParams } from './policies/dynamo.js';
-export { greedyByTriple } from './policies/greedy-triple.js';
-export { buildSnapshot } from './snapshot-builder.js';
+  type WorkloadProfile,
+  type ToolKind,
+  type TaskSpec,
+  type DeadlineExposure,
+  type ContextLimitAction,
+  SWE_BENCH_PROFILE,
+  CLAUDE_CODE_PROFILE,
+  DECODE_HEAVY_PROFILE,
+  WORKLOAD_PROFILES,
+} from './workload.js';
+export type { Dist } from './dist.js';
+export { POLICY_NAMES, isPolicyName, type PolicyName, type ProblemTick } from './policy.js';
+export { defaultTaoParams, type TaoParams, type TaoVariant, type CreditSource } from './policies/tao.js';
 export { loadTaoDeps, type TaoDeps, type SimPredictor } from './deps.js';
-export { Simulation, type SimulationOptions, type RunResult } from './simulation.js';
+export type { RunResult } from './simulation.js';
 export { type RunMetrics, type RunDiagnostics, type RetentionBin, RETENTION_BINS, STEADY_SKIP } from './metrics.js';
-export { mean, sampleSd, quantile, quantileSorted, tCritical95, estimate, type Estimate } from './stats.js';
+export type { Estimate } from './stats.js';
 export {
   summarize,
   compareToBaseline,
-  pairedDifference,
-  metricValue,
   SUMMARY_METRICS,
   type SummaryMetric,
   type PolicySummary,
   type PairedComparison,
   type PairedEstimate,
 } from './summary.js';
-export { simulate, runOnce, resolveSetting, SIM_REPORT_SCHEMA_VERSION, type SimulateOptions, type SimulationReport, type RunMode } from './run.js';
-export { formatComparisonTable, formatComparisonMarkdown, formatRelative, COMPARISON_COLUMNS } from './comparison-table.js';
-export { pauseUntilSafe } from './policies/sticky.js';
-export { recordProblems, recordLine, isNonTrivial, type RecordedProblem, type RecordOptions } from './record.js';
-export {
-  sweep,
-  expandGrid,
-  pointLabel,
-  checkSweepValue,
-  SWEEP_PARAMS,
-  type SweepParam,
-  type SweepGrid,
-  type GridPoint,
-  type SweepOptions,
-  type SweepReport,
-  type SweepPointResult,
-} from './sweep.js';
-export { runningRequestsSvg, sweepSvg, niceTicks, type RunningSeries, type SweepPoint } from './svg.js';
-export { formatSummaryTable, formatMarkdownTable, formatSetting, formatEstimate, TABLE_COLUMNS } from './table.js';
-export { ProgressBar, type ProgressSink } from './progress.js';
+export { formatComparisonTable, formatComparisonMarkdown, COMPARISON_COLUMNS } from './comparison-table.js';
+export { runningRequestsSvg, sweepSvg, type RunningSeries, type SweepPoint } from './svg.js';
+export { formatSummaryTable, formatMarkdownTable, formatSetting, TABLE_COLUMNS, type SummaryRow } from './table.js';

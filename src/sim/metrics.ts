@@ -2,7 +2,7 @@
  * What one run measures, and the accumulator the simulator feeds. Every number is simulated time or a
  * count; nothing here reads a wall clock, so a run's result is a pure function of its inputs.
  */
-import { mean, quantileSorted } from './stats.js';
+import { mean, quantileSorted } from '../stats.js';
 
 /** Idle-time bins (seconds) of the cache retention measurement; the last bin is open. */
 export const RETENTION_BINS: readonly number[] = [0, 2, 5, 10, 15, 30, 60, 120];

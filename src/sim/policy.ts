@@ -12,6 +12,7 @@
  *   policy pauses it: `rebalance` after each tick names sessions to pause now (their tool is running) and
  *   sessions to mark, which pause at their next tool boundary. A paused session is in the pool again.
  */
+import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 
 /** Every policy name, in the order reports list them. */
@@ -117,14 +118,6 @@ export interface Admission {
   readonly session: number;
   readonly node: number;
   readonly weight: number;
-}
-
-/** A tool call that returned, for predictors that learn durations. */
-export interface CompletedToolCall {
-  readonly name: string;
-  readonly startedAt: number;
-  readonly returnedAt: number;
-  readonly command?: string;
 }
 
 /** A recorded solver input: one scheduling tick of a Problem-building policy. */

@@ -3,6 +3,7 @@
  * the benchmark harness, and a library generator that runs TAO until it has a requested number of
  * non-trivial Problems (deterministic per seed: same setting, seed and options, same Problems).
  */
+import { nonNegativeInteger, positiveInteger, recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Problem } from '../types.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
@@ -70,12 +71,6 @@ export function isNonTrivial(problem: Problem, minSessions: number, contended: b
   return fits && (!contended || demand > room);
 }
 
-function positiveInt(x: unknown, path: string): number {
-  if (typeof x !== 'number') throw new InvalidTypeError(`${path} must be a number`);
-  if (!Number.isSafeInteger(x) || x < 1) throw new InvalidValueError(`${path} must be a positive integer`);
-  return x;
-}
-
 /**
  * Runs the driving policy (workers back to back) on `setting` with `options.seed` and yields the first
  * `options.count` non-trivial Problems, in tick order. Throws InvalidValueError naming `options.count`
@@ -86,11 +81,10 @@ export async function* recordProblems(
   options: RecordOptions,
 ): AsyncGenerator<RecordedProblem, void, undefined> {
   const resolved = resolveSetting(setting);
-  if (typeof options !== 'object' || options === null) throw new InvalidTypeError('options must be an object');
-  if (typeof options.seed !== 'number') throw new InvalidTypeError('options.seed must be a number');
-  if (!Number.isSafeInteger(options.seed) || options.seed < 0) throw new InvalidValueError('options.seed must be a non-negative integer');
-  const count = positiveInt(options.count, 'options.count');
-  const minSessions = options.minSessions === undefined ? 2 : positiveInt(options.minSessions, 'options.minSessions');
+  recordAt(options, 'options');
+  nonNegativeInteger(options.seed, 'options.seed');
+  const count = positiveInteger(options.count, 'options.count');
+  const minSessions = options.minSessions === undefined ? 2 : positiveInteger(options.minSessions, 'options.minSessions');
   const contended = options.contended ?? false;
   const maxTime = options.maxTime ?? 7 * 86_400;
   if (typeof maxTime !== 'number') throw new InvalidTypeError('options.maxTime must be a number');

@@ -1,6 +1,7 @@
 /**
  * Running the simulator: one run, or every (policy, seed) pair of a setting, with the summary over seeds.
  */
+import { nonNegativeInteger, positiveInteger } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
 import type { EngineModel } from './engine.js';
@@ -16,12 +17,19 @@ import type { WorkloadProfile } from './workload.js';
 
 export type RunMode = { readonly tasks: number } | { readonly duration: number };
 
+/** The defaults of `simulate` (and `runOnce`'s extras), frozen. */
+export const defaultSimulateOptions = Object.freeze({
+  seeds: Object.freeze([1, 2, 3, 4, 5]) as readonly number[],
+  sampleEvery: 1,
+  checkInvariants: false,
+});
+
 export interface SimulateOptions {
   /** A built-in setting name or a setting object (see setting-file.ts). */
   readonly setting: string | SimSetting;
   /** Policies to run, each on every seed. @default every policy */
   readonly policies?: readonly PolicyName[];
-  /** Seeds. @default [1, 2, 3, 4, 5] */
+  /** Seeds. @default defaultSimulateOptions.seeds (1 to 5) */
   readonly seeds?: readonly number[];
   /** @default { tasks: setting.tasks } */
   readonly mode?: RunMode;
@@ -29,7 +37,7 @@ export interface SimulateOptions {
   readonly tao?: Partial<TaoParams>;
   /** Reference policy for paired comparisons (must be one of `policies`). */
   readonly baseline?: PolicyName;
-  /** Seconds between samples of running requests. @default 1 */
+  /** Seconds between samples of running requests. @default defaultSimulateOptions.sampleEvery (1) */
   readonly sampleEvery?: number;
   /** Check invariants after every event (slow). @default false */
   readonly checkInvariants?: boolean;
@@ -77,8 +85,7 @@ export function resolveSetting(setting: string | SimSetting): SimSetting {
 
 function checkMode(mode: RunMode): void {
   if ('tasks' in mode) {
-    if (typeof mode.tasks !== 'number') throw new InvalidTypeError('mode.tasks must be a number');
-    if (!Number.isSafeInteger(mode.tasks) || mode.tasks < 1) throw new InvalidValueError('mode.tasks must be a positive integer');
+    positiveInteger(mode.tasks, 'mode.tasks');
   } else {
     if (typeof mode.duration !== 'number') throw new InvalidTypeError('mode.duration must be a number');
     if (!Number.isFinite(mode.duration) || mode.duration <= 0) throw new InvalidValueError('mode.duration must be a positive number of seconds');
@@ -87,10 +94,7 @@ function checkMode(mode: RunMode): void {
 
 function checkSeeds(seeds: readonly number[]): void {
   if (seeds.length === 0) throw new InvalidValueError('seeds must not be empty');
-  seeds.forEach((s, i) => {
-    if (typeof s !== 'number') throw new InvalidTypeError(`seeds[${i}] must be a number`);
-    if (!Number.isSafeInteger(s) || s < 0) throw new InvalidValueError(`seeds[${i}] must be a non-negative integer`);
-  });
+  seeds.forEach((s, i) => nonNegativeInteger(s, () => `seeds[${i}]`));
 }
 
 /** One run of `policy` (a fresh instance: policies keep state) on `setting` with `seed`. */
@@ -102,7 +106,7 @@ export function runOnce(
   extra: { sampleEvery?: number; checkInvariants?: boolean } = {},
 ): RunResult {
   const sim = new Simulation(
-    { setting, seed, mode, sampleEvery: extra.sampleEvery ?? 1, checkInvariants: extra.checkInvariants ?? false },
+    { setting, seed, mode, sampleEvery: extra.sampleEvery ?? defaultSimulateOptions.sampleEvery, checkInvariants: extra.checkInvariants ?? defaultSimulateOptions.checkInvariants },
     policy,
   );
   return sim.run();
@@ -117,7 +121,7 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
       throw new InvalidValueError(`policies[${i}] must be one of ${POLICY_NAMES.join(', ')} (got "${p}")`);
     }
   });
-  const seeds = options.seeds ?? [1, 2, 3, 4, 5];
+  const seeds = options.seeds ?? defaultSimulateOptions.seeds;
   checkSeeds(seeds);
   if (options.tao?.eventAdmission !== undefined && typeof options.tao.eventAdmission !== 'boolean') {
     throw new InvalidTypeError('tao.eventAdmission must be a boolean');
@@ -144,8 +148,8 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
         ...(onProblem === undefined ? {} : { onProblem: (tick: ProblemTick) => onProblem(name, seed, tick) }),
       });
       const result = runOnce(setting, policy, seed, mode, {
-        sampleEvery: options.sampleEvery ?? 1,
-        checkInvariants: options.checkInvariants ?? false,
+        sampleEvery: options.sampleEvery ?? defaultSimulateOptions.sampleEvery,
+        checkInvariants: options.checkInvariants ?? defaultSimulateOptions.checkInvariants,
       });
       runs.push(result);
       options.onRun?.(result, runs.length, total);

@@ -11,7 +11,7 @@ import { EngineNode } from './node.js';
 import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } from './policy.js';
 import { Session } from './session.js';
 import type { SimSetting } from './settings.js';
-import { quantileSorted } from './stats.js';
+import { mean, quantileSorted } from '../stats.js';
 import { generateTask } from './workload.js';
 
 const EV_NODE = 0;
@@ -650,9 +650,3 @@ export class Simulation {
   }
 }
 
-function mean(xs: Float64Array): number {
-  if (xs.length === 0) return Number.NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i]!;
-  return s / xs.length;
-}

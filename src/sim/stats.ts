@@ -1,15 +1,5 @@
-/**
- * Summary statistics: percentiles of one run, and the mean with a Student-t 95% confidence interval over
- * seeds.
- */
-
-/** Arithmetic mean; NaN for no values. */
-export function mean(xs: ArrayLike<number>): number {
-  if (xs.length === 0) return Number.NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i]!;
-  return s / xs.length;
-}
+/** The mean with a Student-t 95% confidence interval over seeds. */
+import { mean } from '../stats.js';
 
 /** Sample standard deviation (n - 1); NaN below two values. */
 export function sampleSd(xs: ArrayLike<number>): number {
@@ -19,27 +9,6 @@ export function sampleSd(xs: ArrayLike<number>): number {
   let ss = 0;
   for (let i = 0; i < n; i++) ss += (xs[i]! - m) ** 2;
   return Math.sqrt(ss / (n - 1));
-}
-
-/**
- * The q-quantile (q in [0, 1]) by linear interpolation between order statistics (type 7, the default of
- * R and NumPy). Sorts a copy. NaN for no values.
- */
-export function quantile(xs: ArrayLike<number>, q: number): number {
-  const n = xs.length;
-  if (n === 0) return Number.NaN;
-  const sorted = Float64Array.from(xs as ArrayLike<number>).sort();
-  return quantileSorted(sorted, q);
-}
-
-/** `quantile` of an already ascending array. */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const n = sorted.length;
-  if (n === 0) return Number.NaN;
-  const h = (n - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(n - 1, lo + 1);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
 // Two-sided 95% critical values of Student's t, df = 1..30 (standard tables, 3 decimals).

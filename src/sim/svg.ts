@@ -2,12 +2,9 @@
  * Hand-written SVG plots (no dependencies): running requests over time per policy (the shape of the
  * paper's figure 4), and a metric with 95% intervals across sweep points.
  */
+import { escapeXml } from '../xml.js';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 function fmt(x: number): string {
   if (x === 0) return '0';
@@ -54,7 +51,7 @@ function axes(f: Frame, title: string, xLabel: string, yLabel: string, xTicks: n
   const parts: string[] = [];
   const plotBottom = f.height - f.bottom;
   parts.push(`<rect x="0" y="0" width="${f.width}" height="${f.height}" fill="#ffffff"/>`);
-  parts.push(`<text x="${f.width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${esc(title)}</text>`);
+  parts.push(`<text x="${f.width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
   for (const t of yTicks) {
     const y = sy(f, t).toFixed(1);
     parts.push(`<line x1="${f.left}" y1="${y}" x2="${f.width - f.right}" y2="${y}" stroke="#e5e5e5"/>`);
@@ -69,9 +66,9 @@ function axes(f: Frame, title: string, xLabel: string, yLabel: string, xTicks: n
   }
   parts.push(`<line x1="${f.left}" y1="${plotBottom}" x2="${f.width - f.right}" y2="${plotBottom}" stroke="#333"/>`);
   parts.push(`<line x1="${f.left}" y1="${f.top}" x2="${f.left}" y2="${plotBottom}" stroke="#333"/>`);
-  parts.push(`<text x="${(f.left + f.width - f.right) / 2}" y="${f.height - 8}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>`);
+  parts.push(`<text x="${(f.left + f.width - f.right) / 2}" y="${f.height - 8}" text-anchor="middle" font-size="12">${escapeXml(xLabel)}</text>`);
   parts.push(
-    `<text x="16" y="${(f.top + plotBottom) / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${(f.top + plotBottom) / 2})">${esc(yLabel)}</text>`,
+    `<text x="16" y="${(f.top + plotBottom) / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${(f.top + plotBottom) / 2})">${escapeXml(yLabel)}</text>`,
   );
   return parts;
 }
@@ -127,7 +124,7 @@ export function runningRequestsSvg(series: readonly RunningSeries[], title: stri
     const ly = f.height - legendHeight - 4 + i * 18;
     parts.push(`<line x1="${f.left}" y1="${ly}" x2="${f.left + 24}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
     const label = s.note === undefined ? s.label : `${s.label} (${s.note})`;
-    parts.push(`<text x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${esc(label)}</text>`);
+    parts.push(`<text x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(label)}</text>`);
   });
   return wrap(f, parts);
 }
@@ -174,7 +171,7 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
   points.forEach((p, i) => {
     const x = sx(f, i);
     parts.push(
-      `<text x="${x.toFixed(1)}" y="${f.height - f.bottom + 14}" text-anchor="end" font-size="11" transform="rotate(-35 ${x.toFixed(1)} ${f.height - f.bottom + 14})">${esc(p.label)}</text>`,
+      `<text x="${x.toFixed(1)}" y="${f.height - f.bottom + 14}" text-anchor="end" font-size="11" transform="rotate(-35 ${x.toFixed(1)} ${f.height - f.bottom + 14})">${escapeXml(p.label)}</text>`,
     );
     if (Number.isNaN(p.mean)) return;
     const y = sy(f, p.mean);

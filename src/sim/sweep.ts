@@ -2,6 +2,7 @@
  * Parameter sweeps: the TAO pipeline's knobs (h, H, delta, quantum, state budget, credit rounding unit) over a Cartesian grid,
  * each grid point run on the same seeds and summarized with 95% intervals.
  */
+import { integerIn, positiveInteger } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
@@ -38,13 +39,9 @@ export function checkSweepValue(param: SweepParam, v: unknown, path: string): nu
       return v;
     case 'quantum':
     case 'creditUnit':
-      if (!Number.isSafeInteger(v) || v < 1) throw new InvalidValueError(`${path} must be a positive integer`);
-      return v;
+      return positiveInteger(v, path);
     case 'stateBudget':
-      if (!Number.isSafeInteger(v) || v < 1 || v > MAX_STATE_BUDGET) {
-        throw new InvalidValueError(`${path} must be an integer from 1 to ${MAX_STATE_BUDGET}`);
-      }
-      return v;
+      return integerIn(v, path, 1, MAX_STATE_BUDGET);
   }
 }
 

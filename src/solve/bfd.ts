@@ -13,11 +13,11 @@
  * so the plan is feasible after quantization and hence with the exact weights.
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { resolveSolveOptions, type SolveOptions } from './options.js';
-import { bestCredits, packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats } from './plan.js';
+import type { SolveOptions } from './options.js';
+import { bestCredits, sessionsKept, nodesKept, type PackedProblem } from './pack.js';
+import { bfdValueOrder, tokensOrder } from './orders.js';
+import { solvePrepared } from './prepared.js';
 import type { Plan, Problem } from '../types.js';
-import { validateProblem } from './validate.js';
 
 /** The session order BFD places in. */
 export type BfdOrder = 'value' | 'tokens';
@@ -36,22 +36,7 @@ export interface BfdOptions extends SolveOptions {
  * problem and order always give the same plan.
  */
 export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
-  const n = sessionsKept(packed);
-  const bestCredit = bestCredits(packed);
-  const sequence = Array.from({ length: n }, (_, j) => j);
-  // Kept sessions are in input order, so comparing kept indices last is "then input order".
-  if (order === 'value') {
-    sequence.sort(
-      (a, b) =>
-        bestCredit[b]! - bestCredit[a]! ||
-        packed.ready[b]! - packed.ready[a]! ||
-        packed.tokens[b]! - packed.tokens[a]! ||
-        packed.weight[b]! - packed.weight[a]! ||
-        a - b,
-    );
-  } else {
-    sequence.sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
-  }
+  const sequence = order === 'value' ? bfdValueOrder(packed, bestCredits(packed)) : tokensOrder(packed);
 
   // Best fit: least quantized capacity left over; ties: higher credit on the node, then lower node index.
   return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) =>
@@ -112,25 +97,11 @@ function resolveBfdOptions(options: BfdOptions | undefined): { order: BfdOrder; 
  * fits anywhere) is `optimal` with path `trivial`, as from the solver.
  */
 export function bfd(problem: Problem, options?: BfdOptions): Plan {
-  const t0 = performance.now();
   const { order, solve } = resolveBfdOptions(options);
-  const indexed = validateProblem(problem);
-  const resolved = resolveSolveOptions(solve);
-  const packed = packProblem(indexed, resolved);
-  const stats = trivialStats(packed);
-  if (sessionsKept(packed) === 0) {
-    return buildPlan(
-      indexed,
-      new Int32Array(packed.sessionCount).fill(-1),
-      { status: 'optimal', quantum: resolved.quantum, stats },
-      elapsedMicros(t0),
-    );
-  }
-  const node = unpackNodes(packed, bfdPacked(packed, order));
-  return buildPlan(
-    indexed,
-    node,
-    { status: 'fallback', reason: `bfd requested (order: ${order})`, quantum: resolved.quantum, stats: { ...stats, path: 'bfd' } },
-    elapsedMicros(t0),
-  );
+  return solvePrepared(problem, solve, (packed, base) => ({
+    status: 'fallback',
+    reason: `bfd requested (order: ${order})`,
+    node: bfdPacked(packed, order),
+    stats: { ...base, path: 'bfd' },
+  }));
 }

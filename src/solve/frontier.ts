@@ -24,7 +24,8 @@
  *   to beat.
  */
 import { bfdPacked } from './bfd.js';
-import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { frontierOrder } from './orders.js';
+import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { FrontierInput } from './wasm.js';
 
 /** Largest DP capacity (quanta) of one node the frontier accepts: usage fields are at most 31 bits. */
@@ -49,16 +50,6 @@ export interface FrontierSetup {
 export function frontierApplies(packed: PackedProblem): boolean {
   for (let b = 0; b < packed.capacity.length; b++) if (packed.capacity[b]! > FRONTIER_MAX_CAPACITY) return false;
   return true;
-}
-
-/** Best credit of kept session j over its candidate nodes. */
-function bestCredit(packed: PackedProblem, j: number, m: number): number {
-  let best = 0;
-  for (let b = 0; b < m; b++) {
-    const e = j * m + b;
-    if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
-  }
-  return best;
 }
 
 function interchangeable(packed: PackedProblem, a: number, b: number, n: number, m: number): boolean {
@@ -93,20 +84,9 @@ export function indifferent(packed: PackedProblem, j: number, m: number): boolea
 export function frontierSetup(packed: PackedProblem, incumbent: Int32Array = bfdPacked(packed)): FrontierSetup {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const best = new Float64Array(n);
   const tail = new Uint8Array(n);
-  for (let j = 0; j < n; j++) {
-    best[j] = bestCredit(packed, j, m);
-    if (m > 1 && indifferent(packed, j, m)) tail[j] = 1;
-  }
-  const order = Int32Array.from({ length: n }, (_, j) => j).sort(
-    (a, b) =>
-      best[b]! - best[a]! ||
-      packed.ready[b]! - packed.ready[a]! ||
-      packed.tokens[b]! - packed.tokens[a]! ||
-      packed.weight[a]! - packed.weight[b]! ||
-      a - b,
-  );
+  if (m > 1) for (let j = 0; j < n; j++) if (indifferent(packed, j, m)) tail[j] = 1;
+  const order = Int32Array.from(frontierOrder(packed, bestCredits(packed)));
 
   const slotNode = new Int32Array(m);
   const classStart = new Int32Array(m);

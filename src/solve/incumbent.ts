@@ -17,13 +17,14 @@
  *   either order.
  */
 import { bfdPacked, placeInSequence } from './bfd.js';
-import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { weightOrder } from './orders.js';
+import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
 export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const sequence = Array.from({ length: n }, (_, j) => j).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+  const sequence = weightOrder(packed);
   const residual = Float64Array.from(packed.qcapacity);
   const out = new Int32Array(n).fill(-1);
   for (const j of sequence) {
@@ -78,15 +79,10 @@ function better(a: readonly number[], b: readonly number[]): boolean {
  */
 export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array {
   const n = sessionsKept(packed);
-  let readyCount = 0;
-  let tokenSum = 0;
-  for (let j = 0; j < n; j++) {
-    readyCount += packed.ready[j]!;
-    tokenSum += packed.tokens[j]!;
-  }
   // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
-  const tokenScale = tokenSum + 1;
-  const readyScale = (readyCount + 1) * tokenScale;
+  const scales = keyScales(packed.ready, packed.tokens);
+  const tokenScale = Number(scales.tokens);
+  const readyScale = Number(scales.ready);
   const key = new Float64Array(n);
   for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
   const ids = Array.from({ length: n }, (_, j) => j);

@@ -139,8 +139,6 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const tokens = new Float64Array(nk);
   const candidate = new Uint8Array(nk * mk);
   const credit = new Float64Array(nk * mk);
-  let readyCount = 0;
-  let tokenSum = 0;
   let creditMaxSum = 0;
   for (let j = 0; j < nk; j++) {
     const i = keptSessions[j]!;
@@ -148,35 +146,19 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
     weight[j] = problem.weight[i]!;
     ready[j] = problem.ready[i]!;
     tokens[j] = problem.tokens[i]!;
-    readyCount += ready[j]!;
-    tokenSum += tokens[j]!;
-    let best = 0;
     for (let b = 0; b < mk; b++) {
       const ob = keptNodes[b]!;
       if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
         candidate[j * mk + b] = 1;
-        const k = problem.credit[i * m + ob]!;
-        credit[j * mk + b] = k;
-        if (k > best) best = k;
+        credit[j * mk + b] = problem.credit[i * m + ob]!;
       }
     }
-    creditMaxSum += best;
+    creditMaxSum += bestCreditOf(candidate, credit, j, mk);
   }
 
-  const tokenScale = BigInt(tokenSum) + 1n;
-  const readyScale = (BigInt(readyCount) + 1n) * tokenScale;
-  const keyFits = (BigInt(creditMaxSum) + 1n) * readyScale <= I64_MAX;
-  let key = new BigInt64Array(0);
-  if (keyFits) {
-    key = new BigInt64Array(nk * mk);
-    for (let j = 0; j < nk; j++) {
-      const rt = BigInt(ready[j]!) * tokenScale + BigInt(tokens[j]!);
-      for (let b = 0; b < mk; b++) {
-        const e = j * mk + b;
-        key[e] = candidate[e] === 1 ? BigInt(credit[e]!) * readyScale + rt : -1n;
-      }
-    }
-  }
+  const scales = keyScales(ready, tokens);
+  const keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
+  const key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, new BigInt64Array(nk * mk)) : new BigInt64Array(0);
 
   return {
     sessionCount: n,
@@ -235,18 +217,67 @@ export function unpackNodes(packed: PackedProblem, keptChoice: Int32Array): Int3
   return node;
 }
 
+/** Best credit of kept session j over its candidate nodes (0 when it has none), pair arrays of row width m. */
+export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<number>, j: number, m: number): number {
+  let best = 0;
+  for (let b = 0; b < m; b++) {
+    const e = j * m + b;
+    if (candidate[e] === 1 && credit[e]! > best) best = credit[e]!;
+  }
+  return best;
+}
+
 /** Best credit of each kept session over its candidate nodes. */
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
+  return out;
+}
+
+/**
+ * The scales of the packed key credit * ready + ready * tokens + tokens (see PackedProblem.key):
+ * `tokens` = T + 1 and `ready` = (R + 1) * (T + 1), with R the number of ready sessions and T the
+ * tokens' sum over the given (kept) sessions.
+ */
+export interface KeyScales {
+  readonly tokens: bigint;
+  readonly ready: bigint;
+}
+
+/** The key scales of kept sessions with these ready flags and token counts. */
+export function keyScales(ready: ArrayLike<number>, tokens: ArrayLike<number>): KeyScales {
+  let readyCount = 0;
+  let tokenSum = 0;
+  for (let j = 0; j < ready.length; j++) {
+    readyCount += ready[j]!;
+    tokenSum += tokens[j]!;
+  }
+  const tokenScale = BigInt(tokenSum) + 1n;
+  return { tokens: tokenScale, ready: (BigInt(readyCount) + 1n) * tokenScale };
+}
+
+/**
+ * Writes the exact packed key of every pair (session-major, rows of `out.length / ready.length`) into
+ * `out`: credit * scales.ready + ready * scales.tokens + tokens, -1 where not a candidate.
+ */
+export function pairKeys<T extends BigInt64Array | bigint[]>(
+  candidate: ArrayLike<number>,
+  credit: ArrayLike<number>,
+  ready: ArrayLike<number>,
+  tokens: ArrayLike<number>,
+  scales: KeyScales,
+  out: T,
+): T {
+  const n = ready.length;
+  const m = n === 0 ? 0 : out.length / n;
   for (let j = 0; j < n; j++) {
-    let best = 0;
+    const rt = BigInt(ready[j]!) * scales.tokens + BigInt(tokens[j]!);
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e]! > best) best = packed.credit[e]!;
+      out[e] = candidate[e] === 1 ? BigInt(credit[e]!) * scales.ready + rt : -1n;
     }
-    out[j] = best;
   }
   return out;
 }

@@ -2,6 +2,7 @@
  * Turning per-session node choices into a Plan: assignments ordered most valuable first, exact value
  * sums, stats.
  */
+import { assignmentOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { Assignment, Plan, PlanStats, PlanValue } from '../types.js';
 import type { IndexedProblem } from './validate.js';
@@ -22,11 +23,16 @@ export function countStat(x: number): number {
   return Number.isFinite(x) ? x : Number.MAX_VALUE;
 }
 
-/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and `cells`. */
+/** The work fields of PlanStats: `work` and its deprecated alias `cells`, always equal. */
+export function workStats(work: number): Pick<RawStats, 'work' | 'cells'> {
+  return { work, cells: work };
+}
+
+/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and the work (`workStats`). */
 export function trivialStats(packed: PackedProblem): RawStats {
   return {
     path: 'trivial',
-    cells: 0,
+    ...workStats(0),
     states: countStat(packed.states),
     keyFits: packed.keyFits,
     nodesKept: nodesKept(packed),
@@ -58,15 +64,9 @@ export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanM
     value.ready += problem.ready[i]!;
     value.tokens += problem.tokens[i]!;
   }
-  const creditOf = (i: number): number => problem.credit[i * m + node[i]!]!;
-  chosen.sort(
-    (a, b) =>
-      creditOf(b) - creditOf(a) ||
-      problem.ready[b]! - problem.ready[a]! ||
-      problem.tokens[b]! - problem.tokens[a]! ||
-      problem.weight[a]! - problem.weight[b]! ||
-      a - b,
-  );
+  const onNode = new Float64Array(node.length);
+  for (const i of chosen) onNode[i] = problem.credit[i * m + node[i]!]!;
+  assignmentOrder(chosen, onNode, problem);
   const assignments: Assignment[] = chosen.map((i) => ({
     session: problem.sessionIds[i]!,
     node: problem.nodeIds[node[i]!]!,

@@ -20,26 +20,22 @@
  * which moves sessions between nodes they value alike toward the emptier one without changing the value.
  */
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
-import { frontierApplies, frontierInput, frontierSetup, slotsToNodes, type FrontierSetup } from './frontier.js';
-import { FrontierReference } from './ts/frontier.js';
+import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
+import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
 import { bestNodesPlan, heuristicPlan } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
-import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
-import { bestCredits, nodesKept, packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
-import { startReference, wideBytes } from './ts/dense.js';
+import type { ResolvedSolveOptions, SolveOptions } from './options.js';
+import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
+import { elapsedMicros, trivialStats, workStats } from './plan.js';
+import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
+import { denseTwin } from './ts/dense.js';
+import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
 import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
-import { validateProblem, type IndexedProblem } from './validate.js';
-import {
-  FRONTIER_DONE,
-  FRONTIER_INCUMBENT,
-  FRONTIER_MEMORY,
-  FRONTIER_PAUSED,
-  TaoKernel,
-  type FrontierKernelCounters,
-  type WasmBuild,
-} from './wasm.js';
+import { denseWasm, frontierWasm } from './wasm-engines.js';
+import { TaoKernel, type WasmBuild } from './wasm.js';
+
+export { finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
 /** DP cells per chunk between deadline checks (~0.1-1 ms of work). Only used when a deadline is set. */
 const CHUNK_CELLS = 1 << 18;
@@ -62,24 +58,6 @@ export const DENSE_FIRST_CELLS = 1 << 15;
  */
 export const FRONTIER_CELL_RATIO = 0.5;
 export const FRONTIER_MIN_WORK = 1 << 15;
-
-/** A validated, resolved and packed problem: what `runPacked` needs, plus what `finishPlan` needs. */
-export interface Prepared {
-  readonly problem: IndexedProblem;
-  readonly options: ResolvedSolveOptions;
-  readonly packed: PackedProblem;
-}
-
-/**
- * The outcome of `runPacked`, structured-cloneable (transfer `node.buffer`).
- * `node[i]` is the original node index session i is admitted to, or -1.
- */
-export interface RawSolution {
-  status: Plan['status'];
-  reason?: string;
-  node: Int32Array;
-  stats: RawStats;
-}
 
 /** How to load a solver. */
 export interface LoadSolverOptions {
@@ -106,34 +84,12 @@ export interface Solver {
   close(): void;
 }
 
-/** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
-export function prepare(problem: Problem, options?: SolveOptions): Prepared {
-  const indexed = validateProblem(problem);
-  const resolved = resolveSolveOptions(options);
-  return { problem: indexed, options: resolved, packed: packProblem(indexed, resolved) };
-}
-
-/** Builds the Plan of a RawSolution; `micros` is the wall time the caller measured for the whole solve. */
-export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number): Plan {
-  return buildPlan(
-    prepared.problem,
-    raw.node,
-    {
-      status: raw.status,
-      ...(raw.reason !== undefined ? { reason: raw.reason } : {}),
-      quantum: prepared.options.quantum,
-      stats: raw.stats,
-    },
-    micros,
-  );
-}
-
-function fallbackSolution(packed: PackedProblem, reason: string, cells: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
+function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
   return {
     status: 'fallback',
     reason,
     node: unpackNodes(packed, spreadTies(packed, incumbent ?? heuristicPlan(packed))),
-    stats: { ...trivialStats(packed), path: 'bfd', cells, ...(frontier !== undefined ? { frontier } : {}) },
+    stats: { ...trivialStats(packed), path: 'bfd', ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 
@@ -150,19 +106,8 @@ function formatCount(x: number): string {
   return Number.isFinite(x) ? String(x) : 'more than 1.8e308';
 }
 
-function trivialSolution(packed: PackedProblem): RawSolution {
-  return { status: 'optimal', node: new Int32Array(packed.sessionCount).fill(-1), stats: trivialStats(packed) };
-}
-
 function deadlineReason(options: ResolvedSolveOptions, done: number, n: number): string {
   return `deadline exceeded: ${options.deadlineMs} ms passed after ${done} of ${n} sessions of the DP`;
-}
-
-/** Sessions per step: everything at once without a deadline, else about CHUNK_CELLS cells. */
-function chunkSessions(packed: PackedProblem, options: ResolvedSolveOptions): number {
-  const n = sessionsKept(packed);
-  if (options.deadlineMs === Number.POSITIVE_INFINITY) return n;
-  return Math.max(1, Math.floor(CHUNK_CELLS / packed.states));
 }
 
 /** One solve's context: what every path needs, and what an earlier abandoned path left behind. */
@@ -179,70 +124,20 @@ interface Attempt {
   frontier?: FrontierStats;
 }
 
-function fail(a: Attempt, reason: string, cells: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return fallbackSolution(a.packed, reason, a.priorWork + cells, a.incumbent, frontier);
+/** The labelled fallback plan of an attempt that stopped after `work` units of work. */
+function fallbackOf(a: Attempt, reason: string, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
+  return fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier);
 }
 
-function solved(a: Attempt, node: Int32Array, path: SolvePath, cells: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
+function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
   return {
     status: 'optimal',
     node: unpackNodes(a.packed, spreadTies(a.packed, node)),
-    stats: { ...trivialStats(a.packed), path, cells: a.priorWork + cells, ...(frontier !== undefined ? { frontier } : {}) },
+    stats: { ...trivialStats(a.packed), path, ...workStats(a.priorWork + work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 
-function runDense(a: Attempt): RawSolution {
-  const { kernel, packed, options } = a;
-  const n = sessionsKept(packed);
-  const m = nodesKept(packed);
-  const S = packed.states;
-  const bytes = kernel.bytesNeeded(n, m, S);
-  if (bytes > MEMORY_CAP_BYTES) {
-    return fail(a, `memory cap exceeded: the dense DP needs ${bytes} bytes > ${MEMORY_CAP_BYTES}`, 0);
-  }
-  const radix = Array.from(packed.capacity, (c) => c + 1);
-  if (!kernel.load(radix, packed.qweight, packed.key)) {
-    return fail(a, `memory cap exceeded: WASM memory could not grow to ${bytes} bytes`, 0);
-  }
-  const chunk = chunkSessions(packed, options);
-  for (let j = 0; j < n; j += chunk) {
-    if (performance.now() - a.startedAt > options.deadlineMs) return fail(a, deadlineReason(options, j, n), j * S);
-    kernel.step(j, Math.min(n, j + chunk));
-  }
-  return solved(a, kernel.finish().node, 'dense', packed.cells);
-}
-
-function runWide(a: Attempt): RawSolution {
-  const { packed, options } = a;
-  const n = sessionsKept(packed);
-  const S = packed.states;
-  const bytes = wideBytes(n, S);
-  if (bytes > MEMORY_CAP_BYTES) {
-    return fail(a, `memory cap exceeded: the dense-wide DP needs ${bytes} bytes > ${MEMORY_CAP_BYTES}`, 0);
-  }
-  const run = startReference(packed);
-  const chunk = chunkSessions(packed, options);
-  while (run.done < n) {
-    if (performance.now() - a.startedAt > options.deadlineMs) return fail(a, deadlineReason(options, run.done, n), run.done * S);
-    run.step(run.done + chunk);
-  }
-  return solved(a, run.finish(), 'dense-wide', packed.cells);
-}
-
-/** The dense DP within the state budget (packed key: WASM; else the TypeScript planes), or a labelled fallback. */
-function runDenseWithinBudget(a: Attempt): RawSolution {
-  const { packed, options } = a;
-  if (packed.cells > options.stateBudget) {
-    const n = sessionsKept(packed);
-    const reason =
-      `state budget exceeded: ${formatCount(packed.cells)} cells (${n} sessions x ${formatCount(packed.states)} states) > ` +
-      `stateBudget ${options.stateBudget}`;
-    return fail(a, reason, 0);
-  }
-  return packed.keyFits ? runDense(a) : runWide(a);
-}
-
-/** The frontier passed its work cap: the caller may try the dense DP. */
+/** The run passed its work cap: the caller may try the dense DP. */
 interface Abandoned {
   readonly abandoned: true;
   readonly work: number;
@@ -250,76 +145,92 @@ interface Abandoned {
   readonly frontier: FrontierStats;
 }
 
-function frontierStats(c: FrontierKernelCounters | FrontierReference['counters'], outcome: FrontierStats['outcome'], classes: number): FrontierStats {
-  return {
-    outcome,
-    layers: c.layers,
-    generated: c.generated,
-    kept: c.kept,
-    maxLayer: c.maxLayer,
-    prunedBound: c.prunedBound,
-    prunedDominance: c.prunedDominance,
-    comparisons: c.comparisons,
-    nodeClasses: classes,
-  };
-}
-
-/** Bytes the TypeScript frontier holds for `kept` history entries and `layer` live states over m slots (an estimate from above). */
-function wideFrontierBytes(kept: number, layer: number, m: number): number {
-  return kept * 16 + layer * (m * 8 + 96);
+/** How one engine run is driven and reported. */
+interface Drive<C extends DpCounters> {
+  /** Most units of work before the run is abandoned (Infinity: never). */
+  readonly cap: number;
+  /** Units of work per step when steps are bounded. */
+  readonly chunk: number;
+  /** Why the run stopped with status `memory`. */
+  memoryReason(c: C): string;
+  /** The frontier stats to report with this outcome, if any. */
+  stats(c: C, outcome: FrontierStats['outcome']): FrontierStats | undefined;
 }
 
 /**
- * Runs a frontier (WASM when the packed key fits, else the TypeScript reference with BigInt keys) with
- * at most `cap` work units, checking the deadline between steps.
+ * The one loop every DP engine runs in: start, then steps of at most `chunk` units (when a deadline is
+ * set or the engine asks for bounded steps) until done, checking the deadline and the work cap before
+ * each step. Ends in a plan (solved or a labelled fallback) or, past the cap, Abandoned.
+ */
+function drive<C extends DpCounters>(a: Attempt, engine: DpEngine<C>, d: Drive<C>): RawSolution | Abandoned {
+  const n = sessionsKept(a.packed);
+  const deadlineMs = a.options.deadlineMs;
+  const chunk = engine.boundedSteps || deadlineMs !== Number.POSITIVE_INFINITY ? d.chunk : Number.POSITIVE_INFINITY;
+  let status = engine.start();
+  if (status === DpStatus.incumbent) return solved(a, engine.finish(), 'bound', 0, d.stats(engine.counters(), 'solved'));
+  while (status !== DpStatus.done) {
+    if (status === DpStatus.memory) {
+      const c = engine.counters();
+      return fallbackOf(a, d.memoryReason(c), c.work, d.stats(c, 'abandoned'));
+    }
+    if (status !== DpStatus.paused) {
+      throw new SolverTrapError(`${engine.path} DP stopped with status ${status} after ${engine.counters().layers} of ${n} sessions`);
+    }
+    const c = engine.counters();
+    if (performance.now() - a.startedAt > deadlineMs) {
+      return fallbackOf(a, deadlineReason(a.options, c.layers, n), c.work, d.stats(c, 'abandoned'));
+    }
+    if (c.work >= d.cap) return { abandoned: true, work: c.work, layers: c.layers, frontier: d.stats(c, 'abandoned')! };
+    status = engine.step(Math.min(chunk, d.cap - c.work));
+  }
+  const c = engine.counters();
+  return solved(a, engine.finish(), engine.path, c.work, d.stats(c, 'solved'));
+}
+
+/** The dense DP within the state budget (packed key: WASM; else the TypeScript planes), or a labelled fallback. */
+function runDense(a: Attempt): RawSolution {
+  const { packed, options } = a;
+  const n = sessionsKept(packed);
+  if (packed.cells > options.stateBudget) {
+    const reason =
+      `state budget exceeded: ${formatCount(packed.cells)} cells (${n} sessions x ${formatCount(packed.states)} states) > ` +
+      `stateBudget ${options.stateBudget}`;
+    return fallbackOf(a, reason, 0);
+  }
+  const engine = packed.keyFits ? denseWasm(a.kernel, packed) : denseTwin(packed);
+  if (engine.bytes > MEMORY_CAP_BYTES) {
+    return fallbackOf(a, `memory cap exceeded: the ${engine.path} DP needs ${engine.bytes} bytes > ${MEMORY_CAP_BYTES}`, 0);
+  }
+  const r = drive(a, engine, {
+    cap: Number.POSITIVE_INFINITY,
+    chunk: CHUNK_CELLS,
+    memoryReason: () => `memory cap exceeded: WASM memory could not grow to ${engine.bytes} bytes`,
+    stats: () => a.frontier,
+  });
+  // The dense DP has no cap, so it is never abandoned.
+  return r as RawSolution;
+}
+
+function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], classes: number): FrontierStats {
+  const { work: _, ...counters } = c;
+  return { outcome, ...counters, nodeClasses: classes };
+}
+
+/**
+ * Runs a frontier (WASM when the packed key fits, else the TypeScript twin with BigInt keys) with at
+ * most `cap` work units.
  */
 function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
-  const { kernel, packed, options } = a;
+  const { packed } = a;
   const n = sessionsKept(packed);
-  const m = nodesKept(packed);
-  const incumbent = a.incumbent!;
-  const wide = !packed.keyFits;
-  const path: SolvePath = wide ? 'frontier-wide' : 'frontier';
-  const chunk = wide || options.deadlineMs !== Number.POSITIVE_INFINITY ? CHUNK_WORK : Number.POSITIVE_INFINITY;
-
-  let reference: FrontierReference | undefined;
-  let status: number;
-  if (wide) {
-    reference = new FrontierReference(packed, setup);
-    status = reference.step(0) === 'incumbent' ? FRONTIER_INCUMBENT : FRONTIER_PAUSED;
-  } else {
-    status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
-  }
-  const counters = (): FrontierKernelCounters =>
-    reference !== undefined ? { ...reference.counters, work: reference.work } : kernel.frontierCounters();
-  const stats = (outcome: FrontierStats['outcome']): FrontierStats => frontierStats(counters(), outcome, setup.classes);
-  const memoryReason = (): string =>
-    `memory cap exceeded: the ${path} DP could not hold its states within ${MEMORY_CAP_BYTES} bytes after ${counters().layers} of ${n} sessions`;
-
-  if (status === FRONTIER_MEMORY) return fail(a, memoryReason(), counters().work, stats('abandoned'));
-  if (status === FRONTIER_INCUMBENT) return solved(a, incumbent, 'bound', 0, stats('solved'));
-  for (;;) {
-    const c = counters();
-    if (performance.now() - a.startedAt > options.deadlineMs) {
-      return fail(a, deadlineReason(options, c.layers, n), c.work, stats('abandoned'));
-    }
-    if (c.work >= cap) return { abandoned: true, work: c.work, layers: c.layers, frontier: stats('abandoned') };
-    if (reference !== undefined && wideFrontierBytes(c.kept, c.maxLayer * 2, m) > MEMORY_CAP_BYTES) {
-      return fail(a, memoryReason(), c.work, stats('abandoned'));
-    }
-    const quota = Math.min(chunk, cap - c.work);
-    if (reference !== undefined) {
-      status = reference.step(quota) === 'done' ? FRONTIER_DONE : FRONTIER_PAUSED;
-    } else {
-      status = kernel.frontierStep(quota);
-    }
-    if (status === FRONTIER_DONE) break;
-    if (status === FRONTIER_MEMORY) return fail(a, memoryReason(), counters().work, stats('abandoned'));
-    if (status !== FRONTIER_PAUSED) throw new SolverTrapError(`frontier DP stopped with status ${status} after ${counters().layers} of ${n} sessions`);
-  }
-  const work = counters().work;
-  const node = reference !== undefined ? slotsToNodes(setup, reference.finish()) : kernel.frontierFinish().node;
-  return solved(a, node, path, work, stats('solved'));
+  const engine = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  return drive(a, engine, {
+    cap,
+    chunk: CHUNK_WORK,
+    memoryReason: (c) =>
+      `memory cap exceeded: the ${engine.path} DP could not hold its states within ${MEMORY_CAP_BYTES} bytes after ${c.layers} of ${n} sessions`,
+    stats: (c, outcome) => frontierStats(c, outcome, setup.classes),
+  });
 }
 
 function frontierBudgetReason(a: Attempt, r: Abandoned, withDense: boolean): string {
@@ -343,18 +254,18 @@ function decide(
   const n = sessionsKept(packed);
   if (n === 0) return trivialSolution(packed);
   const a: Attempt = { kernel, packed, options, startedAt, priorWork: 0 };
-  if (options.path === 'dense') return runDenseWithinBudget(a);
+  if (options.path === 'dense') return runDense(a);
 
   const best = bestCredits(packed);
   if (options.path === 'auto') {
     const fits = bestNodesPlan(packed, best);
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
-    if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDenseWithinBudget(a);
+    if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
   }
   a.incumbent = heuristicPlan(packed, best);
   if (!frontierApplies(packed)) {
-    if (options.path === 'auto') return runDenseWithinBudget(a);
-    return fail(a, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0);
+    if (options.path === 'auto') return runDense(a);
+    return fallbackOf(a, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0);
   }
   const denseFits = packed.cells <= options.stateBudget;
   const cap =
@@ -366,9 +277,9 @@ function decide(
   if (options.path === 'auto' && denseFits) {
     a.priorWork = r.work;
     a.frontier = r.frontier;
-    return runDenseWithinBudget(a);
+    return runDense(a);
   }
-  return fail(a, frontierBudgetReason(a, r, options.path === 'auto'), r.work, r.frontier);
+  return fallbackOf(a, frontierBudgetReason(a, r, options.path === 'auto'), r.work, r.frontier);
 }
 
 class WasmSolver implements Solver {

@@ -13,6 +13,7 @@
  * node with the most room (ties: lower original node index). At most MAX_SPREAD_PASSES passes: the plan
  * is valid after every move, so stopping early only leaves it less spread.
  */
+import { weightOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 
 /** Upper bound on the passes over the sessions (measured: one or two suffice on the recorded corpora). */
@@ -28,7 +29,7 @@ export function spreadTies(packed: PackedProblem, node: Int32Array): Int32Array 
     const b = node[j]!;
     if (b >= 0) residual[b] = residual[b]! - packed.qweight[j]!;
   }
-  const sequence = Array.from({ length: n }, (_, j) => j).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+  const sequence = weightOrder(packed);
   for (let pass = 0; pass < MAX_SPREAD_PASSES; pass++) {
     let moved = false;
     for (const j of sequence) {

@@ -11,9 +11,10 @@
 import { readFile } from 'node:fs/promises';
 import { SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
+import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -22,27 +23,13 @@ export type WasmBuild = 'release' | 'debug';
 interface TaoExports {
   readonly memory: WebAssembly.Memory;
   abiVersion(): number;
-  maxNodes(): number;
-  maxSessions(): number;
-  radixPtr(): number;
-  weightPtr(): number;
-  nodeOutPtr(): number;
-  valueOutPtr(): number;
-  keysPtr(): number;
-  tablePtr(): number;
-  choicePtr(): number;
-  layoutEnd(n: number, m: number, states: number): number;
-  reserve(n: number, m: number, states: number): number;
-  begin(): number;
-  step(j0: number, j1: number): void;
+  layout(): number;
+  denseLayoutEnd(n: number, m: number, states: number): number;
+  denseReserve(n: number, m: number, states: number): number;
+  denseBegin(): number;
+  denseStep(j0: number, j1: number): void;
+  denseFinish(): void;
   setSimd(on: number): void;
-  finish(): void;
-  capacityPtr(): number;
-  orderPtr(): number;
-  slotNodePtr(): number;
-  classStartPtr(): number;
-  incumbentPtr(): number;
-  countersPtr(): number;
   frontierReserve(n: number, m: number): number;
   frontierBegin(tailStart: number): number;
   frontierStep(quota: number): number;
@@ -52,35 +39,45 @@ interface TaoExports {
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
 
-const FUNCTION_EXPORTS = [
+/** Every function the module exports, and nothing else besides `memory` (checked both ways at load). */
+export const ABI_FUNCTIONS = [
   'abiVersion',
-  'maxNodes',
-  'maxSessions',
-  'radixPtr',
-  'weightPtr',
-  'nodeOutPtr',
-  'valueOutPtr',
-  'keysPtr',
-  'tablePtr',
-  'choicePtr',
-  'layoutEnd',
-  'reserve',
-  'begin',
-  'step',
+  'layout',
+  'denseLayoutEnd',
+  'denseReserve',
+  'denseBegin',
+  'denseStep',
+  'denseFinish',
   'setSimd',
-  'finish',
-  'capacityPtr',
-  'orderPtr',
-  'slotNodePtr',
-  'classStartPtr',
-  'incumbentPtr',
-  'countersPtr',
   'frontierReserve',
   'frontierBegin',
   'frontierStep',
   'frontierFinish',
   'frontierCounters',
 ] as const satisfies readonly ExportedFunction[];
+
+/**
+ * The entries of the module's layout table (i32 each, at `layout()`), in order: the two size limits,
+ * then the byte address of each region (assembly/index.ts).
+ */
+const LAYOUT = [
+  'maxNodes',
+  'maxSessions',
+  'radix',
+  'weight',
+  'nodeOut',
+  'valueOut',
+  'capacity',
+  'order',
+  'slotNode',
+  'classStart',
+  'incumbent',
+  'counters',
+  'keys',
+  'table',
+  'choice',
+] as const;
+type LayoutEntry = (typeof LAYOUT)[number];
 
 const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
   release: new URL('../../build/tao.wasm', import.meta.url),
@@ -99,6 +96,26 @@ export function compileTaoModule(build: WasmBuild = 'release'): Promise<WebAssem
     modules.set(build, pending);
   }
   return pending;
+}
+
+/** The names the built module exports (`release` or `debug`), from its compiled Module. */
+export async function moduleExportNames(build: WasmBuild = 'release'): Promise<string[]> {
+  return WebAssembly.Module.exports(await compileTaoModule(build)).map((e) => e.name);
+}
+
+/** The module's size limits, read from its layout table: what the ABI's regions are sized for. */
+export async function moduleLimits(build: WasmBuild = 'release'): Promise<{ maxNodes: number; maxSessions: number }> {
+  const x = instantiate(await compileTaoModule(build));
+  const table = readLayout(x);
+  return { maxNodes: table.maxNodes, maxSessions: table.maxSessions };
+}
+
+/** The layout table of an instance, by entry name. */
+function readLayout(x: TaoExports): Record<LayoutEntry, number> {
+  const raw = new Int32Array(x.memory.buffer, x.layout() >>> 0, LAYOUT.length);
+  const out = {} as Record<LayoutEntry, number>;
+  LAYOUT.forEach((name, i) => (out[name] = raw[i]! >>> 0));
+  return out;
 }
 
 /** Thrown from the debug build's `abort` import; becomes a SolverTrapError. */
@@ -126,8 +143,12 @@ function instantiate(module: WebAssembly.Module): TaoExports {
   const raw = new WebAssembly.Instance(module, imports).exports;
   const mem = raw['memory'];
   if (!(mem instanceof WebAssembly.Memory)) throw new Error('tao.wasm does not export its memory');
-  for (const name of FUNCTION_EXPORTS) {
+  for (const name of ABI_FUNCTIONS) {
     if (typeof raw[name] !== 'function') throw new Error(`tao.wasm does not export ${name}()`);
+  }
+  const expected = new Set<string>([...ABI_FUNCTIONS, 'memory']);
+  for (const name of Object.keys(raw)) {
+    if (!expected.has(name)) throw new Error(`tao.wasm exports ${name}, which this package does not know`);
   }
   memory = mem;
   // Every member of TaoExports was checked just above.
@@ -152,13 +173,6 @@ interface FixedViews {
   readonly counters: Float64Array;
 }
 
-/** Statuses of the frontier run (assembly/index.ts). */
-export const FRONTIER_DONE = 0;
-export const FRONTIER_PAUSED = 1;
-export const FRONTIER_MEMORY = 2;
-export const FRONTIER_INCUMBENT = 3;
-export const FRONTIER_EMPTY_LAYER = 4;
-
 /** Inputs of a frontier run, in the packed problem's kept indices. */
 export interface FrontierInput {
   /** Quantized weight per kept session. */
@@ -179,18 +193,6 @@ export interface FrontierInput {
   readonly tailStart: number;
 }
 
-/** The frontier's counters (see FrontierStats in src/types.ts), plus its work units. */
-export interface FrontierKernelCounters {
-  layers: number;
-  generated: number;
-  kept: number;
-  maxLayer: number;
-  prunedBound: number;
-  prunedDominance: number;
-  comparisons: number;
-  work: number;
-}
-
 /** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
 export interface KernelResult {
   readonly node: Int32Array;
@@ -199,7 +201,7 @@ export interface KernelResult {
 
 /**
  * One instance of the WASM module with its own memory. Call order per solve: dense DP
- * `load(radix, weight, keys)` -> `step(j0, j1)` over 0..n in order -> `finish()`; frontier DP
+ * `denseLoad(radix, weight, keys)` -> `denseStep(j0, j1)` over 0..n in order -> `denseFinish()`; frontier DP
  * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
 export class TaoKernel {
@@ -251,28 +253,35 @@ export class TaoKernel {
     const x = this.#live();
     const buffer = x.memory.buffer;
     if (this.#views === null || this.#views.buffer !== buffer) {
-      const nodes = x.maxNodes();
-      const sessions = x.maxSessions();
+      const at = readLayout(x);
+      const nodes = at.maxNodes;
+      const sessions = at.maxSessions;
       this.#views = {
         buffer,
-        radix: new Int32Array(buffer, x.radixPtr() >>> 0, nodes),
-        weight: new Int32Array(buffer, x.weightPtr() >>> 0, sessions),
-        nodeOut: new Int32Array(buffer, x.nodeOutPtr() >>> 0, sessions),
-        valueOut: new BigInt64Array(buffer, x.valueOutPtr() >>> 0, 1),
-        capacity: new Int32Array(buffer, x.capacityPtr() >>> 0, nodes),
-        order: new Int32Array(buffer, x.orderPtr() >>> 0, sessions),
-        slotNode: new Int32Array(buffer, x.slotNodePtr() >>> 0, nodes),
-        classStart: new Int32Array(buffer, x.classStartPtr() >>> 0, nodes),
-        incumbent: new Int32Array(buffer, x.incumbentPtr() >>> 0, sessions),
-        counters: new Float64Array(buffer, x.countersPtr() >>> 0, 8),
+        radix: new Int32Array(buffer, at.radix, nodes),
+        weight: new Int32Array(buffer, at.weight, sessions),
+        nodeOut: new Int32Array(buffer, at.nodeOut, sessions),
+        valueOut: new BigInt64Array(buffer, at.valueOut, 1),
+        capacity: new Int32Array(buffer, at.capacity, nodes),
+        order: new Int32Array(buffer, at.order, sessions),
+        slotNode: new Int32Array(buffer, at.slotNode, nodes),
+        classStart: new Int32Array(buffer, at.classStart, nodes),
+        incumbent: new Int32Array(buffer, at.incumbent, sessions),
+        counters: new Float64Array(buffer, at.counters, FRONTIER_COUNTER_NAMES.length),
       };
     }
     return this.#views;
   }
 
+  /** The key region of the last reserve call, `count` entries. */
+  #keys(count: number): BigInt64Array {
+    const x = this.#live();
+    return new BigInt64Array(x.memory.buffer, readLayout(x).keys, count);
+  }
+
   /** Bytes of linear memory a solve of n sessions, m nodes and `states` states needs, in total. */
   bytesNeeded(n: number, m: number, states: number): number {
-    return this.#live().layoutEnd(n, m, states);
+    return this.#live().denseLayoutEnd(n, m, states);
   }
 
   /** Current size of the instance's linear memory in bytes (it never shrinks). */
@@ -291,7 +300,7 @@ export class TaoKernel {
    * `weight` (w' per session), `keys` (session-major packed keys, -1 = not a candidate). Returns false,
    * without trapping, if memory would have to grow past MEMORY_CAP_BYTES.
    */
-  load(radix: ArrayLike<number>, weight: ArrayLike<number>, keys: BigInt64Array): boolean {
+  denseLoad(radix: ArrayLike<number>, weight: ArrayLike<number>, keys: BigInt64Array): boolean {
     const n = weight.length;
     const m = radix.length;
     let states = 1;
@@ -299,44 +308,43 @@ export class TaoKernel {
     if (keys.length !== n * m) throw new RangeError(`keys has ${keys.length} entries, expected ${n * m}`);
     if (!Number.isSafeInteger(states) || states > 0x7fff_ffff) throw new RangeError(`${states} states do not fit the ABI`);
     if (this.bytesNeeded(n, m, states) > MEMORY_CAP_BYTES) return false;
-    const status = this.#call('reserve', (x) => x.reserve(n, m, states));
+    const status = this.#call('denseReserve', (x) => x.denseReserve(n, m, states));
     if (status === 0) return false;
-    if (status !== 1) throw new RangeError(`reserve(${n}, ${m}, ${states}) rejected its arguments`);
+    if (status !== 1) throw new RangeError(`denseReserve(${n}, ${m}, ${states}) rejected its arguments`);
     const views = this.#fixed();
     views.radix.set(radix);
     for (let j = 0; j < n; j++) views.weight[j] = weight[j]!;
-    const x = this.#live();
-    new BigInt64Array(x.memory.buffer, x.keysPtr() >>> 0, n * m).set(keys);
-    if (this.#call('begin', (e) => e.begin()) !== 0) throw new RangeError('begin() found radix inconsistent with states');
+    this.#keys(n * m).set(keys);
+    if (this.#call('denseBegin', (e) => e.denseBegin()) !== 0) throw new RangeError('denseBegin() found radix inconsistent with states');
     this.#n = n;
     return true;
   }
 
   /** Folds sessions j0..j1-1 (they must follow the previous step's range). */
-  step(j0: number, j1: number): void {
-    this.#call('step', (x) => x.step(j0, j1));
+  denseStep(j0: number, j1: number): void {
+    this.#call('denseStep', (x) => x.denseStep(j0, j1));
   }
 
   /** Walks back the choices of the last loaded solve. */
-  finish(): KernelResult {
-    this.#call('finish', (x) => x.finish());
+  denseFinish(): KernelResult {
+    this.#call('denseFinish', (x) => x.denseFinish());
     const views = this.#fixed();
     return { node: views.nodeOut.slice(0, this.#n), value: views.valueOut[0]! };
   }
 
   /**
-   * Lays out and writes the inputs of a frontier run, then starts it. Returns a status:
-   * FRONTIER_PAUSED (ready to step), FRONTIER_INCUMBENT (the incumbent is optimal, nothing to fold) or
-   * FRONTIER_MEMORY (memory would have to grow past MEMORY_CAP_BYTES; nothing trapped).
+   * Lays out and writes the inputs of a frontier run, then starts it. Returns a status: `paused` (ready
+   * to step), `incumbent` (the incumbent is optimal, nothing to fold) or `memory` (memory would have to
+   * grow past MEMORY_CAP_BYTES; nothing trapped).
    */
-  frontierStart(input: FrontierInput): number {
+  frontierStart(input: FrontierInput): DpStatus {
     const n = input.qweight.length;
     const m = input.capacity.length;
     if (input.key.length !== n * m) throw new RangeError(`key has ${input.key.length} entries, expected ${n * m}`);
     if (input.order.length !== n || input.incumbent.length !== n) throw new RangeError('order and incumbent need one entry per session');
     if (input.slotNode.length !== m || input.classStart.length !== m) throw new RangeError('slotNode and classStart need one entry per node');
     const status = this.#call('frontierReserve', (x) => x.frontierReserve(n, m));
-    if (status === 0) return FRONTIER_MEMORY;
+    if (status === 0) return DpStatus.memory;
     if (status !== 1) throw new RangeError(`frontierReserve(${n}, ${m}) rejected its arguments`);
     const views = this.#fixed();
     for (let j = 0; j < n; j++) views.weight[j] = input.qweight[j]!;
@@ -345,20 +353,19 @@ export class TaoKernel {
     views.slotNode.set(input.slotNode);
     views.classStart.set(input.classStart);
     views.incumbent.set(input.incumbent);
-    const x = this.#live();
-    new BigInt64Array(x.memory.buffer, x.keysPtr() >>> 0, n * m).set(input.key);
+    this.#keys(n * m).set(input.key);
     this.#n = n;
     const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart));
     if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
-    return begun;
+    return begun as DpStatus;
   }
 
-  /** Folds until done or until `quota` more work units were spent; returns a FRONTIER_* status. */
-  frontierStep(quota: number): number {
-    return this.#call('frontierStep', (x) => x.frontierStep(quota));
+  /** Folds until done or until `quota` more work units were spent; returns a status. */
+  frontierStep(quota: number): DpStatus {
+    return this.#call('frontierStep', (x) => x.frontierStep(quota)) as DpStatus;
   }
 
-  /** After FRONTIER_DONE or FRONTIER_INCUMBENT: kept node per kept session (-1 = not admitted) and the optimal key sum. */
+  /** After `done` or `incumbent`: kept node per kept session (-1 = not admitted) and the optimal key sum. */
   frontierFinish(): KernelResult {
     this.#call('frontierFinish', (x) => x.frontierFinish());
     const views = this.#fixed();
@@ -366,19 +373,12 @@ export class TaoKernel {
   }
 
   /** The run's counters so far. */
-  frontierCounters(): FrontierKernelCounters {
+  frontierCounters(): FrontierCounters {
     this.#call('frontierCounters', (x) => x.frontierCounters());
     const c = this.#fixed().counters;
-    return {
-      layers: c[0]!,
-      generated: c[1]!,
-      kept: c[2]!,
-      maxLayer: c[3]!,
-      prunedBound: c[4]!,
-      prunedDominance: c[5]!,
-      comparisons: c[6]!,
-      work: c[7]!,
-    };
+    const out = {} as FrontierCounters;
+    FRONTIER_COUNTER_NAMES.forEach((name, i) => (out[name] = c[i]!));
+    return out;
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

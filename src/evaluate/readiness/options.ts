@@ -1,4 +1,4 @@
-import { checkOptionsObject, integerAt, nonNegativeFiniteAt, numberAt, positiveFiniteAt } from '../../checks.js';
+import { anyNumber, checkOptionsObject, integerIn, nonNegativeFinite, positiveFinite } from '../../checks.js';
 import { InvalidValueError } from '../../errors.js';
 
 /** What a caller may set for a ReadinessPredictor. Times are seconds. */
@@ -106,22 +106,22 @@ export function resolvePredictorOptions(
   checkOptionsObject(options, defaultPredictorOptions, path);
   const o = options;
   const out: ResolvedPredictorOptions = { ...defaultPredictorOptions };
-  if (o.horizon !== undefined) out.horizon = positiveFiniteAt(o.horizon, `${path}.horizon`);
+  if (o.horizon !== undefined) out.horizon = positiveFinite(o.horizon, `${path}.horizon`);
   if (o.delta !== undefined) {
-    const d = numberAt(o.delta, `${path}.delta`);
+    const d = anyNumber(o.delta, `${path}.delta`);
     if (!(d > 0 && d < 1)) throw new InvalidValueError(`${path}.delta must be a number in (0, 1)`);
     out.delta = d;
   }
-  if (o.freshness !== undefined) out.freshness = nonNegativeFiniteAt(o.freshness, `${path}.freshness`);
+  if (o.freshness !== undefined) out.freshness = nonNegativeFinite(o.freshness, `${path}.freshness`);
   if (o.defaultDuration !== undefined) {
-    out.defaultDuration = nonNegativeFiniteAt(o.defaultDuration, `${path}.defaultDuration`);
+    out.defaultDuration = nonNegativeFinite(o.defaultDuration, `${path}.defaultDuration`);
   }
-  if (o.window !== undefined) out.window = integerAt(o.window, `${path}.window`, 2, MAX_WINDOW);
+  if (o.window !== undefined) out.window = integerIn(o.window, `${path}.window`, 2, MAX_WINDOW);
   if (o.globalWindow !== undefined) {
-    out.globalWindow = integerAt(o.globalWindow, `${path}.globalWindow`, 2, MAX_GLOBAL_WINDOW);
+    out.globalWindow = integerIn(o.globalWindow, `${path}.globalWindow`, 2, MAX_GLOBAL_WINDOW);
   }
   if (o.minSamples !== undefined) {
-    out.minSamples = integerAt(o.minSamples, `${path}.minSamples`, 2, MAX_WINDOW);
+    out.minSamples = integerIn(o.minSamples, `${path}.minSamples`, 2, MAX_WINDOW);
   }
   // A minimum no window can reach would silently disable that history.
   if (out.minSamples > out.window) {
@@ -130,11 +130,11 @@ export function resolvePredictorOptions(
   if (out.minSamples > out.globalWindow) {
     throw new InvalidValueError(`${path}.minSamples must be at most ${path}.globalWindow (${out.globalWindow})`);
   }
-  if (o.maxTools !== undefined) out.maxTools = integerAt(o.maxTools, `${path}.maxTools`, 1, MAX_TOOLS);
-  out.probeWindow = o.probeWindow === undefined ? out.horizon : positiveFiniteAt(o.probeWindow, `${path}.probeWindow`);
-  if (o.maxProbes !== undefined) out.maxProbes = integerAt(o.maxProbes, `${path}.maxProbes`, 0, MAX_PROBES);
+  if (o.maxTools !== undefined) out.maxTools = integerIn(o.maxTools, `${path}.maxTools`, 1, MAX_TOOLS);
+  out.probeWindow = o.probeWindow === undefined ? out.horizon : positiveFinite(o.probeWindow, `${path}.probeWindow`);
+  if (o.maxProbes !== undefined) out.maxProbes = integerIn(o.maxProbes, `${path}.maxProbes`, 0, MAX_PROBES);
   if (o.maxProbedCalls !== undefined) {
-    out.maxProbedCalls = integerAt(o.maxProbedCalls, `${path}.maxProbedCalls`, 1, MAX_PROBED_CALLS);
+    out.maxProbedCalls = integerIn(o.maxProbedCalls, `${path}.maxProbedCalls`, 1, MAX_PROBED_CALLS);
   }
   return out;
 }

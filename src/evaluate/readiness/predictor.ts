@@ -40,11 +40,12 @@ import {
   PREDICTOR_JSON_FORMAT,
   PREDICTOR_JSON_VERSION,
   type PredictorJSON,
+  type ProbeJSON,
 } from './json.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { parseSleep } from './sleep.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString } from '../../checks.js';
+import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 import { checkToolCall } from '../validate-snapshot.js';
 
 /** Which evidence a prediction rests on, most trusted first. */
@@ -68,8 +69,11 @@ export const EVIDENCE_SOURCES: readonly EvidenceSource[] = Object.freeze([
   'default',
 ]);
 
-/** A completed tool call to learn from. */
-export interface CompletedCall {
+/**
+ * A completed tool call: what `observe` learns from, what `predictReport` replays, what the simulator's
+ * policies are told when a tool returns.
+ */
+export interface CompletedToolCall {
   /** Structured tool name: the key of the duration history. */
   name: string;
   startedAt: number;
@@ -80,8 +84,46 @@ export interface CompletedCall {
    * term of the bound for every other call of the tool for a whole window.
    */
   command?: string;
-  /** The session the call belonged to, if its readiness was queried with one: drops its probe state. */
+  /**
+   * An end time the tool exposed at its start. A replay (`predictReport`) shows it to the predictor while
+   * the call runs; `observe` does not read it.
+   */
+  deadline?: number;
+  /**
+   * The session the call belonged to, if its readiness was queried with one: drops its probe state
+   * (`predictReport` defaults it to the call's position in the input).
+   */
   session?: string;
+}
+
+/** @deprecated The former name of `CompletedToolCall`. */
+export type CompletedCall = CompletedToolCall;
+
+const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt', 'command', 'deadline', 'session']);
+
+/**
+ * Checks a completed call; throws InvalidTypeError or InvalidValueError naming the path
+ * (`call.returnedAt must not be before call.startedAt`). `strictKeys` also rejects fields outside
+ * CompletedToolCall (`observe` itself reads only the fields it knows). Callers feeding a batch check every
+ * call first, so that a bad one leaves the predictor untouched.
+ */
+export function checkCompletedCall(call: unknown, path = 'call', strictKeys = false): asserts call is CompletedToolCall {
+  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be an object`);
+  if (strictKeys) rejectUnknownKeys(call, COMPLETED_CALL_KEYS, path);
+  nonEmptyString(call.name, `${path}.name`);
+  const startedAt = finite(call.startedAt, `${path}.startedAt`);
+  const returnedAt = finite(call.returnedAt, `${path}.returnedAt`);
+  if (returnedAt < startedAt) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
+  if (call.command !== undefined && typeof call.command !== 'string') {
+    throw new InvalidTypeError(`${path}.command must be a string`);
+  }
+  if (call.deadline !== undefined) {
+    const d = finite(call.deadline, `${path}.deadline`);
+    if (d < startedAt) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
+  }
+  if (call.session !== undefined && typeof call.session !== 'string') {
+    throw new InvalidTypeError(`${path}.session must be a string`);
+  }
 }
 
 /** What `evaluate` needs from a predictor. */
@@ -111,15 +153,11 @@ export interface Prediction {
   probes: number;
 }
 
-interface ProbeState {
-  /** The call this state belongs to: a key reused by another call (the session's next one) is not it. */
-  name: string;
-  startedAt: number;
-  count: number;
-  openedAt: number;
-  until: number;
-  next: number;
-}
+/**
+ * The probe state of one overdue call, kept under its key. `name` and `startedAt` name the call it belongs
+ * to: a key reused by another call (the session's next one) is not it.
+ */
+type ProbeState = Omit<ProbeJSON, 'key'>;
 
 /**
  * Key of a call's probe state. With a session (one running call at a time), the session id itself: no
@@ -171,18 +209,9 @@ export class ReadinessPredictor implements ReadinessSource {
    * Learns from a completed call: its duration (returnedAt - startedAt) joins the tool's and the global
    * history unless its command holds a readable sleep. Returns whether it did.
    */
-  observe(call: CompletedCall): boolean {
-    if (!isRecord(call)) throw new InvalidTypeError('call must be an object');
-    const name = nonEmptyString(call.name, 'call.name');
-    const startedAt = finite(call.startedAt, 'call.startedAt');
-    const returnedAt = finite(call.returnedAt, 'call.returnedAt');
-    if (returnedAt < startedAt) throw new InvalidValueError('call.returnedAt must not be before call.startedAt');
-    if (call.command !== undefined && typeof call.command !== 'string') {
-      throw new InvalidTypeError('call.command must be a string');
-    }
-    if (call.session !== undefined && typeof call.session !== 'string') {
-      throw new InvalidTypeError('call.session must be a string');
-    }
+  observe(call: CompletedToolCall): boolean {
+    checkCompletedCall(call);
+    const { name, startedAt, returnedAt } = call;
     if (this.#probeState(call.session, name, startedAt) !== undefined) {
       this.#probes.delete(probeKey(call.session, name, startedAt));
     }
@@ -411,10 +440,10 @@ export class ReadinessPredictor implements ReadinessSource {
   /**
    * A predictor in the state `json` (from `toJSON()`, possibly through JSON text) describes; it gives
    * the same predictions as the original. Throws InvalidTypeError or InvalidValueError naming the path
-   * (`json.tools[0].durations[3] must be a finite number`).
+   * (`json.tools[0].durations[3] must be a finite number`); `path` names the value in messages.
    */
-  static fromJSON(json: unknown): ReadinessPredictor {
-    const parsed = parsePredictorJSON(json);
+  static fromJSON(json: unknown, path = 'json'): ReadinessPredictor {
+    const parsed = parsePredictorJSON(json, path);
     const p = new ReadinessPredictor(parsed.options);
     const o = p.options;
     for (const t of parsed.tools) {

@@ -13,22 +13,10 @@
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import { EVIDENCE_SOURCES, ReadinessPredictor, type EvidenceSource } from './predictor.js';
+import { checkCompletedCall, EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
-import { finite, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
-
-/** One completed tool call of a trace. */
-export interface CompletedToolCall {
-  name: string;
-  startedAt: number;
-  returnedAt: number;
-  command?: string;
-  /** An end time the tool exposed at its start. */
-  deadline?: number;
-  /** The session the call belonged to; keys its probe state (default: its position in the input). */
-  session?: string;
-}
+import { finite, isRecord, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
 
 /** What a caller may set for a report. */
 export interface PredictReportOptions {
@@ -88,28 +76,6 @@ export const WITHIN_SECONDS = 0.5;
 const DEFAULT_MAX_TICKS = 10_000_000;
 const REPORT_OPTION_KEYS: ReadonlySet<string> = new Set(['predictor', 'tick', 'maxTicks']);
 
-const CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt', 'command', 'deadline', 'session']);
-
-/** Checks one completed call; messages name `path`. */
-export function validateCompletedToolCall(call: unknown, path: string): asserts call is CompletedToolCall {
-  if (!isRecord(call)) throw new InvalidTypeError(`${path} must be an object`);
-  rejectUnknownKeys(call, CALL_KEYS, path);
-  nonEmptyString(call.name, `${path}.name`);
-  const s = finite(call.startedAt, `${path}.startedAt`);
-  const r = finite(call.returnedAt, `${path}.returnedAt`);
-  if (r < s) throw new InvalidValueError(`${path}.returnedAt must not be before ${path}.startedAt`);
-  if (call.command !== undefined && typeof call.command !== 'string') {
-    throw new InvalidTypeError(`${path}.command must be a string`);
-  }
-  if (call.deadline !== undefined) {
-    const d = finite(call.deadline, `${path}.deadline`);
-    if (d < s) throw new InvalidValueError(`${path}.deadline must not be before ${path}.startedAt`);
-  }
-  if (call.session !== undefined && typeof call.session !== 'string') {
-    throw new InvalidTypeError(`${path}.session must be a string`);
-  }
-}
-
 function resolveReportOptions(options: PredictReportOptions | undefined): {
   predictor: ResolvedPredictorOptions;
   tick: number;
@@ -128,12 +94,7 @@ function resolveReportOptions(options: PredictReportOptions | undefined): {
     if (tick <= 0) throw new InvalidValueError('options.tick must be a positive finite number');
   }
   let maxTicks = DEFAULT_MAX_TICKS;
-  if (options.maxTicks !== undefined) {
-    const m: unknown = options.maxTicks;
-    if (typeof m !== 'number') throw new InvalidTypeError('options.maxTicks must be a number');
-    if (!Number.isSafeInteger(m) || m < 0) throw new InvalidValueError('options.maxTicks must be a non-negative integer');
-    maxTicks = m;
-  }
+  if (options.maxTicks !== undefined) maxTicks = nonNegativeInteger(options.maxTicks, 'options.maxTicks');
   return { predictor, tick, maxTicks };
 }
 
@@ -211,7 +172,7 @@ function summary(count: number, sumAbs: number, within: number): ErrorSummary {
  */
 export function predictReport(calls: readonly CompletedToolCall[], options?: PredictReportOptions): PredictReport {
   if (!Array.isArray(calls)) throw new InvalidTypeError('calls must be an array');
-  for (let i = 0; i < calls.length; i++) validateCompletedToolCall(calls[i], `calls[${i}]`);
+  for (let i = 0; i < calls.length; i++) checkCompletedCall(calls[i], `calls[${i}]`, true);
   const { predictor: po, tick, maxTicks } = resolveReportOptions(options);
   const horizon = po.horizon;
 

@@ -9,7 +9,8 @@
  * and they add no reserve: the admission weight is the prompt's tokens, as an engine allocates a prompt's
  * blocks (output blocks come from the cache's free and evictable space, see node.ts).
  */
-import type { Admission, CompletedToolCall, NodeView, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
+import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
+import type { Admission, NodeView, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
 
 export class RoutedQueues {
   private readonly queues: number[][];

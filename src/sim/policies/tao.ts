@@ -33,12 +33,13 @@
  *
  * The predictor learns from every tool call that returns during the run.
  */
-import type { EvaluateOptions } from '../../evaluate/options.js';
-import type { PredictorOptions } from '../../evaluate/readiness/options.js';
+import { defaultEvaluateOptions, type EvaluateOptions } from '../../evaluate/options.js';
+import { defaultPredictorOptions, type PredictorOptions } from '../../evaluate/readiness/options.js';
 import { defaultSolveOptions } from '../../solve/options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
 import type { SimPredictor, TaoDeps } from '../deps.js';
-import type { Admission, CompletedToolCall, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
+import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
+import type { Admission, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
 import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 import { pauseUntilSafe } from './sticky.js';
@@ -48,21 +49,21 @@ export type TaoVariant = 'tao' | 'tao-sticky' | 'tao-no-credit' | 'tao-no-ready'
 /** Where the evaluation's cache observations come from. */
 export type CreditSource = 'observed' | 'live';
 
-/** The knobs of the TAO pipeline (paper section 5 defaults). */
+/** The knobs of the TAO pipeline; each defaults to the package's default of the option it sets. */
 export interface TaoParams {
-  /** Half-life h of cache credit, seconds. @default 10 */
+  /** Half-life h of cache credit, seconds. @default defaultEvaluateOptions.halfLife */
   readonly halfLife: number;
-  /** Readiness horizon H, seconds; also the scheduling period. @default 1 */
+  /** Readiness horizon H, seconds; also the scheduling period. @default defaultPredictorOptions.horizon */
   readonly horizon: number;
-  /** Confidence delta of the Bernstein bound. @default 0.2 */
+  /** Confidence delta of the Bernstein bound. @default defaultPredictorOptions.delta */
   readonly delta: number;
-  /** Capacity quantum Delta, tokens. @default the solver's default (`defaultSolveOptions.quantum`) */
+  /** Capacity quantum Delta, tokens. @default defaultSolveOptions.quantum */
   readonly quantum: number;
-  /** DP state budget (cells). @default 4194304 */
+  /** DP state budget (units of work, see SolveOptions.stateBudget). @default defaultSolveOptions.stateBudget */
   readonly stateBudget: number;
-  /** Per-session reserve added to the admission weight, tokens. @default 512 */
+  /** Per-session reserve added to the admission weight, tokens. @default defaultEvaluateOptions.reserve */
   readonly reserve: number;
-  /** Rounding unit of decayed credit, tokens. @default 1 */
+  /** Rounding unit of decayed credit, tokens. @default defaultEvaluateOptions.creditUnit */
   readonly creditUnit: number;
   /** Also decide between ticks when the pool changes (a tool returns). @default false */
   readonly eventAdmission: boolean;
@@ -73,14 +74,15 @@ export interface TaoParams {
 /** The numeric TAO parameters (the ones a sweep can vary). */
 export type NumericTaoParam = { [K in keyof TaoParams]: TaoParams[K] extends number ? K : never }[keyof TaoParams];
 
+/** The TAO parameters' defaults: the evaluation, predictor and solve defaults, frozen. */
 export const defaultTaoParams: Readonly<TaoParams> = Object.freeze({
-  halfLife: 10,
-  horizon: 1,
-  delta: 0.2,
+  halfLife: defaultEvaluateOptions.halfLife,
+  horizon: defaultPredictorOptions.horizon,
+  delta: defaultPredictorOptions.delta,
   quantum: defaultSolveOptions.quantum,
   stateBudget: defaultSolveOptions.stateBudget,
-  reserve: 512,
-  creditUnit: 1,
+  reserve: defaultEvaluateOptions.reserve,
+  creditUnit: defaultEvaluateOptions.creditUnit,
   eventAdmission: false,
   creditSource: 'observed',
 });

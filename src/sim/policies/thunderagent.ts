@@ -20,7 +20,8 @@
  * Not modelled: the 30-minute forced resume of a program that waited that long (`_wait_for_resume`), and
  * the optional decayed acting weight (`use_acting_token_decay`, off by default).
  */
-import type { Admission, CompletedToolCall, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
+import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
+import type { Admission, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
 import { pauseUntilSafe } from './sticky.js';
 
 export interface ThunderAgentParams {

@@ -8,40 +8,26 @@
  * key cannot hold the sums. Every sum stays below 2^53 within the limits (4096 sessions x 2^32), so the
  * planes are exact.
  */
-import { resolveSolveOptions, type SolveOptions } from '../options.js';
-import { packProblem, sessionsKept, nodesKept, unpackNodes, type PackedProblem } from '../pack.js';
-import { buildPlan, elapsedMicros, trivialStats, type RawStats } from '../plan.js';
+import { DpStatus, type DenseEngine } from '../engine.js';
+import type { SolveOptions } from '../options.js';
+import { sessionsKept, nodesKept, type PackedProblem } from '../pack.js';
+import { workStats } from '../plan.js';
+import { solvePrepared } from '../prepared.js';
 import type { Plan, Problem } from '../../types.js';
-import { validateProblem } from '../validate.js';
 
 /** Marks an unreachable state in the credit plane (real credit sums are >= 0). */
 const UNREACHABLE = -1;
 
-/** Bytes the dense-wide DP allocates for `states` states and `n` sessions: three planes + choices. */
-export function wideBytes(n: number, states: number): number {
-  return states * 24 + n * states;
-}
-
-/** Where a (possibly interrupted) reference run stands. */
-export interface ReferenceRun {
-  /** Kept sessions folded in so far. */
-  readonly done: number;
-  /** Folds kept sessions `done`..`until`-1. */
-  step(until: number): void;
-  /** After every session is folded: each kept session's kept node, or -1. */
-  finish(): Int32Array;
-}
-
 /**
- * Starts the dense-wide DP over a packed problem. The caller steps it in chunks (to check a deadline
- * in between) and then calls `finish`. Allocates `wideBytes(sessionsKept, states)` bytes: the caller
- * checks that against its memory bound first.
+ * The dense-wide DP over a packed problem as a DenseEngine: the driver steps it in chunks (to check a
+ * deadline in between) and then calls `finish`. `start` allocates `bytes` bytes (three planes and the
+ * choices): the caller checks that against its memory bound first.
  */
-export function startReference(packed: PackedProblem): ReferenceRun {
+export function denseTwin(packed: PackedProblem): DenseEngine {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const S = packed.states;
-  if (!Number.isSafeInteger(S)) throw new RangeError(`dense-wide DP cannot hold ${S} states`);
+  const bytes = S * 24 + n * S;
 
   const radix = new Array<number>(m);
   const stride = new Array<number>(m);
@@ -52,12 +38,11 @@ export function startReference(packed: PackedProblem): ReferenceRun {
     st *= radix[b]!;
   }
 
-  // Planes hold D_j(s) for plans using exactly s; state 0 (nothing used) is the empty plan.
-  const K = new Float64Array(S).fill(UNREACHABLE);
-  const R = new Float64Array(S);
-  const T = new Float64Array(S);
-  K[0] = 0;
-  const choice = new Uint8Array(n * S);
+  // Planes hold D_j(s) for plans using exactly s; state 0 (nothing used) is the empty plan. Allocated by start().
+  let K = new Float64Array(0);
+  let R = K;
+  let T = K;
+  let choice = new Uint8Array(0);
   const digit = new Int32Array(m);
 
   let done = 0;
@@ -108,12 +93,24 @@ export function startReference(packed: PackedProblem): ReferenceRun {
   }
 
   return {
-    get done() {
-      return done;
+    path: 'dense-wide',
+    boundedSteps: false,
+    bytes,
+    start(): DpStatus {
+      if (!Number.isSafeInteger(S)) throw new RangeError(`dense-wide DP cannot hold ${S} states`);
+      K = new Float64Array(S).fill(UNREACHABLE);
+      R = new Float64Array(S);
+      T = new Float64Array(S);
+      K[0] = 0;
+      choice = new Uint8Array(n * S);
+      return DpStatus.paused;
     },
-    step(until: number): void {
-      for (; done < until && done < n; done++) fold(done);
+    step(quota: number): DpStatus {
+      const until = Math.min(n, done + Math.max(1, Math.floor(quota / S)));
+      for (; done < until; done++) fold(done);
+      return done === n ? DpStatus.done : DpStatus.paused;
     },
+    counters: () => ({ layers: done, work: done * S }),
     finish(): Int32Array {
       if (done !== n) throw new RangeError(`reference DP finished after ${done} of ${n} sessions`);
       // The best reachable state, lexicographically.
@@ -140,47 +137,20 @@ export function startReference(packed: PackedProblem): ReferenceRun {
 
 /** Runs the dense-wide DP to completion; each kept session's kept node, or -1. */
 export function solveReferencePacked(packed: PackedProblem): Int32Array {
-  const run = startReference(packed);
-  run.step(sessionsKept(packed));
+  const run = denseTwin(packed);
+  run.start();
+  run.step(Number.POSITIVE_INFINITY);
   return run.finish();
 }
 
 /**
- * Solves a Problem exactly (at the options' quantum) with the TypeScript reference DP, ignoring the
- * state budget and the deadline. Meant for tests and measurements: its memory is 24 bytes per state
- * plus one byte per cell, so keep problems small.
+ * Solves a Problem exactly (at the options' quantum) with the TypeScript dense DP, ignoring the state
+ * budget and the deadline. Meant for tests and measurements: its memory is 24 bytes per state plus one
+ * byte per cell, so keep problems small.
  */
 export function solveReference(problem: Problem, options?: SolveOptions): Plan {
-  return solveExactly(problem, options, (packed, base) => ({
+  return solvePrepared(problem, options, (packed, base) => ({
     node: solveReferencePacked(packed),
-    stats: { ...base, path: 'reference', cells: packed.cells },
+    stats: { ...base, path: 'reference', ...workStats(packed.cells) },
   }));
-}
-
-/**
- * Validates, resolves and packs a problem, then runs an exact packed-level algorithm on it, outside the
- * solver's budget and deadline rules (the test oracles' common frame). `run` returns the kept-node choice
- * of each kept session and the plan's stats; an empty problem never reaches it.
- */
-export function solveExactly(
-  problem: Problem,
-  options: SolveOptions | undefined,
-  run: (packed: PackedProblem, base: RawStats) => { node: Int32Array; stats: RawStats },
-): Plan {
-  const t0 = performance.now();
-  const indexed = validateProblem(problem);
-  const resolved = resolveSolveOptions(options);
-  const packed = packProblem(indexed, resolved);
-  const base = trivialStats(packed);
-  if (sessionsKept(packed) === 0) {
-    const node = new Int32Array(packed.sessionCount).fill(-1);
-    return buildPlan(indexed, node, { status: 'optimal', quantum: resolved.quantum, stats: base }, elapsedMicros(t0));
-  }
-  const { node, stats } = run(packed, base);
-  return buildPlan(
-    indexed,
-    unpackNodes(packed, node),
-    { status: 'optimal', quantum: resolved.quantum, stats },
-    elapsedMicros(t0),
-  );
 }

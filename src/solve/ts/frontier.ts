@@ -39,35 +39,18 @@
 import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
 import { heuristicPlan } from '../incumbent.js';
 import type { SolveOptions } from '../options.js';
-import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
-import { solveExactly } from './dense.js';
-import type { FrontierStats, Plan, Problem } from '../../types.js';
+import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
+import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
+import { MEMORY_CAP_BYTES } from '../../limits.js';
+import { workStats } from '../plan.js';
+import { solvePrepared } from '../prepared.js';
+import type { Plan, Problem } from '../../types.js';
 
-/** The frontier counters, without the outcome (the driver decides it). */
-export type FrontierCounters = Omit<FrontierStats, 'outcome'>;
-
-/** Exact packed keys of a packed problem as BigInt: credit x (R+1)(T+1) + ready x (T+1) + tokens; -1 = not a candidate. */
+/** Exact packed keys of a packed problem as BigInt (see PackedProblem.key), also when they do not fit an i64; -1 = not a candidate. */
 export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
   if (packed.keyFits) return packed.key;
-  const n = sessionsKept(packed);
-  const m = nodesKept(packed);
-  let readyCount = 0n;
-  let tokenSum = 0n;
-  for (let j = 0; j < n; j++) {
-    readyCount += BigInt(packed.ready[j]!);
-    tokenSum += BigInt(packed.tokens[j]!);
-  }
-  const tokenScale = tokenSum + 1n;
-  const readyScale = (readyCount + 1n) * tokenScale;
-  const out = new Array<bigint>(n * m);
-  for (let j = 0; j < n; j++) {
-    const rt = BigInt(packed.ready[j]!) * tokenScale + BigInt(packed.tokens[j]!);
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      out[e] = packed.candidate[e] === 1 ? BigInt(packed.credit[e]!) * readyScale + rt : -1n;
-    }
-  }
-  return out;
+  const out = new Array<bigint>(sessionsKept(packed) * nodesKept(packed));
+  return pairKeys(packed.candidate, packed.credit, packed.ready, packed.tokens, keyScales(packed.ready, packed.tokens), out);
 }
 
 /** 1 + 2^-50: the factor that makes the f64 fractional term an upper bound (see fractionalUpper). */
@@ -144,14 +127,19 @@ class FrontierBound {
   }
 }
 
-/** Result of stepping the frontier. */
-export type FrontierStepStatus = 'done' | 'paused' | 'incumbent';
+/** Bytes the TypeScript frontier holds for `kept` history entries and `layer` live states over m slots (an estimate from above). */
+function twinBytes(kept: number, layer: number, m: number): number {
+  return kept * 16 + layer * (m * 8 + 96);
+}
 
 /**
- * One frontier run. `step(quota)` folds until done, or until `quota` more units of work (generated
- * children plus dominance tests) were spent, so a caller can check a deadline or a budget in between.
+ * One frontier run, a FrontierEngine. `step(quota)` folds until done, or until `quota` more units of work
+ * (generated children plus dominance tests) were spent, so a caller can check a deadline or a budget in
+ * between; before each step it checks its memory estimate against MEMORY_CAP_BYTES.
  */
-export class FrontierReference {
+export class FrontierTwin implements FrontierEngine {
+  readonly path = 'frontier-wide';
+  readonly boundedSteps = true;
   readonly #n: number;
   readonly #m: number;
   readonly #w: number[];
@@ -187,10 +175,9 @@ export class FrontierReference {
   /** The incumbent a head's bound was checked against; a head is re-checked when it has risen since. */
   #headInc: bigint[] = [];
 
-  #work = 0;
   #finished = false;
   #incumbentOptimal = false;
-  readonly counters: FrontierCounters;
+  readonly #counters = zeroFrontierCounters();
 
   constructor(packed: PackedProblem, setup: FrontierSetup) {
     const n = sessionsKept(packed);
@@ -217,16 +204,6 @@ export class FrontierReference {
     }
     this.#inc = inc;
     this.#u = [new Array<number>(m).fill(0)];
-    this.counters = {
-      layers: 0,
-      generated: 0,
-      kept: 0,
-      maxLayer: 0,
-      prunedBound: 0,
-      prunedDominance: 0,
-      comparisons: 0,
-      nodeClasses: setup.classes,
-    };
     // The incumbent already meets the bound of the empty plan: it is optimal, nothing to fold.
     this.#bound.restrict(0);
     if (this.#bound.upper(this.#rtot) <= this.#inc) {
@@ -235,14 +212,14 @@ export class FrontierReference {
     }
   }
 
-  /** Units of work spent so far (generated children + dominance tests). */
-  get work(): number {
-    return this.#work;
+  /** The counters so far (a copy). */
+  counters(): FrontierCounters {
+    return { ...this.#counters };
   }
 
-  /** Sessions folded so far. */
-  get done(): number {
-    return this.#t;
+  /** `incumbent` when the incumbent is optimal (nothing to fold), else `paused`. */
+  start(): DpStatus {
+    return this.#incumbentOptimal ? DpStatus.incumbent : DpStatus.paused;
   }
 
   /**
@@ -256,8 +233,8 @@ export class FrontierReference {
       if (pu[s]! + this.#w[this.#t]! > this.#cap[s]!) return false;
       if (s + 1 < this.#classEnd[s]! && pu[s + 1] === pu[s]) return false;
     }
-    this.counters.generated++;
-    this.#work++;
+    this.#counters.generated++;
+    this.#counters.work++;
     return true;
   }
 
@@ -276,7 +253,7 @@ export class FrontierReference {
       const v = this.#v[p]! + key;
       const sum = this.#sum[p]! + w;
       if (this.#belowIncumbent(v, sum)) {
-        this.counters.prunedBound++;
+        this.#counters.prunedBound++;
         continue;
       }
       this.#head[list] = p;
@@ -363,29 +340,31 @@ export class FrontierReference {
     this.#u = this.#nu;
     this.#v = this.#nv;
     this.#sum = this.#nsum;
-    this.counters.kept += k;
-    if (k > this.counters.maxLayer) this.counters.maxLayer = k;
+    this.#counters.kept += k;
+    if (k > this.#counters.maxLayer) this.#counters.maxLayer = k;
     this.#t++;
-    this.counters.layers = this.#t;
+    this.#counters.layers = this.#t;
     this.#inLayer = false;
     if (this.#t === this.#n) this.#finished = true;
   }
 
   /** Folds until done or until `quota` more units of work were spent. */
-  step(quota: number): FrontierStepStatus {
-    if (this.#incumbentOptimal) return 'incumbent';
-    const stopAt = this.#work + quota;
+  step(quota: number): DpStatus {
+    if (this.#incumbentOptimal) return DpStatus.incumbent;
+    const c = this.#counters;
+    if (twinBytes(c.kept, c.maxLayer * 2, this.#m) > MEMORY_CAP_BYTES) return DpStatus.memory;
+    const stopAt = c.work + quota;
     while (!this.#finished) {
       if (!this.#inLayer) this.#startLayer();
       for (;;) {
-        if (this.#work >= stopAt) return 'paused';
+        if (c.work >= stopAt) return DpStatus.paused;
         const list = this.#pick();
         if (list < 0) break;
         const parent = this.#head[list]!;
         const v = this.#headV[list]!;
         const sum = this.#headSum[list]!;
         if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum)) {
-          this.counters.prunedBound++;
+          this.#counters.prunedBound++;
         } else {
           this.#offer(this.#build(list, parent), v, sum, parent, list);
         }
@@ -394,7 +373,7 @@ export class FrontierReference {
       }
       this.#endLayer();
     }
-    return 'done';
+    return DpStatus.done;
   }
 
   /** Appends a child to the layer being built unless a kept state dominates it. */
@@ -402,8 +381,8 @@ export class FrontierReference {
     const k = this.#nv.length;
     const m = this.#m;
     for (let i = 0; i < k; i++) {
-      this.counters.comparisons++;
-      this.#work++;
+      this.#counters.comparisons++;
+      this.#counters.work++;
       if (this.#nsum[i]! > sum) continue;
       const ku = this.#nu[i]!;
       let le = true;
@@ -414,7 +393,7 @@ export class FrontierReference {
         }
       }
       if (le) {
-        this.counters.prunedDominance++;
+        this.#counters.prunedDominance++;
         return;
       }
     }
@@ -427,18 +406,20 @@ export class FrontierReference {
     if (k === 0 && v > this.#inc) this.#inc = v;
   }
 
-  /** The optimal value (packed key sum). Only after `step` returned 'done' or 'incumbent'. */
+  /** The optimal value (packed key sum). Only after `done` or `incumbent`. */
   value(): bigint {
     if (this.#incumbentOptimal) return this.#inc;
     if (!this.#finished) throw new Error('frontier reference: value() before the run finished');
     return this.#v[0]!;
   }
 
-  /**
-   * Per DP position, the real slot of the session (-1 = not admitted), for the best state. Only after
-   * `step` returned 'done' or 'incumbent' (then the incumbent's slots).
-   */
+  /** Kept node per kept session (-1 = not admitted), for the best state. Only after `done` or `incumbent`. */
   finish(): Int32Array {
+    return slotsToNodes(this.#setup, this.#slots());
+  }
+
+  /** Per DP position, the real slot of the session (-1 = not admitted), for the best state (the incumbent's after `incumbent`). */
+  #slots(): Int32Array {
     if (this.#incumbentOptimal) return Int32Array.from(this.#setup.incumbentSlot);
     if (!this.#finished) throw new Error('frontier reference: finish() before the run finished');
     const codes = new Int32Array(this.#n);
@@ -514,18 +495,19 @@ export function assignClassNodes(
  * frontier, so against that path it checks the implementation, not the method.
  */
 export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
-  return solveExactly(problem, options, (packed, base) => {
+  return solvePrepared(problem, options, (packed, base) => {
     const setup = frontierSetup(packed, heuristicPlan(packed));
-    const run = new FrontierReference(packed, setup);
-    let status = run.step(Number.POSITIVE_INFINITY);
-    while (status === 'paused') status = run.step(Number.POSITIVE_INFINITY);
-    const { layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses } = run.counters;
+    const run = new FrontierTwin(packed, setup);
+    let status = run.start();
+    while (status === DpStatus.paused) status = run.step(Number.POSITIVE_INFINITY);
+    if (status !== DpStatus.done && status !== DpStatus.incumbent) throw new Error(`frontier reference stopped with status ${status}`);
+    const { work, ...counters } = run.counters();
     const stats = {
       ...base,
-      path: status === 'incumbent' ? ('bound' as const) : ('frontier-wide' as const),
-      cells: run.work,
-      frontier: { outcome: 'solved' as const, layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, nodeClasses },
+      path: status === DpStatus.incumbent ? ('bound' as const) : ('frontier-wide' as const),
+      ...workStats(work),
+      frontier: { outcome: 'solved' as const, ...counters, nodeClasses: setup.classes },
     };
-    return { node: slotsToNodes(setup, run.finish()), stats };
+    return { node: run.finish(), stats };
   });
 }

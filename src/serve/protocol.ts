@@ -1,0 +1,151 @@
+/**
+ * The sidecar protocol (`tao serve`): one JSON request per line in, one JSON response per line out, each
+ * response carrying its request's `id`. The message shapes are also published as JSON Schemas
+ * (schemas/request.schema.json, schemas/response.schema.json).
+ */
+import type { ErrorCode } from '../errors.js';
+import type { EvaluateOptions } from '../evaluate/options.js';
+import type { CompletedCall } from '../evaluate/readiness/predictor.js';
+import type { PredictorJSON } from '../evaluate/readiness/json.js';
+import type { Snapshot } from '../evaluate/snapshot.js';
+import type { HistogramSummary } from '../planner/histogram.js';
+import type { SolveOptions } from '../solve/options.js';
+import type { Plan, Problem } from '../types.js';
+
+/** Version of the protocol; bumped when a message changes incompatibly. Reported by `hello` and `stats`. */
+export const SIDECAR_PROTOCOL_VERSION = 1;
+
+/**
+ * Longest request line the sidecar reads, in bytes (UTF-8, newline excluded), unless `--max-line-bytes`
+ * says otherwise. A problem at the solver's limits (4096 sessions, 64 nodes, every pair credited and
+ * eligible) is about 10 MiB of JSON.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** Every operation, in the order the docs list them. */
+export const SIDECAR_OPS = Object.freeze([
+  'hello',
+  'solve',
+  'evaluate',
+  'observe',
+  'predictor.save',
+  'predictor.load',
+  'stats',
+  'shutdown',
+] as const);
+
+export type SidecarOp = (typeof SIDECAR_OPS)[number];
+
+/** A request's id, echoed in its response: a string or a finite number. */
+export type RequestId = string | number;
+
+interface Envelope<O extends SidecarOp> {
+  id: RequestId;
+  op: O;
+}
+
+export type HelloRequest = Envelope<'hello'>;
+export interface SolveRequest extends Envelope<'solve'> {
+  problem: Problem;
+  options?: SolveOptions;
+}
+export interface EvaluateRequest extends Envelope<'evaluate'> {
+  snapshot: Snapshot;
+  options?: EvaluateOptions;
+}
+export interface ObserveRequest extends Envelope<'observe'> {
+  calls: CompletedCall[];
+}
+export type PredictorSaveRequest = Envelope<'predictor.save'>;
+export interface PredictorLoadRequest extends Envelope<'predictor.load'> {
+  predictor: PredictorJSON;
+}
+export type StatsRequest = Envelope<'stats'>;
+export type ShutdownRequest = Envelope<'shutdown'>;
+
+export type SidecarRequest =
+  | HelloRequest
+  | SolveRequest
+  | EvaluateRequest
+  | ObserveRequest
+  | PredictorSaveRequest
+  | PredictorLoadRequest
+  | StatsRequest
+  | ShutdownRequest;
+
+/** Fields each operation takes besides `id` and `op`; anything else is refused. */
+export const REQUEST_FIELDS: Readonly<Record<SidecarOp, readonly string[]>> = Object.freeze({
+  hello: [],
+  solve: ['problem', 'options'],
+  evaluate: ['snapshot', 'options'],
+  observe: ['calls'],
+  'predictor.save': [],
+  'predictor.load': ['predictor'],
+  stats: [],
+  shutdown: [],
+});
+
+/**
+ * Error codes of a response: the library's, plus `ERR_TAO_INTERNAL` for a failure that is not the
+ * request's fault (a bug; the sidecar logs it on stderr and keeps serving).
+ */
+export type SidecarErrorCode = ErrorCode | 'ERR_TAO_INTERNAL';
+
+export interface ErrorResponse {
+  /** The request's id, or null when none could be read (bad JSON, oversized line, bad id). */
+  id: RequestId | null;
+  ok: false;
+  error: { code: SidecarErrorCode; message: string };
+}
+
+interface Ok {
+  id: RequestId;
+  ok: true;
+}
+
+export interface HelloResponse extends Ok {
+  protocol: number;
+  version: string;
+  ops: readonly SidecarOp[];
+  maxLineBytes: number;
+}
+export interface SolveResponse extends Ok {
+  plan: Plan;
+}
+export interface EvaluateResponse extends Ok {
+  problem: Problem;
+}
+export interface ObserveResponse extends Ok {
+  /** Calls whose duration joined the history (a call whose command holds a readable `sleep N` does not). */
+  learned: number;
+}
+export interface PredictorSaveResponse extends Ok {
+  predictor: PredictorJSON;
+}
+export type PredictorLoadResponse = Ok;
+export interface StatsResponse extends Ok {
+  protocol: number;
+  version: string;
+  uptimeMs: number;
+  maxLineBytes: number;
+  /** Requests answered, per op; lines that were not a readable request count under `invalid`. */
+  requests: Record<SidecarOp | 'invalid', number>;
+  /** Error responses, per code. */
+  errors: Partial<Record<SidecarErrorCode, number>>;
+  /** Solver wall time of the successful solves (`plan.stats.micros`), in microseconds. */
+  solveMicros: HistogramSummary;
+  /** Durations the readiness predictor holds: tools with a history, and samples in the global one. */
+  predictor: { tools: number; globalSamples: number };
+}
+export type ShutdownResponse = Ok;
+
+export type SidecarResponse =
+  | ErrorResponse
+  | HelloResponse
+  | SolveResponse
+  | EvaluateResponse
+  | ObserveResponse
+  | PredictorSaveResponse
+  | PredictorLoadResponse
+  | StatsResponse
+  | ShutdownResponse;

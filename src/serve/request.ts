@@ -1,0 +1,57 @@
+/**
+ * Reading one request line: JSON, then the envelope (`id`, `op`, the op's fields). The payloads
+ * (problem, snapshot, options, calls, predictor) are checked by the library where they are used, with
+ * messages naming the request field (`problem.sessions[3].weight must be a positive integer`).
+ */
+import { isRecord } from '../checks.js';
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { REQUEST_FIELDS, SIDECAR_OPS, type RequestId, type SidecarOp, type SidecarRequest } from './protocol.js';
+
+/** A line read as far as it could be: the id once known, and the request or the error that stopped it. */
+export type ReadRequest =
+  | { id: RequestId; request: SidecarRequest; error?: undefined }
+  | { id: RequestId | null; request?: undefined; error: InvalidTypeError | InvalidValueError };
+
+const OP_LIST = SIDECAR_OPS.map((op) => `"${op}"`).join(', ');
+
+function isOp(x: unknown): x is SidecarOp {
+  return typeof x === 'string' && (SIDECAR_OPS as readonly string[]).includes(x);
+}
+
+/** The `id` of a parsed line, or null when it has none usable. */
+function idOf(obj: Record<string, unknown>): RequestId | null {
+  if (!Object.prototype.hasOwnProperty.call(obj, 'id')) return null;
+  const id = obj.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** Parses and checks the envelope of one request line; never throws. */
+export function readRequest(line: string): ReadRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    return { id: null, error: new InvalidTypeError(`line is not valid JSON: ${detail}`) };
+  }
+  if (!isRecord(value)) return { id: null, error: new InvalidTypeError('request must be a JSON object') };
+  const id = idOf(value);
+  if (id === null) {
+    const has = Object.prototype.hasOwnProperty.call(value, 'id');
+    const error = has
+      ? new InvalidTypeError('id must be a string or a number')
+      : new InvalidTypeError('id is missing (a string or a number)');
+    return { id: null, error };
+  }
+  const op = value.op;
+  if (typeof op !== 'string') return { id, error: new InvalidTypeError('op must be a string') };
+  if (!isOp(op)) return { id, error: new InvalidValueError(`op must be one of ${OP_LIST} (got "${op}")`) };
+  const fields = REQUEST_FIELDS[op];
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key) || key === 'id' || key === 'op') continue;
+    if (!fields.includes(key)) {
+      return { id, error: new InvalidValueError(`${key} is not a field of a "${op}" request`) };
+    }
+  }
+  return { id, request: value as unknown as SidecarRequest };
+}

@@ -1,0 +1,68 @@
+/**
+ * The named session orders, each defined once. Three of them rank by a value triple (a credit, ready,
+ * tokens, all descending) and differ only in how they break the remaining ties by weight, which is why
+ * they are named here rather than written out where they are used:
+ *
+ * - `bfdValueOrder`: kept sessions by best triple, ties by LARGER weight first (best-fit decreasing
+ *   places big items early), then input order;
+ * - `frontierOrder`: kept sessions by best triple, ties by SMALLER weight first (a valuable light session
+ *   early leaves more room for the frontier's first incumbents), then input order;
+ * - `assignmentOrder`: a plan's assignments by the triple on the chosen node, ties by SMALLER weight
+ *   first, then input order (a prefix is a sensible partial plan: light sessions first among equals);
+ * - `tokensOrder`: kept sessions by tokens, ties by larger weight, then input order (ThunderAgent's BFD);
+ * - `weightOrder`: kept sessions by quantized weight descending, then input order (placements that
+ *   spread: the closed-form best-nodes plan and the tie spreading).
+ *
+ * Kept sessions keep input order, so comparing kept indices last is "then input order". Each function
+ * returns the indices sorted; none modifies its inputs.
+ */
+import type { PackedProblem } from './pack.js';
+
+/** Per-index arrays of a triple order: ready flags, token counts and weights. */
+interface TripleParts {
+  readonly ready: ArrayLike<number>;
+  readonly tokens: ArrayLike<number>;
+  readonly weight: ArrayLike<number>;
+}
+
+/** `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first when `heavierFirst`), then index. */
+function byTriple(ids: number[], credit: ArrayLike<number>, parts: TripleParts, heavierFirst: boolean): number[] {
+  const sign = heavierFirst ? -1 : 1;
+  return ids.sort(
+    (a, b) =>
+      credit[b]! - credit[a]! ||
+      parts.ready[b]! - parts.ready[a]! ||
+      parts.tokens[b]! - parts.tokens[a]! ||
+      sign * (parts.weight[a]! - parts.weight[b]!) ||
+      a - b,
+  );
+}
+
+function indices(n: number): number[] {
+  return Array.from({ length: n }, (_, j) => j);
+}
+
+/** BFD's `value` order over the kept sessions (`best`: best credit per kept session). */
+export function bfdValueOrder(packed: PackedProblem, best: ArrayLike<number>): number[] {
+  return byTriple(indices(best.length), best, packed, true);
+}
+
+/** The frontier DP's order over the kept sessions (`best`: best credit per kept session). */
+export function frontierOrder(packed: PackedProblem, best: ArrayLike<number>): number[] {
+  return byTriple(indices(best.length), best, packed, false);
+}
+
+/** The order of a plan's assignments: `chosen` (session indices) by `credit[i]`, the credit on i's node. */
+export function assignmentOrder(chosen: number[], credit: ArrayLike<number>, parts: TripleParts): number[] {
+  return byTriple(chosen, credit, parts, false);
+}
+
+/** BFD's `tokens` order over the kept sessions. */
+export function tokensOrder(packed: PackedProblem): number[] {
+  return indices(packed.tokens.length).sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
+}
+
+/** The kept sessions by quantized weight descending, then input order. */
+export function weightOrder(packed: PackedProblem): number[] {
+  return indices(packed.qweight.length).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+}

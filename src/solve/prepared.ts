@@ -1,0 +1,74 @@
+/**
+ * The solve frame every entry point shares: `prepare` (validate, resolve options, pack; pure TypeScript,
+ * safe on any thread) before a decision, `finishPlan` after it. A decision on the packed problem is a
+ * RawSolution, structured-cloneable so a worker can make it.
+ */
+import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
+import { packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
+import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
+import type { Plan, Problem } from '../types.js';
+import { validateProblem, type IndexedProblem } from './validate.js';
+
+/** A validated, resolved and packed problem: what a decision needs, plus what `finishPlan` needs. */
+export interface Prepared {
+  readonly problem: IndexedProblem;
+  readonly options: ResolvedSolveOptions;
+  readonly packed: PackedProblem;
+}
+
+/**
+ * A decision on a packed problem, structured-cloneable (transfer `node.buffer`).
+ * `node[i]` is the original node index session i is admitted to, or -1.
+ */
+export interface RawSolution {
+  status: Plan['status'];
+  reason?: string;
+  node: Int32Array;
+  stats: RawStats;
+}
+
+/** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
+export function prepare(problem: Problem, options?: SolveOptions): Prepared {
+  const indexed = validateProblem(problem);
+  const resolved = resolveSolveOptions(options);
+  return { problem: indexed, options: resolved, packed: packProblem(indexed, resolved) };
+}
+
+/** Builds the Plan of a RawSolution; `micros` is the wall time the caller measured for the whole solve. */
+export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number): Plan {
+  return buildPlan(
+    prepared.problem,
+    raw.node,
+    {
+      status: raw.status,
+      ...(raw.reason !== undefined ? { reason: raw.reason } : {}),
+      quantum: prepared.options.quantum,
+      stats: raw.stats,
+    },
+    micros,
+  );
+}
+
+/** The decision when no session fits anywhere: nothing admitted, optimal, path `trivial`. */
+export function trivialSolution(packed: PackedProblem): RawSolution {
+  return { status: 'optimal', node: new Int32Array(packed.sessionCount).fill(-1), stats: trivialStats(packed) };
+}
+
+/**
+ * Prepares a problem and decides it with `decide` (kept node per kept session, and the stats), unless
+ * nothing fits (then the trivial solution): the frame of the solves outside the solver's budget and
+ * deadline rules (the standalone BFD, the TypeScript twins as oracles).
+ */
+export function solvePrepared(
+  problem: Problem,
+  options: SolveOptions | undefined,
+  decide: (packed: PackedProblem, base: RawStats) => { node: Int32Array; stats: RawStats; status?: Plan['status']; reason?: string },
+): Plan {
+  const t0 = performance.now();
+  const prepared = prepare(problem, options);
+  const { packed } = prepared;
+  if (sessionsKept(packed) === 0) return finishPlan(prepared, trivialSolution(packed), elapsedMicros(t0));
+  const { node, stats, status = 'optimal', reason } = decide(packed, trivialStats(packed));
+  const raw: RawSolution = { status, ...(reason !== undefined ? { reason } : {}), node: unpackNodes(packed, node), stats };
+  return finishPlan(prepared, raw, elapsedMicros(t0));
+}
