@@ -45,6 +45,10 @@ const PAPER = {
   'glm-160': "Paper (GLM-4.7, figure 4): routers' latency 2.7-5.3x TAO's; makespan ~60 min TAO, ~71 min ThunderAgent (+18%), 164-189 min routers (+173-215%).",
 };
 
+// JSON writes NaN (no value) as null: read the estimate fields back as NaN.
+const NUMERIC = new Set(['mean', 'ci95', 'relative', 'relativeCi95']);
+const read = (file) => JSON.parse(readFileSync(file, 'utf8'), (k, v) => (v === null && NUMERIC.has(k) ? Number.NaN : v));
+
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('options.')).sort();
 const order = ['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160'];
 /**
@@ -62,12 +66,12 @@ function upgrade(r) {
   return { ...r, runs, summary: summarize(runs), baseline: 'tao', comparisons: compareToBaseline(runs, 'tao'), before: true };
 }
 
-const reports = files.map((f) => upgrade(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+const reports = files.map((f) => upgrade(read(join(dir, f))));
 const save = flag('--save');
 if (save !== undefined) {
   mkdirSync(save, { recursive: true });
   for (const f of files) {
-    const { runs: _runs, ...compact } = upgrade(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    const { runs: _runs, ...compact } = upgrade(read(join(dir, f)));
     writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
   }
   for (const f of readdirSync(dir).filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl'))) copyFileSync(join(dir, f), join(save, f));
@@ -100,7 +104,7 @@ for (const r of reports) {
 // TAO's options, one report per option set (options.<label>.json, `--policy tao` with the option's flags).
 const optionFiles = readdirSync(dir).filter((f) => f.startsWith('options.') && f.endsWith('.json')).sort();
 if (optionFiles.length > 0) {
-  const opts = optionFiles.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const opts = optionFiles.map((f) => read(join(dir, f)));
   const first = opts[0];
   out.push(`#### TAO's options at ${first.setting}, \`${first.profile.name}\` (${first.seeds.length} seeds, unpaired)`);
   out.push('');
@@ -111,7 +115,7 @@ if (optionFiles.length > 0) {
   out.push(formatMarkdownTable(rows, COLUMNS, 'options'));
   out.push('');
   if (save !== undefined) for (const f of optionFiles) {
-    const { runs: _runs, ...compact } = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    const { runs: _runs, ...compact } = read(join(dir, f));
     writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
   }
 }
