@@ -361,6 +361,7 @@ export class EngineNode implements NodeView {
       const left = Math.max(0, this.decodeSet.peekKey() - this.vStep);
       const t = this.lastTime + left * this.tau;
       if (t < next) next = t;
+      // Just past the boundary crossing (ten step tolerances), so the block count has moved when it fires.
       const exhaust = this.lastTime + (this.stepsToExhaustion() + STEP_EPS * 10) * this.tau;
       if (exhaust < next) next = exhaust;
     }

@@ -125,6 +125,8 @@ const ln = (median: number, sigma: number, min?: number, max?: number): Dist => 
  * The simulator's earlier default, kept for comparison: SWE-bench-like token shapes (below) with short
  * tools, so model time dominates a turn (tools are about a third of session time at 16 workers and less
  * under load). Contention then comes from decode residency rather than from sessions held across tools.
+ * One change from the earlier profile: its context limit is the SWE-like one (24k instead of 131k), so
+ * that it runs on the same settings.
  */
 export const DECODE_HEAVY_PROFILE: WorkloadProfile = Object.freeze({
   name: 'decode-heavy',
