@@ -39,6 +39,8 @@ describe('tao simulate flags', () => {
     [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
     [['--policy', 'tao,tao-bfd,tao'], InvalidValueError, '--policy must not repeat a policy (got "tao,tao-bfd,tao")'],
     [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
+    [['--policy', 'tao,dynamo', '--baseline', 'greedy'], InvalidValueError, '--baseline must be one of the policies run (tao, dynamo); got "greedy"'],
+    [['--credit-source', 'guess'], InvalidValueError, '--credit-source must be observed or live (got "guess")'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();
