@@ -45,6 +45,8 @@ describe('help texts show the exported defaults', () => {
       stateBudget: defaultSolveOptions.stateBudget,
       reserve: defaultEvaluateOptions.reserve,
       creditUnit: defaultEvaluateOptions.creditUnit,
+      eventAdmission: false,
+      creditSource: 'observed',
     });
     const text = await help(simulate);
     expect(line(text, '--half-life')).toContain(`(default ${defaultEvaluateOptions.halfLife})`);

@@ -33,12 +33,14 @@ describe('tao simulate flags', () => {
     [['--duration', '-3'], InvalidTypeError, '--duration needs a value (for a value starting with "-", write --duration=VALUE)'],
     [['--tasks', '5', '--duration', '10'], InvalidValueError, '--tasks and --duration are exclusive'],
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
-    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code (got "chat")'],
+    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code, decode-heavy (got "chat")'],
     [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
     [['--policy', 'tao,fifo'], InvalidValueError, '--policy must be one of tao, '],
     [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
     [['--policy', 'tao,tao-bfd,tao'], InvalidValueError, '--policy must not repeat a policy (got "tao,tao-bfd,tao")'],
     [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
+    [['--policy', 'tao,dynamo', '--baseline', 'greedy'], InvalidValueError, '--baseline must be one of the policies run (tao, dynamo); got "greedy"'],
+    [['--credit-source', 'guess'], InvalidValueError, '--credit-source must be observed or live (got "guess")'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();

@@ -14,6 +14,7 @@ interface S {
   tokens: number;
   step?: number;
   pending?: boolean;
+  pooledAt?: number;
   tool?: ToolCall;
   observations?: CacheObservation[];
   issuedAt?: number;
@@ -35,13 +36,13 @@ function view(nodes: { capacity: number; held?: number; running?: number; active
     id: `t${10 + i}`,
     tokens: s.tokens,
     step: s.step ?? 1,
-    pooledAt: time - 5,
+    pooledAt: s.pooledAt ?? time - 5,
     tool: s.tool,
     pending: s.pending ?? false,
     issuedAt: s.pending === true ? (s.issuedAt ?? time - 1 + i * 0.01) : Number.NaN,
     observations: s.observations ?? [],
   }));
-  return { time, nodes: nv, pool: pv, cachedTokens: (session, node) => cached[session - 10]?.[node] ?? 0 };
+  return { time, nodes: nv, pool: pv, cachedTokens: (session, node) => cached[session - 10]?.[node] ?? 0, admitted: [] };
 }
 
 describe('thunderagent', () => {
@@ -70,7 +71,13 @@ describe('thunderagent', () => {
 
   it('admits new sessions at once onto the least held node only while nothing else waits', () => {
     const ta = createThunderAgent(defaultThunderAgentParams);
-    const onlyNew = view([{ capacity: 50_000, held: 30_000 }, { capacity: 50_000, held: 10_000 }], [{ tokens: 4000, step: 0, pending: true }]);
+    const onlyNew = {
+      ...view([{ capacity: 50_000, held: 30_000 }, { capacity: 50_000, held: 10_000 }], [{ tokens: 4000, step: 0, pending: true, pooledAt: 100 }]),
+      admitted: [
+        { index: 1, id: 't1', node: 0, tokens: 29_900, held: 30_000, acting: true, marked: false },
+        { index: 2, id: 't2', node: 1, tokens: 9900, held: 10_000, acting: false, marked: false },
+      ],
+    };
     expect(ta.schedule(onlyNew, 'event')).toEqual([{ session: 10, node: 1, weight: 4100 }]);
     const mixed = view([{ capacity: 50_000 }], [{ tokens: 1000, pending: true }, { tokens: 4000, step: 0, pending: true }]);
     expect(ta.schedule(mixed, 'event')).toEqual([]);
@@ -97,12 +104,12 @@ describe('routers', () => {
     const ca = createCacheAware(2, defaultCacheAwareParams);
     const first = view([{ capacity: 100_000, running: 3 }, { capacity: 100_000, running: 1 }], [{ tokens: 8000, pending: true }]);
     expect(ca.schedule(first, 'event')).toEqual([{ session: 10, node: 1, weight: 8000 }]);
-    // Same session later, node 1 now busier: its 8000 of 9000 tokens were routed to node 1 (> 50%).
+    // Same session later, node 1 now busier: its 8000 of 9000 tokens were routed to node 1 (> 30%).
     const again = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 9000, pending: true }]);
     expect(ca.schedule(again, 'event')).toEqual([{ session: 10, node: 1, weight: 9000 }]);
-    // A context that grew far beyond what was routed (8000 of 20000 < 50%) goes to the least loaded node.
-    const grown = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 20_000, pending: true }]);
-    expect(ca.schedule(grown, 'event')).toEqual([{ session: 10, node: 0, weight: 20_000 }]);
+    // A context that grew far beyond what was routed (9000 of 32000 < 30%) goes to the least loaded node.
+    const grown = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 32_000, pending: true }]);
+    expect(ca.schedule(grown, 'event')).toEqual([{ session: 10, node: 0, weight: 32_000 }]);
   });
 
   it('dynamo routes to the least overlap-discounted prefill plus decode load', () => {
@@ -166,7 +173,7 @@ describe('tao pipeline', () => {
 
   it('tao-ta-order replaces the triple by ThunderAgent tiers as strict priorities', () => {
     let seen: Problem | undefined;
-    const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen = p), deps.solve(p, o)) };
+    const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen ??= p), deps.solve(p, o)) };
     const policy = createTaoPolicy({ variant: 'tao-ta-order', params: defaultTaoParams, deps: spy });
     const v = view([{ capacity: 5000 }], [{ tokens: 3000, pending: true }, { tokens: 1000, step: 0, pending: true }, { tokens: 500 }]);
     policy.schedule(v, 'tick');
@@ -180,11 +187,12 @@ describe('tao pipeline', () => {
 
   it('tao-no-credit and tao-no-ready blank their component', () => {
     let seen: Problem | undefined;
-    const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen = p), deps.solve(p, o)) };
+    const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen ??= p), deps.solve(p, o)) };
     const v = view([{ capacity: 50_000 }], [{ tokens: 3000, pending: true, observations: [{ node: 'n0', tokens: 3000, observedAt: 99 }] }]);
     createTaoPolicy({ variant: 'tao-no-credit', params: defaultTaoParams, deps: spy }).schedule(v, 'tick');
     expect(seen!.sessions[0]!.credit).toBeUndefined();
     expect(seen!.sessions[0]!.ready).toBe(true);
+    seen = undefined;
     createTaoPolicy({ variant: 'tao-no-ready', params: defaultTaoParams, deps: spy }).schedule(v, 'tick');
     expect(seen!.sessions[0]!.ready).toBe(false);
     expect(seen!.sessions[0]!.credit?.['n0']).toBeGreaterThan(0);

@@ -24,11 +24,12 @@ describe('custom settings from JSON', () => {
       name: 'mine',
       extends: 'qwen-96',
       workers: 10,
+      nodes: [{ id: 'a', capacity: 160_000 }],
       engine: { stepBase: 0.02 },
       workload: { extends: 'claude-code', contextLimit: 150_000 },
     });
     expect(s.workers).toBe(10);
-    expect(s.nodes).toBe(SETTINGS['qwen-96']!.nodes);
+    expect(s.nodes).toEqual([{ id: 'a', capacity: 160_000 }]);
     expect(s.engine.stepBase).toBe(0.02);
     expect(s.engine.stepPerSeq).toBe(SETTINGS['qwen-96']!.engine.stepPerSeq);
     expect(s.workload.contextLimit).toBe(150_000);
@@ -49,9 +50,9 @@ describe('custom settings from JSON', () => {
     ],
     [
       'capacity too small for the workload',
-      { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 100000 }] },
+      { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 20000 }] },
       InvalidValueError,
-      'setting.nodes[0].capacity must be at least 135696 (contextLimit 131072 + output max 4096 + reserve 512 + one block), got 100000',
+      'setting.nodes[0].capacity must be at least 28624 (contextLimit 24000 + output max 4096 + reserve 512 + one block), got 20000',
     ],
     [
       'duplicate node id',

@@ -47,6 +47,7 @@ describe('tao-bounded snapshot', () => {
       prefillBacklog: 0,
     })),
     pool: [pooled(7, true, 95, 4_000), pooled(8, false, 0, 3_000)],
+    admitted: [],
     cachedTokens: (session, node) => (node === 1 ? (session === 7 ? 1_500 : 9_999) : 0),
   };
   const snapshot: Snapshot = {

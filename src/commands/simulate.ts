@@ -10,7 +10,9 @@ import { InvalidValueError } from '../errors.js';
 import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
 import { checkWritable } from './outputs.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
-import { defaultTaoParams, type TaoParams } from '../sim/policies/tao.js';
+import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../sim/progress.js';
 import { recordLine } from '../sim/record.js';
@@ -36,6 +38,8 @@ options:
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
   --setting-file FILE   a custom setting (JSON, see README); replaces --setting
   --policy NAME|a,b,... ${POLICY_NAMES.join(', ')}, a comma-separated list of them, or all (default ${DEFAULT_POLICY})
+  --baseline NAME       reference policy (one of those run): adds paired 95% intervals of each other
+                        policy's difference to it over the seeds
   --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N             run N tasks in total (default: the setting's task count)
   --duration SECONDS    instead, run workers back to back for this much simulated time
@@ -45,6 +49,8 @@ options:
   --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
   --quantum N           DP capacity quantum in tokens (default ${defaultTaoParams.quantum})
   --state-budget N      DP state budget (default ${defaultTaoParams.stateBudget})
+  --event-admission     TAO also admits between ticks when the pool changes (default: every H only)
+  --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
   --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
@@ -58,6 +64,9 @@ const FLAGS = {
   setting: { type: 'string' },
   'setting-file': { type: 'string' },
   policy: { type: 'string' },
+  baseline: { type: 'string' },
+  'event-admission': { type: 'boolean' },
+  'credit-source': { type: 'string' },
   seeds: { type: 'string' },
   tasks: { type: 'string' },
   duration: { type: 'string' },
@@ -109,8 +118,16 @@ export function taoFromFlags(values: {
   delta?: string | undefined;
   quantum?: string | undefined;
   'state-budget'?: string | undefined;
+  'event-admission'?: boolean | undefined;
+  'credit-source'?: string | undefined;
 }): Partial<TaoParams> {
-  const tao: { -readonly [K in keyof TaoParams]?: number } = {};
+  const tao: { -readonly [K in NumericTaoParam]?: number } & { eventAdmission?: boolean; creditSource?: TaoParams['creditSource'] } = {};
+  if (values['event-admission'] === true) tao.eventAdmission = true;
+  if (values['credit-source'] !== undefined) {
+    const src = values['credit-source'];
+    if (src !== 'observed' && src !== 'live') throw new InvalidValueError(`--credit-source must be observed or live (got "${src}")`);
+    tao.creditSource = src;
+  }
   if (values['half-life'] !== undefined) tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
   if (values.horizon !== undefined) tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
   if (values.delta !== undefined) tao.delta = checkSweepValue('delta', numFlag('--delta', values.delta), '--delta');
@@ -141,6 +158,13 @@ export async function run(args: string[]): Promise<number> {
   const setting = await settingFromFlags(values);
   const policies = policiesFlag(values.policy ?? DEFAULT_POLICY);
   const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
+  let baseline: PolicyName | undefined;
+  if (values.baseline !== undefined) {
+    if (!isPolicyName(values.baseline) || !policies.includes(values.baseline)) {
+      throw new InvalidValueError(`--baseline must be one of the policies run (${policies.join(', ')}); got "${values.baseline}"`);
+    }
+    baseline = values.baseline;
+  }
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
   const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : positiveNumberFlag('--sample', values.sample, 'seconds');
@@ -166,6 +190,7 @@ export async function run(args: string[]): Promise<number> {
       seeds,
       mode,
       tao,
+      ...(baseline === undefined ? {} : { baseline }),
       sampleEvery,
       checkInvariants: values.check === true,
       ...(recordFd === undefined
@@ -183,7 +208,13 @@ export async function run(args: string[]): Promise<number> {
     if (recordFd !== undefined) closeSync(recordFd);
   }
   process.stdout.write(formatSetting(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
-  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(report, null, 1) + '\n');
+  if (report.comparisons.length > 0) {
+    process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
+  }
+  if (values.json !== undefined) {
+    const { schemaVersion, ...rest } = report;
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
+  }
   if (values.svg !== undefined) {
     const first = seeds[0]!;
     const series = report.runs

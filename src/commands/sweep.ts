@@ -5,6 +5,7 @@
  * Exit codes: 0 done, 2 invalid flags (one line on stderr naming the flag).
  */
 import { writeFileSync } from 'node:fs';
+import { PACKAGE_VERSION } from '../version.js';
 import { InvalidValueError } from '../errors.js';
 import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
 import { checkWritable } from './outputs.js';
@@ -111,7 +112,10 @@ export async function run(args: string[]): Promise<number> {
   const rows = report.points.map((p) => ({ policy: p.label, metrics: p.summary.metrics }));
   process.stdout.write(`sweep of ${policy} on ${setting.name} (${setting.description}), seeds ${seeds.join(',')}\n\n`);
   process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
-  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(report, null, 1) + '\n');
+  if (values.json !== undefined) {
+    const { schemaVersion, ...rest } = report;
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
+  }
   if (values.svg !== undefined) {
     for (const plot of PLOTS) {
       const pts = report.points.map((p) => ({ label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));

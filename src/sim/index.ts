@@ -5,7 +5,15 @@
  * reports' types and their table and SVG renderings. The simulator's machinery (event heap, random
  * streams, block pools, nodes, sessions) is not exported.
  */
-export { simulate, resolveSetting, defaultSimulateOptions, type SimulateOptions, type SimulationReport, type RunMode } from './run.js';
+export {
+  simulate,
+  resolveSetting,
+  defaultSimulateOptions,
+  SIM_REPORT_SCHEMA_VERSION,
+  type SimulateOptions,
+  type SimulationReport,
+  type RunMode,
+} from './run.js';
 export {
   sweep,
   SWEEP_PARAMS,
@@ -39,15 +47,25 @@ export {
   type ContextLimitAction,
   SWE_BENCH_PROFILE,
   CLAUDE_CODE_PROFILE,
+  DECODE_HEAVY_PROFILE,
   WORKLOAD_PROFILES,
 } from './workload.js';
 export type { Dist } from './dist.js';
 export { POLICY_NAMES, isPolicyName, type PolicyName, type ProblemTick } from './policy.js';
-export { defaultTaoParams, type TaoParams, type TaoVariant } from './policies/tao.js';
+export { defaultTaoParams, type TaoParams, type TaoVariant, type CreditSource } from './policies/tao.js';
 export { loadTaoDeps, type TaoDeps, type SimPredictor } from './deps.js';
 export type { RunResult } from './simulation.js';
-export { type RunMetrics, type RetentionBin, RETENTION_BINS } from './metrics.js';
+export { type RunMetrics, type RunDiagnostics, type RetentionBin, RETENTION_BINS, STEADY_SKIP } from './metrics.js';
 export type { Estimate } from './stats.js';
-export { summarize, SUMMARY_METRICS, type SummaryMetric, type PolicySummary } from './summary.js';
+export {
+  summarize,
+  compareToBaseline,
+  SUMMARY_METRICS,
+  type SummaryMetric,
+  type PolicySummary,
+  type PairedComparison,
+  type PairedEstimate,
+} from './summary.js';
+export { formatComparisonTable, formatComparisonMarkdown, COMPARISON_COLUMNS } from './comparison-table.js';
 export { runningRequestsSvg, sweepSvg, type RunningSeries, type SweepPoint } from './svg.js';
 export { formatSummaryTable, formatMarkdownTable, formatSetting, TABLE_COLUMNS, type SummaryRow } from './table.js';

@@ -29,16 +29,33 @@ export interface RunMetrics {
   latencyMean: number;
   latencyP50: number;
   latencyP95: number;
-  /** Time to first token: from the request's issue (task start or tool return) to its first token. */
+  /**
+   * Time to first token: from the request's issue (task start or tool return) to its first token. It is
+   * the sum of the three parts below, each averaged over requests.
+   */
   ttftMean: number;
   ttftP50: number;
   ttftP95: number;
-  /** Mean wait of an issued request for admission (0 when admitted before its tool returned). */
-  pauseWaitMean: number;
-  /** Mean wait of an admitted request for KV blocks on its node. */
-  engineWaitMean: number;
+  ttftP99: number;
+  ttftMax: number;
+  /** Mean wait of an issued request for admission by the scheduler (0 when admitted before its tool returned). */
+  schedulerWaitMean: number;
+  /** Mean wait of an admitted request in its engine's queue (for KV blocks) until its prefill starts. */
+  engineQueueMean: number;
+  /** Mean time from the start of a request's prefill to its first token (prefill, queued behind others). */
+  prefillMean: number;
+  /** Mean TTFT of the requests issued by a tool's return (not a task's first request): the paper's Table 4. */
+  toolReturnToFirstTokenMean: number;
   /** Output tokens per second over the run (makespan, or the duration). */
   decodeThroughput: number;
+  /**
+   * Output tokens per second in the steady window: from the time the first `STEADY_SKIP` of the tasks
+   * finished to the time all but the last `STEADY_SKIP` had (warm-up and drain cut off); NaN when the run
+   * has fewer than 10 completions. Tokens are counted when their request finishes.
+   */
+  decodeThroughputSteady: number;
+  /** Requests preempted (recompute) by their engine for lack of KV blocks. */
+  preemptions: number;
   /** Prompt tokens served from cache / prompt tokens. */
   cacheHitRate: number;
   /** Time of the last task completion (fixed task count), null for a run cut at a duration. */
@@ -53,6 +70,8 @@ export interface RunMetrics {
   runningMean: number;
   /** Share of session time spent in tool calls (paper: 93.1% in its traces). */
   toolShare: number;
+  /** What explains a run's regime (see `RunDiagnostics`). */
+  diagnostics: RunDiagnostics;
   solverCalls: number;
   solverFallbacks: number;
   /** Token ledger. */
@@ -67,9 +86,28 @@ export interface RunMetrics {
     decoded: number;
     /** KV blocks evicted from node caches. */
     evictedBlocks: number;
+    /** Prompt and output tokens prefilled again after preemptions (cache hits on restart excluded). */
+    recomputed: number;
   };
   /** Measured prefix retention by idle time (the shape of paper figure 3, from the LRU, not a curve). */
   retention: RetentionBin[];
+}
+
+/** Share of tasks cut off at each end for the steady window of `decodeThroughputSteady`. */
+export const STEADY_SKIP = 0.1;
+
+/** Quantities that say which regime a run is in. */
+export interface RunDiagnostics {
+  /** Share of session time in tool calls (the same as `toolShare`). */
+  toolShare: number;
+  /** Tasks completed per second of the steady window (the flow). */
+  completionsPerSecond: number;
+  /** Mean capacity released per scheduling tick, tokens (sessions ending a request or pausing). */
+  freedPerTickTokens: number;
+  /** Share of ticks with a non-empty pool where every pooled session's weight fit some node's residual. */
+  allFitTickShare: number;
+  /** Share of held capacity-time held by sessions whose tool was running (sticky holds, early admissions). */
+  heldByToolCapacityShare: number;
 }
 
 /** Growable list of numbers in a Float64Array. */
@@ -95,8 +133,22 @@ class Samples {
 export class MetricsAccumulator {
   readonly latency = new Samples();
   readonly ttft = new Samples();
-  pauseWaitSum = 0;
-  engineWaitSum = 0;
+  schedulerWaitSum = 0;
+  engineQueueSum = 0;
+  prefillSum = 0;
+  toolReturnTtftSum = 0;
+  toolReturnRequests = 0;
+  preemptions = 0;
+  recomputedTokens = 0;
+  /** Completion time and cumulative decoded tokens at each task completion, for the steady window. */
+  readonly completionTimes = new Samples();
+  readonly decodedAtCompletion = new Samples();
+  freedTokens = 0;
+  ticks = 0;
+  poolTicks = 0;
+  allFitTicks = 0;
+  heldByToolSeconds = 0;
+  heldSeconds = 0;
   requests = 0;
   tasksCompleted = 0;
   promptTokens = 0;
@@ -129,6 +181,19 @@ export class MetricsAccumulator {
         mean: mean(sorted),
       };
     });
+  }
+
+  /** Output tokens per second between the completions at shares STEADY_SKIP and 1 - STEADY_SKIP. */
+  steadyDecode(): { rate: number; completions: number } {
+    const n = this.completionTimes.length;
+    if (n < 10) return { rate: Number.NaN, completions: Number.NaN };
+    const t = this.completionTimes.view();
+    const d = this.decodedAtCompletion.view();
+    const a = Math.floor(n * STEADY_SKIP);
+    const b = n - 1 - a;
+    const dt = t[b]! - t[a]!;
+    if (!(dt > 0)) return { rate: Number.NaN, completions: Number.NaN };
+    return { rate: (d[b]! - d[a]!) / dt, completions: (b - a) / dt };
   }
 
   latencySorted(): Float64Array {

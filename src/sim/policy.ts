@@ -1,11 +1,16 @@
 /**
  * The one interface every scheduling policy implements, and the read-only view of the simulator it gets.
  *
- * Lifecycle (SPEC section 1): at every tool-call boundary a session is interrupted, releases the capacity
- * it held on its node and enters the waiting pool; new tasks enter the pool too. A policy only ever
- * *admits* pooled sessions onto nodes. An admission holds `weight` tokens of the node's capacity until the
- * session's next tool boundary; if the session's tool is still running, the session holds that capacity
- * while it waits for the tool, and its request starts the moment the tool returns.
+ * Lifecycles (a property of the policy):
+ * - `interrupt` (SPEC section 1, TAO's): at every tool-call boundary a session is interrupted, releases
+ *   the capacity it held on its node and enters the waiting pool; new tasks enter the pool too. A policy
+ *   only ever *admits* pooled sessions onto nodes. An admission holds `weight` tokens of the node's
+ *   capacity until the session's next tool boundary; if the session's tool is still running, the session
+ *   holds that capacity while it waits for the tool, and its request starts the moment the tool returns.
+ * - `sticky` (ThunderAgent's): an admitted session keeps its node across its tools. It holds its tokens
+ *   plus `stickyReserve` (recounted whenever its context grows, so a node can go over capacity) until the
+ *   policy pauses it: `rebalance` after each tick names sessions to pause now (their tool is running) and
+ *   sessions to mark, which pause at their next tool boundary. A paused session is in the pool again.
  */
 import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
@@ -13,6 +18,7 @@ import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 /** Every policy name, in the order reports list them. */
 export const POLICY_NAMES = [
   'tao',
+  'tao-sticky',
   'tao-no-credit',
   'tao-no-ready',
   'tao-bfd',
@@ -29,6 +35,32 @@ export const POLICY_NAMES = [
 ] as const;
 
 export type PolicyName = (typeof POLICY_NAMES)[number];
+
+/** Whether a session keeps its admission across tool calls (see the file comment). */
+export type Lifecycle = 'interrupt' | 'sticky';
+
+/** A session holding capacity on a node, as a sticky policy sees it. */
+export interface AdmittedSession {
+  readonly index: number;
+  readonly id: string;
+  readonly node: number;
+  /** Context tokens (the tokens a ThunderAgent program counts). */
+  readonly tokens: number;
+  /** Capacity it holds. */
+  readonly held: number;
+  /** Its tool is running (ThunderAgent's ACTING); otherwise it has a request (REASONING). */
+  readonly acting: boolean;
+  /** Marked to pause at its next tool boundary. */
+  readonly marked: boolean;
+}
+
+/** What a sticky policy's periodic check decides after admitting. */
+export interface Rebalance {
+  /** Sessions whose tool is running, to pause now (in this order). */
+  readonly pause: readonly number[];
+  /** Sessions with a request, to pause at their next tool boundary. */
+  readonly mark: readonly number[];
+}
 
 export function isPolicyName(x: string): x is PolicyName {
   return (POLICY_NAMES as readonly string[]).includes(x);
@@ -81,6 +113,8 @@ export interface SchedulerView {
   readonly pool: readonly PooledSession[];
   /** Tokens of `session`'s current context cached on node `node` right now (a KV-event-fed router's view). */
   cachedTokens(session: number, node: number): number;
+  /** Sessions holding capacity on a node (admitted and not yet released), by index. */
+  readonly admitted: readonly AdmittedSession[];
 }
 
 /** Admit pooled session `session` onto node `node`, holding `weight` tokens of its capacity. */
@@ -107,6 +141,11 @@ export interface PolicyStats {
 
 export interface Policy {
   readonly name: PolicyName;
+  readonly lifecycle: Lifecycle;
+  /** Sticky lifecycle: tokens a session holds beyond its context tokens while admitted. */
+  readonly stickyReserve?: number;
+  /** Sticky lifecycle: called after each tick's admissions are applied. */
+  rebalance?(view: SchedulerView): Rebalance;
   /** Seconds between scheduling ticks (the first tick is at time 0). */
   readonly period: number;
   /** Also called, with cause `event`, after every event that issues a request or frees capacity. */

@@ -11,7 +11,7 @@ import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './
 import { namedSetting, parseSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
 import { Simulation, type RunResult } from './simulation.js';
-import { type PolicySummary, summarize } from './summary.js';
+import { compareToBaseline, type PairedComparison, type PolicySummary, summarize } from './summary.js';
 import type { WorkloadProfile } from './workload.js';
 
 export type RunMode = { readonly tasks: number } | { readonly duration: number };
@@ -32,8 +32,10 @@ export interface SimulateOptions {
   readonly seeds?: readonly number[];
   /** @default { tasks: setting.tasks } */
   readonly mode?: RunMode;
-  /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve). */
+  /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve, ...). */
   readonly tao?: Partial<TaoParams>;
+  /** Reference policy for paired comparisons (must be one of `policies`). */
+  readonly baseline?: PolicyName;
   /** Seconds between samples of running requests. @default defaultSimulateOptions.sampleEvery (1) */
   readonly sampleEvery?: number;
   /** Check invariants after every event (slow). @default false */
@@ -46,8 +48,12 @@ export interface SimulateOptions {
   readonly deps?: TaoDeps;
 }
 
+/** Version of the report's JSON shape; bumped when a field changes meaning or goes away. */
+export const SIM_REPORT_SCHEMA_VERSION = 2;
+
 /** Everything a simulate call produced. */
 export interface SimulationReport {
+  readonly schemaVersion: typeof SIM_REPORT_SCHEMA_VERSION;
   readonly setting: string;
   readonly description: string;
   readonly workers: number;
@@ -58,8 +64,15 @@ export interface SimulationReport {
   readonly mode: RunMode;
   readonly seeds: readonly number[];
   readonly policies: readonly PolicyName[];
+  /** Every TAO parameter the TAO-family policies ran with (defaults filled in). */
+  readonly tao: TaoParams;
   readonly runs: readonly RunResult[];
+  /** Per policy over seeds, unpaired 95% intervals. */
   readonly summary: readonly PolicySummary[];
+  /** The reference policy, if one was given. */
+  readonly baseline: PolicyName | null;
+  /** Every other policy against the baseline, paired by seed (empty without a baseline). */
+  readonly comparisons: readonly PairedComparison[];
 }
 
 /** Resolves a setting argument; checks a setting object. */
@@ -100,18 +113,22 @@ export function runOnce(
 }
 
 /** Runs every policy on every seed (same seeds, hence the same tasks, for every policy). */
-const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'setting',
-  'policies',
-  'seeds',
-  'mode',
-  'tao',
-  'sampleEvery',
-  'checkInvariants',
-  'onProblem',
-  'onRun',
-  'deps',
-]);
+// Typed as a record over the interface's keys, so an option added to SimulateOptions must be added here.
+const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set(
+  Object.keys({
+    setting: true,
+    policies: true,
+    seeds: true,
+    mode: true,
+    tao: true,
+    baseline: true,
+    sampleEvery: true,
+    checkInvariants: true,
+    onProblem: true,
+    onRun: true,
+    deps: true,
+  } satisfies Record<keyof SimulateOptions, true>),
+);
 
 export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
   rejectUnknownKeys(recordAt(options, 'options'), SIMULATE_OPTION_KEYS, 'options', 'option');
@@ -125,6 +142,16 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
   });
   const seeds = options.seeds ?? defaultSimulateOptions.seeds;
   checkSeeds(seeds);
+  if (options.tao?.eventAdmission !== undefined && typeof options.tao.eventAdmission !== 'boolean') {
+    throw new InvalidTypeError('tao.eventAdmission must be a boolean');
+  }
+  if (options.tao?.creditSource !== undefined && options.tao.creditSource !== 'observed' && options.tao.creditSource !== 'live') {
+    throw new InvalidValueError(`tao.creditSource must be "observed" or "live" (got ${JSON.stringify(options.tao.creditSource)})`);
+  }
+  const baseline = options.baseline ?? null;
+  if (baseline !== null && !policies.includes(baseline)) {
+    throw new InvalidValueError(`baseline must be one of the policies run (${policies.join(', ')}); got "${baseline}"`);
+  }
   const mode = options.mode ?? { tasks: setting.tasks };
   checkMode(mode);
   const deps = policies.some(needsDeps) ? (options.deps ?? (await loadTaoDeps())) : options.deps;
@@ -148,6 +175,7 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     }
   }
   return {
+    schemaVersion: SIM_REPORT_SCHEMA_VERSION,
     setting: setting.name,
     description: setting.description,
     workers: setting.workers,
@@ -157,7 +185,10 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     mode,
     seeds,
     policies,
+    tao: { ...defaultTaoParams, ...options.tao },
     runs,
     summary: summarize(runs),
+    baseline,
+    comparisons: baseline === null ? [] : compareToBaseline(runs, baseline),
   };
 }

@@ -32,6 +32,8 @@ export class Session implements PooledSession {
   node = -1;
   /** Capacity it holds on `node`. */
   held = 0;
+  /** Sticky lifecycle: marked to pause at its next tool boundary. */
+  marked = false;
   pending = true;
   issuedAt: number;
   pooledAt: number;
@@ -46,9 +48,17 @@ export class Session implements PooledSession {
   readonly entries: (CacheEntry | null)[];
   readonly startedAt: number;
 
-  // The current request.
+  // The current request. After a preemption `prompt` includes the tokens generated so far (recomputed on
+  // restart) and `output` the tokens still to come; `requestOutput` keeps the request's whole output.
   prompt = 0;
   output = 0;
+  requestOutput = 0;
+  /** The request was preempted and waits to be recomputed. */
+  preempted = false;
+  /** Bumped by every preemption of a decode: older entries of the node's decode heap are stale. */
+  decodeGen = 0;
+  /** When the request's (last) prefill started. */
+  prefillStartedAt = Number.NaN;
   /** Prompt tokens served from the node's cache. */
   hit = 0;
   /** KV blocks pinned by the request (prompt + output). */

@@ -8,7 +8,7 @@
 import { MinHeap } from './heap.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { EngineNode } from './node.js';
-import type { Admission, Policy, PolicyName, SchedulerView } from './policy.js';
+import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } from './policy.js';
 import { Session } from './session.js';
 import type { SimSetting } from './settings.js';
 import { mean, quantileSorted } from '../stats.js';
@@ -101,6 +101,9 @@ export class Simulation {
         const n = sim.nodes[node];
         return s === undefined || n === undefined ? 0 : n.cachedTokensOf(s);
       },
+      get admitted(): AdmittedSession[] {
+        return sim.admittedSessions();
+      },
     };
     const starting = Math.min(setting.workers, this.totalTasks);
     for (let w = 0; w < starting; w++) this.startTask();
@@ -172,9 +175,11 @@ export class Simulation {
     let decoded = m.decoded;
     // A run cut at a duration counts the tokens its still-decoding requests emitted by then.
     if (!Number.isFinite(this.totalTasks)) {
-      for (const n of this.nodes) decoded += n.decodedInFlight(this.sessions);
+      for (const n of this.nodes) decoded += n.decodedInFlight();
     }
     const lat = m.latencySorted();
+    const steady = m.steadyDecode();
+    const toolShare = m.sessionSeconds > 0 ? m.toolSeconds / m.sessionSeconds : Number.NaN;
     const ttft = m.ttftSorted();
     const capacity = this.nodes.reduce((a, n) => a + n.capacity, 0);
     const held = this.nodes.reduce((a, n) => a + n.heldSeconds, 0);
@@ -189,16 +194,29 @@ export class Simulation {
       ttftMean: mean(ttft),
       ttftP50: quantileSorted(ttft, 0.5),
       ttftP95: quantileSorted(ttft, 0.95),
-      pauseWaitMean: m.requests > 0 ? m.pauseWaitSum / m.requests : Number.NaN,
-      engineWaitMean: m.requests > 0 ? m.engineWaitSum / m.requests : Number.NaN,
+      ttftP99: quantileSorted(ttft, 0.99),
+      ttftMax: ttft.length > 0 ? ttft[ttft.length - 1]! : Number.NaN,
+      schedulerWaitMean: ttft.length > 0 ? m.schedulerWaitSum / ttft.length : Number.NaN,
+      engineQueueMean: ttft.length > 0 ? m.engineQueueSum / ttft.length : Number.NaN,
+      prefillMean: ttft.length > 0 ? m.prefillSum / ttft.length : Number.NaN,
+      toolReturnToFirstTokenMean: m.toolReturnRequests > 0 ? m.toolReturnTtftSum / m.toolReturnRequests : Number.NaN,
       decodeThroughput: end > 0 ? decoded / end : Number.NaN,
+      decodeThroughputSteady: steady.rate,
+      preemptions: m.preemptions,
       cacheHitRate: m.promptTokens > 0 ? m.hitTokens / m.promptTokens : Number.NaN,
       makespan: Number.isFinite(this.totalTasks) ? m.lastCompletion : null,
       earlyAdmissions: m.earlyAdmissions,
       idleHoldSeconds: m.idleHoldSeconds,
       utilization: end > 0 ? held / (capacity * end) : Number.NaN,
       runningMean: end > 0 ? (m.runningIntegral + this.runningNow * (end - this.lastRunningChange)) / end : Number.NaN,
-      toolShare: m.sessionSeconds > 0 ? m.toolSeconds / m.sessionSeconds : Number.NaN,
+      toolShare,
+      diagnostics: {
+        toolShare,
+        completionsPerSecond: steady.completions,
+        freedPerTickTokens: m.ticks > 0 ? m.freedTokens / m.ticks : Number.NaN,
+        allFitTickShare: m.poolTicks > 0 ? m.allFitTicks / m.poolTicks : Number.NaN,
+        heldByToolCapacityShare: m.heldSeconds > 0 ? m.heldByToolSeconds / m.heldSeconds : Number.NaN,
+      },
       solverCalls: this.policy.stats.solverCalls,
       solverFallbacks: this.policy.stats.solverFallbacks,
       tokens: {
@@ -207,6 +225,7 @@ export class Simulation {
         computed: m.promptTokens - m.hitTokens,
         decoded,
         evictedBlocks: evicted,
+        recomputed: m.recomputedTokens,
       },
       retention: m.retentionBins(),
     };
@@ -262,10 +281,40 @@ export class Simulation {
         `simulation stalled: nothing ran for ${STALL_SECONDS} s of simulated time with ${this.pool.length} sessions waiting (policy ${this.policy.name})`,
       );
     }
+    this.observeTick();
     this.decide('tick');
     this.tickIndex++;
     // Tick k is at k * period exactly, with no accumulated rounding.
     this.push(this.tickIndex * this.policy.period, EV_TICK, 0, 0);
+  }
+
+  /**
+   * Tick diagnostics, before the policy decides: whether the whole pool would fit the nodes' residual
+   * capacities (first fit decreasing by tokens: a sufficient test, so the share is a lower bound), and the
+   * capacity held by sessions whose tool is running, integrated over the tick period.
+   */
+  private observeTick(): void {
+    const m = this.metrics;
+    m.ticks++;
+    let held = 0;
+    let heldByTool = 0;
+    for (const n of this.nodes) held += n.held;
+    for (const s of this.sessions) {
+      if (s !== undefined && s.node >= 0 && s.state === 'admitted' && !s.pending) heldByTool += s.held;
+    }
+    m.heldSeconds += held * this.policy.period;
+    m.heldByToolSeconds += heldByTool * this.policy.period;
+    if (this.pool.length === 0) return;
+    m.poolTicks++;
+    const residual = this.nodes.map((n) => n.capacity - n.held);
+    const sizes = this.pool.map((s) => s.tokens).sort((a, b) => b - a);
+    for (const w of sizes) {
+      let k = 0;
+      while (k < residual.length && residual[k]! < w) k++;
+      if (k === residual.length) return;
+      residual[k] = residual[k]! - w;
+    }
+    m.allFitTicks++;
   }
 
   private onSample(): void {
@@ -277,9 +326,56 @@ export class Simulation {
   }
 
   private decide(cause: 'tick' | 'event'): void {
-    if (this.pool.length === 0) return;
-    const admissions = this.policy.schedule(this.view, cause);
-    if (admissions.length > 0) this.apply(admissions);
+    if (this.pool.length > 0) {
+      const admissions = this.policy.schedule(this.view, cause);
+      if (admissions.length > 0) this.apply(admissions);
+    }
+    if (cause === 'tick' && this.policy.rebalance !== undefined) {
+      const { pause, mark } = this.policy.rebalance(this.view);
+      for (const i of pause) this.pause(this.sessions[i]);
+      for (const i of mark) {
+        const s = this.sessions[i];
+        if (s === undefined || s.node < 0 || s.marked) throw new Error(`policy ${this.policy.name} marked session ${i}, which is not admitted`);
+        s.marked = true;
+      }
+    }
+  }
+
+  /** Sessions holding capacity, in index order (for sticky policies). */
+  private admittedSessions(): AdmittedSession[] {
+    const out: AdmittedSession[] = [];
+    for (const s of this.sessions) {
+      if (s === undefined || s.node < 0) continue;
+      out.push({ index: s.index, id: s.id, node: s.node, tokens: s.tokens, held: s.held, acting: s.state === 'admitted' && !s.pending, marked: s.marked });
+    }
+    return out;
+  }
+
+  /** Sticky lifecycle: `s`, whose tool is running, releases its admission and goes back to the pool. */
+  private pause(s: Session | undefined): void {
+    if (s === undefined || s.node < 0 || s.state !== 'admitted' || s.pending) {
+      throw new Error(`policy ${this.policy.name} paused ${s?.id ?? 'an unknown session'}, which is not admitted with its tool running`);
+    }
+    this.release(s);
+    s.state = 'pool';
+    s.pooledAt = this.now;
+    this.pool.push(s);
+  }
+
+  /** `s` gives back the capacity it holds. */
+  private release(s: Session): void {
+    this.metrics.freedTokens += s.held;
+    this.nodes[s.node]!.hold(-s.held, this.now);
+    s.held = 0;
+    s.node = -1;
+    s.marked = false;
+  }
+
+  /** Sticky lifecycle: the capacity `s` holds follows its context. */
+  private restick(s: Session): void {
+    const weight = s.tokens + (this.policy.stickyReserve ?? 0);
+    this.nodes[s.node]!.hold(weight - s.held, this.now);
+    s.held = weight;
   }
 
   private apply(admissions: readonly Admission[]): void {
@@ -315,14 +411,16 @@ export class Simulation {
     const node = this.nodes[s.node]!;
     const m = this.metrics;
     m.requests++;
-    m.pauseWaitSum += Math.max(0, s.admittedAt - s.issuedAt);
     if (s.admittedAt < s.issuedAt) {
       m.earlyAdmissions++;
       m.idleHoldSeconds += s.issuedAt - s.admittedAt;
     }
     s.prompt = s.tokens;
     s.output = s.task.output[s.turn]!;
-    node.advance(this.now);
+    s.requestOutput = s.output;
+    s.preempted = false;
+    s.firstTokenAt = Number.NaN;
+    this.sync(node);
     if (node.waitingHead() === undefined && this.tryStart(node, s)) {
       this.rescheduleNode(node);
     } else {
@@ -331,8 +429,28 @@ export class Simulation {
     }
   }
 
+  /** Brings `node` to now: engine counters, decode block growth, and the preemptions growth forces. */
+  private sync(node: EngineNode): void {
+    node.advance(this.now);
+    const victims = node.grow();
+    if (victims.length === 0) return;
+    this.metrics.preemptions += victims.length;
+    for (let k = 0; k < victims.length; k++) this.changeRunning(-1);
+  }
+
   /** Allocates blocks and starts the prefill of `s` on `node`, measuring retention; false if blocks lack. */
   private tryStart(node: EngineNode, s: Session): boolean {
+    if (s.preempted) {
+      // A preempted request restarts: its prompt and the tokens it had generated are prefilled again,
+      // less what is still cached.
+      if (node.allocate(s) < 0) return false;
+      this.metrics.recomputedTokens += s.prompt - s.hit;
+      this.changeRunning(1);
+      s.state = 'prefill';
+      s.prefillStartedAt = this.now;
+      node.enqueuePrefill(s);
+      return true;
+    }
     // Retention on the session's last node, read before allocation can unlink the entry.
     const lastNode = s.lastNode >= 0 ? this.nodes[s.lastNode]! : undefined;
     const last = lastNode === undefined ? undefined : s.observations.find((o) => o.node === lastNode.id);
@@ -347,11 +465,11 @@ export class Simulation {
     }
     if (node.allocate(s) < 0) return false;
     if (!Number.isNaN(retainedFraction)) this.metrics.retained(idle, retainedFraction);
-    this.metrics.engineWaitSum += this.now - Math.max(s.issuedAt, s.admittedAt);
     this.metrics.promptTokens += s.prompt;
     this.metrics.hitTokens += s.hit;
     this.changeRunning(1);
     s.state = 'prefill';
+    s.prefillStartedAt = this.now;
     node.enqueuePrefill(s);
     return true;
   }
@@ -364,15 +482,15 @@ export class Simulation {
   private onNode(index: number, version: number): void {
     const node = this.nodes[index]!;
     if (version !== node.version) return;
-    node.advance(this.now);
+    this.sync(node);
     let progressed = true;
     while (progressed) {
       progressed = false;
       const p = node.takeFinishedPrefill();
       if (p !== undefined) {
         progressed = true;
-        p.firstTokenAt = this.now;
-        this.metrics.ttft.push(this.now - p.issuedAt);
+        // A recomputed request emits its next token here, not its first.
+        if (Number.isNaN(p.firstTokenAt)) this.firstToken(p);
         if (p.output > 1) {
           p.state = 'decode';
           node.startDecode(p);
@@ -389,23 +507,40 @@ export class Simulation {
     this.rescheduleNode(node);
   }
 
+  /** The first token of `s`'s request: TTFT and its parts. */
+  private firstToken(s: Session): void {
+    const m = this.metrics;
+    s.firstTokenAt = this.now;
+    const ttft = this.now - s.issuedAt;
+    m.ttft.push(ttft);
+    const admitted = Math.max(s.issuedAt, s.admittedAt);
+    m.schedulerWaitSum += admitted - s.issuedAt;
+    m.engineQueueSum += s.prefillStartedAt - admitted;
+    m.prefillSum += this.now - s.prefillStartedAt;
+    if (s.turn > 0) {
+      m.toolReturnTtftSum += ttft;
+      m.toolReturnRequests++;
+    }
+  }
+
   /** The request of `s` emitted its last token: tool boundary (or task end). */
   private finishRequest(node: EngineNode, s: Session): void {
     const m = this.metrics;
     this.changeRunning(-1);
-    m.decoded += s.output;
-    s.tokens += s.output;
+    m.decoded += s.requestOutput;
+    s.tokens += s.requestOutput;
     node.releaseBlocks(s);
     s.observe(node.id, s.tokens, this.now);
     s.lastNode = node.index;
-    // Interrupt: the admission is released at the tool boundary.
-    node.hold(-s.held, this.now);
-    s.held = 0;
-    s.node = -1;
     const j = s.turn;
     s.turn++;
-    this.startWaiting(node);
     const kind = s.task.toolKind[j]!;
+    // Interrupt: the admission is released at the tool boundary. Sticky: kept across the tool, unless the
+    // session was marked to pause here or its task ends.
+    const keep = kind >= 0 && this.policy.lifecycle === 'sticky' && !s.marked;
+    if (keep) this.restick(s);
+    else this.release(s);
+    this.startWaiting(node);
     if (kind >= 0) {
       const tool = this.options.setting.workload.tools[kind]!;
       const duration = s.task.duration[j]!;
@@ -420,9 +555,14 @@ export class Simulation {
       s.toolReturnsAt = this.now + duration;
       s.pending = false;
       s.issuedAt = Number.NaN;
-      s.state = 'pool';
-      s.pooledAt = this.now;
-      this.pool.push(s);
+      if (keep) {
+        s.state = 'admitted';
+        s.admittedAt = this.now;
+      } else {
+        s.state = 'pool';
+        s.pooledAt = this.now;
+        this.pool.push(s);
+      }
       this.push(s.toolReturnsAt, EV_TOOL, 0, s.index);
     } else {
       s.state = 'done';
@@ -432,6 +572,8 @@ export class Simulation {
       m.sessionSeconds += this.now - s.startedAt;
       for (let k = 0; k < s.task.turns; k++) m.toolSeconds += s.task.duration[k]!;
       m.lastCompletion = this.now;
+      m.completionTimes.push(this.now);
+      m.decodedAtCompletion.push(m.decoded);
       this.completed.push(s.index);
       // A finished session is never referenced again (its cache entries only know its index): drop it so
       // long runs keep memory flat.
@@ -474,6 +616,7 @@ export class Simulation {
     s.pending = true;
     s.issuedAt = this.now;
     if (s.state === 'admitted') {
+      if (this.policy.lifecycle === 'sticky') this.restick(s);
       this.issue(s);
     } else {
       this.requestDecision();
@@ -483,15 +626,22 @@ export class Simulation {
   /** Throws if a capacity, block or accounting invariant is broken. */
   checkInvariants(): void {
     const heldBy = new Float64Array(this.nodes.length);
+    const pinnedBy = new Float64Array(this.nodes.length);
     for (const s of this.sessions) {
       if (s !== undefined && s.node >= 0) heldBy[s.node] = heldBy[s.node]! + s.held;
+      if (s !== undefined && s.blocks > 0) {
+        if (s.state !== 'prefill' && s.state !== 'decode') throw new Error(`invariant: ${s.id} pins blocks in state ${s.state}`);
+        pinnedBy[s.node] = pinnedBy[s.node]! + s.blocks;
+      }
     }
     for (const n of this.nodes) {
-      if (n.held > n.capacity) throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
+      // A sticky session's hold follows its context, so only interrupt lifecycles stay within capacity.
+      if (n.held > n.capacity && this.policy.lifecycle === 'interrupt') throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
       if (Math.abs(n.held - heldBy[n.index]!) > 1e-6) {
         throw new Error(`invariant: ${n.id} held ${n.held} != sum of its sessions' weights ${heldBy[n.index]}`);
       }
       const b = n.blocks;
+      if (b.pinned !== pinnedBy[n.index]) throw new Error(`invariant: ${n.id} pins ${b.pinned} blocks, its requests ${pinnedBy[n.index]}`);
       if (b.pinned < 0 || b.cached < 0 || b.pinned + b.cached > b.totalBlocks) {
         throw new Error(`invariant: ${n.id} blocks pinned ${b.pinned} + cached ${b.cached} > total ${b.totalBlocks}`);
       }

@@ -6,9 +6,9 @@ import { integerIn, positiveInteger } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_STATE_BUDGET } from '../limits.js';
 import { loadTaoDeps, type TaoDeps } from './deps.js';
-import type { TaoParams } from './policies/tao.js';
+import type { NumericTaoParam, TaoParams } from './policies/tao.js';
 import { type PolicyName } from './policy.js';
-import { resolveSetting, type RunMode, simulate } from './run.js';
+import { resolveSetting, type RunMode, SIM_REPORT_SCHEMA_VERSION, simulate } from './run.js';
 import type { SimSetting } from './settings.js';
 import type { RunResult } from './simulation.js';
 import type { PolicySummary } from './summary.js';
@@ -17,7 +17,7 @@ import type { PolicySummary } from './summary.js';
 export const SWEEP_PARAMS = ['h', 'H', 'delta', 'quantum', 'stateBudget', 'creditUnit'] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
-const TO_TAO: Readonly<Record<SweepParam, keyof TaoParams>> = {
+const TO_TAO: Readonly<Record<SweepParam, NumericTaoParam>> = {
   h: 'halfLife',
   H: 'horizon',
   delta: 'delta',
@@ -79,12 +79,15 @@ export interface SweepOptions {
 
 export interface SweepPointResult {
   readonly params: GridPoint;
+  /** Every TAO parameter the point ran with (the grid point over the defaults). */
+  readonly tao: TaoParams;
   readonly label: string;
   readonly summary: PolicySummary;
   readonly runs: readonly RunResult[];
 }
 
 export interface SweepReport {
+  readonly schemaVersion: typeof SIM_REPORT_SCHEMA_VERSION;
   readonly setting: string;
   readonly policy: PolicyName;
   readonly seeds: readonly number[];
@@ -103,7 +106,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   let done = 0;
   const out: SweepPointResult[] = [];
   for (const point of points) {
-    const tao: Partial<Record<keyof TaoParams, number>> = {};
+    const tao: Partial<Record<NumericTaoParam, number>> = {};
     for (const k of SWEEP_PARAMS) {
       const v = point[k];
       if (v !== undefined) tao[TO_TAO[k]] = v;
@@ -121,7 +124,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
         options.onRun?.(r, done, total);
       },
     });
-    out.push({ params: point, label: pointLabel(point), summary: report.summary[0]!, runs: report.runs });
+    out.push({ params: point, tao: report.tao, label: pointLabel(point), summary: report.summary[0]!, runs: report.runs });
   }
-  return { setting: setting.name, policy, seeds, mode, points: out };
+  return { schemaVersion: SIM_REPORT_SCHEMA_VERSION, setting: setting.name, policy, seeds, mode, points: out };
 }

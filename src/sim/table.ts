@@ -21,14 +21,15 @@ interface Column {
 /** Columns of the summary table. */
 export const TABLE_COLUMNS: readonly Column[] = [
   { title: 'latency s', metric: 'latencyMean', digits: 1 },
-  { title: 'P50 s', metric: 'latencyP50', digits: 1 },
   { title: 'P95 s', metric: 'latencyP95', digits: 1 },
   { title: 'TTFT s', metric: 'ttftMean', digits: 3 },
-  { title: 'decode tok/s', metric: 'decodeThroughput', digits: 1 },
+  { title: 'TTFT P99 s', metric: 'ttftP99', digits: 2 },
+  { title: 'sched wait s', metric: 'schedulerWaitMean', digits: 3 },
+  { title: 'steady tok/s', metric: 'decodeThroughputSteady', digits: 1 },
   { title: 'cache hit %', metric: 'cacheHitRate', digits: 1, scale: 100 },
   { title: 'makespan s', metric: 'makespan', digits: 0 },
-  { title: 'pause wait s', metric: 'pauseWaitMean', digits: 3 },
-  { title: 'solver calls', metric: 'solverCalls', digits: 0 },
+  { title: 'preempt', metric: 'preemptions', digits: 0 },
+  { title: 'tool %', metric: 'toolShare', digits: 1, scale: 100 },
   { title: 'fallbacks', metric: 'solverFallbacks', digits: 0 },
 ];
 

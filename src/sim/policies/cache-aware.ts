@@ -8,19 +8,20 @@
 import type { Policy, PooledSession, SchedulerView } from '../policy.js';
 import { RoutedQueues, routerPolicy } from './router-queues.js';
 
+/** The router's knobs; defaults are those of the current vLLM router and SGLang's cache-aware policy. */
 export interface CacheAwareParams {
-  /** Least prefix-match share of the prompt for cache routing. @default 0.5 (router default) */
+  /** Least prefix-match share of the prompt for cache routing (`cache_threshold`). @default 0.3 */
   readonly threshold: number;
-  /** Load skew: max - min load above this (requests) ... @default 32 */
+  /** Load skew: max - min load above this (requests) ... (`balance_abs_threshold`) @default 64 */
   readonly balanceAbs: number;
-  /** ... and max load above this times min load routes to the least loaded node. @default 1.0001 */
+  /** ... and max load above this times min load routes to the least loaded node (`balance_rel_threshold`). @default 1.5 */
   readonly balanceRel: number;
 }
 
 export const defaultCacheAwareParams: Readonly<CacheAwareParams> = Object.freeze({
-  threshold: 0.5,
-  balanceAbs: 32,
-  balanceRel: 1.0001,
+  threshold: 0.3,
+  balanceAbs: 64,
+  balanceRel: 1.5,
 });
 
 export function createCacheAware(nodeCount: number, params: CacheAwareParams = defaultCacheAwareParams): Policy {

@@ -18,6 +18,7 @@ import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js
 /** Policies that build a solver Problem every tick (and so need the solver and evaluation loaded). */
 export const PROBLEM_POLICIES: readonly PolicyName[] = [
   'tao',
+  'tao-sticky',
   'tao-no-credit',
   'tao-no-ready',
   'tao-bfd',
@@ -65,6 +66,7 @@ export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
     case 'thunderagent':
       return createThunderAgent(defaultThunderAgentParams);
     case 'tao':
+    case 'tao-sticky':
     case 'tao-no-credit':
     case 'tao-no-ready':
     case 'tao-bfd':

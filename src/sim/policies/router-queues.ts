@@ -94,6 +94,7 @@ export function routerPolicy(
   const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
   return {
     name,
+    lifecycle: 'interrupt',
     period: 1,
     reactive: true,
     stats,

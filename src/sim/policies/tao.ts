@@ -4,17 +4,32 @@
  *     Snapshot of the pool -> evaluate(snapshot, predictor) -> Problem -> decision -> admissions in plan order
  *
  * - `tao`: the decision is `solve(problem, { quantum, stateBudget })` (the lexicographic DP; BFD when
- *   the state budget is exceeded, counted as a fallback).
- * - `tao-no-credit`: every credit zeroed before the DP (readiness and tokens decide).
- * - `tao-no-ready`: every `ready` false before the DP.
- * - `tao-bfd`: best-fit decreasing by value (`bfd(problem, { order: 'value' })`) in place of the DP.
- * - `tao-ta-order`: ThunderAgent's pause ordering feeding the DP. Definition (ours): the DP's triple is
- *   replaced by ThunderAgent's three tiers as strict priorities: credit := (n+1)^2 for a session whose
- *   request is issued (tool returned), n+1 for a new session, 1 for one whose tool still runs (n = pool
- *   size), on every node; ready := 0; tokens := 0. Maximizing the sum then admits as many sessions of the
- *   first tier as fit, then of the second, then the third, which is what ThunderAgent's ascending-token
- *   selection approximates greedily; placement is the DP's, cache and readiness play no part.
- * - `greedy`: the same Problem decided by greedy-by-triple (see greedy-triple.ts).
+ *   the state budget is exceeded, counted as a fallback), under the paper's interrupt lifecycle.
+ * - `tao-sticky`: the same decision resumes paused sessions under ThunderAgent's sticky lifecycle
+ *   (sessions keep their node across tools, holding tokens + reserve; after each tick the pause step of
+ *   sticky.ts pauses acting sessions smallest first on a node over capacity and marks reasoning ones).
+ * Ablations, each changing only what its name says:
+ * - `tao-no-credit` (selection without credit): WHICH sessions are admitted is decided by the DP with
+ *   every credit zeroed; WHERE they go is then decided as in `tao`, by the DP over the selected sessions
+ *   with their credits (placement stage below).
+ * - `tao-ta-order` (ThunderAgent's pause ordering as the selection): the selection DP sees ThunderAgent's
+ *   three tiers as strict priorities (credit := (n+1)^2 for a session whose request is issued, n+1 for a
+ *   new session, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
+ *   as many of the first tier as fit, then the second, then the third; placement as in `tao-no-credit`.
+ * - `tao-no-ready`: every `ready` false before the DP (readiness only ever affects selection).
+ * - `tao-bfd`: best-fit decreasing by value (`bfd(problem, { order: 'value' })`) in place of the DP,
+ *   then the solver's spreading tie-break (as every DP plan gets).
+ * - `greedy`: greedy-by-triple (greedy-triple.ts) in place of the DP, then the same tie-break.
+ * Placement stage of the selection ablations: the Problem restricted to the selected sessions, every
+ * credit raised by M = 1 + the sum over them of their largest credit, on every node they are eligible
+ * for. Admitting one more session is then worth more than any credit, so the lexmax admits all of them
+ * (they fit together: the selection DP packed them at the same quantum) and, among such plans, maximizes
+ * the credit sum, then readiness and tokens, with the spreading tie-break: TAO's own placement.
+ *
+ * Options: `eventAdmission` also decides when the pool changes between ticks (a tool returns, a request
+ * ends, a task starts), off by default as the paper ticks every H; `creditSource: 'live'` gives the
+ * evaluation the prefix cached on each node now (an eviction-aware credit, as a KV-event feed would)
+ * instead of the last observation, which never sees evictions.
  *
  * The predictor learns from every tool call that returns during the run.
  */
@@ -28,8 +43,12 @@ import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
 import type { Admission, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
 import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
+import { pauseUntilSafe } from './sticky.js';
 
-export type TaoVariant = 'tao' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy';
+export type TaoVariant = 'tao' | 'tao-sticky' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy';
+
+/** Where the evaluation's cache observations come from. */
+export type CreditSource = 'observed' | 'live';
 
 /** The knobs of the TAO pipeline; each defaults to the package's default of the option it sets. */
 export interface TaoParams {
@@ -47,7 +66,14 @@ export interface TaoParams {
   readonly reserve: number;
   /** Rounding unit of decayed credit, tokens. @default defaultEvaluateOptions.creditUnit */
   readonly creditUnit: number;
+  /** Also decide between ticks when the pool changes (a tool returns). @default false */
+  readonly eventAdmission: boolean;
+  /** `observed`: the last-use observation (k0, t_obs); `live`: the prefix cached now. @default 'observed' */
+  readonly creditSource: CreditSource;
 }
+
+/** The numeric TAO parameters (the ones a sweep can vary). */
+export type NumericTaoParam = { [K in keyof TaoParams]: TaoParams[K] extends number ? K : never }[keyof TaoParams];
 
 /** The TAO parameters' defaults: the evaluation, predictor and solve defaults, frozen. */
 export const defaultTaoParams: Readonly<TaoParams> = Object.freeze({
@@ -58,6 +84,8 @@ export const defaultTaoParams: Readonly<TaoParams> = Object.freeze({
   stateBudget: defaultSolveOptions.stateBudget,
   reserve: defaultEvaluateOptions.reserve,
   creditUnit: defaultEvaluateOptions.creditUnit,
+  eventAdmission: false,
+  creditSource: 'observed',
 });
 
 function withoutCredit(s: ProblemSession): ProblemSession {
@@ -65,7 +93,8 @@ function withoutCredit(s: ProblemSession): ProblemSession {
   return rest;
 }
 
-function transform(variant: TaoVariant, problem: Problem, view: SchedulerView): Problem {
+/** The Problem the selection is decided on: TAO's, or the ablation's. */
+function selectionProblem(variant: TaoVariant, problem: Problem, view: SchedulerView): Problem {
   switch (variant) {
     case 'tao-no-credit':
       return { nodes: problem.nodes, sessions: problem.sessions.map(withoutCredit) };
@@ -88,6 +117,34 @@ function transform(variant: TaoVariant, problem: Problem, view: SchedulerView): 
     default:
       return problem;
   }
+}
+
+/** The selection ablations: the selection is theirs, the placement TAO's. */
+function separatesPlacement(variant: TaoVariant): boolean {
+  return variant === 'tao-no-credit' || variant === 'tao-ta-order';
+}
+
+/**
+ * The placement stage: `selected` sessions of `problem`, each with credit + M on every node it may use,
+ * M larger than any credit sum, so that the lexmax places all of them and then maximizes their credit.
+ */
+export function placementProblem(problem: Problem, selected: ReadonlySet<string>): Problem {
+  const sessions = problem.sessions.filter((s) => selected.has(s.id));
+  let m = 1;
+  for (const s of sessions) {
+    let best = 0;
+    if (s.credit !== undefined) for (const k of Object.values(s.credit)) if (k > best) best = k;
+    m += best;
+  }
+  const nodeIds = problem.nodes.map((n) => n.id);
+  return {
+    nodes: problem.nodes,
+    sessions: sessions.map((s) => {
+      const credit: Record<string, number> = Object.create(null) as Record<string, number>;
+      for (const id of s.eligible ?? nodeIds) credit[id] = (s.credit?.[id] ?? 0) + m;
+      return { ...s, credit };
+    }),
+  };
 }
 
 export interface TaoPolicyOptions {
@@ -123,30 +180,35 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   const stats: PolicyStats = { solverCalls: 0, solverFallbacks: 0 };
   const indexOf = new Map<string, number>();
 
-  function decide(problem: Problem): readonly Assignment[] {
-    if (variant === 'greedy') return greedyByTriple(problem);
-    let plan: Plan;
-    if (variant === 'tao-bfd') {
-      plan = deps.bfd(problem, { ...solveOptions, order: 'value' });
-    } else {
-      plan = deps.solve(problem, solveOptions);
-      stats.solverCalls++;
-      if (plan.status === 'fallback') stats.solverFallbacks++;
-    }
+  function solve(problem: Problem): readonly Assignment[] {
+    const plan: Plan = deps.solve(problem, solveOptions);
+    stats.solverCalls++;
+    if (plan.status === 'fallback') stats.solverFallbacks++;
     return plan.assignments;
   }
 
+  function decide(evaluated: Problem, problem: Problem): readonly Assignment[] {
+    if (variant === 'greedy') return deps.spread(problem, greedyByTriple(problem), solveOptions);
+    if (variant === 'tao-bfd') return deps.spread(problem, deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments, solveOptions);
+    const selected = solve(problem);
+    if (!separatesPlacement(variant) || selected.length === 0) return selected;
+    return solve(placementProblem(evaluated, new Set(selected.map((a) => a.session))));
+  }
+
+  const sticky = variant === 'tao-sticky';
   return {
     name: options.name ?? (variant satisfies PolicyName),
+    lifecycle: sticky ? 'sticky' : 'interrupt',
+    ...(sticky ? { stickyReserve: params.reserve, rebalance: (view: SchedulerView) => pauseUntilSafe(view, params.reserve) } : {}),
     period: params.horizon,
-    reactive: false,
+    reactive: params.eventAdmission,
     stats,
     schedule(view: SchedulerView): readonly Admission[] {
-      const snapshot = buildSnapshot(view);
+      const snapshot = buildSnapshot(view, params.creditSource);
       const evaluated = deps.evaluate(options.snapshot?.(snapshot, view) ?? snapshot, predictor, evaluateOptions);
-      const problem = transform(variant, evaluated, view);
+      const problem = selectionProblem(variant, evaluated, view);
       onProblem?.({ tick: Math.round(view.time / params.horizon), time: view.time, problem });
-      const assignments = decide(problem);
+      const assignments = decide(evaluated, problem);
       if (assignments.length === 0) return [];
       indexOf.clear();
       view.pool.forEach((s, i) => indexOf.set(s.id, i));

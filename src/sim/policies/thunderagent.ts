@@ -1,29 +1,33 @@
 /**
- * `thunderagent`: ThunderAgent's resume step (`_greedy_resume` in its router) every `period` = 5 s, with
- * its fast path for new programs, under the common lifecycle.
- *
- * Every tick:
- * 1. Nodes with more than `buffer` tokens of room are candidates; their room is summed.
- * 2. Pooled sessions are ordered in three tiers, each by tokens ascending: sessions whose request is
- *    issued (tool returned, step > 0), then new sessions, then sessions whose tool still runs.
- * 3. Selection: walking that order, a session is selected if the running total of selected costs
- *    (tokens + `buffer`) stays within the summed room; one that does not fit is skipped, not a stop.
- * 4. Placement: selected sessions by tokens descending, each onto the node with the most room left; one
- *    that does not fit there is skipped; a node whose room falls to `buffer` or below leaves the list; the
- *    loop stops when even the smallest selected session fits nowhere.
- * Between ticks, a new session is admitted at once onto the node with the least held tokens that fits it,
- * but only while nothing else waits in the pool (ThunderAgent's `_select_backend_for_new_program`).
- *
- * Unlike ThunderAgent itself, sessions are interrupted at every tool boundary here (the common
- * lifecycle); ThunderAgent keeps a session's admission across tools until a node overflows.
+ * `thunderagent`: ThunderAgent's scheduler (public repository ThunderAgent-org/ThunderAgent,
+ * ThunderAgent/scheduler/router.py) under its own, sticky lifecycle. Every `period` = 5 s
+ * (`scheduler_interval`), `_scheduled_check`:
+ * 1. `_greedy_resume`: nodes with more than `buffer` tokens of remaining capacity are candidates; their
+ *    room is summed. Paused sessions (the pool) are ordered in three tiers, each by tokens ascending:
+ *    sessions whose request is issued (tool returned, step > 0), then new sessions, then sessions whose
+ *    tool still runs. A session is selected if the running total of selected costs (tokens + `buffer`)
+ *    stays within the summed room; one that does not fit is skipped, not a stop. Selected sessions, by
+ *    tokens descending, each go to the node with the MOST remaining room; one that does not fit there is
+ *    skipped; a node whose room falls to `buffer` or below leaves the list; the pass stops when even the
+ *    smallest selected session fits nowhere.
+ * 2. `_pause_until_safe` on every node whose remaining capacity is negative (see sticky.ts): pause acting
+ *    programs smallest first, then mark reasoning ones to pause at their next tool boundary.
+ * Remaining capacity counts every program on the node, acting ones at full weight (`acting_token_weight`
+ * 1.0), plus `buffer` = 100 per program (BUFFER_PER_PROGRAM).
+ * Between ticks, a new session is admitted at once onto the node with the fewest program tokens among
+ * those with room for it, but only while nothing waits in the pool (`_select_backend_for_new_program`);
+ * otherwise it waits for the next resume pass.
+ * Not modelled: the 30-minute forced resume of a program that waited that long (`_wait_for_resume`), and
+ * the optional decayed acting weight (`use_acting_token_decay`, off by default).
  */
 import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
 import type { Admission, Policy, PolicyStats, PooledSession, SchedulerView } from '../policy.js';
+import { pauseUntilSafe } from './sticky.js';
 
 export interface ThunderAgentParams {
-  /** Seconds between resume passes. @default 5 */
+  /** Seconds between scheduler passes (`scheduler_interval`). @default 5 */
   readonly period: number;
-  /** Tokens added to a session's tokens as its cost (ThunderAgent's BUFFER_PER_PROGRAM). @default 100 */
+  /** Tokens added to a program's tokens as its cost (BUFFER_PER_PROGRAM). @default 100 */
   readonly buffer: number;
 }
 
@@ -86,17 +90,21 @@ export function createThunderAgent(params: ThunderAgentParams = defaultThunderAg
   function fastPath(view: SchedulerView): Admission[] {
     const out: Admission[] = [];
     const held = view.nodes.map((n) => n.held);
+    const programTokens = view.nodes.map(() => 0);
+    for (const a of view.admitted) programTokens[a.node] = programTokens[a.node]! + a.tokens;
     for (const s of view.pool) {
-      // Anything other than a new session waiting means the queue is not empty: new sessions wait too.
-      if (s.step !== 0) return out;
+      // The waiting queue is not empty (a paused session, or a new one that found no room earlier):
+      // new sessions wait for the next resume pass.
+      if (s.step !== 0 || s.pooledAt !== view.time) return out;
       const cost = s.tokens + buffer;
       let best = -1;
       for (const n of view.nodes) {
         if (n.capacity - held[n.index]! < cost) continue;
-        if (best < 0 || held[n.index]! < held[best]!) best = n.index;
+        if (best < 0 || programTokens[n.index]! < programTokens[best]!) best = n.index;
       }
       if (best < 0) return out;
-      held[best]! += cost;
+      held[best] = held[best]! + cost;
+      programTokens[best] = programTokens[best]! + s.tokens;
       out.push({ session: s.index, node: best, weight: cost });
     }
     return out;
@@ -104,11 +112,16 @@ export function createThunderAgent(params: ThunderAgentParams = defaultThunderAg
 
   return {
     name: 'thunderagent',
+    lifecycle: 'sticky',
+    stickyReserve: buffer,
     period: params.period,
     reactive: true,
     stats,
     schedule(view: SchedulerView, cause: 'tick' | 'event'): readonly Admission[] {
       return cause === 'tick' ? resume(view) : fastPath(view);
+    },
+    rebalance(view: SchedulerView) {
+      return pauseUntilSafe(view, buffer);
     },
     toolReturned(_call: CompletedToolCall): void {},
   } satisfies Policy;
