@@ -47,7 +47,7 @@ export interface PoolStats {
   solves: number;
   /** Of `solves`, plans with status `fallback`, whatever the reason. */
   fallbacks: number;
-  /** Solves whose worker trapped, threw or died; each got a BFD fallback plan. */
+  /** Solves whose worker trapped, threw or died; each got the heuristic fallback plan. */
   workerFailures: number;
   /** Workers the pool terminated after a failure (Piscina replaces them up to `minThreads`). */
   workersRetired: number;
@@ -63,7 +63,7 @@ export interface PoolStats {
 export interface SolverPool {
   /**
    * Solves off-thread. Resolves to the Plan `solver.solve(problem, options)` would return (`stats.micros`
-   * aside), or to a labelled BFD fallback when the worker failed. Rejects with InvalidTypeError /
+   * aside), or to the labelled heuristic fallback when the worker failed. Rejects with InvalidTypeError /
    * InvalidValueError for invalid input, AbortedError when `signal` fires first, ClosedError after
    * `close()`. Never throws synchronously.
    */

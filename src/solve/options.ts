@@ -26,7 +26,7 @@ export interface SolveOptions {
   stateBudget?: number;
   /**
    * Wall-clock bound on one solve in milliseconds. A DP still running then stops and the plan is a
-   * labelled BFD fallback. `Infinity` means no bound.
+   * labelled heuristic fallback (never worse than BFD). `Infinity` means no bound.
    * @default Infinity
    */
   deadlineMs?: number;
@@ -34,7 +34,7 @@ export interface SolveOptions {
    * Which exact algorithm may run. `auto`: the closed-form paths first (nothing fits, every session on a
    * best node fits), then the frontier or the dense DP chosen by a cost estimate. `dense`: only the dense
    * DP. `frontier`: only the frontier DP. Every choice returns the same optimal value; the state budget,
-   * the memory cap and the deadline bound each of them, with the same labelled BFD fallback.
+   * the memory cap and the deadline bound each of them, with the same labelled heuristic fallback.
    * @default 'auto'
    */
   path?: SolvePathOption;

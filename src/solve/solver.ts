@@ -22,7 +22,7 @@
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { bestNodesPlan, heuristicPlan } from './incumbent.js';
+import { bestHeuristic, bestNodesPlan, type HeuristicResult } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import type { ResolvedSolveOptions, SolveOptions } from './options.js';
 import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
@@ -84,12 +84,14 @@ export interface Solver {
   close(): void;
 }
 
-function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
+function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
+  const { node, heuristic } = incumbent ?? bestHeuristic(packed);
+  const path = heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
   return {
     status: 'fallback',
     reason,
-    node: unpackNodes(packed, spreadTies(packed, incumbent ?? heuristicPlan(packed))),
-    stats: { ...trivialStats(packed), path: 'bfd', ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
+    node: unpackNodes(packed, spreadTies(packed, node)),
+    stats: { ...trivialStats(packed), path, heuristic, ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 
@@ -117,7 +119,7 @@ interface Attempt {
   readonly options: ResolvedSolveOptions;
   readonly startedAt: number;
   /** The heuristic plan, once computed: the fallback, and the frontier's incumbent. */
-  incumbent?: Int32Array;
+  incumbent?: HeuristicResult;
   /** Work units an abandoned frontier spent before the path that finishes. */
   priorWork: number;
   /** The abandoned frontier's counters. */
@@ -223,7 +225,7 @@ function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], c
 function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
   const { packed } = a;
   const n = sessionsKept(packed);
-  const engine = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const engine = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!.node) : new FrontierTwin(packed, setup);
   return drive(a, engine, {
     cap,
     chunk: CHUNK_WORK,
@@ -262,7 +264,7 @@ function decide(
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
     if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
   }
-  a.incumbent = heuristicPlan(packed, best);
+  a.incumbent = bestHeuristic(packed, best);
   if (!frontierApplies(packed)) {
     if (options.path === 'auto') return runDense(a);
     return fallbackOf(a, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0);
@@ -272,7 +274,7 @@ function decide(
     options.path === 'frontier' || !denseFits
       ? options.stateBudget
       : Math.min(options.stateBudget, Math.max(FRONTIER_MIN_WORK, packed.cells * FRONTIER_CELL_RATIO));
-  const r = runFrontier(a, frontierSetup(packed, a.incumbent), cap);
+  const r = runFrontier(a, frontierSetup(packed, a.incumbent.node), cap);
   if (!('abandoned' in r)) return r;
   if (options.path === 'auto' && denseFits) {
     a.priorWork = r.work;
