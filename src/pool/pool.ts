@@ -13,8 +13,9 @@
  * replacement); a worker that dies mid-task rejects the Piscina promise. Either way the caller gets a BFD
  * plan, status `fallback`, with the reason, computed on the calling thread.
  */
+import { createRequire } from 'node:module';
 import { type Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { optionalSignal, recordAt } from '../checks.js';
 import { AbortedError, ClosedError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
@@ -100,6 +101,14 @@ interface Task {
   done: Promise<void> | undefined;
 }
 
+/**
+ * Piscina, loaded when the first pool is created, so that importing the package does not load it (the
+ * ESM entry of piscina wraps this same CommonJS module, which the workers import).
+ */
+function loadPiscina(): typeof import('piscina') {
+  return createRequire(import.meta.url)('piscina') as typeof import('piscina');
+}
+
 /** The message, with its cause's when there is one (Piscina's AbortError wraps the reason as cause). */
 function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -131,6 +140,7 @@ class PiscinaSolverPool implements SolverPool {
   constructor(options: Readonly<ResolvedPoolOptions>) {
     this.options = options;
     const workerData: PoolWorkerData = { build: options.build };
+    const { Piscina } = loadPiscina();
     this.#piscina = new Piscina<WorkerTask, WorkerReply>({
       filename: options.workerFile,
       minThreads: options.minThreads,

@@ -33,7 +33,7 @@ import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
 import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
-import { TaoKernel, type WasmBuild } from './wasm.js';
+import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
 export { finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
@@ -67,6 +67,12 @@ export interface LoadSolverOptions {
    * @default 'release'
    */
   build?: WasmBuild;
+  /**
+   * The module itself instead of a bundled build: its bytes (ArrayBuffer or Uint8Array), or a URL to
+   * read them from (`file:`, `http:`, `https:`, `data:`), e.g. where the package's files are not on disk.
+   * It must be this version's `build/tao.wasm` (or `tao.debug.wasm`); excludes `build`.
+   */
+  wasm?: WasmSource;
 }
 
 /** An in-thread solver over one WASM instance. */
@@ -328,5 +334,11 @@ export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
   if (build !== 'release' && build !== 'debug') {
     throw new InvalidValueError('options.build must be "release" or "debug"');
   }
-  return new WasmSolver(await TaoKernel.create(build));
+  const wasm = options?.wasm;
+  if (wasm === undefined) return new WasmSolver(await TaoKernel.create(build));
+  if (!(wasm instanceof ArrayBuffer || wasm instanceof Uint8Array || wasm instanceof URL)) {
+    throw new InvalidTypeError('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
+  }
+  if (options?.build !== undefined) throw new InvalidValueError('options.build and options.wasm exclude each other');
+  return new WasmSolver(await TaoKernel.create(build, wasm, 'options.wasm'));
 }
