@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds what changed, for `npm run build` and `prepare`: the WASM builds when a file under assembly/ (or
- * asconfig.json, package.json) is newer than the oldest of build/*.wasm, and the TypeScript with tsc's
+ * asconfig.json, the installed compiler) is newer than the oldest of build/*.wasm, and the TypeScript with tsc's
  * incremental mode (its build info under build/, started over when dist/ is gone). `npm run build:wasm`
  * and `npm run build:ts` rebuild everything.
  */
@@ -28,7 +28,8 @@ function newest(dir) {
 
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
-const inputs = Math.max(newest('assembly'), statSync(at('asconfig.json')).mtimeMs, statSync(at('package.json')).mtimeMs);
+const compiler = createRequire(import.meta.url).resolve('assemblyscript/package.json');
+const inputs = Math.max(newest('assembly'), statSync(at('asconfig.json')).mtimeMs, statSync(compiler).mtimeMs);
 const built = WASM.every((f) => existsSync(at(f))) ? Math.min(...WASM.map((f) => statSync(at(f)).mtimeMs)) : -Infinity;
 if (built < inputs) run('npm', ['run', 'build:wasm']);
 else console.log('build: WASM up to date');
