@@ -57,8 +57,10 @@ export type SolvePath =
   | 'dense-wide'
   /** The pure TypeScript reference DP. */
   | 'reference'
-  /** Best-fit decreasing. */
+  /** Best-fit decreasing (`PlanStats.heuristic` says in which order). */
   | 'bfd'
+  /** A heuristic other than BFD produced the plan (a fallback); `PlanStats.heuristic` names it. */
+  | 'heuristic'
   /**
    * Every session on one of its most valuable nodes fits: that plan attains the sum of per-session
    * maxima, an upper bound on every plan, so it is optimal without a DP.
@@ -102,10 +104,19 @@ export interface FrontierStats {
   nodeClasses: number;
 }
 
+/**
+ * The heuristic plans a fallback can come from: best-fit decreasing by value (`bfd`) or by tokens
+ * (`bfd-tokens`), and the credit greedy (each session to its highest-credit node with room) over sessions
+ * by value density (`credit-greedy-density`) or by value (`credit-greedy-value`).
+ */
+export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value';
+
 /** Counters describing how a plan was obtained. */
 export interface PlanStats {
   /** The algorithm that produced `assignments`. */
   path: SolvePath;
+  /** With path `bfd` or `heuristic` only: the heuristic that produced `assignments`. */
+  heuristic?: HeuristicName;
   /**
    * Units of DP work the solve did, the unit the state budget counts (see `SolveOptions.stateBudget`); 0
    * for BFD and the closed-form paths.

@@ -50,6 +50,23 @@ describe('package tarball', () => {
     for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/sidecar.md', 'examples/python/tao_client.py']) expect(files).toContain(f);
   });
 
+  it('ships the docs the README links', () => {
+    for (const f of ['docs/solver.md', 'docs/abi.md', 'docs/architecture.md', 'docs/evaluation.md', 'docs/planner.md']) {
+      expect(files).toContain(f);
+    }
+  });
+
+  it('ships source maps that carry their sources, and no build info', () => {
+    const maps = [...files].filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(10);
+    for (const map of maps) {
+      const json = JSON.parse(readFileSync(new URL(map, root), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      expect(json.sourcesContent?.length, map).toBe(json.sources.length);
+      for (const content of json.sourcesContent!) expect(typeof content, map).toBe('string');
+    }
+    expect([...files].filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
+  });
+
   it('ships the release WASM, the worker and the README', () => {
     for (const f of ['build/tao.wasm', 'dist/pool/worker.js', 'README.md', 'package.json']) expect(files).toContain(f);
   });

@@ -2,9 +2,10 @@
  * The packed tarball, installed into a fresh project (`npm install <tarball>`, dependencies from the
  * local npm cache when it has them), works from there: an ESM import and solve, the schemas resolved
  * through the package's exports, `npx tao --version`, `tao solve` on stdin, and a sidecar session of
- * solve/evaluate/observe/save/load. Packs the current build (`npm run build` first) without running
- * scripts. A consumer's strict TypeScript compile (`skipLibCheck: false`) is not part of this test yet:
- * the published declarations still name `WebAssembly`, which `@types/node` does not declare.
+ * solve/evaluate/observe/save/load, and a strict TypeScript compile of a consumer program against the
+ * published declarations (`skipLibCheck: false`, lib ES2022 and `@types/node` only, so a declaration that
+ * names an environment type such as `WebAssembly` fails it). Packs the current build (`npm run build`
+ * first) without running scripts.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,63 @@ afterAll(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A consumer that touches every entry point's declarations. */
+const CONSUMER_TS = `import {
+  createPlanner, createSolverPool, evaluate, InvalidValueError, loadSolver, ReadinessPredictor, revalidate,
+  type Plan, type PlanStats, type Problem, type Snapshot, type SolverPool,
+} from 'tao-solver';
+import * as simulate from 'tao-solver/simulate';
+import * as internals from 'tao-solver/internals';
+
+const problem: Problem = { nodes: [{ id: 'a', capacity: 4096 }], sessions: [{ id: 's', weight: 1024, tokens: 900, ready: true }] };
+const solver = await loadSolver({ wasm: new Uint8Array(0) }).catch((err: unknown) => {
+  if (err instanceof InvalidValueError) return loadSolver();
+  throw err;
+});
+const plan: Plan = solver.solve(problem, { quantum: 256 });
+const how: PlanStats['heuristic'] = plan.stats.heuristic;
+const snapshot: Snapshot = { time: 0, nodes: problem.nodes, sessions: [] };
+const evaluated: Problem = evaluate(snapshot, new ReadinessPredictor());
+const pool: SolverPool = createSolverPool({ maxThreads: 1 });
+const planner = await createPlanner({ pool });
+console.log(how, evaluated, revalidate, planner, simulate, internals);
+`;
+
+/** Compiles \`file\` in the consumer project with the strict settings; returns tsc's output. */
+function strictCompile(file: string): { status: number | null; output: string } {
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules', '@types')],
+      },
+      files: [file],
+    }),
+  );
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { cwd: app, encoding: 'utf8' });
+  return { status: r.status, output: r.stdout + r.stderr };
+}
+
 describe('the installed package', () => {
+  it('type-checks a consumer program strictly, declarations included (skipLibCheck false, no DOM lib)', () => {
+    writeFileSync(join(app, 'consumer.ts'), CONSUMER_TS);
+    expect(strictCompile('consumer.ts')).toEqual({ status: 0, output: '' });
+    // The same settings do catch a consumer's type error, so the pass above means something.
+    writeFileSync(join(app, 'wrong.ts'), `import type { Plan } from 'tao-solver';\nexport const p: Plan['status'] = 'ok';\n`);
+    const wrong = strictCompile('wrong.ts');
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.output).toContain('TS2322');
+  }, 60_000);
+
   it('imports as ESM and solves; its schemas resolve through the exports', () => {
     writeFileSync(
       join(app, 'consumer.mjs'),

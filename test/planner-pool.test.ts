@@ -92,7 +92,7 @@ describe('planner over the WASM solver and the pool', () => {
 });
 
 describe('planner backend', () => {
-  it('answers an in-thread solve whose WASM trapped with the labelled BFD fallback', () => {
+  it('answers an in-thread solve whose WASM trapped with the labelled heuristic fallback', () => {
     const trapping: Solver = {
       solve: (p, o) => solver.solve(p, o),
       runPacked: () => {

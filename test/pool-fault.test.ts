@@ -61,7 +61,7 @@ describe('a failing worker does not lose the solve', () => {
       const plan = await pool.solve(problem, { quantum: 256 });
       expect(plan.status).toBe('fallback');
       expect(plan.reason).toMatch(reason);
-      expect(plan.stats.path).toBe('bfd');
+      expect(['bfd', 'heuristic']).toContain(plan.stats.path);
       // The same BFD the solver gives for this problem.
       const expected = fallbackPlan(prepare(problem, { quantum: 256 }), plan.reason!);
       expect(timeless(plan)).toEqual(timeless(expected));

@@ -402,7 +402,8 @@ describe('Plan', () => {
       }
     }
     expect(plans).toBeGreaterThan(200);
-    for (const p of ['optimal:trivial', 'optimal:dense', 'optimal:frontier', 'optimal:best-nodes', 'fallback:bfd']) expect(paths).toContain(p);
+    for (const p of ['optimal:trivial', 'optimal:dense', 'optimal:frontier', 'optimal:best-nodes']) expect(paths).toContain(p);
+    expect([...paths].some((p) => p === 'fallback:bfd' || p === 'fallback:heuristic')).toBe(true);
   });
 
   it('refuses plans with a field out of shape', () => {
@@ -417,6 +418,9 @@ describe('Plan', () => {
       ['unknown stat', edited(plan, (p) => (p.stats.extra = 1))],
       ['quantum 0', edited(plan, (p) => (p.quantum = 0))],
       ['stats missing', edited(plan, (p) => delete p.stats)],
+      ['heuristic on an exact plan', edited(plan, (p) => (p.stats.heuristic = 'bfd'))],
+      ['heuristic fallback without its name', edited(plan, (p) => ((p.status = 'fallback'), (p.reason = 'x'), (p.stats.path = 'heuristic')))],
+      ['unknown heuristic', edited(plan, (p) => ((p.stats.path = 'heuristic'), (p.stats.heuristic = 'magic')))],
     ];
     for (const [name, x] of bad) expect(validate.plan(x), name).toBe(false);
   });

@@ -63,7 +63,7 @@ describe('8 and 16 nodes x 500 sessions', () => {
         expect(compareValues(plan.value, bfd(problem).value)).toBeGreaterThanOrEqual(0);
         if (plan.status === 'fallback') {
           expect(plan.reason).toMatch(/^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/);
-          expect(plan.stats.path).toBe('bfd');
+          expect(['bfd', 'heuristic']).toContain(plan.stats.path);
           if (plan.reason!.startsWith('deadline')) expect(plan.stats.work).toBeLessThan(2 ** 26);
         } else {
           expect(['best-nodes', 'bound', 'frontier', 'dense']).toContain(plan.stats.path);

@@ -24,7 +24,8 @@ function formatValue(plan: Plan): string {
 }
 
 function formatPlan(label: string, plan: Plan): string {
-  const head = `  ${label.padEnd(4)} ${plan.status.padEnd(8)} ${plan.stats.path.padEnd(10)} ${formatValue(plan)} ${plan.assignments.length} admitted`;
+  const how = plan.stats.heuristic === undefined ? plan.stats.path : `${plan.stats.path} (${plan.stats.heuristic})`;
+  const head = `  ${label.padEnd(4)} ${plan.status.padEnd(8)} ${how.padEnd(10)} ${formatValue(plan)} ${plan.assignments.length} admitted`;
   const reason = plan.reason === undefined ? '' : `\n       reason: ${plan.reason}`;
   const list = plan.assignments.map((a) => `${a.session}->${a.node}`).join(' ');
   return `${head}${reason}\n       ${list.length > 0 ? list : '(none)'}`;

@@ -159,7 +159,7 @@ export function demoExamples(): Example[] {
     },
     {
       name: 'tick-4x40-budget',
-      description: 'random tick, 4 replicas x 96k free, 40 sessions: over the state budget, BFD fallback',
+      description: 'random tick, 4 replicas x 96k free, 40 waiting sessions',
       quantum: 1024,
       problem: randomTickProblem(440, { nodes: 4, sessions: 40, capacity: 96_000 }),
     },

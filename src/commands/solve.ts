@@ -17,8 +17,8 @@ and prints the Plan (JSON).
 
 options:
   --quantum N      capacity quantum in tokens (default ${defaultSolveOptions.quantum})
-  --budget N       state budget: most units of DP work before the BFD fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET})
-  --deadline MS    wall-clock bound in milliseconds before the BFD fallback (default: ${Number.isFinite(defaultSolveOptions.deadlineMs) ? defaultSolveOptions.deadlineMs : 'none'})
+  --budget N       state budget: most units of DP work before the heuristic fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET})
+  --deadline MS    wall-clock bound in milliseconds before the heuristic fallback (default: ${Number.isFinite(defaultSolveOptions.deadlineMs) ? defaultSolveOptions.deadlineMs : 'none'})
   --compact        print the Plan on one line
   -h, --help       this help`;
 

@@ -15,8 +15,9 @@
  * replacement); a worker that dies mid-task rejects the Piscina promise. Either way the caller gets a BFD
  * plan, status `fallback`, with the reason, computed on the calling thread.
  */
+import { createRequire } from 'node:module';
 import { type Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { checkOptionsObject, optionalSignal, recordAt } from '../checks.js';
 import { AbortedError, ClosedError, InvalidTypeError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
@@ -51,7 +52,7 @@ export interface PoolStats {
   solves: number;
   /** Of `solves`, plans with status `fallback`, whatever the reason. */
   fallbacks: number;
-  /** Solves whose worker trapped, threw or died; each got a BFD fallback plan. */
+  /** Solves whose worker trapped, threw or died; each got the heuristic fallback plan. */
   workerFailures: number;
   /** Workers the pool terminated after a failure (Piscina replaces them up to `minThreads`). */
   workersRetired: number;
@@ -80,7 +81,7 @@ const SOLVE_PREPARED_OPTIONS: Readonly<Record<'signal', true>> = Object.freeze({
 export interface SolverPool {
   /**
    * Solves off-thread. Resolves to the Plan `solver.solve(problem, options)` would return (`stats.micros`
-   * aside), or to a labelled BFD fallback when the worker failed. Rejects with InvalidTypeError /
+   * aside), or to the labelled heuristic fallback when the worker failed. Rejects with InvalidTypeError /
    * InvalidValueError for invalid input, AbortedError when `signal` fires first, ClosedError after
    * `close()`. Never throws synchronously.
    */
@@ -119,6 +120,14 @@ interface Task {
   state: 'queued' | 'running' | 'settled';
   /** Settles once the worker answered or died, even if the caller's promise settled earlier (abort). */
   done: Promise<void> | undefined;
+}
+
+/**
+ * Piscina, loaded when the first pool is created, so that importing the package does not load it (the
+ * ESM entry of piscina wraps this same CommonJS module, which the workers import).
+ */
+function loadPiscina(): typeof import('piscina') {
+  return createRequire(import.meta.url)('piscina') as typeof import('piscina');
 }
 
 /** The message, with its cause's when there is one (Piscina's AbortError wraps the reason as cause). */
@@ -164,6 +173,7 @@ class PiscinaSolverPool implements SolverPool {
   constructor(options: Readonly<ResolvedPoolOptions>) {
     this.options = options;
     const workerData: PoolWorkerData = { build: options.build };
+    const { Piscina } = loadPiscina();
     this.#piscina = new Piscina<WorkerTask, WorkerReply>({
       filename: options.workerFile,
       minThreads: options.minThreads,

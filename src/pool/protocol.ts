@@ -33,6 +33,6 @@ export type WorkerReply =
   | { kind: 'solved'; protocol: number; threadId: number; raw: RawSolution }
   /**
    * The solve failed inside the worker (a trap, an unexpected exception). The worker must not be reused:
-   * the pool terminates it, Piscina starts a replacement, and the caller gets a BFD fallback.
+   * the pool terminates it, Piscina starts a replacement, and the caller gets the heuristic fallback plan.
    */
   | { kind: 'failed'; protocol: number; threadId: number; failure: 'trap' | 'error'; reason: string };

@@ -101,6 +101,6 @@ export function bfd(problem: Problem, options?: BfdOptions): Plan {
     status: 'fallback',
     reason: `bfd requested (order: ${order})`,
     node: bfdPacked(packed, order),
-    stats: { ...base, path: 'bfd' },
+    stats: { ...base, path: 'bfd', heuristic: order === 'tokens' ? 'bfd-tokens' : 'bfd' },
   }));
 }

@@ -9,7 +9,7 @@
  *   of the best triples; a feasible plan that attains it is optimal. Placement spreads: sessions by
  *   weight descending, each to the best-credit node with the most quantized capacity left (ties: lower
  *   node index), which also finds a fit more often than stacking when capacity is ample.
- * - `heuristicPlan`: the best of BFD (value order, then token order) and a credit greedy in two orders
+ * - `bestHeuristic`: the best of BFD (value order, then token order) and a credit greedy in two orders
  *   (density and value descending), each session to the candidate node of highest credit that has room
  *   (ties: least capacity left over, then lower node index). BFD places by leftover capacity alone, which
  *   loses the credit of long prefixes once there are more than two nodes; the greedy keeps it. The best
@@ -19,6 +19,7 @@
 import { bfdPacked, placeInSequence } from './bfd.js';
 import { weightOrder } from './orders.js';
 import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import type { HeuristicName } from '../types.js';
 
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
 export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {
@@ -73,16 +74,23 @@ function better(a: readonly number[], b: readonly number[]): boolean {
   return a[0]! > b[0]! || (a[0] === b[0] && (a[1]! > b[1]! || (a[1] === b[1] && a[2]! > b[2]!)));
 }
 
+/** The heuristics `bestHeuristic` runs, in its tie order; `PlanStats.heuristic` names the one a fallback plan came from. */
+export const HEURISTICS = ['bfd', 'bfd-tokens', 'credit-greedy-density', 'credit-greedy-value'] as const satisfies readonly HeuristicName[];
+
+/** A heuristic plan and the heuristic that produced it. */
+export interface HeuristicResult {
+  /** Kept node per kept session, -1 = not admitted. */
+  readonly node: Int32Array;
+  readonly heuristic: HeuristicName;
+}
+
 /**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
- * earlier in that list). Kept node per kept session, -1 = not admitted. Once `halted` answers true
- * (checked after each candidate), the best candidate so far.
+ * earlier in HEURISTICS). Once `halted` answers true (checked after each candidate), the best candidate so far:
+ * each candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions), and a caller past
+ * its deadline keeps the best so far, never worse than BFD.
  */
-export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed), halted?: () => boolean): Int32Array {
-  let plan = bfdPacked(packed);
-  // Each further candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions): a
-  // caller past its deadline keeps the best so far, never worse than BFD.
-  if (halted?.() === true) return plan;
+export function bestHeuristic(packed: PackedProblem, best: Float64Array = bestCredits(packed), halted?: () => boolean): HeuristicResult {
   const n = sessionsKept(packed);
   // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
   const scales = keyScales(packed.ready, packed.tokens);
@@ -94,15 +102,27 @@ export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCr
   const byDensity = ids.slice().sort((a, b) => key[b]! / packed.qweight[b]! - key[a]! / packed.qweight[a]! || a - b);
   const byValue = ids.sort((a, b) => key[b]! - key[a]! || a - b);
 
-  let value = planTriple(packed, plan);
-  for (const make of [() => bfdPacked(packed, 'tokens'), () => creditGreedy(packed, byDensity), () => creditGreedy(packed, byValue)]) {
-    if (halted?.() === true) break;
-    const candidate = make();
-    const v = planTriple(packed, candidate);
-    if (better(v, value)) {
-      plan = candidate;
+  const plans: Record<HeuristicName, () => Int32Array> = {
+    bfd: () => bfdPacked(packed),
+    'bfd-tokens': () => bfdPacked(packed, 'tokens'),
+    'credit-greedy-density': () => creditGreedy(packed, byDensity),
+    'credit-greedy-value': () => creditGreedy(packed, byValue),
+  };
+  let out: HeuristicResult | null = null;
+  let value: [number, number, number] = [0, 0, 0];
+  for (const heuristic of HEURISTICS) {
+    if (out !== null && halted?.() === true) break;
+    const node = plans[heuristic]();
+    const v = planTriple(packed, node);
+    if (out === null || better(v, value)) {
+      out = { node, heuristic };
       value = v;
     }
   }
-  return plan;
+  return out!;
+}
+
+/** The plan of `bestHeuristic`: kept node per kept session, -1 = not admitted. */
+export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array {
+  return bestHeuristic(packed, best).node;
 }

@@ -31,8 +31,8 @@ export interface SolveOptions {
   /**
    * Wall-clock bound on one solve in milliseconds, counted from the call (through the pool: including
    * validation, packing and the wait for a worker). It is checked between the phases of the decision
-   * (heuristics, frontier set-up) and between DP steps; past it the plan is a labelled fallback, BFD or
-   * better. Validation and packing always complete, so a solve returns after at least their time (the
+   * (heuristics, frontier set-up) and between DP steps; past it the plan is a labelled heuristic
+   * fallback, never worse than BFD. Validation and packing always complete, so a solve returns after at least their time (the
    * measured overshoot per size is in docs/threat-model.md). `Infinity` means no bound.
    * @default Infinity
    */
@@ -41,7 +41,7 @@ export interface SolveOptions {
    * Which exact algorithm may run. `auto`: the closed-form paths first (nothing fits, every session on a
    * best node fits), then the frontier or the dense DP chosen by a cost estimate. `dense`: only the dense
    * DP. `frontier`: only the frontier DP. Every choice returns the same optimal value; the state budget,
-   * the memory cap and the deadline bound each of them, with the same labelled BFD fallback.
+   * the memory cap and the deadline bound each of them, with the same labelled heuristic fallback.
    * @default 'auto'
    */
   path?: SolvePathOption;

@@ -23,7 +23,7 @@ import { recordAt, rejectUnknownKeys } from '../checks.js';
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { bestNodesPlan, heuristicPlan } from './incumbent.js';
+import { bestHeuristic, bestNodesPlan, type HeuristicResult } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { bfdPacked } from './bfd.js';
@@ -35,7 +35,7 @@ import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
 import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
-import { TaoKernel, type WasmBuild } from './wasm.js';
+import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
 export { checkPrepared, finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
@@ -71,6 +71,12 @@ export interface LoadSolverOptions {
    * @default 'release'
    */
   build?: WasmBuild;
+  /**
+   * The module itself instead of a bundled build: its bytes (ArrayBuffer or Uint8Array), or a URL to
+   * read them from (`file:`, `http:`, `https:`, `data:`), e.g. where the package's files are not on disk.
+   * It must be this version's `build/tao.wasm` (or `tao.debug.wasm`); excludes `build`.
+   */
+  wasm?: WasmSource;
 }
 
 /** An in-thread solver over one WASM instance. */
@@ -91,12 +97,14 @@ export interface Solver {
   close(): void;
 }
 
-function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: Int32Array, frontier?: FrontierStats): RawSolution {
+function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
+  const { node, heuristic } = incumbent ?? bestHeuristic(packed);
+  const path = heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
   return {
     status: 'fallback',
     reason,
-    node: unpackNodes(packed, spreadTies(packed, incumbent ?? heuristicPlan(packed))),
-    stats: { ...trivialStats(packed), path: 'bfd', ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
+    node: unpackNodes(packed, spreadTies(packed, node)),
+    stats: { ...trivialStats(packed), path, heuristic, ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
 
@@ -133,7 +141,7 @@ interface Attempt {
   /** The stop flag (see Solver.runPacked), if any. */
   readonly stop: Int32Array | undefined;
   /** The heuristic plan, once computed: the fallback, and the frontier's incumbent. */
-  incumbent?: Int32Array;
+  incumbent?: HeuristicResult;
   /** Work units an abandoned frontier spent before the path that finishes. */
   priorWork: number;
   /** The abandoned frontier's counters. */
@@ -150,7 +158,7 @@ function fallbackOf(a: Attempt, reason: string, work: number, frontier: Frontier
  * BFD alone (the cheapest plan the fallback promises, as time is already up).
  */
 function haltedBeforeDp(a: Attempt, reason: string): RawSolution {
-  a.incumbent ??= bfdPacked(a.packed);
+  a.incumbent ??= { node: bfdPacked(a.packed), heuristic: 'bfd' };
   return fallbackOf(a, reason, 0);
 }
 
@@ -278,7 +286,7 @@ function runFrontier(a: Attempt, setup: FrontierSetup, cap: number): RawSolution
   const { packed } = a;
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const raw = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!) : new FrontierTwin(packed, setup);
+  const raw = packed.keyFits ? frontierWasm(a.kernel, packed, setup, a.incumbent!.node) : new FrontierTwin(packed, setup);
   const engine = weighted(raw, frontierUnitWeight(m));
   return drive(a, engine, {
     cap,
@@ -326,7 +334,7 @@ function decide(
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
-  a.incumbent = heuristicPlan(packed, best, () => halted(a, 0) !== undefined);
+  a.incumbent = bestHeuristic(packed, best, () => halted(a, 0) !== undefined);
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
   if (!frontierApplies(packed)) {
@@ -338,7 +346,7 @@ function decide(
     options.path === 'frontier' || !denseFits
       ? options.stateBudget
       : Math.min(options.stateBudget, Math.max(FRONTIER_MIN_WORK, packed.cells * FRONTIER_CELL_RATIO));
-  const setup = frontierSetup(packed, a.incumbent);
+  const setup = frontierSetup(packed, a.incumbent.node);
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
   const r = runFrontier(a, setup, cap);
@@ -388,7 +396,8 @@ class WasmSolver implements Solver {
   }
 }
 
-const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(['build']);
+// A record over the interface's keys, so a new option cannot be left out of the check.
+const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(Object.keys({ build: true, wasm: true } satisfies Record<keyof LoadSolverOptions, true>));
 
 /** Compiles the WASM (once per thread) and instantiates a solver. */
 export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
@@ -397,5 +406,11 @@ export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
   if (build !== 'release' && build !== 'debug') {
     throw new InvalidValueError('options.build must be "release" or "debug"');
   }
-  return new WasmSolver(await TaoKernel.create(build));
+  const wasm = options?.wasm;
+  if (wasm === undefined) return new WasmSolver(await TaoKernel.create(build));
+  if (!(wasm instanceof ArrayBuffer || wasm instanceof Uint8Array || wasm instanceof URL)) {
+    throw new InvalidTypeError('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
+  }
+  if (options?.build !== undefined) throw new InvalidValueError('options.build and options.wasm exclude each other');
+  return new WasmSolver(await TaoKernel.create(build, wasm, 'options.wasm'));
 }

@@ -9,7 +9,7 @@
  * Module, so one trap never leaves a half-written memory behind.
  */
 import { readFile } from 'node:fs/promises';
-import { SolverTrapError } from '../errors.js';
+import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 
@@ -18,6 +18,15 @@ export const ABI_VERSION = 3;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
+
+/**
+ * A module given by the caller instead of a bundled build: its bytes, or a URL to read them from
+ * (`file:` from disk; `http:`, `https:`, `data:` through `fetch`).
+ */
+export type WasmSource = ArrayBuffer | Uint8Array | URL;
+
+/** The URL schemes a WasmSource may use. */
+export const WASM_URL_PROTOCOLS = ['file:', 'http:', 'https:', 'data:'] as const;
 
 /** The module's exports, as `assembly/index.ts` declares them. Pointers are byte addresses. */
 interface TaoExports {
@@ -87,7 +96,7 @@ const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
 const modules = new Map<WasmBuild, Promise<WebAssembly.Module>>();
 
 /** Compiles a build once per thread; later calls share the cached Module. */
-export function compileTaoModule(build: WasmBuild = 'release'): Promise<WebAssembly.Module> {
+function compileTaoModule(build: WasmBuild = 'release'): Promise<WebAssembly.Module> {
   let pending = modules.get(build);
   if (pending === undefined) {
     pending = readFile(WASM_URL[build]).then((bytes) => WebAssembly.compile(bytes));
@@ -96,6 +105,37 @@ export function compileTaoModule(build: WasmBuild = 'release'): Promise<WebAssem
     modules.set(build, pending);
   }
   return pending;
+}
+
+/** The message of an error, for wrapping it. */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The bytes of a caller's module; an unreadable URL is an InvalidValueError naming it. */
+async function sourceBytes(source: WasmSource, field: string): Promise<ArrayBuffer | Uint8Array> {
+  if (!(source instanceof URL)) return source;
+  if (!(WASM_URL_PROTOCOLS as readonly string[]).includes(source.protocol)) {
+    throw new InvalidValueError(`${field} must be a ${WASM_URL_PROTOCOLS.join(', ')} URL, not ${source.protocol}`);
+  }
+  try {
+    if (source.protocol === 'file:') return await readFile(source);
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (err) {
+    throw new InvalidValueError(`${field} (${source.href.slice(0, 200)}) could not be read: ${messageOf(err)}`, { cause: err });
+  }
+}
+
+/** Compiles a caller's module (never cached: each call may pass other bytes). */
+async function compileSource(source: WasmSource, field: string): Promise<WebAssembly.Module> {
+  const bytes = await sourceBytes(source, field);
+  try {
+    return await WebAssembly.compile(bytes instanceof Uint8Array ? bytes.slice() : bytes);
+  } catch (err) {
+    throw new InvalidValueError(`${field} is not a WebAssembly module: ${messageOf(err)}`, { cause: err });
+  }
 }
 
 /** The names the built module exports (`release` or `debug`), from its compiled Module. */
@@ -219,9 +259,19 @@ export class TaoKernel {
     this.#exports = instantiate(module);
   }
 
-  /** Compiles (once per thread) and instantiates. */
-  static async create(build: WasmBuild = 'release'): Promise<TaoKernel> {
-    return new TaoKernel(await compileTaoModule(build), build);
+  /**
+   * Compiles (a bundled build once per thread) and instantiates. With `source`, compiles the caller's
+   * module instead (`field` names it in errors); one that does not speak this package's ABI is an
+   * InvalidValueError.
+   */
+  static async create(build: WasmBuild = 'release', source?: WasmSource, field = 'wasm'): Promise<TaoKernel> {
+    if (source === undefined) return new TaoKernel(await compileTaoModule(build), build);
+    const module = await compileSource(source, field);
+    try {
+      return new TaoKernel(module, build);
+    } catch (err) {
+      throw new InvalidValueError(`${field} is not a tao-solver module: ${messageOf(err)}`, { cause: err });
+    }
   }
 
   /** The live instance; a fresh one if the last call trapped. */
