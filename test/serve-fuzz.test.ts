@@ -1,0 +1,154 @@
+/**
+ * Adversarial fuzzing of `tao serve`: one sidecar process receives random bytes, random JSON values and
+ * random, often almost valid requests (every op, random fields, random problems, snapshots, calls and
+ * predictor states), one line at a time. Every non-blank line must get exactly one response line within a
+ * time bound, in order, that is valid JSON and passes the shipped response schema; a refusal carries a
+ * package error code and a one-line message without a stack trace; the sidecar keeps serving (a `hello`
+ * after the storm still answers) and ends with exit 0 on `shutdown`, with nothing on stderr.
+ *
+ * Seeded and reproducible: TAO_FUZZ_SEED=<n> replays a run, TAO_FUZZ_CASES=<n> changes its length. Runs the
+ * compiled CLI: `npm run build` first.
+ */
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../src/commands/examples.js';
+import { SIDECAR_OPS } from '../src/serve/protocol.js';
+import { STACK_FRAME } from './helpers/cli.js';
+import { loadSchemas } from './helpers/schemas.js';
+import { SidecarProcess, type Json } from './helpers/sidecar.js';
+
+const SEED = Number(process.env.TAO_FUZZ_SEED ?? 20261130);
+const CASES = Number(process.env.TAO_FUZZ_CASES ?? 400);
+/** A response slower than this counts as a hang. */
+const RESPONSE_TIMEOUT_MS = 10_000;
+
+type Rand = () => number;
+const int = (r: Rand, n: number): number => Math.floor(r() * n);
+const pick = <T>(r: Rand, xs: readonly T[]): T => xs[int(r, xs.length)]!;
+
+const KEYS = [
+  'id', 'op', 'problem', 'options', 'snapshot', 'calls', 'call', 'state', 'json', 'nodes', 'sessions', 'capacity',
+  'weight', 'tokens', 'ready', 'credit', 'eligible', 'time', 'tool', 'cache', 'name', 'startedAt', 'returnedAt',
+  'quantum', 'stateBudget', 'deadlineMs', 'path', '__proto__', 'constructor', 'toString', 'valueOf',
+];
+const STRINGS = ['', 'a', 'n0', 's0', 'bash', '__proto__', 'constructor', 'solve', 'auto', '\u0000', '\uFEFF', 'é', 'x'.repeat(300)];
+const NUMBERS = [0, 1, -1, 0.5, 16, 64, 4096, 4097, 2 ** 32, 2 ** 53, 1e308, -0, Number.MAX_SAFE_INTEGER];
+
+function randomValue(r: Rand, depth: number): unknown {
+  const k = int(r, depth > 2 ? 5 : 7);
+  if (k === 0) return pick(r, NUMBERS);
+  if (k === 1) return pick(r, STRINGS);
+  if (k === 2) return r() < 0.5;
+  if (k === 3) return null;
+  if (k === 4) return int(r, 100);
+  if (k === 5) return Array.from({ length: int(r, 4) }, () => randomValue(r, depth + 1));
+  const o: Record<string, unknown> = {};
+  for (let i = int(r, 4); i > 0; i--) o[pick(r, KEYS)] = randomValue(r, depth + 1);
+  return o;
+}
+
+function nearProblem(r: Rand): Json {
+  const m = 1 + int(r, 3);
+  return {
+    nodes: Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: 16 * int(r, 9) })),
+    sessions: Array.from({ length: int(r, 7) }, (_, i) => ({
+      id: `s${i}`,
+      weight: 1 + int(r, 64),
+      tokens: int(r, 100),
+      ready: r() < 0.5,
+      ...(r() < 0.4 ? { credit: { [`n${int(r, m)}`]: int(r, 50) } } : {}),
+      ...(r() < 0.2 ? { eligible: [`n${int(r, m)}`] } : {}),
+    })),
+  };
+}
+
+function nearSnapshot(r: Rand): Json {
+  return {
+    time: 100,
+    nodes: [{ id: 'n0', capacity: 16 * int(r, 2000) }],
+    sessions: Array.from({ length: int(r, 4) }, (_, i) => ({
+      id: `s${i}`,
+      tokens: int(r, 5000),
+      ...(r() < 0.5 ? { tool: { name: pick(r, ['bash', 'pytest']), startedAt: 90 + int(r, 10), ...(r() < 0.3 ? { command: 'sleep 3' } : {}) } } : {}),
+      ...(r() < 0.4 ? { cache: [{ node: 'n0', tokens: int(r, 4000), observedAt: 95 }] } : {}),
+    })),
+  };
+}
+
+/** Sets a random field (at any depth) to a random value, or deletes one. */
+function mutate(r: Rand, x: unknown): unknown {
+  if (typeof x !== 'object' || x === null) return randomValue(r, 1);
+  const keys = Object.keys(x);
+  if (keys.length === 0 || r() < 0.3) {
+    (x as Record<string, unknown>)[pick(r, KEYS)] = randomValue(r, 1);
+    return x;
+  }
+  const k = pick(r, keys);
+  if (r() < 0.2) delete (x as Record<string, unknown>)[k];
+  else (x as Record<string, unknown>)[k] = mutate(r, (x as Record<string, unknown>)[k]);
+  return x;
+}
+
+function nearRequest(r: Rand, i: number): Json {
+  const ops = SIDECAR_OPS.filter((op) => op !== 'shutdown');
+  const op = r() < 0.9 ? pick(r, ops) : pick(r, STRINGS);
+  const request: Json = { id: r() < 0.8 ? i : randomValue(r, 2), op };
+  if (op === 'solve') request.problem = nearProblem(r);
+  if (op === 'evaluate') request.snapshot = nearSnapshot(r);
+  if (op === 'observe') request.calls = [{ name: 'bash', startedAt: 10, returnedAt: 10 + int(r, 20) }];
+  if (op === 'predictor.load') request.state = { format: 'tao-readiness-predictor', version: 1 };
+  return r() < 0.7 ? (mutate(r, request) as Json) : request;
+}
+
+/** One line of input: random bytes, a random JSON value, or an almost valid request. Never blank. */
+function randomLine(r: Rand, i: number): string {
+  const k = int(r, 10);
+  let line: string;
+  if (k === 0) {
+    line = Buffer.from(Array.from({ length: 1 + int(r, 200) }, () => int(r, 256))).toString('latin1');
+  } else if (k === 1) {
+    line = JSON.stringify(randomValue(r, 0)) ?? 'undefined';
+  } else {
+    line = JSON.stringify(nearRequest(r, i));
+    if (r() < 0.1) line = line.slice(0, int(r, line.length));
+  }
+  line = line.replace(/[\r\n]/g, ' ');
+  return line.trim() === '' ? '{' : line;
+}
+
+function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no response within ${RESPONSE_TIMEOUT_MS} ms to ${what}`)), RESPONSE_TIMEOUT_MS)),
+  ]);
+}
+
+describe('tao serve under random input', () => {
+  it(`answers each of ${CASES} random lines with one schema-valid response, keeps serving, exits 0 (seed ${SEED})`, async () => {
+    const { validate } = loadSchemas();
+    const r = seededRandom(SEED);
+    const s = new SidecarProcess();
+    let refused = 0;
+    for (let i = 0; i < CASES; i++) {
+      const line = randomLine(r, i);
+      s.write(line + '\n');
+      const text = await withTimeout(s.nextLine(), `case ${i}: ${line.slice(0, 200)}`);
+      expect(text, `case ${i}: stdout ended; stderr: ${s.stderr}`).toBeDefined();
+      const response = JSON.parse(text!) as Json;
+      expect(validate.response(response), `case ${i}: ${line.slice(0, 200)} -> ${text!.slice(0, 300)}`).toBe(true);
+      if (response.ok === false) {
+        refused++;
+        const error = response.error as { code: string; message: string };
+        expect(error.code, `case ${i}`).toMatch(/^ERR_TAO_/);
+        expect(error.code, `case ${i}: an internal error is a bug: ${error.message}`).not.toBe('ERR_TAO_INTERNAL');
+        expect(error.message, `case ${i}`).not.toMatch(STACK_FRAME);
+        expect(error.message.includes('\n'), `case ${i}`).toBe(false);
+      }
+    }
+    // The storm is mostly refusals, but not only: valid requests slip through and are answered.
+    expect(refused).toBeGreaterThan(CASES / 2);
+    expect(refused).toBeLessThan(CASES);
+    expect(await s.request({ id: 'after', op: 'hello' })).toMatchObject({ id: 'after', ok: true });
+    await s.shutdown();
+    expect(s.stderr).toBe('');
+  });
+});
