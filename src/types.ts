@@ -70,6 +70,12 @@ export type SolvePath =
    */
   | 'bound'
   /**
+   * The credit level was decided at the root (every node's credit-optimal set is unique and no session
+   * is in two of them, see `PlanStats.creditLevel`): those sessions are fixed and the credit-free
+   * remainder was solved by the path in `creditLevel.remainderPath`.
+   */
+  | 'credit-split'
+  /**
    * Frontier DP in WASM: only reachable, non-dominated (usage, value) states, pruned by an upper bound
    * against an incumbent, interchangeable nodes merged.
    */
@@ -98,8 +104,30 @@ export interface FrontierStats {
   prunedDominance: number;
   /** Pairwise dominance tests. */
   comparisons: number;
+  /**
+   * Of prunedBound, the children only the per-node credit bound dropped (the sum over nodes of an LP over
+   * the sessions credited there, within each node's residual), not the LP over the total residual.
+   */
+  prunedCredit: number;
   /** Classes of interchangeable nodes (equal capacity, equal key and eligibility for every session). */
   nodeClasses: number;
+}
+
+/**
+ * The credit level on its own: one exact 0-1 knapsack per node over the sessions credited there (weight,
+ * credit on that node). Their sum bounds every plan's credit; present when the solver computed it.
+ */
+export interface CreditLevelStats {
+  /** Sum over nodes of the node's knapsack optimum: an upper bound on the plan's credit. */
+  bound: number;
+  /** Every node's optimal set is unique and the sets are disjoint: the credit level was decided at the root. */
+  decided: boolean;
+  /** Sessions fixed by the root reduction (0 unless decided). */
+  fixed: number;
+  /** Non-dominated knapsack states kept over all nodes (and the uniqueness checks). */
+  states: number;
+  /** The path that solved the credit-free remainder (only when decided). */
+  remainderPath?: SolvePath;
 }
 
 /** Counters describing how a plan was obtained. */
@@ -125,6 +153,8 @@ export interface PlanStats {
   sessionsKept?: number;
   /** Present when a frontier DP ran (solved, or abandoned for the dense DP or a fallback). */
   frontier?: FrontierStats;
+  /** Present when the per-node credit knapsacks ran (see CreditLevelStats). */
+  creditLevel?: CreditLevelStats;
 }
 
 /** The answer to a Problem. */

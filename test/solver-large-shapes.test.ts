@@ -62,7 +62,7 @@ describe('8 and 16 nodes x 500 sessions', () => {
           expect(plan.reason).toMatch(/^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/);
           expect(plan.stats.path).toBe('bfd');
         } else {
-          expect(['best-nodes', 'bound', 'frontier', 'dense']).toContain(plan.stats.path);
+          expect(['best-nodes', 'bound', 'frontier', 'dense', 'credit-split']).toContain(plan.stats.path);
         }
         expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
       });

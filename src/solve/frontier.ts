@@ -25,7 +25,7 @@
  */
 import { bfdPacked } from './bfd.js';
 import { frontierOrder } from './orders.js';
-import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { FrontierInput } from './wasm.js';
 
 /** Largest DP capacity (quanta) of one node the frontier accepts: usage fields are at most 31 bits. */
@@ -143,5 +143,6 @@ export function frontierInput(packed: PackedProblem, setup: FrontierSetup, incum
     classStart: setup.classStart,
     incumbent,
     tailStart: setup.tailStart,
+    creditScale: keyScales(packed.ready, packed.tokens).ready,
   };
 }

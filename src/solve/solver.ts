@@ -22,7 +22,8 @@
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { bestNodesPlan, heuristicPlan } from './incumbent.js';
+import { creditLevel, creditReduction, lexBetter, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
+import { bestNodesPlan, planTriple } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import type { ResolvedSolveOptions, SolveOptions } from './options.js';
 import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
@@ -88,7 +89,7 @@ function fallbackSolution(packed: PackedProblem, reason: string, work: number, i
   return {
     status: 'fallback',
     reason,
-    node: unpackNodes(packed, spreadTies(packed, incumbent ?? heuristicPlan(packed))),
+    node: unpackNodes(packed, spreadTies(packed, incumbent ?? solverIncumbent(packed))),
     stats: { ...trivialStats(packed), path: 'bfd', ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
   };
 }
@@ -122,19 +123,26 @@ interface Attempt {
   priorWork: number;
   /** The abandoned frontier's counters. */
   frontier?: FrontierStats;
+  /** The credit level, when computed. */
+  level?: CreditLevel;
 }
 
 /** The labelled fallback plan of an attempt that stopped after `work` units of work. */
 function fallbackOf(a: Attempt, reason: string, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier);
+  return withLevel(a, fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier));
+}
+
+function withLevel(a: Attempt, r: RawSolution): RawSolution {
+  if (a.level !== undefined) r.stats.creditLevel = levelStats(a.level, 0);
+  return r;
 }
 
 function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return {
+  return withLevel(a, {
     status: 'optimal',
     node: unpackNodes(a.packed, spreadTies(a.packed, node)),
     stats: { ...trivialStats(a.packed), path, ...workStats(a.priorWork + work), ...(frontier !== undefined ? { frontier } : {}) },
-  };
+  });
 }
 
 /** The run passed its work cap: the caller may try the dense DP. */
@@ -241,6 +249,40 @@ function frontierBudgetReason(a: Attempt, r: Abandoned, withDense: boolean): str
   return `state budget exceeded: the frontier DP passed stateBudget ${a.options.stateBudget} units of work after ${r.layers} of ${n} sessions${dense}`;
 }
 
+function levelStats(level: CreditLevel, fixed: number, remainderPath?: SolvePath): NonNullable<RawSolution['stats']['creditLevel']> {
+  return { bound: level.bound, decided: level.decided, fixed, states: level.states, ...(remainderPath !== undefined ? { remainderPath } : {}) };
+}
+
+/**
+ * The credit level decided at the root (src/solve/credit-level.ts): the fixed sets plus the remainder's
+ * decision (the same paths, budget and deadline). A remainder that falls back gives a fallback, the
+ * better of the fixed sets plus its heuristic plan and the whole problem's heuristic plan.
+ */
+function solveReduced(a: Attempt, level: CreditLevel, r: CreditReduction): RawSolution {
+  const { packed } = a;
+  const sub = decide(a.kernel, r.remainder, a.options, a.startedAt);
+  let node: Int32Array = Int32Array.from(r.fixed);
+  for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
+  if (sub.status !== 'optimal') {
+    const h = solverIncumbent(packed, bestCredits(packed), level);
+    if (!lexBetter(planTriple(packed, node), planTriple(packed, h))) node = h;
+  }
+  const stats = sub.stats;
+  return {
+    status: sub.status,
+    ...(sub.reason !== undefined ? { reason: sub.reason } : {}),
+    node: unpackNodes(packed, spreadTies(packed, node)),
+    stats: {
+      ...trivialStats(packed),
+      // A fallback is labelled as every fallback is (path bfd); creditLevel still tells what ran.
+      path: sub.status === 'optimal' ? 'credit-split' : 'bfd',
+      ...workStats(stats.work),
+      ...(stats.frontier !== undefined ? { frontier: stats.frontier } : {}),
+      creditLevel: levelStats(level, r.fixedCount, stats.path),
+    },
+  };
+}
+
 /**
  * The decision on a packed problem: trivial when nothing fits, else the paths of the module comment
  * under the option `path`, each bounded by the state budget, the memory cap and the deadline.
@@ -262,7 +304,13 @@ function decide(
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
     if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
   }
-  a.incumbent = heuristicPlan(packed, best);
+  const level = creditLevel(packed);
+  if (level !== null) {
+    a.level = level;
+    const reduction = options.path === 'auto' && level.bound > 0 ? creditReduction(packed, level, options) : null;
+    if (reduction !== null) return solveReduced(a, level, reduction);
+  }
+  a.incumbent = solverIncumbent(packed, best, level);
   if (!frontierApplies(packed)) {
     if (options.path === 'auto') return runDense(a);
     return fallbackOf(a, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0);

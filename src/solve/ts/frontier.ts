@@ -37,7 +37,7 @@
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
 import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
-import { heuristicPlan } from '../incumbent.js';
+import { solverIncumbent } from '../credit-level.js';
 import type { SolveOptions } from '../options.js';
 import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
 import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
@@ -84,11 +84,12 @@ class FrontierBound {
   #pp: bigint[] = [0n];
   #items: number[] = [];
 
-  constructor(pmax: readonly bigint[], w: ArrayLike<number>) {
+  /** `positiveOnly`: the bound's sessions are those of positive value (the others add nothing to any bound). */
+  constructor(pmax: readonly bigint[], w: ArrayLike<number>, positiveOnly = false) {
     this.#pmax = pmax;
     this.#w = w;
     const n = pmax.length;
-    this.#byDensity = Array.from({ length: n }, (_, t) => t).sort((a, b) => {
+    this.#byDensity = Array.from({ length: n }, (_, t) => t).filter((t) => !positiveOnly || pmax[t]! > 0n).sort((a, b) => {
       const lhs = pmax[a]! * BigInt(w[b]!);
       const rhs = pmax[b]! * BigInt(w[a]!);
       return lhs > rhs ? -1 : lhs < rhs ? 1 : a - b;
@@ -149,6 +150,18 @@ export class FrontierTwin implements FrontierEngine {
   /** keys[t][s]: key of DP position t on slot s, -1 = not a candidate. */
   readonly #keys: bigint[][];
   readonly #bound: FrontierBound;
+  /** The per-node credit bound (see CreditBound in the module comment): the ready/tokens part's LP, one credit LP per slot. */
+  readonly #rtBound: FrontierBound;
+  readonly #creditBounds: FrontierBound[];
+  /** The credit scale of the packed key (key = credit * scale + ready/tokens part). */
+  readonly #creditScale: bigint;
+  /** Per DP position: its best credit. */
+  readonly #bestCredit: bigint[];
+  /** Last DP position with a positive credit on some slot (-1: none). */
+  readonly #lastCredited: number;
+  /** The credit bound applies to the layer being folded; the sum of best credits of the positions after it. */
+  #creditOn = false;
+  #creditRest = 0n;
   #rtot: number;
   readonly #setup: FrontierSetup;
   #inc: bigint;
@@ -196,6 +209,25 @@ export class FrontierTwin implements FrontierEngine {
     this.#keys = Array.from(setup.order, (j) => Array.from(setup.slotNode, (b) => all[j * m + b]!));
     const pmax = this.#keys.map((row) => row.reduce((a, k) => (k > a ? k : a), 0n));
     this.#bound = new FrontierBound(pmax, this.#w);
+    const scale = keyScales(packed.ready, packed.tokens).ready;
+    this.#creditScale = scale;
+    this.#bestCredit = pmax.map((k) => k / scale);
+    this.#rtBound = new FrontierBound(
+      pmax.map((k) => k % scale),
+      this.#w,
+    );
+    this.#creditBounds = Array.from(
+      { length: m },
+      (_, s) =>
+        new FrontierBound(
+          this.#keys.map((row) => (row[s]! > 0n ? row[s]! / scale : 0n)),
+          this.#w,
+          true,
+        ),
+    );
+    let last = -1;
+    for (let t = 0; t < n; t++) if (this.#bestCredit[t]! > 0n) last = t;
+    this.#lastCredited = last;
     this.#rtot = this.#cap.reduce((a, c) => a + c, 0);
     let inc = 0n;
     for (let t = 0; t < n; t++) {
@@ -205,8 +237,8 @@ export class FrontierTwin implements FrontierEngine {
     this.#inc = inc;
     this.#u = [new Array<number>(m).fill(0)];
     // The incumbent already meets the bound of the empty plan: it is optimal, nothing to fold.
-    this.#bound.restrict(0);
-    if (this.#bound.upper(this.#rtot) <= this.#inc) {
+    this.#restrictBounds(0);
+    if (this.#upper(this.#rtot, this.#u[0]!, -1) <= this.#inc) {
       this.#incumbentOptimal = true;
       this.#finished = true;
     }
@@ -238,9 +270,56 @@ export class FrontierTwin implements FrontierEngine {
     return true;
   }
 
-  /** The upper bound of a child of value v and usage sum `sum` is strictly below the incumbent. */
-  #belowIncumbent(v: bigint, sum: number): boolean {
-    return v + this.#bound.upper(this.#rtot - sum) < this.#inc;
+  /** Restricts every bound to DP positions >= from; the credit bound applies while credited positions remain before the tail. */
+  #restrictBounds(from: number): void {
+    this.#bound.restrict(from);
+    this.#creditOn = from <= this.#lastCredited && from <= this.#setup.tailStart;
+    if (!this.#creditOn) return;
+    this.#rtBound.restrict(from);
+    for (const b of this.#creditBounds) b.restrict(from);
+    let rest = 0n;
+    for (let t = from; t < this.#n; t++) rest += this.#bestCredit[t]!;
+    this.#creditRest = rest;
+  }
+
+  /**
+   * The per-node credit bound on what the remaining sessions add to a state of usages `pu` (plus the
+   * current session's weight on slot `slot`, when slot >= 0) and total residual r: the credit part is at
+   * most the sum over slots of each slot's credit LP within its residual (and at most the remaining best
+   * credits), the rest at most the ready/tokens LP over the total residual.
+   */
+  #creditUpper(r: number, pu: readonly number[], slot: number): bigint {
+    let cb = 0n;
+    const w = this.#w[this.#t] ?? 0;
+    for (let s = 0; s < this.#m; s++) {
+      const res = this.#cap[s]! - pu[s]! - (s === slot ? w : 0);
+      cb += this.#creditBounds[s]!.upper(res);
+    }
+    if (cb > this.#creditRest) cb = this.#creditRest;
+    return cb * this.#creditScale + this.#rtBound.upper(r);
+  }
+
+  /** The least of the bounds that apply (for the root check). */
+  #upper(r: number, pu: readonly number[], slot: number): bigint {
+    const lp = this.#bound.upper(r);
+    if (!this.#creditOn) return lp;
+    const c = this.#creditUpper(r, pu, slot);
+    return c < lp ? c : lp;
+  }
+
+  /**
+   * The upper bound of the child of `parent` in list L, of value v and usage sum `sum`, is strictly below
+   * the incumbent: the total-capacity LP first, then the per-node credit bound (counted in prunedCredit).
+   */
+  #belowIncumbent(v: bigint, sum: number, parent: number, list: number): boolean {
+    const r = this.#rtot - sum;
+    if (v + this.#bound.upper(r) < this.#inc) return true;
+    if (!this.#creditOn) return false;
+    if (v + this.#creditUpper(r, this.#u[parent]!, list - 1) < this.#inc) {
+      this.#counters.prunedCredit++;
+      return true;
+    }
+    return false;
   }
 
   /** Moves list L's head to its next child that exists and passes the bound (or marks it exhausted). */
@@ -252,7 +331,7 @@ export class FrontierTwin implements FrontierEngine {
       if (!this.#exists(list, p)) continue;
       const v = this.#v[p]! + key;
       const sum = this.#sum[p]! + w;
-      if (this.#belowIncumbent(v, sum)) {
+      if (this.#belowIncumbent(v, sum, p, list)) {
         this.#counters.prunedBound++;
         continue;
       }
@@ -298,7 +377,7 @@ export class FrontierTwin implements FrontierEngine {
   #startLayer(): void {
     const t = this.#t;
     if (t === this.#setup.tailStart && this.#m > 1) this.#enterTail();
-    this.#bound.restrict(t + 1);
+    this.#restrictBounds(t + 1);
     this.#nu = [];
     this.#nv = [];
     this.#nsum = [];
@@ -363,7 +442,7 @@ export class FrontierTwin implements FrontierEngine {
         const parent = this.#head[list]!;
         const v = this.#headV[list]!;
         const sum = this.#headSum[list]!;
-        if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum)) {
+        if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum, parent, list)) {
           this.#counters.prunedBound++;
         } else {
           this.#offer(this.#build(list, parent), v, sum, parent, list);
@@ -489,14 +568,14 @@ export function assignClassNodes(
 
 /**
  * Solves a Problem exactly (at the options' quantum) with the TypeScript frontier, ignoring the state
- * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (BFD and the
- * credit greedy; the same session order, slots and classes). Meant for tests and measurements where the
+ * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (the heuristic
+ * and decomposition plans; the same session order, slots and classes). Meant for tests and measurements where the
  * dense reference's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
  * frontier, so against that path it checks the implementation, not the method.
  */
 export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
   return solvePrepared(problem, options, (packed, base) => {
-    const setup = frontierSetup(packed, heuristicPlan(packed));
+    const setup = frontierSetup(packed, solverIncumbent(packed));
     const run = new FrontierTwin(packed, setup);
     let status = run.start();
     while (status === DpStatus.paused) status = run.step(Number.POSITIVE_INFINITY);
