@@ -85,6 +85,7 @@ let bestCredit: usize = 0; // i64[n] best credit per DP position
 let creditScale: i64 = 1;
 let lastCredited: i32 = -1;
 let creditOn: bool = false;
+let minU: i64 = 0; // with one slot: the least usage kept in the layer being built
 let creditRest: i64 = 0;
 
 // Arena.
@@ -299,7 +300,17 @@ function build(list: i32, p: i32): void {
 /** Appends tmpU unless a state kept in this layer dominates it. false if memory ran out. */
 function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   const k = nxtK;
-  if (W == 1) {
+  if (m == 1) {
+    // One slot: dominated iff the least kept usage is at most the child's (one test; see the reference).
+    if (k > 0) {
+      cComparisons += 1;
+      work += 1;
+      if (minU <= load<i64>(tmpU)) {
+        cPrunedDominance += 1;
+        return true;
+      }
+    }
+  } else if (W == 1) {
     const u = load<i64>(tmpU);
     const g = load<i64>(guard);
     for (let i = 0; i < k; i++) {
@@ -331,8 +342,10 @@ function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
       }
     }
   }
-  cComparisons += <f64>k;
-  work += <f64>k;
+  if (m > 1) {
+    cComparisons += <f64>k;
+    work += <f64>k;
+  } else if (k == 0 || load<i64>(tmpU) < minU) minU = load<i64>(tmpU);
   if (k == nxtCap) {
     if (!growBuffer(1 - cur, k + 1, k)) return false;
     useBuffers();

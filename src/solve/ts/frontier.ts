@@ -20,7 +20,9 @@
  *   value and rises to the first (best) state of each layer, whose value is that of a feasible plan.
  * - Dominance: a child is dropped if a state kept earlier in this layer uses no more of any slot. Kept
  *   states come first in the merge order, so they are worth at least as much; a dominated state's
- *   completions are all available, at least as well, from its dominator.
+ *   completions are all available, at least as well, from its dominator. With one slot the test is one
+ *   comparison with the least usage kept so far in the layer (counted as one dominance test); with more,
+ *   a scan of the kept states.
  * - Interchangeable nodes (a class of contiguous slots, see src/solve/frontier.ts): usages within a class are
  *   kept sorted ascending, so one state stands for every permutation. A session is only added to the
  *   last slot of a run of equal usages (the others give the same canonical child), and the child is
@@ -162,6 +164,8 @@ export class FrontierTwin implements FrontierEngine {
   /** The credit bound applies to the layer being folded; the sum of best credits of the positions after it. */
   #creditOn = false;
   #creditRest = 0n;
+  /** With one slot: the least usage kept in the layer being built. */
+  #minU = 0;
   #rtot: number;
   readonly #setup: FrontierSetup;
   #inc: bigint;
@@ -459,7 +463,16 @@ export class FrontierTwin implements FrontierEngine {
   #offer(u: number[], v: bigint, sum: number, parent: number, list: number): void {
     const k = this.#nv.length;
     const m = this.#m;
-    for (let i = 0; i < k; i++) {
+    if (m === 1 && k > 0) {
+      // One slot: a kept state dominates iff the least kept usage is at most the child's (one test).
+      this.#counters.comparisons++;
+      this.#counters.work++;
+      if (this.#minU <= u[0]!) {
+        this.#counters.prunedDominance++;
+        return;
+      }
+    }
+    for (let i = 0; m > 1 && i < k; i++) {
       this.#counters.comparisons++;
       this.#counters.work++;
       if (this.#nsum[i]! > sum) continue;
@@ -476,6 +489,7 @@ export class FrontierTwin implements FrontierEngine {
         return;
       }
     }
+    if (k === 0 || u[0]! < this.#minU) this.#minU = u[0]!;
     this.#nu.push(u);
     this.#nv.push(v);
     this.#nsum.push(sum);
