@@ -83,6 +83,14 @@ let rtVals: usize = 0; // i64[n] the ready/tokens part of each position's key
 let creditVals: usize = 0; // i64[m * n] credit per slot (slot-major), 0 where not a candidate
 let bestCredit: usize = 0; // i64[n] best credit per DP position
 let creditScale: i64 = 1;
+// The credit tables (CreditTable in src/solve/ts/frontier.ts), per slot: positions i32[n] (slot-major),
+// count, grid step g, columns cg + 1, rows i64[(count + 1) * (cg + 1)], next row.
+let tPos: usize = 0;
+let tCount: usize = 0; // i32[m]
+let tG: usize = 0; // i64[m]
+let tCg: usize = 0; // i64[m]
+let tRows: usize = 0; // usize[m] (as i64)
+let tNext: usize = 0; // i32[m]
 let lastCredited: i32 = -1;
 let creditOn: bool = false;
 let minU: i64 = 0; // with one slot: the least usage kept in the layer being built
@@ -164,10 +172,26 @@ function restrictBounds(from: i32): void {
   creditOn = from <= lastCredited && from <= tailStart;
   if (!creditOn) return;
   lpRestrict(rtList, from);
-  for (let s = 0; s < m; s++) lpRestrict(creditLists + <usize>s * LP_RECORD, from);
+  for (let s = 0; s < m; s++) {
+    lpRestrict(creditLists + <usize>s * LP_RECORD, from);
+    const count = load<i32>(tCount + (<usize>s << 2));
+    const pos = tPos + (<usize>s * <usize>n << 2);
+    let next = load<i32>(tNext + (<usize>s << 2));
+    while (next < count && load<i32>(pos + (<usize>next << 2)) < from) next++;
+    store<i32>(tNext + (<usize>s << 2), next);
+  }
   let rest: i64 = 0;
   for (let t = from; t < n; t++) rest += load<i64>(bestCredit + (<usize>t << 3));
   creditRest = rest;
+}
+
+/** The credit table of slot s at residual r (the reference's CreditTable.upper). */
+// @ts-ignore: decorator
+@inline function tableUpper(s: i32, r: i64): i64 {
+  const width = load<i64>(tCg + (<usize>s << 3)) + 1;
+  const row = <i64>load<i32>(tNext + (<usize>s << 2));
+  const base = <usize>load<i64>(tRows + (<usize>s << 3));
+  return load<i64>(base + (<usize>(row * width + r / load<i64>(tG + (<usize>s << 3))) << 3));
 }
 
 /** The per-node credit bound of the usages at `pu` plus the current weight on `slot` (-1: none); r the total residual. */
@@ -176,7 +200,9 @@ function creditUpper(r: i64, pu: usize, slot: i32): i64 {
   for (let s = 0; s < m; s++) {
     let res = load<i64>(fCap + (<usize>s << 3)) - field(pu, s);
     if (s == slot) res -= curW;
-    cb += lpUpper(creditLists + <usize>s * LP_RECORD, res);
+    const lp = lpUpper(creditLists + <usize>s * LP_RECORD, res);
+    const table = tableUpper(s, res);
+    cb += table < lp ? table : lp;
   }
   if (cb > creditRest) cb = creditRest;
   return cb * creditScale + lpUpper(rtList, r);
@@ -192,6 +218,58 @@ function belowIncumbent(v: i64, sum: i64, p: i32, list: i32): bool {
     return true;
   }
   return false;
+}
+
+/** Builds every slot's credit table over the original capacities with grid `grid` (see the reference). */
+function buildTables(grid: i32): bool {
+  tPos = alloc(<u64>m * <u64>n * 4);
+  tCount = alloc(<u64>m * 4);
+  tG = alloc(<u64>m * 8);
+  tCg = alloc(<u64>m * 8);
+  tRows = alloc(<u64>m * 8);
+  tNext = alloc(<u64>m * 4);
+  if (tPos == 0 || tCount == 0 || tG == 0 || tCg == 0 || tRows == 0 || tNext == 0) return false;
+  for (let s = 0; s < m; s++) {
+    const vals = creditVals + <usize>s * <usize>n * 8;
+    const pos = tPos + (<usize>s * <usize>n << 2);
+    let k = 0;
+    for (let t = 0; t < n; t++) {
+      if (load<i64>(vals + (<usize>t << 3)) > 0) {
+        store<i32>(pos + (<usize>k << 2), t);
+        k++;
+      }
+    }
+    const cap = load<i64>(origCap + (<usize>s << 3));
+    let g = (cap + <i64>grid - 1) / <i64>grid;
+    if (g < 1) g = 1;
+    const cg = cap / g;
+    const width = cg + 1;
+    const rows = alloc(<u64>(k + 1) * <u64>width * 8);
+    if (rows == 0) return false;
+    store<i32>(tCount + (<usize>s << 2), k);
+    store<i64>(tG + (<usize>s << 3), g);
+    store<i64>(tCg + (<usize>s << 3), cg);
+    store<i64>(tRows + (<usize>s << 3), <i64>rows);
+    store<i32>(tNext + (<usize>s << 2), 0);
+    memory.fill(rows + <usize>(<i64>k * width * 8), 0, <usize>(width * 8));
+    for (let r = k - 1; r >= 0; r--) {
+      const t = load<i32>(pos + (<usize>r << 2));
+      const wg = load<i64>(dpW + (<usize>t << 3)) / g;
+      const p = load<i64>(vals + (<usize>t << 3));
+      const below = rows + <usize>(<i64>(r + 1) * width * 8);
+      const here = rows + <usize>(<i64>r * width * 8);
+      for (let c: i64 = 0; c < width; c++) {
+        const skip = load<i64>(below + <usize>(c << 3));
+        let best = skip;
+        if (c >= wg) {
+          const take = load<i64>(below + <usize>((c - wg) << 3)) + p;
+          if (take > skip) best = take;
+        }
+        store<i64>(here + <usize>(c << 3), best);
+      }
+    }
+  }
+  return true;
 }
 
 // ---- layers ----
@@ -488,6 +566,7 @@ export function frontierBegin(
   incumbent: usize,
   tail: i32,
   scale: i64,
+  grid: i32,
 ): i32 {
   n = nn;
   creditScale = scale;
@@ -580,6 +659,7 @@ export function frontierBegin(
     if (arrays == 0) return STATUS_MEMORY;
     lpInit(creditLists + <usize>s * LP_RECORD, arrays, creditVals + <usize>s * <usize>n * 8, dpW, lastCredited >= 0 ? n : 0, true, scratch);
   }
+  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
 
   // The root: one empty state in buffer 0.
   if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return STATUS_MEMORY;

@@ -30,7 +30,7 @@
 // Dense DP: denseReserve(n, m, S) -> (write radix, weight, keys) -> denseBegin -> denseStep(j0, j1)...
 // -> denseFinish.
 // Frontier DP: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
-// incumbent) -> frontierBegin(tailStart, creditScale) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
+// incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
@@ -203,9 +203,9 @@ export function frontierReserve(n: i32, m: i32): i32 {
  * Starts the frontier run on the written inputs; DP positions from `tailStart` on form the indifferent
  * tail (n: none). Returns a status (1 = ready to step).
  */
-export function frontierBegin(tailStart: i32, creditScale: i64): i32 {
-  if (tailStart < 0 || tailStart > gN || creditScale < 1) return -1;
-  return beginRun(gN, gM, keys, weight, capacity, order, slotNode, classStart, incumbent, tailStart, creditScale);
+export function frontierBegin(tailStart: i32, creditScale: i64, creditGrid: i32): i32 {
+  if (tailStart < 0 || tailStart > gN || creditScale < 1 || creditGrid < 1) return -1;
+  return beginRun(gN, gM, keys, weight, capacity, order, slotNode, classStart, incumbent, tailStart, creditScale, creditGrid);
 }
 
 /** Folds until done or until `quota` more units of work were spent. Returns a status. */

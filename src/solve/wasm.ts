@@ -31,7 +31,7 @@ interface TaoExports {
   denseFinish(): void;
   setSimd(on: number): void;
   frontierReserve(n: number, m: number): number;
-  frontierBegin(tailStart: number, creditScale: bigint): number;
+  frontierBegin(tailStart: number, creditScale: bigint, creditGrid: number): number;
   frontierStep(quota: number): number;
   frontierFinish(): void;
   frontierCounters(): void;
@@ -193,6 +193,8 @@ export interface FrontierInput {
   readonly tailStart: number;
   /** The credit scale of the packed key (key = credit * creditScale + the ready/tokens part), at least 1. */
   readonly creditScale: bigint;
+  /** The grid of the frontier's credit tables (see creditGrid in src/solve/ts/frontier.ts), at least 1. */
+  readonly creditGrid: number;
 }
 
 /** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
@@ -357,7 +359,7 @@ export class TaoKernel {
     views.incumbent.set(input.incumbent);
     this.#keys(n * m).set(input.key);
     this.#n = n;
-    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart, input.creditScale));
+    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart, input.creditScale, input.creditGrid));
     if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
     return begun as DpStatus;
   }

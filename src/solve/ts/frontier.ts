@@ -38,7 +38,7 @@
  * The answer is the first state of the last layer; parents and slot codes lead back to each session's
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
-import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
+import { creditGrid, creditTableRows, frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
 import { solverIncumbent } from '../credit-level.js';
 import type { SolveOptions } from '../options.js';
 import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
@@ -130,6 +130,52 @@ class FrontierBound {
   }
 }
 
+/**
+ * One slot's exact credit knapsack on a coarse grid, per suffix of the DP order: with g = ceil(C / G)
+ * (C the slot's capacity, G the grid), row r holds, for every c <= floor(C / g), the best credit of a set
+ * of the slot's credited positions pos[r..] whose weights floor(w / g) sum to at most c. A set of weight
+ * at most a residual R has floored weights summing to at most floor(R / g), so row r at floor(R / g) is
+ * an upper bound on the credit those positions can add on the slot within R: the same relaxation as the
+ * per-node LP, exact per node up to the rounding of the weights. Integer arithmetic only.
+ */
+class CreditTable {
+  readonly pos: number[];
+  readonly g: number;
+  readonly cg: number;
+  readonly rows: Float64Array;
+  #next = 0;
+
+  constructor(credit: readonly number[], w: ArrayLike<number>, capacity: number, grid: number) {
+    this.pos = [];
+    for (let t = 0; t < credit.length; t++) if (credit[t]! > 0) this.pos.push(t);
+    this.g = Math.max(1, Math.ceil(capacity / grid));
+    this.cg = Math.floor(capacity / this.g);
+    const k = this.pos.length;
+    const width = this.cg + 1;
+    this.rows = new Float64Array((k + 1) * width);
+    for (let r = k - 1; r >= 0; r--) {
+      const t = this.pos[r]!;
+      const wg = Math.floor(w[t]! / this.g);
+      const p = credit[t]!;
+      for (let c = 0; c <= this.cg; c++) {
+        const skip = this.rows[(r + 1) * width + c]!;
+        const take = c >= wg ? this.rows[(r + 1) * width + c - wg]! + p : -1;
+        this.rows[r * width + c] = take > skip ? take : skip;
+      }
+    }
+  }
+
+  /** Restricts the table to positions >= from (from never decreases). */
+  restrict(from: number): void {
+    while (this.#next < this.pos.length && this.pos[this.#next]! < from) this.#next++;
+  }
+
+  /** Upper bound on the credit the restricted positions add on the slot within residual r. */
+  upper(r: number): number {
+    return this.rows[this.#next * (this.cg + 1) + Math.floor(r / this.g)]!;
+  }
+}
+
 /** Bytes the TypeScript frontier holds for `kept` history entries and `layer` live states over m slots (an estimate from above). */
 function twinBytes(kept: number, layer: number, m: number): number {
   return kept * 16 + layer * (m * 8 + 96);
@@ -155,6 +201,7 @@ export class FrontierTwin implements FrontierEngine {
   /** The per-node credit bound (see CreditBound in the module comment): the ready/tokens part's LP, one credit LP per slot. */
   readonly #rtBound: FrontierBound;
   readonly #creditBounds: FrontierBound[];
+  readonly #creditTables: CreditTable[];
   /** The credit scale of the packed key (key = credit * scale + ready/tokens part). */
   readonly #creditScale: bigint;
   /** Per DP position: its best credit. */
@@ -232,6 +279,9 @@ export class FrontierTwin implements FrontierEngine {
     let last = -1;
     for (let t = 0; t < n; t++) if (this.#bestCredit[t]! > 0n) last = t;
     this.#lastCredited = last;
+    const credits = Array.from({ length: m }, (_, s) => this.#keys.map((row) => (row[s]! > 0n ? Number(row[s]! / scale) : 0)));
+    const grid = creditGrid(creditTableRows(packed));
+    this.#creditTables = last < 0 ? [] : credits.map((c, s) => new CreditTable(c, this.#w, this.#cap[s]!, grid));
     this.#rtot = this.#cap.reduce((a, c) => a + c, 0);
     let inc = 0n;
     for (let t = 0; t < n; t++) {
@@ -281,6 +331,7 @@ export class FrontierTwin implements FrontierEngine {
     if (!this.#creditOn) return;
     this.#rtBound.restrict(from);
     for (const b of this.#creditBounds) b.restrict(from);
+    for (const b of this.#creditTables) b.restrict(from);
     let rest = 0n;
     for (let t = from; t < this.#n; t++) rest += this.#bestCredit[t]!;
     this.#creditRest = rest;
@@ -289,15 +340,18 @@ export class FrontierTwin implements FrontierEngine {
   /**
    * The per-node credit bound on what the remaining sessions add to a state of usages `pu` (plus the
    * current session's weight on slot `slot`, when slot >= 0) and total residual r: the credit part is at
-   * most the sum over slots of each slot's credit LP within its residual (and at most the remaining best
-   * credits), the rest at most the ready/tokens LP over the total residual.
+   * most the sum over slots of the lesser of each slot's credit LP and its credit table within its
+   * residual (and at most the remaining best credits), the rest at most the ready/tokens LP over the total
+   * residual.
    */
   #creditUpper(r: number, pu: readonly number[], slot: number): bigint {
     let cb = 0n;
     const w = this.#w[this.#t] ?? 0;
     for (let s = 0; s < this.#m; s++) {
       const res = this.#cap[s]! - pu[s]! - (s === slot ? w : 0);
-      cb += this.#creditBounds[s]!.upper(res);
+      const lp = this.#creditBounds[s]!.upper(res);
+      const table = BigInt(this.#creditTables[s]!.upper(res));
+      cb += table < lp ? table : lp;
     }
     if (cb > this.#creditRest) cb = this.#creditRest;
     return cb * this.#creditScale + this.#rtBound.upper(r);
