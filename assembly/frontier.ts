@@ -75,10 +75,9 @@ let dpW: usize = 0; // i64[n] quantized weight per DP position
 let pmax: usize = 0; // i64[n] best key per DP position
 let items: usize = 0; // i32[n] scratch: the density sorts, then the walk back's slot codes
 // The bounds (lp.ts lists): the total-capacity LP over best keys; the per-node credit bound's
-// ready/tokens LP and one credit LP per slot (see src/solve/ts/frontier.ts).
+// ready/tokens LP (its credit part: the credit tables below; see src/solve/ts/frontier.ts).
 let keyList: usize = 0;
 let rtList: usize = 0;
-let creditLists: usize = 0; // m records of LP_RECORD bytes
 let rtVals: usize = 0; // i64[n] the ready/tokens part of each position's key
 let creditVals: usize = 0; // i64[m * n] credit per slot (slot-major), 0 where not a candidate
 let bestCredit: usize = 0; // i64[n] best credit per DP position
@@ -173,7 +172,6 @@ function restrictBounds(from: i32): void {
   if (!creditOn) return;
   lpRestrict(rtList, from);
   for (let s = 0; s < m; s++) {
-    lpRestrict(creditLists + <usize>s * LP_RECORD, from);
     const count = load<i32>(tCount + (<usize>s << 2));
     const pos = tPos + (<usize>s * <usize>n << 2);
     let next = load<i32>(tNext + (<usize>s << 2));
@@ -196,13 +194,12 @@ function restrictBounds(from: i32): void {
 
 /** The per-node credit bound of the usages at `pu` plus the current weight on `slot` (-1: none); r the total residual. */
 function creditUpper(r: i64, pu: usize, slot: i32): i64 {
+  work += <f64>m; // one unit per slot looked up (see the reference)
   let cb: i64 = 0;
   for (let s = 0; s < m; s++) {
     let res = load<i64>(fCap + (<usize>s << 3)) - field(pu, s);
     if (s == slot) res -= curW;
-    const lp = lpUpper(creditLists + <usize>s * LP_RECORD, res);
-    const table = tableUpper(s, res);
-    cb += table < lp ? table : lp;
+    cb += tableUpper(s, res);
   }
   if (cb > creditRest) cb = creditRest;
   return cb * creditScale + lpUpper(rtList, r);
@@ -625,8 +622,7 @@ export function frontierBegin(
   creditVals = alloc(<u64>n * <u64>m * 8);
   keyList = alloc(<u64>LP_RECORD + lpBytes(n));
   rtList = alloc(<u64>LP_RECORD + lpBytes(n));
-  creditLists = alloc(<u64>m * <u64>LP_RECORD);
-  if (dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0 || creditLists == 0) {
+  if (dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0) {
     return STATUS_MEMORY;
   }
   // Keys and weights in DP order over slots; the incumbent's value.
@@ -649,16 +645,10 @@ export function frontierBegin(
   }
   lastCredited = -1;
   for (let t = 0; t < n; t++) if (load<i64>(bestCredit + (<usize>t << 3)) > 0) lastCredited = t;
-  // The lists' arrays: the key list's and the ready/tokens list's after their records, the credit
-  // lists' only when some position is credited.
+  // The lists' arrays follow their records.
   const scratch = items;
-  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, false, scratch);
-  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, false, scratch);
-  for (let s = 0; s < m; s++) {
-    const arrays = alloc(lpBytes(lastCredited >= 0 ? n : 0));
-    if (arrays == 0) return STATUS_MEMORY;
-    lpInit(creditLists + <usize>s * LP_RECORD, arrays, creditVals + <usize>s * <usize>n * 8, dpW, lastCredited >= 0 ? n : 0, true, scratch);
-  }
+  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
+  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
   if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
 
   // The root: one empty state in buffer 0.

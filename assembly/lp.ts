@@ -54,10 +54,9 @@ function cmpDensity(values: usize, weights: usize, a: i32, b: i32): i32 {
 
 /**
  * Lays a list out at `list` (LP_RECORD bytes, then lpBytes(n) at `arrays`) over values i64[n] and
- * weights i64[n], with every position (positiveOnly false) or those of positive value as members, sorted
- * by density with `scratch` (i32[n]).
+ * weights i64[n], every position a member, sorted by density with `scratch` (i32[n]).
  */
-export function lpInit(list: usize, arrays: usize, values: usize, weights: usize, n: i32, positiveOnly: bool, scratch: usize): void {
+export function lpInit(list: usize, arrays: usize, values: usize, weights: usize, n: i32, scratch: usize): void {
   const members = arrays;
   const items = members + align16(<usize>n * 4);
   const wp = items + align16(<usize>n * 4);
@@ -70,7 +69,6 @@ export function lpInit(list: usize, arrays: usize, values: usize, weights: usize
   store<i64>(list + F_PP, <i64>pp);
   let k = 0;
   for (let t = 0; t < n; t++) {
-    if (positiveOnly && load<i64>(values + (<usize>t << 3)) <= 0) continue;
     store<i32>(members + (<usize>k << 2), t);
     k++;
   }

@@ -29,7 +29,7 @@
  *   of them, the lexicographic optimum is S_b plus the lexicographic optimum (ready, then tokens) of that
  *   credit-free remainder, which the solver's usual paths decide.
  */
-import { heuristicPlan, planTriple } from './incumbent.js';
+import { heuristicPlan, lexBetter, planTriple } from './incumbent.js';
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedProblem } from './validate.js';
@@ -53,13 +53,49 @@ export function fractionalCeil(p: number, rem: number, w: number): number {
   return Math.min(p, Math.ceil(((p * rem) / w) * UP));
 }
 
+/**
+ * The items that fit within `cap`, by density (exact order, ties by index), and the LP bound of the items
+ * from position t on within residual r (greedy in that order, the last one fractional, rounded up).
+ */
+function densityLp(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+  cap: number,
+): { order: number[]; lpFrom: (t: number, r: number) => number } {
+  const order = items.filter((i) => w[i]! <= cap).sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
+  const k = order.length;
+  // Prefix sums: the LP of order[t..] within r takes them greedily.
+  const sw = new Float64Array(k + 1);
+  const sp = new Float64Array(k + 1);
+  for (let t = 0; t < k; t++) {
+    sw[t + 1] = sw[t]! + w[order[t]!]!;
+    sp[t + 1] = sp[t]! + p[order[t]!]!;
+  }
+  const lpFrom = (t: number, r: number): number => {
+    // Largest x in [t, k] with sw[x] - sw[t] <= r.
+    let lo = t;
+    let hi = k;
+    const limit = sw[t]! + r;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (sw[mid]! <= limit) lo = mid;
+      else hi = mid - 1;
+    }
+    let ub = sp[lo]! - sp[t]!;
+    if (lo < k) ub += fractionalCeil(p[order[lo]!]!, limit - sw[lo]!, w[order[lo]!]!);
+    return ub;
+  };
+  return { order, lpFrom };
+}
+
 /** One node's knapsack answer. */
 export interface NodeKnapsack {
   /** K_b: the largest credit of a set of the node's credited sessions within its capacity. */
   readonly value: number;
   /** An optimal set (kept session indices). */
   readonly set: number[];
-  /** Non-dominated (weight, credit) states the DP kept, over all layers. */
+  /** Non-dominated (weight, credit) states the DP kept, plus one per layer. */
   readonly states: number;
 }
 
@@ -83,29 +119,8 @@ export function nodeKnapsack(
   target: number,
   limit = Number.POSITIVE_INFINITY,
 ): NodeKnapsack {
-  const order = items.filter((i) => w[i]! <= cap).sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
+  const { order, lpFrom } = densityLp(items, w, p, cap);
   const k = order.length;
-  // Suffix prefix sums for the LP bound: items order[t..] taken greedily.
-  const sw = new Float64Array(k + 1);
-  const sp = new Float64Array(k + 1);
-  for (let t = 0; t < k; t++) {
-    sw[t + 1] = sw[t]! + w[order[t]!]!;
-    sp[t + 1] = sp[t]! + p[order[t]!]!;
-  }
-  const lpFrom = (t: number, r: number): number => {
-    // Largest x in [t, k] with sw[x] - sw[t] <= r.
-    let lo = t;
-    let hi = k;
-    const limit = sw[t]! + r;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (sw[mid]! <= limit) lo = mid;
-      else hi = mid - 1;
-    }
-    let ub = sp[lo]! - sp[t]!;
-    if (lo < k) ub += fractionalCeil(p[order[lo]!]!, limit - sw[lo]!, w[order[lo]!]!);
-    return ub;
-  };
   let sw0 = [0];
   let sv0 = [0];
   const history: { parent: Int32Array; take: Uint8Array }[] = [];
@@ -146,7 +161,8 @@ export function nodeKnapsack(
     history.push({ parent: Int32Array.from(parent), take: Uint8Array.from(take) });
     sw0 = nw;
     sv0 = nv;
-    states += nw.length;
+    // A layer costs about one state besides the states it keeps.
+    states += nw.length + 1;
     if (nw.length === 0 || states > limit) return { value: -1, set: [], states };
   }
   // The best state is the last (values ascend).
@@ -181,27 +197,8 @@ export function anotherSetReaches(
   limit: number,
 ): { reaches: boolean; states: number } {
   const inSet = new Set(set);
-  const order = items.filter((i) => w[i]! <= cap).sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
+  const { order, lpFrom } = densityLp(items, w, p, cap);
   const k = order.length;
-  const sw = new Float64Array(k + 1);
-  const sp = new Float64Array(k + 1);
-  for (let t = 0; t < k; t++) {
-    sw[t + 1] = sw[t]! + w[order[t]!]!;
-    sp[t + 1] = sp[t]! + p[order[t]!]!;
-  }
-  const lpFrom = (t: number, r: number): number => {
-    let lo = t;
-    let hi = k;
-    const limitW = sw[t]! + r;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (sw[mid]! <= limitW) lo = mid;
-      else hi = mid - 1;
-    }
-    let ub = sp[lo]! - sp[t]!;
-    if (lo < k) ub += fractionalCeil(p[order[lo]!]!, limitW - sw[lo]!, w[order[lo]!]!);
-    return ub;
-  };
   let dw: number[] = [];
   let dv: number[] = [];
   let nw: number[] = [];
@@ -261,7 +258,7 @@ export function anotherSetReaches(
       nw.push(cw);
       nv.push(cv);
     }
-    states += nw.length;
+    states += nw.length + 1;
     if (states > limit) return { reaches: false, states };
     [dw, nw] = [nw, dw];
     [dv, nv] = [nv, dv];
@@ -295,6 +292,9 @@ export const CREDIT_LEVEL_MAX_STATES = 1 << 11;
 export function creditLevelBudget(packed: PackedProblem): number {
   return Math.max(CREDIT_LEVEL_MAX_STATES, 512 * nodesKept(packed));
 }
+
+/** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
+export const SEQUENTIAL_FIRST_NODES = 4;
 
 /** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs, for routing estimates (measured: 0.1-0.3 us). */
 export const CREDIT_STATE_WORK = 200;
@@ -405,8 +405,9 @@ function sequentialPlan(packed: PackedProblem, level: CreditLevel, nodeOrder: re
 
 /**
  * The best decomposition plan (lexicographic value; ties: the earlier): the per-node sets made disjoint
- * (`decompositionPlan`) and, when they overlap, sequential decompositions with each node first, the
- * others by knapsack optimum descending (ties: lower kept node). Sequential plans stop being tried past
+ * (`decompositionPlan`) and, when they overlap, sequential decompositions with each of the
+ * SEQUENTIAL_FIRST_NODES nodes of largest optimum first, the others by knapsack optimum descending (ties:
+ * lower kept node). Sequential plans stop being tried past
  * `creditLevelBudget` knapsack states over all of them.
  */
 export function bestDecompositionPlan(packed: PackedProblem, level: CreditLevel): Int32Array {
@@ -416,7 +417,7 @@ export function bestDecompositionPlan(packed: PackedProblem, level: CreditLevel)
   const m = nodesKept(packed);
   const byBound = Array.from({ length: m }, (_, b) => b).sort((a, b) => level.nodeBound[b]! - level.nodeBound[a]! || a - b);
   let budget = creditLevelBudget(packed);
-  for (const first of byBound) {
+  for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     const order = [first, ...byBound.filter((b) => b !== first)];
     const run = sequentialPlan(packed, level, order, budget);
     if (run === null) break;
@@ -440,11 +441,6 @@ export function solverIncumbent(packed: PackedProblem, best: Float64Array = best
   if (level === null) return h;
   const d = bestDecompositionPlan(packed, level);
   return lexBetter(planTriple(packed, d), planTriple(packed, h)) ? d : h;
-}
-
-/** x > y lexicographically (value triples). */
-export function lexBetter(x: readonly number[], y: readonly number[]): boolean {
-  return x[0]! > y[0]! || (x[0] === y[0] && (x[1]! > y[1]! || (x[1] === y[1] && x[2]! > y[2]!)));
 }
 
 /**

@@ -5,8 +5,8 @@
  * work cap in between, then `finish`.
  *
  * A unit of work is what the state budget counts (see `SolveOptions.stateBudget`): one dense DP cell (a
- * session tried in a state), or one frontier child generated or one dominance test, each about a
- * nanosecond.
+ * session tried in a state), or one frontier child generated, one dominance test or one node looked up
+ * by the per-node credit bound, each about a nanosecond.
  */
 import type { FrontierStats, SolvePath } from '../types.js';
 

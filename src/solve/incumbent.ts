@@ -69,7 +69,8 @@ export function planTriple(packed: PackedProblem, node: Int32Array): [number, nu
   return [credit, ready, tokens];
 }
 
-function better(a: readonly number[], b: readonly number[]): boolean {
+/** a > b lexicographically (value triples). */
+export function lexBetter(a: readonly number[], b: readonly number[]): boolean {
   return a[0]! > b[0]! || (a[0] === b[0] && (a[1]! > b[1]! || (a[1] === b[1] && a[2]! > b[2]!)));
 }
 
@@ -93,7 +94,7 @@ export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCr
   let value = planTriple(packed, plan);
   for (const candidate of [bfdPacked(packed, 'tokens'), creditGreedy(packed, byDensity), creditGreedy(packed, byValue)]) {
     const v = planTriple(packed, candidate);
-    if (better(v, value)) {
+    if (lexBetter(v, value)) {
       plan = candidate;
       value = v;
     }

@@ -18,8 +18,8 @@ export interface SolveOptions {
   /**
    * Most units of DP work the solver may spend. A unit of work is one dense DP cell (a session tried in
    * one state; a dense solve costs sessions x states of them, and is not started above the budget) or,
-   * in the frontier DP, one generated state or one dominance test (the frontier stops when it passes the
-   * budget). Each unit costs about a nanosecond, so the default bounds a solve's DP near 5 ms. Past it
+   * in the frontier DP, one generated state, one dominance test or one node looked up by the per-node
+   * credit bound (the frontier stops when it passes the budget). Each unit costs about a nanosecond, so the default bounds a solve's DP near 5 ms. Past it
    * the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
    * @default 4194304 (2^22)
    */

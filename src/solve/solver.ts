@@ -22,8 +22,8 @@
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { creditLevel, creditReduction, lexBetter, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
-import { bestNodesPlan, planTriple } from './incumbent.js';
+import { creditLevel, creditReduction, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
+import { bestNodesPlan, lexBetter, planTriple } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import type { ResolvedSolveOptions, SolveOptions } from './options.js';
 import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';

@@ -16,8 +16,14 @@
  * Filters, each exact (an optimal plan keeps a path of states that survives them):
  * - Bound: a child whose value plus an upper bound on what the remaining sessions can add (the LP
  *   relaxation over the total residual capacity, each session at its best key over the nodes; see
- *   `FrontierBound`) is strictly below the incumbent is dropped. The incumbent starts at the BFD plan's
- *   value and rises to the first (best) state of each layer, whose value is that of a feasible plan.
+ *   `FrontierBound`) is strictly below the incumbent is dropped. Before the indifferent tail, while
+ *   credited sessions remain, the per-node credit bound applies too (`#creditUpper`): relaxing "each
+ *   session on at most one node" leaves one knapsack per node over the sessions credited there, each
+ *   bounded by a `CreditTable` at the node's residual; their sum (capped by the remaining best credits)
+ *   times the credit scale, plus the ready/tokens LP over the total residual, bounds the remaining key
+ *   sum (see docs/solver.md). The incumbent starts at the solver's incumbent plan's value (heuristic or
+ *   decomposition) and rises to the first (best) state of each layer, whose value is that of a feasible
+ *   plan.
  * - Dominance: a child is dropped if a state kept earlier in this layer uses no more of any slot. Kept
  *   states come first in the merge order, so they are worth at least as much; a dominated state's
  *   completions are all available, at least as well, from its dominator. With one slot the test is one
@@ -86,12 +92,11 @@ class FrontierBound {
   #pp: bigint[] = [0n];
   #items: number[] = [];
 
-  /** `positiveOnly`: the bound's sessions are those of positive value (the others add nothing to any bound). */
-  constructor(pmax: readonly bigint[], w: ArrayLike<number>, positiveOnly = false) {
+  constructor(pmax: readonly bigint[], w: ArrayLike<number>) {
     this.#pmax = pmax;
     this.#w = w;
     const n = pmax.length;
-    this.#byDensity = Array.from({ length: n }, (_, t) => t).filter((t) => !positiveOnly || pmax[t]! > 0n).sort((a, b) => {
+    this.#byDensity = Array.from({ length: n }, (_, t) => t).sort((a, b) => {
       const lhs = pmax[a]! * BigInt(w[b]!);
       const rhs = pmax[b]! * BigInt(w[a]!);
       return lhs > rhs ? -1 : lhs < rhs ? 1 : a - b;
@@ -198,9 +203,8 @@ export class FrontierTwin implements FrontierEngine {
   /** keys[t][s]: key of DP position t on slot s, -1 = not a candidate. */
   readonly #keys: bigint[][];
   readonly #bound: FrontierBound;
-  /** The per-node credit bound (see CreditBound in the module comment): the ready/tokens part's LP, one credit LP per slot. */
+  /** The per-node credit bound (see #creditUpper): the ready/tokens part's LP, one credit table per slot. */
   readonly #rtBound: FrontierBound;
-  readonly #creditBounds: FrontierBound[];
   readonly #creditTables: CreditTable[];
   /** The credit scale of the packed key (key = credit * scale + ready/tokens part). */
   readonly #creditScale: bigint;
@@ -267,15 +271,6 @@ export class FrontierTwin implements FrontierEngine {
       pmax.map((k) => k % scale),
       this.#w,
     );
-    this.#creditBounds = Array.from(
-      { length: m },
-      (_, s) =>
-        new FrontierBound(
-          this.#keys.map((row) => (row[s]! > 0n ? row[s]! / scale : 0n)),
-          this.#w,
-          true,
-        ),
-    );
     let last = -1;
     for (let t = 0; t < n; t++) if (this.#bestCredit[t]! > 0n) last = t;
     this.#lastCredited = last;
@@ -330,7 +325,6 @@ export class FrontierTwin implements FrontierEngine {
     this.#creditOn = from <= this.#lastCredited && from <= this.#setup.tailStart;
     if (!this.#creditOn) return;
     this.#rtBound.restrict(from);
-    for (const b of this.#creditBounds) b.restrict(from);
     for (const b of this.#creditTables) b.restrict(from);
     let rest = 0n;
     for (let t = from; t < this.#n; t++) rest += this.#bestCredit[t]!;
@@ -340,18 +334,17 @@ export class FrontierTwin implements FrontierEngine {
   /**
    * The per-node credit bound on what the remaining sessions add to a state of usages `pu` (plus the
    * current session's weight on slot `slot`, when slot >= 0) and total residual r: the credit part is at
-   * most the sum over slots of the lesser of each slot's credit LP and its credit table within its
-   * residual (and at most the remaining best credits), the rest at most the ready/tokens LP over the total
-   * residual.
+   * most the sum over slots of each slot's credit table within its residual (and at most the remaining
+   * best credits), the rest at most the ready/tokens LP over the total residual.
    */
   #creditUpper(r: number, pu: readonly number[], slot: number): bigint {
+    // One unit of work per slot looked up, so the state budget keeps bounding the time with many nodes.
+    this.#counters.work += this.#m;
     let cb = 0n;
     const w = this.#w[this.#t] ?? 0;
     for (let s = 0; s < this.#m; s++) {
       const res = this.#cap[s]! - pu[s]! - (s === slot ? w : 0);
-      const lp = this.#creditBounds[s]!.upper(res);
-      const table = BigInt(this.#creditTables[s]!.upper(res));
-      cb += table < lp ? table : lp;
+      cb += BigInt(this.#creditTables[s]!.upper(res));
     }
     if (cb > this.#creditRest) cb = this.#creditRest;
     return cb * this.#creditScale + this.#rtBound.upper(r);
@@ -367,7 +360,8 @@ export class FrontierTwin implements FrontierEngine {
 
   /**
    * The upper bound of the child of `parent` in list L, of value v and usage sum `sum`, is strictly below
-   * the incumbent: the total-capacity LP first, then the per-node credit bound (counted in prunedCredit).
+   * the incumbent: the total-capacity LP first, then the per-node credit bound (counted in prunedCredit;
+   * it costs one unit of work per slot).
    */
   #belowIncumbent(v: bigint, sum: number, parent: number, list: number): boolean {
     const r = this.#rtot - sum;
