@@ -4,14 +4,15 @@
  * force); the root reduction only when the credit level is really decided, and the solver's plan then
  * equal to the brute-force and HiGHS optima; the decomposition plan feasible and at the bound when the sets
  * are disjoint; the rounding of the LP terms never below the exact values (BigInt), also with large keys and
- * near-equal densities. Shapes: ties, sessions credited on several nodes, eligibility limits,
+ * near-equal densities; the planner's routing estimate of a tick decided at the root. Shapes: ties, sessions credited on several nodes, eligibility limits,
  * interchangeable nodes, several quanta.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
-import { anotherSetReaches, creditLevel, creditReduction, decompositionPlan, denser, fractionalCeil, nodeKnapsack } from '../src/solve/credit-level.js';
-import { planTriple } from '../src/solve/incumbent.js';
+import { CREDIT_STATE_WORK, anotherSetReaches, creditLevel, creditReduction, decompositionPlan, denser, fractionalCeil, nodeKnapsack } from '../src/solve/credit-level.js';
+import { estimateWork } from '../src/planner/backend.js';
+import { bestNodesPlan, planTriple } from '../src/solve/incumbent.js';
 import { resolveSolveOptions } from '../src/solve/options.js';
 import { nodesKept, sessionsKept } from '../src/solve/pack.js';
 import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
@@ -303,5 +304,25 @@ describe('rounding of the LP terms (exact BigInt checks)', () => {
         expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
       }
     }
+  });
+});
+
+describe('routing estimate', () => {
+  it('a tick whose credit level is decided at the root is estimated at its knapsack states plus its remainder, far below its dense cells', () => {
+    let seen = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const problem = tickProblem(seed + 3000, { nodes: 3, sessions: 40, spread: false, eligibility: false, twins: false });
+      const prepared = prepare(problem, { quantum: 1 });
+      const level = creditLevel(prepared.packed);
+      if (level === null || !level.decided || level.bound === 0) continue;
+      if (bestNodesPlan(prepared.packed) !== null) continue;
+      const remainder = creditReduction(prepared.packed, level, prepared.options)!.remainder;
+      const pairs = sessionsKept(prepared.packed) * nodesKept(prepared.packed);
+      const estimate = estimateWork(prepared);
+      expect(estimate).toBe(pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: remainder }));
+      expect(estimate).toBeLessThan(prepared.packed.cells);
+      seen++;
+    }
+    expect(seen).toBeGreaterThan(10);
   });
 });
