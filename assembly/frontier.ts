@@ -21,6 +21,7 @@
 // forms is at most the sum over sessions of their best key, which the caller guarantees fits in i64.
 
 import { MAX_LAYERS, MAX_LISTS, MAX_NODES, MAX_WORDS } from './limits';
+import { LP_RECORD, lpBytes, lpInit, lpRestrict, lpUpper } from './lp';
 import { align16, ensureMemory } from './memory';
 
 export const STATUS_DONE: i32 = 0;
@@ -72,11 +73,27 @@ let inc: i64 = 0;
 let dpKeys: usize = 0; // i64[n * m], DP position major, slot minor
 let dpW: usize = 0; // i64[n] quantized weight per DP position
 let pmax: usize = 0; // i64[n] best key per DP position
-let byDensity: usize = 0; // i32[n] DP positions by density descending
-let items: usize = 0; // i32[n] the bound's sessions (positions > t) by density
-let wp: usize = 0; // i64[n + 1] prefix weights of items
-let pp: usize = 0; // i64[n + 1] prefix best keys of items
-let itemCount: i32 = 0;
+let items: usize = 0; // i32[n] scratch: the density sorts, then the walk back's slot codes
+// The bounds (lp.ts lists): the total-capacity LP over best keys; the per-node credit bound's
+// ready/tokens LP (its credit part: the credit tables below; see src/solve/ts/frontier.ts).
+let keyList: usize = 0;
+let rtList: usize = 0;
+let rtVals: usize = 0; // i64[n] the ready/tokens part of each position's key
+let creditVals: usize = 0; // i64[m * n] credit per slot (slot-major), 0 where not a candidate
+let bestCredit: usize = 0; // i64[n] best credit per DP position
+let creditScale: i64 = 1;
+// The credit tables (CreditTable in src/solve/ts/frontier.ts), per slot: positions i32[n] (slot-major),
+// count, grid step g, columns cg + 1, rows i64[(count + 1) * (cg + 1)], next row.
+let tPos: usize = 0;
+let tCount: usize = 0; // i32[m]
+let tG: usize = 0; // i64[m]
+let tCg: usize = 0; // i64[m]
+let tRows: usize = 0; // usize[m] (as i64)
+let tNext: usize = 0; // i32[m]
+let lastCredited: i32 = -1;
+let creditOn: bool = false;
+let minU: i64 = 0; // with one slot: the least usage kept in the layer being built
+let creditRest: i64 = 0;
 
 // Arena.
 let arenaTop: usize = 0;
@@ -118,6 +135,7 @@ let cMaxLayer: f64 = 0;
 let cPrunedBound: f64 = 0;
 let cPrunedDominance: f64 = 0;
 let cComparisons: f64 = 0;
+let cPrunedCredit: f64 = 0;
 let work: f64 = 0;
 
 /** Bump-allocates `bytes` (16-byte aligned), growing memory; 0 if memory cannot grow that far. */
@@ -145,120 +163,110 @@ function alloc(bytes: u64): usize {
   store<i64>(p, (load<i64>(p) & ~(mask << sh)) | (value << sh));
 }
 
-// ---- density order and the LP bound ----
+// ---- the bounds ----
 
-/** p_a * w_b compared with p_b * w_a exactly (96-bit products); > 0 if a is denser. */
-function cmpDensity(a: i32, b: i32): i32 {
-  const pa = load<i64>(pmax + (<usize>a << 3));
-  const pb = load<i64>(pmax + (<usize>b << 3));
-  const wa = <u64>load<i64>(dpW + (<usize>a << 3));
-  const wb = <u64>load<i64>(dpW + (<usize>b << 3));
-  // p < 2^63 and w < 2^32: p * w = hi * w * 2^32 + lo * w with hi * w < 2^63 and lo * w < 2^64.
-  const xa = (<u64>pa >>> 32) * wb;
-  const ya = (<u64>pa & 0xffffffff) * wb;
-  const xb = (<u64>pb >>> 32) * wa;
-  const yb = (<u64>pb & 0xffffffff) * wa;
-  const topA = xa + (ya >>> 32);
-  const topB = xb + (yb >>> 32);
-  if (topA != topB) return topA > topB ? 1 : -1;
-  const lowA = ya & 0xffffffff;
-  const lowB = yb & 0xffffffff;
-  if (lowA != lowB) return lowA > lowB ? 1 : -1;
-  return 0;
+/** Restricts every bound to DP positions >= from (the reference's #restrictBounds). */
+function restrictBounds(from: i32): void {
+  lpRestrict(keyList, from);
+  creditOn = from <= lastCredited && from <= tailStart;
+  if (!creditOn) return;
+  lpRestrict(rtList, from);
+  for (let s = 0; s < m; s++) {
+    const count = load<i32>(tCount + (<usize>s << 2));
+    const pos = tPos + (<usize>s * <usize>n << 2);
+    let next = load<i32>(tNext + (<usize>s << 2));
+    while (next < count && load<i32>(pos + (<usize>next << 2)) < from) next++;
+    store<i32>(tNext + (<usize>s << 2), next);
+  }
+  let rest: i64 = 0;
+  for (let t = from; t < n; t++) rest += load<i64>(bestCredit + (<usize>t << 3));
+  creditRest = rest;
 }
 
+/** The credit table of slot s at residual r (the reference's CreditTable.upper). */
 // @ts-ignore: decorator
-@inline function before(a: i32, b: i32): bool {
-  const c = cmpDensity(a, b);
-  return c > 0 || (c == 0 && a < b);
+@inline function tableUpper(s: i32, r: i64): i64 {
+  const width = load<i64>(tCg + (<usize>s << 3)) + 1;
+  const row = <i64>load<i32>(tNext + (<usize>s << 2));
+  const base = <usize>load<i64>(tRows + (<usize>s << 3));
+  return load<i64>(base + (<usize>(row * width + r / load<i64>(tG + (<usize>s << 3))) << 3));
 }
 
-/** Sorts byDensity (a bottom-up merge sort through `scratch`; stable, deterministic). */
-function sortByDensity(scratch: usize): void {
-  let src = byDensity;
-  let dst = scratch;
-  for (let width = 1; width < n; width <<= 1) {
-    for (let lo = 0; lo < n; lo += width << 1) {
-      const mid = min(lo + width, n);
-      const hi = min(lo + (width << 1), n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        const a = load<i32>(src + (<usize>i << 2));
-        const b = load<i32>(src + (<usize>j << 2));
-        if (before(b, a)) {
-          store<i32>(dst + (<usize>k << 2), b);
-          j++;
-        } else {
-          store<i32>(dst + (<usize>k << 2), a);
-          i++;
-        }
+/** The per-node credit bound of the usages at `pu` plus the current weight on `slot` (-1: none); r the total residual. */
+function creditUpper(r: i64, pu: usize, slot: i32): i64 {
+  work += <f64>m; // one unit per slot looked up (see the reference)
+  let cb: i64 = 0;
+  for (let s = 0; s < m; s++) {
+    let res = load<i64>(fCap + (<usize>s << 3)) - field(pu, s);
+    if (s == slot) res -= curW;
+    cb += tableUpper(s, res);
+  }
+  if (cb > creditRest) cb = creditRest;
+  return cb * creditScale + lpUpper(rtList, r);
+}
+
+/** The child of parent p in list L (value v, usage sum `sum`) cannot beat the incumbent. */
+function belowIncumbent(v: i64, sum: i64, p: i32, list: i32): bool {
+  const r = rtot - sum;
+  if (v + lpUpper(keyList, r) < inc) return true;
+  if (!creditOn) return false;
+  if (v + creditUpper(r, curU + (<usize>p * <usize>W << 3), list - 1) < inc) {
+    cPrunedCredit += 1;
+    return true;
+  }
+  return false;
+}
+
+/** Builds every slot's credit table over the original capacities with grid `grid` (see the reference). */
+function buildTables(grid: i32): bool {
+  tPos = alloc(<u64>m * <u64>n * 4);
+  tCount = alloc(<u64>m * 4);
+  tG = alloc(<u64>m * 8);
+  tCg = alloc(<u64>m * 8);
+  tRows = alloc(<u64>m * 8);
+  tNext = alloc(<u64>m * 4);
+  if (tPos == 0 || tCount == 0 || tG == 0 || tCg == 0 || tRows == 0 || tNext == 0) return false;
+  for (let s = 0; s < m; s++) {
+    const vals = creditVals + <usize>s * <usize>n * 8;
+    const pos = tPos + (<usize>s * <usize>n << 2);
+    let k = 0;
+    for (let t = 0; t < n; t++) {
+      if (load<i64>(vals + (<usize>t << 3)) > 0) {
+        store<i32>(pos + (<usize>k << 2), t);
         k++;
       }
-      for (; i < mid; i++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>i << 2)));
-      for (; j < hi; j++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>j << 2)));
     }
-    const t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != byDensity) memory.copy(byDensity, src, <usize>n << 2);
-}
-
-/** Restricts the bound to DP positions >= from (prefix sums over them in density order). */
-function restrictBound(from: i32): void {
-  let k = 0;
-  let wsum: i64 = 0;
-  let psum: i64 = 0;
-  store<i64>(wp, 0);
-  store<i64>(pp, 0);
-  for (let i = 0; i < n; i++) {
-    const t = load<i32>(byDensity + (<usize>i << 2));
-    if (t < from) continue;
-    store<i32>(items + (<usize>k << 2), t);
-    wsum += load<i64>(dpW + (<usize>t << 3));
-    psum += load<i64>(pmax + (<usize>t << 3));
-    k++;
-    store<i64>(wp + (<usize>k << 3), wsum);
-    store<i64>(pp + (<usize>k << 3), psum);
-  }
-  itemCount = k;
-}
-
-/** 1 + 2^-50; see fractionalUpper in src/solve/ts/frontier.ts for why it makes the term an upper bound. */
-const UP: f64 = 1.0 + 8.881784197001252e-16;
-
-/** Upper bound on the value the bound's sessions can add within total residual r (same as the reference). */
-function upper(r: i64): i64 {
-  let lo = 0;
-  let hi = itemCount;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (load<i64>(wp + (<usize>mid << 3)) <= r) lo = mid;
-    else hi = mid - 1;
-  }
-  let ub = load<i64>(pp + (<usize>lo << 3));
-  if (lo < itemCount) {
-    const t = load<i32>(items + (<usize>lo << 2));
-    const rem = r - load<i64>(wp + (<usize>lo << 3));
-    const p = load<i64>(pmax + (<usize>t << 3));
-    if (rem != 0 && p != 0) {
-      const pf = <f64>p;
-      const g = ((pf * <f64>rem) / <f64>load<i64>(dpW + (<usize>t << 3))) * UP;
-      if (g >= pf) ub += p;
-      else {
-        const up = <i64>Math.floor(g);
-        ub += up < p ? up : p;
+    const cap = load<i64>(origCap + (<usize>s << 3));
+    let g = (cap + <i64>grid - 1) / <i64>grid;
+    if (g < 1) g = 1;
+    const cg = cap / g;
+    const width = cg + 1;
+    const rows = alloc(<u64>(k + 1) * <u64>width * 8);
+    if (rows == 0) return false;
+    store<i32>(tCount + (<usize>s << 2), k);
+    store<i64>(tG + (<usize>s << 3), g);
+    store<i64>(tCg + (<usize>s << 3), cg);
+    store<i64>(tRows + (<usize>s << 3), <i64>rows);
+    store<i32>(tNext + (<usize>s << 2), 0);
+    memory.fill(rows + <usize>(<i64>k * width * 8), 0, <usize>(width * 8));
+    for (let r = k - 1; r >= 0; r--) {
+      const t = load<i32>(pos + (<usize>r << 2));
+      const wg = load<i64>(dpW + (<usize>t << 3)) / g;
+      const p = load<i64>(vals + (<usize>t << 3));
+      const below = rows + <usize>(<i64>(r + 1) * width * 8);
+      const here = rows + <usize>(<i64>r * width * 8);
+      for (let c: i64 = 0; c < width; c++) {
+        const skip = load<i64>(below + <usize>(c << 3));
+        let best = skip;
+        if (c >= wg) {
+          const take = load<i64>(below + <usize>((c - wg) << 3)) + p;
+          if (take > skip) best = take;
+        }
+        store<i64>(here + <usize>(c << 3), best);
       }
     }
   }
-  return ub;
-}
-
-// @ts-ignore: decorator
-@inline function belowIncumbent(v: i64, sum: i64): bool {
-  return v + upper(rtot - sum) < inc;
+  return true;
 }
 
 // ---- layers ----
@@ -333,7 +341,7 @@ function advance(list: i32): void {
     if (!exists(list, p)) continue;
     const v = load<i64>(curV + (<usize>p << 3)) + key;
     const sum = load<i64>(curSum + (<usize>p << 3)) + w;
-    if (belowIncumbent(v, sum)) {
+    if (belowIncumbent(v, sum, p, list)) {
       cPrunedBound += 1;
       continue;
     }
@@ -367,7 +375,17 @@ function build(list: i32, p: i32): void {
 /** Appends tmpU unless a state kept in this layer dominates it. false if memory ran out. */
 function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   const k = nxtK;
-  if (W == 1) {
+  if (m == 1) {
+    // One slot: dominated iff the least kept usage is at most the child's (one test; see the reference).
+    if (k > 0) {
+      cComparisons += 1;
+      work += 1;
+      if (minU <= load<i64>(tmpU)) {
+        cPrunedDominance += 1;
+        return true;
+      }
+    }
+  } else if (W == 1) {
     const u = load<i64>(tmpU);
     const g = load<i64>(guard);
     for (let i = 0; i < k; i++) {
@@ -399,8 +417,10 @@ function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
       }
     }
   }
-  cComparisons += <f64>k;
-  work += <f64>k;
+  if (m > 1) {
+    cComparisons += <f64>k;
+    work += <f64>k;
+  } else if (k == 0 || load<i64>(tmpU) < minU) minU = load<i64>(tmpU);
   if (k == nxtCap) {
     if (!growBuffer(1 - cur, k + 1, k)) return false;
     useBuffers();
@@ -449,7 +469,7 @@ function enterTail(): void {
 
 function startLayer(): void {
   if (layer == tailStart && m > 1) enterTail();
-  restrictBound(layer + 1);
+  restrictBounds(layer + 1);
   nxtK = 0;
   curW = load<i64>(dpW + (<usize>layer << 3));
   keyRow = dpKeys + (<usize>layer * <usize>m << 3);
@@ -521,7 +541,7 @@ export function frontierReset(base: usize): void {
   inLayer = false;
   finished = false;
   incumbentOptimal = false;
-  cGenerated = cKept = cMaxLayer = cPrunedBound = cPrunedDominance = cComparisons = work = 0;
+  cGenerated = cKept = cMaxLayer = cPrunedBound = cPrunedDominance = cComparisons = cPrunedCredit = work = 0;
 }
 
 /**
@@ -542,8 +562,11 @@ export function frontierBegin(
   classStart: usize,
   incumbent: usize,
   tail: i32,
+  scale: i64,
+  grid: i32,
 ): i32 {
   n = nn;
+  creditScale = scale;
   m = mm;
   tailStart = tail;
   rtot = 0;
@@ -593,12 +616,13 @@ export function frontierBegin(
   dpKeys = alloc(<u64>n * <u64>m * 8);
   dpW = alloc(<u64>n * 8);
   pmax = alloc(<u64>n * 8);
-  byDensity = alloc(<u64>n * 4);
   items = alloc(<u64>n * 4);
-  wp = alloc(<u64>(n + 1) * 8);
-  pp = alloc(<u64>(n + 1) * 8);
-  const scratch = alloc(<u64>n * 4);
-  if (dpKeys == 0 || dpW == 0 || pmax == 0 || byDensity == 0 || items == 0 || wp == 0 || pp == 0 || scratch == 0) {
+  rtVals = alloc(<u64>n * 8);
+  bestCredit = alloc(<u64>n * 8);
+  creditVals = alloc(<u64>n * <u64>m * 8);
+  keyList = alloc(<u64>LP_RECORD + lpBytes(n));
+  rtList = alloc(<u64>LP_RECORD + lpBytes(n));
+  if (dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0) {
     return STATUS_MEMORY;
   }
   // Keys and weights in DP order over slots; the incumbent's value.
@@ -611,13 +635,21 @@ export function frontierBegin(
       const k = load<i64>(keys + ((<usize>j * <usize>m + <usize>load<i32>(fSlotNode + (<usize>s << 2))) << 3));
       store<i64>(dpKeys + ((<usize>t * <usize>m + <usize>s) << 3), k);
       if (k > best) best = k;
+      store<i64>(creditVals + ((<usize>s * <usize>n + <usize>t) << 3), k > 0 ? k / creditScale : 0);
     }
     store<i64>(pmax + (<usize>t << 3), best);
+    store<i64>(rtVals + (<usize>t << 3), best % creditScale);
+    store<i64>(bestCredit + (<usize>t << 3), best / creditScale);
     const b = load<i32>(incumbent + (<usize>j << 2));
     if (b >= 0) inc += load<i64>(keys + ((<usize>j * <usize>m + <usize>b) << 3));
-    store<i32>(byDensity + (<usize>t << 2), t);
   }
-  sortByDensity(scratch);
+  lastCredited = -1;
+  for (let t = 0; t < n; t++) if (load<i64>(bestCredit + (<usize>t << 3)) > 0) lastCredited = t;
+  // The lists' arrays follow their records.
+  const scratch = items;
+  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
+  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
+  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
 
   // The root: one empty state in buffer 0.
   if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return STATUS_MEMORY;
@@ -628,8 +660,13 @@ export function frontierBegin(
   store<i64>(curSum, 0);
   curK = 1;
 
-  restrictBound(0);
-  if (upper(rtot) <= inc) {
+  restrictBounds(0);
+  let rootUpper = lpUpper(keyList, rtot);
+  if (creditOn) {
+    const c = creditUpper(rtot, curU, -1);
+    if (c < rootUpper) rootUpper = c;
+  }
+  if (rootUpper <= inc) {
     incumbentOptimal = true;
     finished = true;
     return STATUS_INCUMBENT;
@@ -650,7 +687,7 @@ export function frontierStep(quota: f64): i32 {
       const p = load<i32>(headP + (<usize>list << 2));
       const v = load<i64>(headV + (<usize>list << 3));
       const sum = load<i64>(headSum + (<usize>list << 3));
-      if (load<i64>(headInc + (<usize>list << 3)) != inc && belowIncumbent(v, sum)) {
+      if (load<i64>(headInc + (<usize>list << 3)) != inc && belowIncumbent(v, sum, p, list)) {
         cPrunedBound += 1;
       } else {
         build(list, p);
@@ -728,7 +765,7 @@ export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): 
   return load<i64>(curV);
 }
 
-/** Writes the counters to out f64[8]: layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
+/** Writes the counters to out f64[9]: layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work, prunedCredit. */
 export function frontierCounters(out: usize): void {
   store<f64>(out, <f64>layer);
   store<f64>(out, cGenerated, 8);
@@ -738,4 +775,5 @@ export function frontierCounters(out: usize): void {
   store<f64>(out, cPrunedDominance, 40);
   store<f64>(out, cComparisons, 48);
   store<f64>(out, work, 56);
+  store<f64>(out, cPrunedCredit, 64);
 }

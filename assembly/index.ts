@@ -19,7 +19,7 @@
 //   9 classStart i32[MAX_NODES]     frontier: per slot, the first slot of its class
 //  10 incumbent  i32[MAX_SESSIONS]  frontier: kept node per kept session, -1 = not admitted
 //  11 counters   f64[COUNTERS]      frontierCounters writes layers, generated, kept, maxLayer,
-//                                   prunedBound, prunedDominance, comparisons, work
+//                                   prunedBound, prunedDominance, comparisons, work, prunedCredit
 //   dynamic, from the first 16-byte boundary after the static data (rewritten by each reserve call):
 //  12 keys       i64[n * m]         JS writes the packed key of each (session, node) pair, -1 = not a candidate
 //  13 table      i64[S]             dense: the DP layer, updated in place
@@ -30,7 +30,7 @@
 // Dense DP: denseReserve(n, m, S) -> (write radix, weight, keys) -> denseBegin -> denseStep(j0, j1)...
 // -> denseFinish.
 // Frontier DP: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
-// incumbent) -> frontierBegin(tailStart) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
+// incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
@@ -48,7 +48,7 @@ import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
 import { align16f, ensureMemory } from './memory';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 3;
+const ABI_VERSION: i32 = 4;
 
 const radix: usize = memory.data(MAX_NODES * 4, 16);
 const stride: usize = memory.data(MAX_NODES * 4, 16);
@@ -203,9 +203,9 @@ export function frontierReserve(n: i32, m: i32): i32 {
  * Starts the frontier run on the written inputs; DP positions from `tailStart` on form the indifferent
  * tail (n: none). Returns a status (1 = ready to step).
  */
-export function frontierBegin(tailStart: i32): i32 {
-  if (tailStart < 0 || tailStart > gN) return -1;
-  return beginRun(gN, gM, keys, weight, capacity, order, slotNode, classStart, incumbent, tailStart);
+export function frontierBegin(tailStart: i32, creditScale: i64, creditGrid: i32): i32 {
+  if (tailStart < 0 || tailStart > gN || creditScale < 1 || creditGrid < 1) return -1;
+  return beginRun(gN, gM, keys, weight, capacity, order, slotNode, classStart, incumbent, tailStart, creditScale, creditGrid);
 }
 
 /** Folds until done or until `quota` more units of work were spent. Returns a status. */
@@ -218,7 +218,7 @@ export function frontierFinish(): void {
   store<i64>(valueOut, finishRun(order, incumbent, nodeOut));
 }
 
-/** Writes counters[0..COUNTERS): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work. */
+/** Writes counters[0..COUNTERS): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work, prunedCredit. */
 export function frontierCounters(): void {
   writeCounters(counters);
 }

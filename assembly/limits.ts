@@ -17,8 +17,8 @@ export const MAX_WORDS: i32 = MAX_NODES;
 /** Child lists of the frontier's merge: skip, plus one per slot. */
 export const MAX_LISTS: i32 = MAX_NODES + 1;
 
-/** The frontier's counters (layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work). */
-export const COUNTERS: i32 = 8;
+/** The frontier's counters (layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work, prunedCredit). */
+export const COUNTERS: i32 = 9;
 
 /**
  * Longest digit of node 0 the dense kernel folds in plane mode (see dense.ts, where the measurement

@@ -72,6 +72,12 @@ export type SolvePath =
    */
   | 'bound'
   /**
+   * The credit level was decided at the root (every node's credit-optimal set is unique and no session
+   * is in two of them, see `PlanStats.creditLevel`): those sessions are fixed and the credit-free
+   * remainder was solved by the path in `creditLevel.remainderPath`.
+   */
+  | 'credit-split'
+  /**
    * Frontier DP in WASM: only reachable, non-dominated (usage, value) states, pruned by an upper bound
    * against an incumbent, interchangeable nodes merged.
    */
@@ -100,6 +106,11 @@ export interface FrontierStats {
   prunedDominance: number;
   /** Pairwise dominance tests. */
   comparisons: number;
+  /**
+   * Of prunedBound, the children only the per-node credit bound dropped (the sum over nodes of an LP over
+   * the sessions credited there, within each node's residual), not the LP over the total residual.
+   */
+  prunedCredit: number;
   /** Classes of interchangeable nodes (equal capacity, equal key and eligibility for every session). */
   nodeClasses: number;
 }
@@ -107,9 +118,27 @@ export interface FrontierStats {
 /**
  * The heuristic plans a fallback can come from: best-fit decreasing by value (`bfd`) or by tokens
  * (`bfd-tokens`), and the credit greedy (each session to its highest-credit node with room) over sessions
- * by value density (`credit-greedy-density`) or by value (`credit-greedy-value`).
+ * by value density (`credit-greedy-density`) or by value (`credit-greedy-value`), and the per-node credit
+ * knapsack sets made disjoint (`credit-decomposition`, see the credit level).
  */
-export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value';
+export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value' | 'credit-decomposition';
+
+/**
+ * The credit level on its own: one exact 0-1 knapsack per node over the sessions credited there (weight,
+ * credit on that node). Their sum bounds every plan's credit; present when the solver computed it.
+ */
+export interface CreditLevelStats {
+  /** Sum over nodes of the node's knapsack optimum: an upper bound on the plan's credit. */
+  bound: number;
+  /** Every node's optimal set is unique and the sets are disjoint: the credit level was decided at the root. */
+  decided: boolean;
+  /** Sessions fixed by the root reduction (0 unless decided). */
+  fixed: number;
+  /** Non-dominated knapsack states kept over all nodes (and the uniqueness checks). */
+  states: number;
+  /** The path that solved the credit-free remainder (only when decided). */
+  remainderPath?: SolvePath;
+}
 
 /** Counters describing how a plan was obtained. */
 export interface PlanStats {
@@ -136,6 +165,8 @@ export interface PlanStats {
   sessionsKept?: number;
   /** Present when a frontier DP ran (solved, or abandoned for the dense DP or a fallback). */
   frontier?: FrontierStats;
+  /** Present when the per-node credit knapsacks ran (see CreditLevelStats). */
+  creditLevel?: CreditLevelStats;
 }
 
 /** The answer to a Problem. */

@@ -1,6 +1,7 @@
 /**
  * A fallback plan names the heuristic that produced it: path `bfd` when best-fit decreasing did (with
- * `stats.heuristic` naming its order), path `heuristic` with the credit greedy's name when it did. The
+ * `stats.heuristic` naming its order), path `heuristic` with the credit greedy's or the credit
+ * decomposition's name when one of them did. The
  * label is checked against the standalone `bfd()` in both orders, computed independently: a `bfd` plan has
  * the value of BFD in the named order, a `heuristic` plan beats BFD in both orders.
  */
@@ -23,8 +24,8 @@ function budgetOne(problem: Problem): Plan {
 describe('fallback labels', () => {
   it('every fallback names its heuristic, and the name agrees with BFD computed on its own', () => {
     const seen = new Set<string>();
-    for (let seed = 1; seed <= 40; seed++) {
-      const problem = randomTickProblem(seed, { nodes: 1 + (seed % 4), sessions: 60, capacity: 48_000 });
+    for (let seed = 1; seed <= 40; seed++) for (const sessions of [12, 24]) {
+      const problem = randomTickProblem(seed, { nodes: 1 + (seed % 4), sessions, capacity: 48_000, cachedRate: 0.3 });
       const plan = budgetOne(problem);
       if (plan.status !== 'fallback') continue;
       const byValue = bfd(problem, { quantum: 1024, order: 'value' }).value;
@@ -36,7 +37,7 @@ describe('fallback labels', () => {
         expect(plan.value).toEqual(h === 'bfd' ? byValue : byTokens);
       } else {
         expect(plan.stats.path).toBe('heuristic');
-        expect(['credit-greedy-density', 'credit-greedy-value']).toContain(h);
+        expect(['credit-greedy-density', 'credit-greedy-value', 'credit-decomposition']).toContain(h);
         expect(compareValues(plan.value, byValue)).toBeGreaterThan(0);
         expect(compareValues(plan.value, byTokens)).toBeGreaterThan(0);
       }

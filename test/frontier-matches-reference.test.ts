@@ -67,7 +67,7 @@ const shapes: { name: string; runs: number; limits: Partial<ShapeLimits>; quanta
 describe('WASM frontier == TypeScript reference (plan, value, counters)', () => {
   for (const shape of shapes) {
     it(shape.name, () => {
-      const seen = { done: 0, incumbent: 0, classes: 0, tail: 0 };
+      const seen = { done: 0, incumbent: 0, classes: 0, tail: 0, credit: 0 };
       const base = problemArb(shape.limits);
       const arb = shape.twins ? base.chain((p) => withTwins(p)) : base.map((p): Problem => p);
       fc.assert(
@@ -78,6 +78,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
           // A small quota pauses and resumes inside layers; the outcome must not depend on it.
           expect(viaKernel(release, packed, quota)).toEqual(expected);
           seen[expected.status === DpStatus.done ? 'done' : 'incumbent']++;
+          if (expected.counters.prunedCredit! > 0) seen.credit++;
           const setup = frontierSetup(packed);
           if (setup.classes < packed.nodeIndex.length) seen.classes++;
           if (setup.tailStart < sessionsKept(packed) && packed.nodeIndex.length > 1) seen.tail++;
@@ -87,6 +88,8 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
       expect(seen.done).toBeGreaterThan(shape.runs / 10);
       expect(seen.incumbent).toBeGreaterThan(0);
       expect(seen.tail).toBeGreaterThan(shape.runs / 20);
+      // The per-node credit bound pruned what the total-capacity LP kept.
+      expect(seen.credit).toBeGreaterThan(0);
       if (shape.twins) expect(seen.classes).toBeGreaterThan(shape.runs / 4);
     });
   }

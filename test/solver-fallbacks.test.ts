@@ -13,6 +13,8 @@ import { ClosedError, InvalidValueError, SolverTrapError } from '../src/errors.j
 import { randomTickProblem, seededRandom } from '../src/commands/examples.js';
 import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
 import { sessionsKept } from '../src/solve/pack.js';
+import { creditLevel, creditReduction } from '../src/solve/credit-level.js';
+import { resolveSolveOptions } from '../src/solve/options.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Plan, Problem } from '../src/types.js';
 import { TaoKernel } from '../src/solve/wasm.js';
@@ -151,13 +153,15 @@ describe('state budget, dense path', () => {
 
 describe('state budget, frontier path', () => {
   it('a frontier that passes the budget stops: labelled fallback with its counters', () => {
+    // Many uncredited sessions packing three nodes tightly: no heuristic plan meets the bound at once.
+    const packing = randomTickProblem(3, { nodes: 3, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.3 });
     const options = { ...Q1024, stateBudget: 50, path: 'frontier' } as const;
-    const plan = solver.solve(tick, options);
-    const n = sessionsKept(prepare(tick, options).packed);
+    const plan = solver.solve(packing, options);
+    const n = sessionsKept(prepare(packing, options).packed);
     expect(plan.reason).toMatch(new RegExp(`^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`));
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
     expect(plan.stats.work).toBeGreaterThanOrEqual(50);
-    expectLabelledFallback(tick, plan, options);
+    expectLabelledFallback(packing, plan, options);
   });
 
   it('the same problem within the budget is exact on the frontier', () => {
@@ -176,19 +180,27 @@ describe('state budget, frontier path', () => {
     const { packed } = prepare(problem, options);
     const plan = solver.solve(problem, options);
     expect(plan.status).toBe('optimal');
-    expect(plan.stats.path).toBe('dense');
+    // The credit level is decided at the root here: the frontier and the dense DP run on the remainder.
+    expect(plan.stats.path).toBe('credit-split');
+    expect(plan.stats.creditLevel?.remainderPath).toBe('dense');
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
-    // Cells count both: the frontier's work before it was abandoned, then the dense cells.
-    expect(plan.stats.work).toBeGreaterThan(packed.cells);
+    // Cells count both: the frontier's work before it was abandoned, then the remainder's dense cells.
+    const remainder = creditReduction(packed, creditLevel(packed)!, resolveSolveOptions(options))!.remainder;
+    expect(plan.stats.work).toBeGreaterThan(remainder.cells);
     expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
 
-    // With the dense DP over the budget there is nothing to fall back on: a labelled fallback.
+    // With the dense DP over the budget there is nothing to fall back on: a labelled fallback, whose
+    // reason counts the remainder's sessions and cells.
     const tight = { ...Q1024, stateBudget: 2 ** 20 } as const;
     const fallback = solver.solve(problem, tight);
+    const n = remainder.sessionIndex.length;
+    expect(['bfd', 'heuristic']).toContain(fallback.stats.path);
+    expect(fallback.stats.heuristic).toBeDefined();
+    expect(fallback.stats.creditLevel?.decided).toBe(true);
     expect(fallback.reason).toMatch(
       new RegExp(
-        `^state budget exceeded: the frontier DP passed stateBudget ${2 ** 20} units of work after \\d+ of 30 sessions; ` +
-          `the dense DP would need ${packed.cells} cells \\(30 sessions x ${packed.states} states\\)$`,
+        `^state budget exceeded: the frontier DP passed stateBudget ${2 ** 20} units of work after \\d+ of ${n} sessions; ` +
+          `the dense DP would need ${remainder.cells} cells \\(${n} sessions x ${remainder.states} states\\)$`,
       ),
     );
     expectLabelledFallback(problem, fallback, tight);

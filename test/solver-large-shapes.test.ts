@@ -66,7 +66,7 @@ describe('8 and 16 nodes x 500 sessions', () => {
           expect(['bfd', 'heuristic']).toContain(plan.stats.path);
           if (plan.reason!.startsWith('deadline')) expect(plan.stats.work).toBeLessThan(2 ** 26);
         } else {
-          expect(['best-nodes', 'bound', 'frontier', 'dense']).toContain(plan.stats.path);
+          expect(['best-nodes', 'bound', 'frontier', 'dense', 'credit-split']).toContain(plan.stats.path);
         }
         expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
       });

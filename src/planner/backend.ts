@@ -4,6 +4,7 @@
  */
 import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
+import { CREDIT_STATE_WORK, creditLevel, creditReduction } from '../solve/credit-level.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
@@ -38,7 +39,9 @@ export interface CreatePlannerOptions extends PlannerOptions {
  * Estimated in-thread work of a prepared problem, in units of work (see `SolveOptions.stateBudget`; wide
  * paths weighted by their cost relative to WASM): the most the solver may spend on
  * it. A problem the solver closes on its `best-nodes` path (every session fits on a best node; checked the
- * same way, in O(sessions x nodes)) costs about one pass over its pairs. Otherwise the exact DP may run
+ * same way, in O(sessions x nodes)) costs about one pass over its pairs; one whose credit level is decided
+ * at the root (src/solve/credit-level.ts) costs its knapsack states plus the remainder's estimate.
+ * Otherwise the exact DP may run
  * to its dense cell count or, above the state budget, to the budget (the frontier DP's work cap), so
  * routing stays conservative: a solve that may block the loop for long goes to the pool.
  */
@@ -48,6 +51,14 @@ export function estimateWork(prepared: Prepared): number {
   if (n === 0) return 0;
   const pairs = n * Math.max(1, nodesKept(packed));
   if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
+  if (options.path === 'auto') {
+    // The credit level decided at the root: its knapsacks, then the remainder's own estimate.
+    const level = creditLevel(packed);
+    if (level !== null && level.bound > 0) {
+      const reduction = creditReduction(packed, level, options);
+      if (reduction !== null) return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: reduction.remainder });
+    }
+  }
   const work = Math.min(packed.cells, options.stateBudget);
   return packed.keyFits ? work : work * WIDE_WORK_WEIGHT;
 }

@@ -5,9 +5,9 @@
  * work cap in between, then `finish`.
  *
  * A unit of work is what the state budget counts (see `SolveOptions.stateBudget`): one dense DP cell (a
- * session tried in a state), or one frontier child generated or one dominance test, each about a
- * nanosecond up to 16 nodes (the driver counts frontier units over more nodes several times, see
- * frontierUnitWeight in src/solve/solver.ts).
+ * session tried in a state), or one frontier child generated, one dominance test or one node looked up
+ * by the per-node credit bound, each about a nanosecond up to 16 nodes (the driver counts frontier units
+ * over more nodes several times, see frontierUnitWeight in src/solve/solver.ts).
  */
 import type { FrontierStats, SolvePath } from '../types.js';
 
@@ -30,7 +30,7 @@ export const DpStatus = {
 export type DpStatus = (typeof DpStatus)[keyof typeof DpStatus];
 
 /** The counters of the frontier DP, in the order the WASM ABI writes them (see FrontierStats in src/types.ts). */
-export const FRONTIER_COUNTER_NAMES = ['layers', 'generated', 'kept', 'maxLayer', 'prunedBound', 'prunedDominance', 'comparisons', 'work'] as const;
+export const FRONTIER_COUNTER_NAMES = ['layers', 'generated', 'kept', 'maxLayer', 'prunedBound', 'prunedDominance', 'comparisons', 'work', 'prunedCredit'] as const;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Checked when compiling: the names are FrontierStats' counters plus `work`, no more, no fewer.

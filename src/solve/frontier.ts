@@ -25,7 +25,7 @@
  */
 import { bfdPacked } from './bfd.js';
 import { frontierOrder } from './orders.js';
-import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { FrontierInput } from './wasm.js';
 
 /** Largest DP capacity (quanta) of one node the frontier accepts: usage fields are at most 31 bits. */
@@ -132,6 +132,24 @@ export function slotsToNodes(setup: FrontierSetup, slotByPosition: Int32Array): 
   return out;
 }
 
+/** Grid cells per node of the frontier's credit tables (see CreditTable); a shared fact of the twin and the kernel. */
+export const CREDIT_GRID = 256;
+/** Most entries of all credit tables of one run; past it the grid is made coarser. */
+export const CREDIT_TABLE_MAX_ENTRIES = 1 << 20;
+
+/** The grid of a run's credit tables: CREDIT_GRID, coarser when the tables would pass CREDIT_TABLE_MAX_ENTRIES (at least 1). */
+export function creditGrid(rows: number): number {
+  return Math.max(1, Math.min(CREDIT_GRID, Math.floor(CREDIT_TABLE_MAX_ENTRIES / Math.max(1, rows)) - 1));
+}
+
+/** Rows of a run's credit tables: per kept node, its credited candidates plus one. */
+export function creditTableRows(packed: PackedProblem): number {
+  const m = nodesKept(packed);
+  let rows = m;
+  for (let e = 0; e < packed.credit.length; e++) if (packed.candidate[e] === 1 && packed.credit[e]! > 0) rows++;
+  return rows;
+}
+
 /** The WASM kernel's inputs for a frontier run over `packed` with this setup and incumbent plan. */
 export function frontierInput(packed: PackedProblem, setup: FrontierSetup, incumbent: Int32Array): FrontierInput {
   return {
@@ -143,5 +161,7 @@ export function frontierInput(packed: PackedProblem, setup: FrontierSetup, incum
     classStart: setup.classStart,
     incumbent,
     tailStart: setup.tailStart,
+    creditScale: keyScales(packed.ready, packed.tokens).ready,
+    creditGrid: creditGrid(creditTableRows(packed)),
   };
 }

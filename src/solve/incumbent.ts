@@ -70,7 +70,8 @@ export function planTriple(packed: PackedProblem, node: Int32Array): [number, nu
   return [credit, ready, tokens];
 }
 
-function better(a: readonly number[], b: readonly number[]): boolean {
+/** a > b lexicographically (value triples). */
+export function lexBetter(a: readonly number[], b: readonly number[]): boolean {
   return a[0]! > b[0]! || (a[0] === b[0] && (a[1]! > b[1]! || (a[1] === b[1] && a[2]! > b[2]!)));
 }
 
@@ -102,7 +103,7 @@ export function bestHeuristic(packed: PackedProblem, best: Float64Array = bestCr
   const byDensity = ids.slice().sort((a, b) => key[b]! / packed.qweight[b]! - key[a]! / packed.qweight[a]! || a - b);
   const byValue = ids.sort((a, b) => key[b]! - key[a]! || a - b);
 
-  const plans: Record<HeuristicName, () => Int32Array> = {
+  const plans: Record<(typeof HEURISTICS)[number], () => Int32Array> = {
     bfd: () => bfdPacked(packed),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
     'credit-greedy-density': () => creditGreedy(packed, byDensity),
@@ -114,7 +115,7 @@ export function bestHeuristic(packed: PackedProblem, best: Float64Array = bestCr
     if (out !== null && halted?.() === true) break;
     const node = plans[heuristic]();
     const v = planTriple(packed, node);
-    if (out === null || better(v, value)) {
+    if (out === null || lexBetter(v, value)) {
       out = { node, heuristic };
       value = v;
     }

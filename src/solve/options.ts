@@ -19,12 +19,13 @@ export interface SolveOptions {
   /**
    * Most units of DP work the solver may spend. A unit of work is one dense DP cell (a session tried in
    * one state; a dense solve costs sessions x states of them, and is not started above the budget) or,
-   * in the frontier DP, one generated state or one dominance test (the frontier stops when it passes the
-   * budget). Each unit costs about a nanosecond up to 16 nodes, so the default bounds a solve's DP near
-   * 5 ms on an idle machine; a frontier unit over m > 16 kept nodes costs more and counts as
-   * ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at 64 nodes. Past it the plan is a
-   * labelled fallback. `PlanStats.work` reports the units a solve spent. Validation, packing and the
-   * heuristics are outside the budget: they cost O(sessions x nodes), tens of ms at 64 x 4096.
+   * in the frontier DP, one generated state, one dominance test or one node looked up by the per-node
+   * credit bound (the frontier stops when it passes the budget). Each unit costs about a nanosecond up to
+   * 16 nodes, so the default bounds a solve's DP near 5 ms on an idle machine; a frontier unit over m > 16
+   * kept nodes costs more and counts as ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at
+   * 64 nodes. Past it the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
+   * Validation, packing and the heuristics are outside the budget: they cost O(sessions x nodes), tens of
+   * ms at 64 x 4096.
    * @default 4194304 (2^22)
    */
   stateBudget?: number;

@@ -23,7 +23,8 @@ import { recordAt, rejectUnknownKeys } from '../checks.js';
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { bestHeuristic, bestNodesPlan, type HeuristicResult } from './incumbent.js';
+import { creditLevel, creditReduction, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
+import { bestNodesPlan, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { bfdPacked } from './bfd.js';
@@ -33,7 +34,7 @@ import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution }
 import { denseTwin } from './ts/dense.js';
 import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
-import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
+import type { FrontierStats, HeuristicName, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
 import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
@@ -97,9 +98,14 @@ export interface Solver {
   close(): void;
 }
 
+/** A fallback's path: `bfd` when best-fit decreasing produced it, else `heuristic`. */
+function fallbackPath(heuristic: HeuristicName): 'bfd' | 'heuristic' {
+  return heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
+}
+
 function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
-  const { node, heuristic } = incumbent ?? bestHeuristic(packed);
-  const path = heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
+  const { node, heuristic } = incumbent ?? solverIncumbent(packed);
+  const path = fallbackPath(heuristic);
   return {
     status: 'fallback',
     reason,
@@ -146,11 +152,18 @@ interface Attempt {
   priorWork: number;
   /** The abandoned frontier's counters. */
   frontier?: FrontierStats;
+  /** The credit level, when computed. */
+  level?: CreditLevel;
 }
 
 /** The labelled fallback plan of an attempt that stopped after `work` units of work. */
 function fallbackOf(a: Attempt, reason: string, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier);
+  return withLevel(a, fallbackSolution(a.packed, reason, a.priorWork + work, a.incumbent, frontier));
+}
+
+function withLevel(a: Attempt, r: RawSolution): RawSolution {
+  if (a.level !== undefined) r.stats.creditLevel = levelStats(a.level, 0);
+  return r;
 }
 
 /**
@@ -163,11 +176,11 @@ function haltedBeforeDp(a: Attempt, reason: string): RawSolution {
 }
 
 function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return {
+  return withLevel(a, {
     status: 'optimal',
     node: unpackNodes(a.packed, spreadTies(a.packed, node)),
     stats: { ...trivialStats(a.packed), path, ...workStats(a.priorWork + work), ...(frontier !== undefined ? { frontier } : {}) },
-  };
+  });
 }
 
 /** The run passed its work cap: the caller may try the dense DP. */
@@ -306,6 +319,43 @@ function frontierBudgetReason(a: Attempt, r: Abandoned, withDense: boolean): str
   return `state budget exceeded: the frontier DP passed stateBudget ${a.options.stateBudget} units of work after ${r.layers} of ${n} sessions${dense}`;
 }
 
+function levelStats(level: CreditLevel, fixed: number, remainderPath?: SolvePath): NonNullable<RawSolution['stats']['creditLevel']> {
+  return { bound: level.bound, decided: level.decided, fixed, states: level.states, ...(remainderPath !== undefined ? { remainderPath } : {}) };
+}
+
+/**
+ * The credit level decided at the root (src/solve/credit-level.ts): the fixed sets plus the remainder's
+ * decision (the same paths, budget and deadline). A remainder that falls back gives a fallback, the
+ * better of the fixed sets plus its heuristic plan and the whole problem's heuristic plan.
+ */
+function solveReduced(a: Attempt, level: CreditLevel, r: CreditReduction): RawSolution {
+  const { packed } = a;
+  const sub = decide(a.kernel, r.remainder, a.options, a.startedAt);
+  let node: Int32Array = Int32Array.from(r.fixed);
+  for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
+  // A fallback names what produced it: the fixed credit sets plus the remainder's plan (a credit
+  // decomposition), or the whole problem's incumbent when that is better.
+  let fallback: HeuristicResult | undefined;
+  if (sub.status !== 'optimal') {
+    const h = solverIncumbent(packed, bestCredits(packed), level);
+    fallback = lexBetter(planTriple(packed, node), planTriple(packed, h.node)) ? { node, heuristic: 'credit-decomposition' } : h;
+    node = fallback.node;
+  }
+  const stats = sub.stats;
+  return {
+    status: sub.status,
+    ...(sub.reason !== undefined ? { reason: sub.reason } : {}),
+    node: unpackNodes(packed, spreadTies(packed, node)),
+    stats: {
+      ...trivialStats(packed),
+      ...(fallback === undefined ? { path: 'credit-split' as const } : { path: fallbackPath(fallback.heuristic), heuristic: fallback.heuristic }),
+      ...workStats(stats.work),
+      ...(stats.frontier !== undefined ? { frontier: stats.frontier } : {}),
+      creditLevel: levelStats(level, r.fixedCount, stats.path),
+    },
+  };
+}
+
 /**
  * The decision on a packed problem: trivial when nothing fits, else the paths of the module comment
  * under the option `path`, each bounded by the state budget, the memory cap and the deadline.
@@ -334,7 +384,15 @@ function decide(
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
-  a.incumbent = bestHeuristic(packed, best, () => halted(a, 0) !== undefined);
+  const level = creditLevel(packed);
+  if (level !== null) {
+    a.level = level;
+    const reduction = options.path === 'auto' && level.bound > 0 ? creditReduction(packed, level, options) : null;
+    if (reduction !== null) return solveReduced(a, level, reduction);
+  }
+  why = halted(a, 0);
+  if (why !== undefined) return haltedBeforeDp(a, why);
+  a.incumbent = solverIncumbent(packed, best, level, () => halted(a, 0) !== undefined);
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
   if (!frontierApplies(packed)) {

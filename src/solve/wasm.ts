@@ -14,7 +14,7 @@ import { MEMORY_CAP_BYTES } from '../limits.js';
 import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 4;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -40,7 +40,7 @@ interface TaoExports {
   denseFinish(): void;
   setSimd(on: number): void;
   frontierReserve(n: number, m: number): number;
-  frontierBegin(tailStart: number): number;
+  frontierBegin(tailStart: number, creditScale: bigint, creditGrid: number): number;
   frontierStep(quota: number): number;
   frontierFinish(): void;
   frontierCounters(): void;
@@ -231,6 +231,10 @@ export interface FrontierInput {
   readonly incumbent: Int32Array;
   /** First DP position of the indifferent tail (the session count when there is none). */
   readonly tailStart: number;
+  /** The credit scale of the packed key (key = credit * creditScale + the ready/tokens part), at least 1. */
+  readonly creditScale: bigint;
+  /** The grid of the frontier's credit tables (see creditGrid in src/solve/ts/frontier.ts), at least 1. */
+  readonly creditGrid: number;
 }
 
 /** What `finish()` yields: per kept session its kept node (-1 = not admitted), and the optimal packed key. */
@@ -405,7 +409,7 @@ export class TaoKernel {
     views.incumbent.set(input.incumbent);
     this.#keys(n * m).set(input.key);
     this.#n = n;
-    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart));
+    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart, input.creditScale, input.creditGrid));
     if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
     return begun as DpStatus;
   }

@@ -16,11 +16,19 @@
  * Filters, each exact (an optimal plan keeps a path of states that survives them):
  * - Bound: a child whose value plus an upper bound on what the remaining sessions can add (the LP
  *   relaxation over the total residual capacity, each session at its best key over the nodes; see
- *   `FrontierBound`) is strictly below the incumbent is dropped. The incumbent starts at the BFD plan's
- *   value and rises to the first (best) state of each layer, whose value is that of a feasible plan.
+ *   `FrontierBound`) is strictly below the incumbent is dropped. Before the indifferent tail, while
+ *   credited sessions remain, the per-node credit bound applies too (`#creditUpper`): relaxing "each
+ *   session on at most one node" leaves one knapsack per node over the sessions credited there, each
+ *   bounded by a `CreditTable` at the node's residual; their sum (capped by the remaining best credits)
+ *   times the credit scale, plus the ready/tokens LP over the total residual, bounds the remaining key
+ *   sum (see docs/solver.md). The incumbent starts at the solver's incumbent plan's value (heuristic or
+ *   decomposition) and rises to the first (best) state of each layer, whose value is that of a feasible
+ *   plan.
  * - Dominance: a child is dropped if a state kept earlier in this layer uses no more of any slot. Kept
  *   states come first in the merge order, so they are worth at least as much; a dominated state's
- *   completions are all available, at least as well, from its dominator.
+ *   completions are all available, at least as well, from its dominator. With one slot the test is one
+ *   comparison with the least usage kept so far in the layer (counted as one dominance test); with more,
+ *   a scan of the kept states.
  * - Interchangeable nodes (a class of contiguous slots, see src/solve/frontier.ts): usages within a class are
  *   kept sorted ascending, so one state stands for every permutation. A session is only added to the
  *   last slot of a run of equal usages (the others give the same canonical child), and the child is
@@ -36,8 +44,8 @@
  * The answer is the first state of the last layer; parents and slot codes lead back to each session's
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
-import { frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
-import { heuristicPlan } from '../incumbent.js';
+import { creditGrid, creditTableRows, frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
+import { solverIncumbent } from '../credit-level.js';
 import type { SolveOptions } from '../options.js';
 import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
 import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
@@ -127,6 +135,52 @@ class FrontierBound {
   }
 }
 
+/**
+ * One slot's exact credit knapsack on a coarse grid, per suffix of the DP order: with g = ceil(C / G)
+ * (C the slot's capacity, G the grid), row r holds, for every c <= floor(C / g), the best credit of a set
+ * of the slot's credited positions pos[r..] whose weights floor(w / g) sum to at most c. A set of weight
+ * at most a residual R has floored weights summing to at most floor(R / g), so row r at floor(R / g) is
+ * an upper bound on the credit those positions can add on the slot within R: the same relaxation as the
+ * per-node LP, exact per node up to the rounding of the weights. Integer arithmetic only.
+ */
+class CreditTable {
+  readonly pos: number[];
+  readonly g: number;
+  readonly cg: number;
+  readonly rows: Float64Array;
+  #next = 0;
+
+  constructor(credit: readonly number[], w: ArrayLike<number>, capacity: number, grid: number) {
+    this.pos = [];
+    for (let t = 0; t < credit.length; t++) if (credit[t]! > 0) this.pos.push(t);
+    this.g = Math.max(1, Math.ceil(capacity / grid));
+    this.cg = Math.floor(capacity / this.g);
+    const k = this.pos.length;
+    const width = this.cg + 1;
+    this.rows = new Float64Array((k + 1) * width);
+    for (let r = k - 1; r >= 0; r--) {
+      const t = this.pos[r]!;
+      const wg = Math.floor(w[t]! / this.g);
+      const p = credit[t]!;
+      for (let c = 0; c <= this.cg; c++) {
+        const skip = this.rows[(r + 1) * width + c]!;
+        const take = c >= wg ? this.rows[(r + 1) * width + c - wg]! + p : -1;
+        this.rows[r * width + c] = take > skip ? take : skip;
+      }
+    }
+  }
+
+  /** Restricts the table to positions >= from (from never decreases). */
+  restrict(from: number): void {
+    while (this.#next < this.pos.length && this.pos[this.#next]! < from) this.#next++;
+  }
+
+  /** Upper bound on the credit the restricted positions add on the slot within residual r. */
+  upper(r: number): number {
+    return this.rows[this.#next * (this.cg + 1) + Math.floor(r / this.g)]!;
+  }
+}
+
 /** Bytes the TypeScript frontier holds for `kept` history entries and `layer` live states over m slots (an estimate from above). */
 function twinBytes(kept: number, layer: number, m: number): number {
   return kept * 16 + layer * (m * 8 + 96);
@@ -149,6 +203,20 @@ export class FrontierTwin implements FrontierEngine {
   /** keys[t][s]: key of DP position t on slot s, -1 = not a candidate. */
   readonly #keys: bigint[][];
   readonly #bound: FrontierBound;
+  /** The per-node credit bound (see #creditUpper): the ready/tokens part's LP, one credit table per slot. */
+  readonly #rtBound: FrontierBound;
+  readonly #creditTables: CreditTable[];
+  /** The credit scale of the packed key (key = credit * scale + ready/tokens part). */
+  readonly #creditScale: bigint;
+  /** Per DP position: its best credit. */
+  readonly #bestCredit: bigint[];
+  /** Last DP position with a positive credit on some slot (-1: none). */
+  readonly #lastCredited: number;
+  /** The credit bound applies to the layer being folded; the sum of best credits of the positions after it. */
+  #creditOn = false;
+  #creditRest = 0n;
+  /** With one slot: the least usage kept in the layer being built. */
+  #minU = 0;
   #rtot: number;
   readonly #setup: FrontierSetup;
   #inc: bigint;
@@ -196,6 +264,19 @@ export class FrontierTwin implements FrontierEngine {
     this.#keys = Array.from(setup.order, (j) => Array.from(setup.slotNode, (b) => all[j * m + b]!));
     const pmax = this.#keys.map((row) => row.reduce((a, k) => (k > a ? k : a), 0n));
     this.#bound = new FrontierBound(pmax, this.#w);
+    const scale = keyScales(packed.ready, packed.tokens).ready;
+    this.#creditScale = scale;
+    this.#bestCredit = pmax.map((k) => k / scale);
+    this.#rtBound = new FrontierBound(
+      pmax.map((k) => k % scale),
+      this.#w,
+    );
+    let last = -1;
+    for (let t = 0; t < n; t++) if (this.#bestCredit[t]! > 0n) last = t;
+    this.#lastCredited = last;
+    const credits = Array.from({ length: m }, (_, s) => this.#keys.map((row) => (row[s]! > 0n ? Number(row[s]! / scale) : 0)));
+    const grid = creditGrid(creditTableRows(packed));
+    this.#creditTables = last < 0 ? [] : credits.map((c, s) => new CreditTable(c, this.#w, this.#cap[s]!, grid));
     this.#rtot = this.#cap.reduce((a, c) => a + c, 0);
     let inc = 0n;
     for (let t = 0; t < n; t++) {
@@ -205,8 +286,8 @@ export class FrontierTwin implements FrontierEngine {
     this.#inc = inc;
     this.#u = [new Array<number>(m).fill(0)];
     // The incumbent already meets the bound of the empty plan: it is optimal, nothing to fold.
-    this.#bound.restrict(0);
-    if (this.#bound.upper(this.#rtot) <= this.#inc) {
+    this.#restrictBounds(0);
+    if (this.#upper(this.#rtot, this.#u[0]!, -1) <= this.#inc) {
       this.#incumbentOptimal = true;
       this.#finished = true;
     }
@@ -238,9 +319,59 @@ export class FrontierTwin implements FrontierEngine {
     return true;
   }
 
-  /** The upper bound of a child of value v and usage sum `sum` is strictly below the incumbent. */
-  #belowIncumbent(v: bigint, sum: number): boolean {
-    return v + this.#bound.upper(this.#rtot - sum) < this.#inc;
+  /** Restricts every bound to DP positions >= from; the credit bound applies while credited positions remain before the tail. */
+  #restrictBounds(from: number): void {
+    this.#bound.restrict(from);
+    this.#creditOn = from <= this.#lastCredited && from <= this.#setup.tailStart;
+    if (!this.#creditOn) return;
+    this.#rtBound.restrict(from);
+    for (const b of this.#creditTables) b.restrict(from);
+    let rest = 0n;
+    for (let t = from; t < this.#n; t++) rest += this.#bestCredit[t]!;
+    this.#creditRest = rest;
+  }
+
+  /**
+   * The per-node credit bound on what the remaining sessions add to a state of usages `pu` (plus the
+   * current session's weight on slot `slot`, when slot >= 0) and total residual r: the credit part is at
+   * most the sum over slots of each slot's credit table within its residual (and at most the remaining
+   * best credits), the rest at most the ready/tokens LP over the total residual.
+   */
+  #creditUpper(r: number, pu: readonly number[], slot: number): bigint {
+    // One unit of work per slot looked up, so the state budget keeps bounding the time with many nodes.
+    this.#counters.work += this.#m;
+    let cb = 0n;
+    const w = this.#w[this.#t] ?? 0;
+    for (let s = 0; s < this.#m; s++) {
+      const res = this.#cap[s]! - pu[s]! - (s === slot ? w : 0);
+      cb += BigInt(this.#creditTables[s]!.upper(res));
+    }
+    if (cb > this.#creditRest) cb = this.#creditRest;
+    return cb * this.#creditScale + this.#rtBound.upper(r);
+  }
+
+  /** The least of the bounds that apply (for the root check). */
+  #upper(r: number, pu: readonly number[], slot: number): bigint {
+    const lp = this.#bound.upper(r);
+    if (!this.#creditOn) return lp;
+    const c = this.#creditUpper(r, pu, slot);
+    return c < lp ? c : lp;
+  }
+
+  /**
+   * The upper bound of the child of `parent` in list L, of value v and usage sum `sum`, is strictly below
+   * the incumbent: the total-capacity LP first, then the per-node credit bound (counted in prunedCredit;
+   * it costs one unit of work per slot).
+   */
+  #belowIncumbent(v: bigint, sum: number, parent: number, list: number): boolean {
+    const r = this.#rtot - sum;
+    if (v + this.#bound.upper(r) < this.#inc) return true;
+    if (!this.#creditOn) return false;
+    if (v + this.#creditUpper(r, this.#u[parent]!, list - 1) < this.#inc) {
+      this.#counters.prunedCredit++;
+      return true;
+    }
+    return false;
   }
 
   /** Moves list L's head to its next child that exists and passes the bound (or marks it exhausted). */
@@ -252,7 +383,7 @@ export class FrontierTwin implements FrontierEngine {
       if (!this.#exists(list, p)) continue;
       const v = this.#v[p]! + key;
       const sum = this.#sum[p]! + w;
-      if (this.#belowIncumbent(v, sum)) {
+      if (this.#belowIncumbent(v, sum, p, list)) {
         this.#counters.prunedBound++;
         continue;
       }
@@ -298,7 +429,7 @@ export class FrontierTwin implements FrontierEngine {
   #startLayer(): void {
     const t = this.#t;
     if (t === this.#setup.tailStart && this.#m > 1) this.#enterTail();
-    this.#bound.restrict(t + 1);
+    this.#restrictBounds(t + 1);
     this.#nu = [];
     this.#nv = [];
     this.#nsum = [];
@@ -363,7 +494,7 @@ export class FrontierTwin implements FrontierEngine {
         const parent = this.#head[list]!;
         const v = this.#headV[list]!;
         const sum = this.#headSum[list]!;
-        if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum)) {
+        if (this.#headInc[list] !== this.#inc && this.#belowIncumbent(v, sum, parent, list)) {
           this.#counters.prunedBound++;
         } else {
           this.#offer(this.#build(list, parent), v, sum, parent, list);
@@ -380,7 +511,16 @@ export class FrontierTwin implements FrontierEngine {
   #offer(u: number[], v: bigint, sum: number, parent: number, list: number): void {
     const k = this.#nv.length;
     const m = this.#m;
-    for (let i = 0; i < k; i++) {
+    if (m === 1 && k > 0) {
+      // One slot: a kept state dominates iff the least kept usage is at most the child's (one test).
+      this.#counters.comparisons++;
+      this.#counters.work++;
+      if (this.#minU <= u[0]!) {
+        this.#counters.prunedDominance++;
+        return;
+      }
+    }
+    for (let i = 0; m > 1 && i < k; i++) {
       this.#counters.comparisons++;
       this.#counters.work++;
       if (this.#nsum[i]! > sum) continue;
@@ -397,6 +537,7 @@ export class FrontierTwin implements FrontierEngine {
         return;
       }
     }
+    if (k === 0 || u[0]! < this.#minU) this.#minU = u[0]!;
     this.#nu.push(u);
     this.#nv.push(v);
     this.#nsum.push(sum);
@@ -489,14 +630,14 @@ export function assignClassNodes(
 
 /**
  * Solves a Problem exactly (at the options' quantum) with the TypeScript frontier, ignoring the state
- * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (BFD and the
- * credit greedy; the same session order, slots and classes). Meant for tests and measurements where the
+ * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (the heuristic
+ * and decomposition plans; the same session order, slots and classes). Meant for tests and measurements where the
  * dense reference's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
  * frontier, so against that path it checks the implementation, not the method.
  */
 export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
   return solvePrepared(problem, options, (packed, base) => {
-    const setup = frontierSetup(packed, heuristicPlan(packed));
+    const setup = frontierSetup(packed, solverIncumbent(packed).node);
     const run = new FrontierTwin(packed, setup);
     let status = run.start();
     while (status === DpStatus.paused) status = run.step(Number.POSITIVE_INFINITY);
