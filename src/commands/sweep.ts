@@ -10,7 +10,7 @@ import { InvalidValueError } from '../errors.js';
 import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
 import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
-import { ProgressBar } from '../sim/progress.js';
+import { ProgressBar } from '../progress.js';
 import { checkSweepValue, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam } from '../sim/sweep.js';
 import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
