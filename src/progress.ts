@@ -45,6 +45,7 @@ export class ProgressBar {
     }
     this.out.write(`\r${' '.repeat(this.lastLength)}\r${line}\n`);
     this.lastDrawn = -1;
+    this.lastLength = 0;
     this.tick(0);
   }
 

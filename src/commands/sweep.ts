@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.svg !== undefined) {
     for (const plot of PLOTS) {
-      const pts = report.points.map((p) => ({ label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
+      const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
       writeFileSync(`${values.svg}.${plot.file}.svg`, sweepSvg(pts, `${policy} on ${setting.name}: ${plot.label}`, plot.label));
     }
   }
