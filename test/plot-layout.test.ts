@@ -75,12 +75,12 @@ describe('sweep plot', () => {
     expect(panels.map((p) => p[1])).toEqual(['h', 'quantum']);
     expect(svg).not.toMatch(/<polyline|<path/);
     const ticks = (body: string): string[] => [...body.matchAll(/class="x-tick"[^>]*>([^<]*)</g)].map((m) => m[1]!);
-    expect(ticks(panels[0]![2])).toEqual(['5', '10', '20']);
-    expect(ticks(panels[1]![2])).toEqual(['512', '2048']);
+    expect(ticks(panels[0]![2]!)).toEqual(['5', '10', '20']);
+    expect(ticks(panels[1]![2]!)).toEqual(['512', '2048']);
   });
 
   it('places every grid point in its own category, the other parameters side by side within it', () => {
-    const body = panels[0]![2];
+    const body = panels[0]![2]!;
     const tickX = [...body.matchAll(/<text class="x-tick" x="([^"]+)"/g)].map((m) => Number(m[1]));
     const half = (tickX[1]! - tickX[0]!) / 2;
     const cx = (label: string): number => Number(new RegExp(`data-label="${label}">[\\s\\S]*?<circle cx="([^"]+)"`).exec(body)![1]);
