@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusSource } from '../src/bench/corpus.js';
 import { defaultBenchOptions, type BenchOptions } from '../src/bench/options.js';
+import { REPORT_SCHEMA_VERSION } from '../src/bench/report.js';
 import { runBench } from '../src/bench/run.js';
 import type { Runner } from '../src/bench/runners.js';
 import { checkPlan, judge } from '../src/bench/validation.js';
@@ -137,6 +139,27 @@ describe('bench validation', () => {
     expect(wasm?.time.n).toBe(4);
     expect(wasm?.samplesMs).toHaveLength(4);
     expect(wasm?.sampleProblems?.slice().sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it('records the schema version, the package from package.json, the parameters used, and one step per runner and setting', async () => {
+    const steps: string[] = [];
+    const report = await runBench(options(), {
+      runners: [reference, suboptimal],
+      skipped: [],
+      source,
+      log: () => {},
+      referenceOracle: (p) => solveReference(p, { quantum: 1 }),
+      command: 'tao bench --count 4',
+      onStep: (what) => steps.push(what),
+    });
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    expect(report.schemaVersion).toBe(REPORT_SCHEMA_VERSION);
+    expect(report.package).toEqual({ name: pkg.name, version: pkg.version });
+    expect(report.command).toBe('tao bench --count 4');
+    expect(report.workload).toMatchObject({ settings: ['ds-16'], seed: options().seed, count: options().count, runners: ['reference', 'wasm'] });
+    expect(report.workload.solveOptions.quantum).toBe(1);
+    expect(report.timing).toMatchObject({ warmupIterations: 1, cycles: options().cycles });
+    expect(steps.sort()).toEqual(['ds-16 reference', 'ds-16 wasm']);
   });
 
   it('a runner that throws is a mismatch naming the error', async () => {

@@ -49,14 +49,14 @@ describe('plots', () => {
   it('draws sweep points with their interval bars', () => {
     const svg = sweepSvg(
       [
-        { label: 'h=5', mean: 10, ci95: 1 },
-        { label: 'h=10', mean: 12, ci95: Number.NaN },
+        { params: { h: 5 }, label: 'h=5', mean: 10, ci95: 1 },
+        { params: { h: 10 }, label: 'h=10', mean: 12, ci95: Number.NaN },
       ],
       'sweep',
       'latency',
     );
     expect(svg.match(/<circle/g)).toHaveLength(2);
-    expect(svg).toContain('h=10');
+    expect(svg).toContain('data-label="h=10"');
   });
 
   it('chooses round tick values', () => {

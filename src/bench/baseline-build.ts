@@ -16,7 +16,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Plan, Problem } from '../types.js';
 import type { SolveOptions } from '../solve/options.js';
 import { sha256 } from './hash.js';
-import { packageVersion } from './machine.js';
+import { PACKAGE_VERSION } from '../version.js';
 
 /** The package root of the running code (holds dist/ and build/). */
 const PACKAGE_ROOT = new URL('../../', import.meta.url);
@@ -75,7 +75,7 @@ export async function writeBaselineBuild(file: string): Promise<BaselineBuildFil
   const snapshot: BaselineBuildFile = {
     format: 'tao-baseline-build',
     formatVersion: 1,
-    packageVersion: await packageVersion(),
+    packageVersion: PACKAGE_VERSION,
     wasmSha256: sha256(Buffer.from(files[SOLVER_WASM] as string, 'base64')),
     createdAt: new Date().toISOString(),
     files,

@@ -18,7 +18,7 @@ import { MAX_CORPUS_BYTES } from '../limits.js';
 import type { Problem } from '../types.js';
 import { validateProblem } from '../solve/validate.js';
 import { sha256 } from './hash.js';
-import { packageVersion } from './machine.js';
+import { PACKAGE_VERSION } from '../version.js';
 import type { SettingName } from './settings.js';
 
 /** Bumped when the file layout below changes. */
@@ -174,7 +174,7 @@ export async function loadCorpus(
   const { seed, count } = options;
   if (!Number.isSafeInteger(count) || count < 1) throw new InvalidValueError(`corpus count must be a positive integer, got ${count}`);
   if (!Number.isSafeInteger(seed) || seed < 0) throw new InvalidValueError(`corpus seed must be a non-negative integer, got ${seed}`);
-  const version = await packageVersion();
+  const version = PACKAGE_VERSION;
   const fingerprint = await source.fingerprint(setting);
   const key = corpusKey(version, fingerprint);
   const name = corpusFileName(setting, seed, count, key);
@@ -238,7 +238,7 @@ export async function savePinned(corpus: Corpus, dir: string): Promise<string> {
     setting: corpus.setting,
     seed: corpus.seed,
     count: lines.length,
-    packageVersion: await packageVersion(),
+    packageVersion: PACKAGE_VERSION,
     fingerprint: corpus.fingerprint,
     corpusHash: hashLines(lines),
   };

@@ -6,6 +6,7 @@
  * reported separately, beside its goal.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import { createSolverPool } from '../pool/pool.js';
 import { resolveSolveOptions, type ResolvedSolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
@@ -187,8 +188,13 @@ async function runGroup(
   return report;
 }
 
+/** Changes whenever a field of the family report changes meaning or goes. */
+export const FAMILY_REPORT_SCHEMA_VERSION = 1;
+
 export interface FamilyReport {
+  schemaVersion: typeof FAMILY_REPORT_SCHEMA_VERSION;
   kind: 'tao-bench-families';
+  package: { name: string; version: string };
   createdAt: string;
   command: string;
   options: FamilyRunOptions;
@@ -217,7 +223,9 @@ export async function runFamilies(o: FamilyRunOptions, command: string, deps: Fa
     await pool?.close();
   }
   return {
+    schemaVersion: FAMILY_REPORT_SCHEMA_VERSION,
     kind: 'tao-bench-families',
+    package: { name: PACKAGE_NAME, version: PACKAGE_VERSION },
     createdAt,
     command,
     options: o,

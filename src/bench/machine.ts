@@ -32,14 +32,6 @@ export function machineInfo(): MachineInfo {
   };
 }
 
-let version: Promise<string> | undefined;
-
-/** `version` from the package's package.json. */
-export function packageVersion(): Promise<string> {
-  version ??= readFile(new URL('package.json', PACKAGE_ROOT), 'utf8').then((t) => (JSON.parse(t) as { version: string }).version);
-  return version;
-}
-
 /** sha256 of build/tao.wasm (the release build the solver loads), or null if it is not built. */
 export async function wasmBuildHash(): Promise<{ path: string; sha256: string | null }> {
   const url = new URL('build/tao.wasm', PACKAGE_ROOT);

@@ -7,7 +7,8 @@ import type { Plan, Problem } from '../types.js';
 import type { Corpus, CorpusSource } from './corpus.js';
 import { loadCorpus, savePinned } from './corpus.js';
 import { assessGoal, type ProblemShape } from './goal.js';
-import { machineInfo, packageVersion, wasmBuildHash } from './machine.js';
+import { machineInfo, wasmBuildHash } from './machine.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import type { BenchOptions } from './options.js';
 import { REPORT_SCHEMA_VERSION, type BenchReport, type OracleReport, type RunnerReport, type SettingReport } from './report.js';
 import type { Runner, SkippedRunner } from './runners.js';
@@ -28,6 +29,8 @@ export interface BenchDeps {
   referenceOracle: (problem: Problem) => Plan;
   /** The command line, recorded in the report. */
   command: string;
+  /** Called when one runner has been validated and timed on one setting (settings x runners steps). */
+  onStep?: (what: string) => void;
 }
 
 /** `k` indices spread evenly over `[0, n)`, deterministic. */
@@ -254,6 +257,7 @@ async function runSetting(
       samplesMs: t.samplesMs,
       sampleProblems: t.problemIndex.map((k) => timedIdx[k] as number),
     };
+    deps.onStep?.(`${setting} ${name}`);
   }
   const ref = solved.get('reference');
   const cells = refPlans.map((p) => p?.stats.work ?? 0);
@@ -328,7 +332,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
     kind: 'tao-bench-report',
     createdAt,
     command: deps.command,
-    package: { name: 'tao-solver', version: await packageVersion() },
+    package: { name: PACKAGE_NAME, version: PACKAGE_VERSION },
     wasm: await wasmBuildHash(),
     machine,
     timing: {

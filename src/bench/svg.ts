@@ -1,15 +1,17 @@
 /**
  * A hand-written SVG plot of P95 solve time against workers: one colour per runner, one marker and line per
  * model family (a line joins one family's three worker counts), the paper's Table 9 points in black, hollow.
- * Log-scale y: the runners span four orders of magnitude.
+ * Log-scale y: the runners span four orders of magnitude. Dashed horizontal lines mark the goal's P95
+ * targets (in-thread in the WASM runner's colour, pool in the pool's), and a note under the plot says what
+ * machine measured it.
  */
 import type { BenchReport } from './report.js';
 import { escapeXml } from '../xml.js';
 import { settingInfo, type SettingInfo } from './settings.js';
 
 const W = 760;
-const H = 460;
-const M = { left: 64, right: 190, top: 36, bottom: 52 };
+const H = 476;
+const M = { left: 64, right: 190, top: 36, bottom: 70 };
 const COLORS: Record<string, string> = {
   wasm: '#1f77b4',
   pool: '#ff7f0e',
@@ -34,6 +36,15 @@ function marker(family: SettingInfo['family'], x: number, y: number, fill: strin
   return `<polygon points="${p.map(([a, b]) => `${(a as number).toFixed(1)},${(b as number).toFixed(1)}`).join(' ')}" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`;
 }
 
+/** CPU, cores, load when the run started, Node, date: what a reader needs to judge the numbers. */
+export function machineNote(report: BenchReport): string {
+  const m = report.machine;
+  return (
+    `${m.cpus.model}, ${m.cpus.count} cores (${m.parallelism} usable), load ${m.loadAverage1m.toFixed(2)} at start, ` +
+    `Node ${m.node}, ${report.createdAt.slice(0, 10)}`
+  );
+}
+
 interface Point {
   family: SettingInfo['family'];
   workers: number;
@@ -54,7 +65,12 @@ export function renderSvg(report: BenchReport): string {
     }
     if (s.paper !== null) paper.push({ family: info.family, workers: info.workers, p95: s.paper.solveP95Ms });
   }
-  const all = [...[...series.values()].flat(), ...paper].map((p) => p.p95);
+  const targets = report.goal.targets;
+  const goals = [
+    { key: 'inThreadP95Ms', label: 'in-thread goal', ms: targets.inThreadP95Ms, color: COLORS.wasm as string },
+    { key: 'poolP95Ms', label: 'pool goal', ms: targets.poolP95Ms, color: COLORS.pool as string },
+  ];
+  const all = [...[...series.values()].flat(), ...paper].map((p) => p.p95).concat(goals.map((g) => g.ms));
   const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...all, 0.1))));
   const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...all, 1))));
   const xMax = 170;
@@ -81,7 +97,14 @@ export function renderSvg(report: BenchReport): string {
     out.push(`<text x="${x.toFixed(1)}" y="${H - M.bottom + 16}" text-anchor="middle">${w}</text>`);
   }
   out.push(`<rect x="${M.left}" y="${M.top}" width="${W - M.left - M.right}" height="${H - M.top - M.bottom}" fill="none" stroke="#333"/>`);
-  out.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - 12}" text-anchor="middle">workers</text>`);
+  out.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - M.bottom + 34}" text-anchor="middle">workers</text>`);
+  for (const g of goals) {
+    const y = py(g.ms).toFixed(1);
+    out.push(
+      `<line class="goal" data-goal="${g.key}" data-ms="${g.ms}" x1="${M.left}" x2="${W - M.right}" y1="${y}" y2="${y}" stroke="${g.color}" stroke-width="1.2" stroke-dasharray="8 4" opacity="0.8"/>`,
+    );
+  }
+  out.push(`<text class="machine" x="${M.left}" y="${H - 12}" font-size="11" fill="#444">${escapeXml(machineNote(report))}</text>`);
   out.push(`<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">P95 solve time (ms, log scale)</text>`);
   let extra = 0;
   const colorOf = new Map<string, string>();
@@ -111,6 +134,13 @@ export function renderSvg(report: BenchReport): string {
   }
   out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#000" stroke-width="1.5"/>${marker('ds', lx + 11, ly, 'white', '#000')}<text x="${lx + 28}" y="${ly + 4}">paper Table 9</text>`);
   ly += 26;
+  for (const g of goals) {
+    out.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${g.color}" stroke-width="1.2" stroke-dasharray="8 4"/><text x="${lx + 28}" y="${ly + 4}">${g.label} ${g.ms} ms</text>`,
+    );
+    ly += 18;
+  }
+  ly += 8;
   const names: Record<SettingInfo['family'], string> = { ds: 'DeepSeek (2 nodes)', qwen: 'Qwen (4 nodes)', glm: 'GLM (1 node)' };
   for (const f of FAMILIES) {
     out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#555"${DASH[f] ? ` stroke-dasharray="${DASH[f]}"` : ''}/>${marker(f, lx + 11, ly, '#555', '#555')}<text x="${lx + 28}" y="${ly + 4}">${names[f]}</text>`);

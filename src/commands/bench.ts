@@ -23,6 +23,7 @@ import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type Run
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
 import { renderSvg } from '../bench/svg.js';
+import { ProgressBar } from '../progress.js';
 import { FAMILIES, FAMILY_NAMES, familyGroups, groupKey } from '../bench/families/index.js';
 import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaselineBuild } from '../bench/baseline-build.js';
 import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
@@ -61,6 +62,7 @@ output:
   --svg FILE             write the P95-vs-workers plot
   --markdown FILE        write the ours-vs-paper table and the full table as Markdown
   --write-baseline FILE  write the report without raw samples, as a gate baseline
+  --progress             show a progress bar on stderr even when it is not a terminal (on a terminal: always)
 
 families (instead of the nine settings' corpora):
   --families LIST        comma-separated families, or "all":
@@ -158,6 +160,7 @@ const SPEC = {
   paired: { type: 'string' },
   'pin-paired': { type: 'string' },
   'max-slowdown': { type: 'string' },
+  progress: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -311,18 +314,23 @@ export async function run(args: string[]): Promise<number> {
     if (file !== undefined) checkWritable(`--${flag}`, file, true);
   }
 
-  const log = (line: string): void => {
-    process.stderr.write(line + '\n');
-  };
   const { runners, skipped } = await createRunners(options.runners, options.solve, options.highsTimeLimitSec);
-  const report = await runBench(options, {
-    runners,
-    skipped,
-    source: simulatorSource(),
-    log,
-    referenceOracle: (p) => solveWithReference(p, options.solve),
-    command: ['tao', 'bench', ...args].join(' '),
-  });
+  const bar = new ProgressBar(options.settings.length * runners.length, 'bench', process.stderr, process.stderr.isTTY === true || v.progress === true);
+  const log = (line: string): void => bar.log(line);
+  let report: BenchReport;
+  try {
+    report = await runBench(options, {
+      runners,
+      skipped,
+      source: simulatorSource(),
+      log,
+      referenceOracle: (p) => solveWithReference(p, options.solve),
+      command: ['tao', 'bench', ...args].join(' '),
+      onStep: (what) => bar.tick(1, what),
+    });
+  } finally {
+    bar.finish();
+  }
 
   const out = process.stdout;
   out.write(`${formatPreamble(report)}\n\n${formatTable(report)}\n\n`);

@@ -14,7 +14,7 @@ import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/p
 import { PACKAGE_VERSION } from '../version.js';
 import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
-import { ProgressBar } from '../sim/progress.js';
+import { ProgressBar } from '../progress.js';
 import { recordLine } from '../sim/record.js';
 import { defaultSimulateOptions, type RunMode, simulate } from '../sim/run.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';

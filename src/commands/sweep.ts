@@ -10,7 +10,7 @@ import { InvalidValueError } from '../errors.js';
 import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
 import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
-import { ProgressBar } from '../sim/progress.js';
+import { ProgressBar } from '../progress.js';
 import { checkSweepValue, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam } from '../sim/sweep.js';
 import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.svg !== undefined) {
     for (const plot of PLOTS) {
-      const pts = report.points.map((p) => ({ label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
+      const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
       writeFileSync(`${values.svg}.${plot.file}.svg`, sweepSvg(pts, `${policy} on ${setting.name}: ${plot.label}`, plot.label));
     }
   }

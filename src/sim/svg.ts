@@ -47,29 +47,40 @@ function sy(f: Frame, y: number): number {
   return f.height - f.bottom - ((y - f.y0) / (f.y1 - f.y0 || 1)) * (f.height - f.top - f.bottom);
 }
 
+/** Under the plot: tick labels at +16, the x-axis label at +34; anything lower starts at +LEGEND_GAP. */
+const X_LABEL_OFFSET = 34;
+const LEGEND_GAP = 56;
+
 function axes(f: Frame, title: string, xLabel: string, yLabel: string, xTicks: number[] | null, yTicks: number[]): string[] {
   const parts: string[] = [];
   const plotBottom = f.height - f.bottom;
   parts.push(`<rect x="0" y="0" width="${f.width}" height="${f.height}" fill="#ffffff"/>`);
   parts.push(`<text x="${f.width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
+  parts.push(...yAxis(f, yLabel, yTicks));
+  if (xTicks !== null) {
+    for (const t of xTicks) {
+      const x = sx(f, t).toFixed(1);
+      parts.push(`<line x1="${x}" y1="${plotBottom}" x2="${x}" y2="${plotBottom + 4}" stroke="#333"/>`);
+      parts.push(`<text class="x-tick" x="${x}" y="${plotBottom + 16}" text-anchor="middle" font-size="11">${fmt(t)}</text>`);
+    }
+  }
+  parts.push(`<text class="x-label" x="${(f.left + f.width - f.right) / 2}" y="${plotBottom + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(xLabel)}</text>`);
+  return parts;
+}
+
+/** Grid lines, y tick labels, both axis lines and the rotated y label of one plot area. */
+function yAxis(f: Frame, yLabel: string, yTicks: number[]): string[] {
+  const parts: string[] = [];
+  const plotBottom = f.height - f.bottom;
   for (const t of yTicks) {
     const y = sy(f, t).toFixed(1);
     parts.push(`<line x1="${f.left}" y1="${y}" x2="${f.width - f.right}" y2="${y}" stroke="#e5e5e5"/>`);
     parts.push(`<text x="${f.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11">${fmt(t)}</text>`);
   }
-  if (xTicks !== null) {
-    for (const t of xTicks) {
-      const x = sx(f, t).toFixed(1);
-      parts.push(`<line x1="${x}" y1="${plotBottom}" x2="${x}" y2="${plotBottom + 4}" stroke="#333"/>`);
-      parts.push(`<text x="${x}" y="${plotBottom + 16}" text-anchor="middle" font-size="11">${fmt(t)}</text>`);
-    }
-  }
   parts.push(`<line x1="${f.left}" y1="${plotBottom}" x2="${f.width - f.right}" y2="${plotBottom}" stroke="#333"/>`);
   parts.push(`<line x1="${f.left}" y1="${f.top}" x2="${f.left}" y2="${plotBottom}" stroke="#333"/>`);
-  parts.push(`<text x="${(f.left + f.width - f.right) / 2}" y="${f.height - 8}" text-anchor="middle" font-size="12">${escapeXml(xLabel)}</text>`);
-  parts.push(
-    `<text x="16" y="${(f.top + plotBottom) / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${(f.top + plotBottom) / 2})">${escapeXml(yLabel)}</text>`,
-  );
+  const mid = (f.top + plotBottom) / 2;
+  parts.push(`<text x="16" y="${mid}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${mid})">${escapeXml(yLabel)}</text>`);
   return parts;
 }
 
@@ -101,13 +112,14 @@ export function runningRequestsSvg(series: readonly RunningSeries[], title: stri
     left: 60,
     right: 20,
     top: 34,
-    bottom: 46 + legendHeight,
+    bottom: LEGEND_GAP + legendHeight,
     x0: 0,
     x1: Math.max(tMax / 60, 1e-9),
     y0: 0,
     y1: yMax * 1.05,
   };
   const parts = axes(f, title, 'time (min)', 'running requests', niceTicks(0, f.x1, 8), niceTicks(0, f.y1, 6));
+  const groups = coincidingGroups(series);
   series.forEach((s, i) => {
     const n = s.running.length;
     const bucket = Math.max(1, Math.ceil(n / maxPoints));
@@ -120,23 +132,47 @@ export function runningRequestsSvg(series: readonly RunningSeries[], title: stri
       pts.push(`${sx(f, t / 60).toFixed(1)},${sy(f, sum / (end - k)).toFixed(1)}`);
     }
     const color = COLORS[i % COLORS.length]!;
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="1.4" points="${pts.join(' ')}"/>`);
-    const ly = f.height - legendHeight - 4 + i * 18;
+    // Identical series share one path: each draws every k-th dash of it, so all their colours show.
+    const group = groups[i]!;
+    const k = group.length;
+    const j = group.indexOf(i);
+    const dash = k > 1 ? ` stroke-dasharray="${COINCIDE_DASH} ${COINCIDE_DASH * (k - 1)}" stroke-dashoffset="${-j * COINCIDE_DASH}"` : '';
+    parts.push(`<polyline class="series" data-series="${i}" fill="none" stroke="${color}" stroke-width="${k > 1 ? 2 : 1.4}"${dash} points="${pts.join(' ')}"/>`);
+    const ly = f.height - legendHeight + 6 + i * 18;
     parts.push(`<line x1="${f.left}" y1="${ly}" x2="${f.left + 24}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
-    const label = s.note === undefined ? s.label : `${s.label} (${s.note})`;
-    parts.push(`<text x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(label)}</text>`);
+    const notes = [s.note, group[0] !== i ? `identical to ${series[group[0]!]!.label}` : undefined].filter((x): x is string => x !== undefined);
+    const label = notes.length === 0 ? s.label : `${s.label} (${notes.join('; ')})`;
+    parts.push(`<text class="legend" x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(label)}</text>`);
   });
   return wrap(f, parts);
 }
 
-/** One point of a sweep plot: a grid point's label and the metric's mean and 95% half-width. */
+/** Dash length (px) of coinciding series. */
+const COINCIDE_DASH = 6;
+
+/** For each series, the indices of all series with exactly its samples (itself included), in order. */
+function coincidingGroups(series: readonly RunningSeries[]): number[][] {
+  const same = (a: RunningSeries, b: RunningSeries): boolean =>
+    a.interval === b.interval && a.running.length === b.running.length && a.running.every((v, k) => v === b.running[k]);
+  return series.map((s) => series.flatMap((o, j) => (same(s, o) ? [j] : [])));
+}
+
+/** One point of a sweep plot: a grid point's parameters and label, the metric's mean and 95% half-width. */
 export interface SweepPoint {
+  /** The swept parameters' values at this grid point (empty: the defaults). */
+  readonly params: Readonly<Record<string, number>>;
   readonly label: string;
   readonly mean: number;
   readonly ci95: number;
 }
 
-/** A metric across sweep grid points (categorical x), with 95% confidence bars. */
+const PANEL_HEIGHT = 250;
+
+/**
+ * A metric across sweep grid points with 95% confidence bars: one panel per swept parameter, its values
+ * as categories on x (points, never joined: the grid is not a numeric axis). With several parameters,
+ * each combination of the others is one series (colour), dodged sideways within a category.
+ */
 export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: string): string {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
@@ -151,40 +187,72 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
     hi = 1;
   }
   const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.1 || 1;
-  const f: Frame = {
-    width: Math.max(480, 90 * points.length + 120),
-    height: 400,
-    left: 70,
-    right: 20,
-    top: 34,
-    bottom: 90,
-    x0: -0.5,
-    x1: points.length - 0.5,
-    y0: lo - pad,
-    y1: hi + pad,
-  };
-  const parts = axes(f, title, 'grid point', yLabel, null, niceTicks(f.y0, f.y1, 6));
-  const line = points
-    .map((p, i) => (Number.isNaN(p.mean) ? null : `${sx(f, i).toFixed(1)},${sy(f, p.mean).toFixed(1)}`))
-    .filter((x): x is string => x !== null);
-  if (line.length > 1) parts.push(`<polyline fill="none" stroke="#9ecae1" points="${line.join(' ')}"/>`);
-  points.forEach((p, i) => {
-    const x = sx(f, i);
-    parts.push(
-      `<text x="${x.toFixed(1)}" y="${f.height - f.bottom + 14}" text-anchor="end" font-size="11" transform="rotate(-35 ${x.toFixed(1)} ${f.height - f.bottom + 14})">${escapeXml(p.label)}</text>`,
-    );
-    if (Number.isNaN(p.mean)) return;
-    const y = sy(f, p.mean);
-    if (!Number.isNaN(p.ci95)) {
-      const y0 = sy(f, p.mean - p.ci95).toFixed(1);
-      const y1 = sy(f, p.mean + p.ci95).toFixed(1);
-      parts.push(`<line x1="${x.toFixed(1)}" y1="${y0}" x2="${x.toFixed(1)}" y2="${y1}" stroke="#1f77b4" stroke-width="1.5"/>`);
-      parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y0}" x2="${(x + 5).toFixed(1)}" y2="${y0}" stroke="#1f77b4"/>`);
-      parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y1}" x2="${(x + 5).toFixed(1)}" y2="${y1}" stroke="#1f77b4"/>`);
+  const names = [...new Set(points.flatMap((p) => Object.keys(p.params)))];
+  const panels = names.length === 0 ? [null] : names;
+  const maxValues = Math.max(1, ...names.map((n) => new Set(points.map((p) => p.params[n])).size));
+  const seriesKeys = (name: string | null): string[] => [...new Set(points.map((p) => otherKey(p, name)))];
+  const maxSeries = Math.max(1, ...panels.map((n) => seriesKeys(n).length));
+  const width = Math.max(520, 70 + 20 + maxValues * Math.max(70, 22 * maxSeries));
+  const allKeys = new Set(panels.flatMap((n) => (seriesKeys(n).length > 1 ? seriesKeys(n) : [])));
+  const legend = allKeys.size > 0 ? allKeys.size * 18 + 8 : 0;
+  const height = 34 + panels.length * (PANEL_HEIGHT + LEGEND_GAP) + legend;
+  const parts: string[] = [`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`];
+  parts.push(`<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
+  const colorOf = new Map<string, string>();
+  panels.forEach((name, k) => {
+    const values = name === null ? [Number.NaN] : [...new Set(points.map((p) => p.params[name]!))].sort((a, b) => a - b);
+    const keys = seriesKeys(name);
+    const top = 34 + k * (PANEL_HEIGHT + LEGEND_GAP);
+    const f: Frame = { width, height: top + PANEL_HEIGHT, left: 70, right: 20, top: top + 10, bottom: 0, x0: -0.5, x1: values.length - 0.5, y0: lo - pad, y1: hi + pad };
+    parts.push(`<g class="panel" data-param="${escapeXml(name ?? '')}">`);
+    parts.push(...yAxis(f, yLabel, niceTicks(f.y0, f.y1, 5)));
+    const slot = (sx(f, 1) - sx(f, 0)) * 0.3;
+    values.forEach((v, i) => {
+      const x = sx(f, i).toFixed(1);
+      if (i > 0) {
+        const xs = sx(f, i - 0.5).toFixed(1);
+        parts.push(`<line x1="${xs}" y1="${f.top}" x2="${xs}" y2="${f.height}" stroke="#f0f0f0"/>`);
+      }
+      parts.push(`<line x1="${x}" y1="${f.height}" x2="${x}" y2="${f.height + 4}" stroke="#333"/>`);
+      parts.push(`<text class="x-tick" x="${x}" y="${f.height + 16}" text-anchor="middle" font-size="11">${name === null ? 'defaults' : fmt(v)}</text>`);
+    });
+    parts.push(`<text class="x-label" x="${(f.left + width - f.right) / 2}" y="${f.height + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(name ?? 'grid point')}</text>`);
+    for (const p of points) {
+      if (Number.isNaN(p.mean)) continue;
+      const i = name === null ? 0 : values.indexOf(p.params[name]!);
+      const s = keys.indexOf(otherKey(p, name));
+      const key = keys[s]!;
+      if (keys.length > 1 && !colorOf.has(key)) colorOf.set(key, COLORS[colorOf.size % COLORS.length]!);
+      const color = colorOf.get(key) ?? COLORS[0]!;
+      const x = sx(f, i) + (keys.length > 1 ? (s / (keys.length - 1) - 0.5) * slot : 0);
+      const y = sy(f, p.mean);
+      parts.push(`<g class="point" data-label="${escapeXml(p.label)}">`);
+      if (!Number.isNaN(p.ci95)) {
+        const y0 = sy(f, p.mean - p.ci95).toFixed(1);
+        const y1 = sy(f, p.mean + p.ci95).toFixed(1);
+        parts.push(`<line x1="${x.toFixed(1)}" y1="${y0}" x2="${x.toFixed(1)}" y2="${y1}" stroke="${color}" stroke-width="1.5"/>`);
+        parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y0}" x2="${(x + 5).toFixed(1)}" y2="${y0}" stroke="${color}"/>`);
+        parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y1}" x2="${(x + 5).toFixed(1)}" y2="${y1}" stroke="${color}"/>`);
+      }
+      parts.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="${color}"/>`);
+      parts.push('</g>');
     }
-    parts.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="#1f77b4"/>`);
+    parts.push('</g>');
   });
-  return wrap(f, parts);
+  if (legend > 0) {
+    let ly = height - legend + 8;
+    for (const [key, color] of colorOf) {
+      parts.push(`<circle cx="80" cy="${ly}" r="4" fill="${color}"/><text class="legend" x="90" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(key)}</text>`);
+      ly += 18;
+    }
+  }
+  return wrap({ width, height } as Frame, parts);
+}
+
+/** The grid point's other parameters (all but `name`), as the series label of a panel. */
+function otherKey(p: SweepPoint, name: string | null): string {
+  const rest = Object.entries(p.params).filter(([k]) => k !== name);
+  return rest.length === 0 ? 'all' : rest.map(([k, v]) => `${k}=${v}`).join(' ');
 }
 
 function wrap(f: Frame, parts: string[]): string {

@@ -34,6 +34,21 @@ export class ProgressBar {
     this.lastLength = line.length;
   }
 
+  /**
+   * Writes a whole line of log text above the bar: the bar's line is cleared, the text written, the bar
+   * drawn again. Disabled, the text is written as is.
+   */
+  log(line: string): void {
+    if (!this.enabled || this.lastDrawn < 0) {
+      this.out.write(line + '\n');
+      return;
+    }
+    this.out.write(`\r${' '.repeat(this.lastLength)}\r${line}\n`);
+    this.lastDrawn = -1;
+    this.lastLength = 0;
+    this.tick(0);
+  }
+
   /** Ends the bar's line. */
   finish(): void {
     if (this.enabled && this.lastDrawn >= 0) this.out.write('\n');
