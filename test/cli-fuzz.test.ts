@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
+import { int, pick, randomValue, type Rand } from './helpers/fuzz.js';
 import { isOneLineError, STACK_FRAME } from './helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -23,26 +24,8 @@ const CASES = Number(process.env.TAO_FUZZ_CASES ?? 180);
 const SPAWN_TIMEOUT_MS = 20_000;
 const CONCURRENCY = 3;
 
-type Rand = () => number;
-const int = (r: Rand, n: number): number => Math.floor(r() * n);
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[int(r, xs.length)]!;
-
 const KEYS = ['id', 'capacity', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature', 'nodes', 'sessions', 'name', 'extends', 'workers', '__proto__', 'constructor', 'toString', 'valueOf', 'startedAt', 'returnedAt', 'command'];
-const STRINGS = ['', 'a', 'b', 'n0', '__proto__', 'constructor', 'ds-16', 'sleep 5', '\u0000', '\uFEFF', 'é', 'x'.repeat(300)];
-const NUMBERS = [0, 1, -1, 0.5, 16, 64, 4096, 4097, 2 ** 32, 2 ** 53, 1e308, -0, Number.MAX_SAFE_INTEGER];
-
-function randomValue(r: Rand, depth: number): unknown {
-  const k = int(r, depth > 2 ? 5 : 7);
-  if (k === 0) return pick(r, NUMBERS);
-  if (k === 1) return pick(r, STRINGS);
-  if (k === 2) return r() < 0.5;
-  if (k === 3) return null;
-  if (k === 4) return int(r, 100);
-  if (k === 5) return Array.from({ length: int(r, 4) }, () => randomValue(r, depth + 1));
-  const o: Record<string, unknown> = {};
-  for (let i = int(r, 4); i > 0; i--) o[pick(r, KEYS)] = randomValue(r, depth + 1);
-  return o;
-}
+const value = (r: Rand, depth: number): unknown => randomValue(r, KEYS, depth);
 
 /** A valid Problem, then a few random edits: most cases sit near the boundary of validity. */
 function nearProblem(r: Rand): string {
@@ -65,7 +48,7 @@ function nearProblem(r: Rand): string {
     const key = pick(r, KEYS);
     // Written into the text so that "__proto__" stays an own key, as JSON.parse will read it.
     text = JSON.stringify(o);
-    const edit = JSON.stringify({ [key]: randomValue(r, 1) });
+    const edit = JSON.stringify({ [key]: value(r, 1) });
     const where = JSON.stringify(target);
     text = text.replace(where, where === '{}' ? edit : `${where.slice(0, -1)},${edit.slice(1)}`);
   }
@@ -103,13 +86,13 @@ function makeCase(r: Rand, n: number, dir: string): Case {
   if (kind === 1) return { label: 'solve, near-valid JSON on stdin', args: ['solve', '--compact'], stdin: Buffer.from(nearProblem(r)), mustFail: false };
   if (kind === 2) {
     const file = join(dir, `case-${n}.json`);
-    const bytes = r() < 0.5 ? Buffer.from(JSON.stringify(randomValue(r, 0))) : randomBytes(r);
+    const bytes = r() < 0.5 ? Buffer.from(JSON.stringify(value(r, 0))) : randomBytes(r);
     writeFileSync(file, bytes);
     const command = pick(r, [['solve', file], ['predict-report', file], ['simulate', '--setting-file', file, ...BOUNDED_RUN.slice(2)], ['bench', '--check', file]]);
     return { label: `${command[0]}, random file`, args: command, stdin: Buffer.alloc(0), mustFail: command[0] === 'bench' };
   }
   if (kind === 3) {
-    const lines = Array.from({ length: int(r, 5) }, () => JSON.stringify(r() < 0.5 ? { name: 'bash', startedAt: 0, returnedAt: int(r, 5), ...(r() < 0.5 ? { [pick(r, KEYS)]: randomValue(r, 1) } : {}) } : randomValue(r, 0)));
+    const lines = Array.from({ length: int(r, 5) }, () => JSON.stringify(r() < 0.5 ? { name: 'bash', startedAt: 0, returnedAt: int(r, 5), ...(r() < 0.5 ? { [pick(r, KEYS)]: value(r, 1) } : {}) } : value(r, 0)));
     const file = join(dir, `calls-${n}.jsonl`);
     writeFileSync(file, lines.join('\n'));
     return { label: 'predict-report, random JSON lines', args: ['predict-report', file], stdin: Buffer.alloc(0), mustFail: false };

@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
 import { SIDECAR_OPS } from '../src/serve/protocol.js';
+import { int, pick, randomValue, STRINGS, type Rand } from './helpers/fuzz.js';
 import { STACK_FRAME } from './helpers/cli.js';
 import { loadSchemas } from './helpers/schemas.js';
 import { SidecarProcess, type Json } from './helpers/sidecar.js';
@@ -21,30 +22,12 @@ const CASES = Number(process.env.TAO_FUZZ_CASES ?? 400);
 /** A response slower than this counts as a hang. */
 const RESPONSE_TIMEOUT_MS = 10_000;
 
-type Rand = () => number;
-const int = (r: Rand, n: number): number => Math.floor(r() * n);
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[int(r, xs.length)]!;
-
 const KEYS = [
   'id', 'op', 'problem', 'options', 'snapshot', 'calls', 'call', 'state', 'json', 'nodes', 'sessions', 'capacity',
   'weight', 'tokens', 'ready', 'credit', 'eligible', 'time', 'tool', 'cache', 'name', 'startedAt', 'returnedAt',
   'quantum', 'stateBudget', 'deadlineMs', 'path', '__proto__', 'constructor', 'toString', 'valueOf',
 ];
-const STRINGS = ['', 'a', 'n0', 's0', 'bash', '__proto__', 'constructor', 'solve', 'auto', '\u0000', '\uFEFF', 'é', 'x'.repeat(300)];
-const NUMBERS = [0, 1, -1, 0.5, 16, 64, 4096, 4097, 2 ** 32, 2 ** 53, 1e308, -0, Number.MAX_SAFE_INTEGER];
-
-function randomValue(r: Rand, depth: number): unknown {
-  const k = int(r, depth > 2 ? 5 : 7);
-  if (k === 0) return pick(r, NUMBERS);
-  if (k === 1) return pick(r, STRINGS);
-  if (k === 2) return r() < 0.5;
-  if (k === 3) return null;
-  if (k === 4) return int(r, 100);
-  if (k === 5) return Array.from({ length: int(r, 4) }, () => randomValue(r, depth + 1));
-  const o: Record<string, unknown> = {};
-  for (let i = int(r, 4); i > 0; i--) o[pick(r, KEYS)] = randomValue(r, depth + 1);
-  return o;
-}
+const value = (r: Rand, depth: number): unknown => randomValue(r, KEYS, depth);
 
 function nearProblem(r: Rand): Json {
   const m = 1 + int(r, 3);
@@ -76,10 +59,10 @@ function nearSnapshot(r: Rand): Json {
 
 /** Sets a random field (at any depth) to a random value, or deletes one. */
 function mutate(r: Rand, x: unknown): unknown {
-  if (typeof x !== 'object' || x === null) return randomValue(r, 1);
+  if (typeof x !== 'object' || x === null) return value(r, 1);
   const keys = Object.keys(x);
   if (keys.length === 0 || r() < 0.3) {
-    (x as Record<string, unknown>)[pick(r, KEYS)] = randomValue(r, 1);
+    (x as Record<string, unknown>)[pick(r, KEYS)] = value(r, 1);
     return x;
   }
   const k = pick(r, keys);
@@ -91,7 +74,7 @@ function mutate(r: Rand, x: unknown): unknown {
 function nearRequest(r: Rand, i: number): Json {
   const ops = SIDECAR_OPS.filter((op) => op !== 'shutdown');
   const op = r() < 0.9 ? pick(r, ops) : pick(r, STRINGS);
-  const request: Json = { id: r() < 0.8 ? i : randomValue(r, 2), op };
+  const request: Json = { id: r() < 0.8 ? i : value(r, 2), op };
   if (op === 'solve') request.problem = nearProblem(r);
   if (op === 'evaluate') request.snapshot = nearSnapshot(r);
   if (op === 'observe') request.calls = [{ name: 'bash', startedAt: 10, returnedAt: 10 + int(r, 20) }];
@@ -106,7 +89,7 @@ function randomLine(r: Rand, i: number): string {
   if (k === 0) {
     line = Buffer.from(Array.from({ length: 1 + int(r, 200) }, () => int(r, 256))).toString('latin1');
   } else if (k === 1) {
-    line = JSON.stringify(randomValue(r, 0)) ?? 'undefined';
+    line = JSON.stringify(value(r, 0)) ?? 'undefined';
   } else {
     line = JSON.stringify(nearRequest(r, i));
     if (r() < 0.1) line = line.slice(0, int(r, line.length));
