@@ -11,7 +11,8 @@
  * the session the node caches right now (capped at the observation's tokens), the view a KV-event-fed
  * scheduler has. `expectedService` is not given, so `waitServiceMultiple` has no effect here.
  */
-import { boundedEvaluateOptions, type CreditSource } from '../../evaluate/bounded-options.js';
+import { checkOptionsObject } from '../../checks.js';
+import { boundedEvaluateOptions, resolveBoundedInto, type CreditSource, type ResolvedBoundedOptions } from '../../evaluate/bounded-options.js';
 import type { CacheObservation, Snapshot, SnapshotSession } from '../../evaluate/snapshot.js';
 import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick, SchedulerView } from '../policy.js';
@@ -45,6 +46,23 @@ export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze
   holdHorizon: boundedEvaluateOptions.holdHorizon,
   creditSource: boundedEvaluateOptions.creditSource,
 });
+
+/**
+ * `p` checked field by field (a plain object of known keys, each as the evaluation option of the same
+ * name) over the defaults; an error names `path` and the field.
+ */
+export function resolveTaoBoundedParams(p: Partial<TaoBoundedParams> | undefined, path = 'options.taoBounded'): TaoBoundedParams {
+  if (p === undefined) return defaultTaoBoundedParams;
+  checkOptionsObject(p, defaultTaoBoundedParams, path);
+  const out: ResolvedBoundedOptions = { ...boundedEvaluateOptions, ...defaultTaoBoundedParams };
+  resolveBoundedInto(p, out, path);
+  return Object.freeze({
+    waitThreshold: out.waitThreshold,
+    waitServiceMultiple: out.waitServiceMultiple,
+    holdHorizon: out.holdHorizon,
+    creditSource: out.creditSource,
+  });
+}
 
 /** The params of `variant`: the given ones with its part switched off. */
 export function ablate(variant: TaoBoundedVariant, p: TaoBoundedParams): TaoBoundedParams {
