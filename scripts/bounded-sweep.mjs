@@ -12,13 +12,13 @@ const seeds = seedText.split(',').map(Number);
 const wi = rest.indexOf('--workload');
 let setting = namedSetting(settingName);
 if (wi >= 0) setting = { ...setting, workload: WORKLOAD_PROFILES[rest[wi + 1]] };
-// (holdHorizon, waitThreshold, eventAdmission): event-driven admission at small horizons, the horizon at
-// tick admission, then the wait threshold at the small horizons.
+// (holdHorizon, waitThreshold, eventAdmission): the hold horizon at tick admission, the wait threshold at
+// the smallest horizons, then event-driven admission.
 const INF = Number.POSITIVE_INFINITY;
 const CONFIGS = [
-  [0, 60, true], [10, 60, true], [30, 60, true], [0, INF, true],
-  [30, 60, false], [90, 60, false], [INF, 60, false],
-  ...[0, 10].flatMap((h) => [20, 60, 180, INF].map((w) => [h, w, false])),
+  ...[0, 2, 10, 30, INF].map((h) => [h, 60, false]),
+  ...[0, 10].flatMap((h) => [20, 180, INF].map((w) => [h, w, false])),
+  [0, 60, true], [10, 60, true],
 ];
 const METRICS = ['latencyMean', 'latencyP95', 'ttftP99', 'decodeThroughputSteady'];
 const means = (report) =>
@@ -33,6 +33,6 @@ line({ setting: settingName, workload: setting.workload.name, seeds, kind: 'base
 }
 for (const [holdHorizon, waitThreshold, eventAdmission] of CONFIGS) {
   if (done.has(`${holdHorizon === INF ? 'Infinity' : holdHorizon}/${waitThreshold === INF ? 'Infinity' : waitThreshold}/${eventAdmission}`)) continue;
-  const r = await simulate({ setting, seeds, policies: ['tao-bounded'], tao: { eventAdmission }, taoBounded: { holdHorizon, waitThreshold } });
+  const r = await simulate({ setting, seeds, policies: ['tao-bounded'], taoBounded: { holdHorizon, waitThreshold, eventAdmission } });
   line({ setting: settingName, workload: setting.workload.name, seeds, kind: 'tao-bounded', holdHorizon, waitThreshold, eventAdmission, metrics: means(r)['tao-bounded'] });
 }

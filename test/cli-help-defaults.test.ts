@@ -61,6 +61,7 @@ describe('help texts show the exported defaults', () => {
     expect(line(text, '--policy')).toContain(`(default ${DEFAULT_POLICY})`);
     expect(line(text, '--wait-threshold')).toContain(`(default ${boundedEvaluateOptions.waitThreshold})`);
     expect(line(text, '--hold-horizon')).toContain(`(default ${boundedEvaluateOptions.holdHorizon})`);
+    expect(line(text, '--tick-admission')).toContain('(default: also when the pool changes between ticks)');
   });
 
   it('tao sweep: the simulate defaults it shares', async () => {

@@ -51,18 +51,18 @@ describe('tao simulate flags', () => {
     await expect(simulateCmd(args)).rejects.toThrow(message);
   });
 
-  it('--wait-threshold and --hold-horizon reach tao-bounded and are recorded in the JSON, Infinity as a string', async () => {
+  it('--wait-threshold, --hold-horizon and --tick-admission reach tao-bounded and are recorded in the JSON, Infinity as a string', async () => {
     quiet();
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const args = ['--setting', 'ds-16', '--policy', 'tao-bounded', '--seeds', '1', '--tasks', '12'];
     const a = join(dir, 'a.json');
     const b = join(dir, 'b.json');
     await simulateCmd([...args, '--json', a]);
-    await simulateCmd([...args, '--wait-threshold', '0', '--hold-horizon', 'Infinity', '--json', b]);
+    await simulateCmd([...args, '--wait-threshold', '0', '--hold-horizon', 'Infinity', '--tick-admission', '--json', b]);
     const ra = JSON.parse(readFileSync(a, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
     const rb = JSON.parse(readFileSync(b, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
     expect(ra.taoBounded).toEqual({ ...defaultTaoBoundedParams });
-    expect(rb.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 0, holdHorizon: 'Infinity' });
+    expect(rb.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 0, holdHorizon: 'Infinity', eventAdmission: false });
     expect(rb.runs[0]!.metrics).not.toEqual(ra.runs[0]!.metrics);
   });
 

@@ -54,6 +54,7 @@ options:
   --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
   --wait-threshold S    tao-bounded: seconds of waiting after which a session is starved (default ${defaultTaoBoundedParams.waitThreshold})
   --hold-horizon S      tao-bounded: hold horizon tau in seconds, or Infinity (default ${defaultTaoBoundedParams.holdHorizon})
+  --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
   --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
@@ -72,6 +73,7 @@ const FLAGS = {
   'credit-source': { type: 'string' },
   'wait-threshold': { type: 'string' },
   'hold-horizon': { type: 'string' },
+  'tick-admission': { type: 'boolean' },
   seeds: { type: 'string' },
   tasks: { type: 'string' },
   duration: { type: 'string' },
@@ -144,8 +146,13 @@ export function taoFromFlags(values: {
 }
 
 /** `tao-bounded` knobs from their flags (each a non-negative number of seconds, or Infinity). */
-export function taoBoundedFromFlags(values: { 'wait-threshold'?: string | undefined; 'hold-horizon'?: string | undefined }): Partial<TaoBoundedParams> {
-  const out: { waitThreshold?: number; holdHorizon?: number } = {};
+export function taoBoundedFromFlags(values: {
+  'wait-threshold'?: string | undefined;
+  'hold-horizon'?: string | undefined;
+  'tick-admission'?: boolean | undefined;
+}): Partial<TaoBoundedParams> {
+  const out: { waitThreshold?: number; holdHorizon?: number; eventAdmission?: boolean } = {};
+  if (values['tick-admission'] === true) out.eventAdmission = false;
   for (const [flag, key] of [['wait-threshold', 'waitThreshold'], ['hold-horizon', 'holdHorizon']] as const) {
     const text = values[flag];
     if (text === undefined) continue;
