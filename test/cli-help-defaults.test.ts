@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultBenchOptions } from '../src/bench/options.js';
 import { run as bench } from '../src/commands/bench.js';
 import { DEFAULT_REPEAT, run as demo } from '../src/commands/demo.js';
+import { boundedEvaluateOptions } from '../src/evaluate/bounded-options.js';
 import { DEFAULT_POLICY, DEFAULT_SETTING, run as simulate } from '../src/commands/simulate.js';
 import { run as solve } from '../src/commands/solve.js';
 import { run as sweep } from '../src/commands/sweep.js';
@@ -58,6 +59,9 @@ describe('help texts show the exported defaults', () => {
     expect(line(text, '--seeds')).toContain(`(default ${defaultSimulateOptions.seeds.length})`);
     expect(line(text, '--setting')).toContain(`(default ${DEFAULT_SETTING})`);
     expect(line(text, '--policy')).toContain(`(default ${DEFAULT_POLICY})`);
+    expect(line(text, '--wait-threshold')).toContain(`(default ${boundedEvaluateOptions.waitThreshold})`);
+    expect(line(text, '--hold-horizon')).toContain(`(default ${boundedEvaluateOptions.holdHorizon})`);
+    expect(line(text, '--tick-admission')).toContain('(default: also when the pool changes between ticks)');
   });
 
   it('tao sweep: the simulate defaults it shares', async () => {

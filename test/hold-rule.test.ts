@@ -1,6 +1,6 @@
 /**
- * The hold rule: a running, not-ready session is eligible on node b only where
- * weight * remaining <= holdHorizon * credit(b). Remaining times here come from tool deadlines, so the
+ * The hold rule: a session whose tool still runs is eligible on node b only where
+ * weight * remaining < holdHorizon * credit(b). Remaining times here come from tool deadlines, so the
  * predictor's answer is known exactly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,23 +35,35 @@ const nodes = [
 
 describe('hold rule', () => {
   it('holds a short tool where its prefix is cached and nowhere else; a long tool nowhere', () => {
-    // holdHorizon 30: on n0, 10,000 * remaining <= 30 * 8,000 iff remaining <= 24 s; on n1 (no credit) never.
-    const snapshot: Snapshot = { time: 100, nodes, sessions: [running('short', 5), running('edge', 24), running('long', 90)] };
+    // holdHorizon 30: on n0, 10,000 * remaining < 30 * 8,000 iff remaining < 24 s; on n1 (no credit) never.
+    const snapshot: Snapshot = {
+      time: 100,
+      nodes,
+      sessions: [running('short', 5), running('below', 23.9), running('edge', 24), running('long', 90)],
+    };
     const p = evaluate(snapshot, predictor, { holdHorizon: 30 });
-    expect(p.sessions.map((s) => s.ready)).toEqual([false, false, false]);
-    expect(p.sessions.map((s) => s.eligible)).toEqual([['n0'], ['n0'], []]);
-    expect(p.sessions.map((s) => s.credit)).toEqual([{ n0: 8_000 }, { n0: 8_000 }, undefined]);
+    expect(p.sessions.map((s) => s.ready)).toEqual([false, false, false, false]);
+    expect(p.sessions.map((s) => s.eligible)).toEqual([['n0'], ['n0'], [], []]);
+    expect(p.sessions.map((s) => s.credit)).toEqual([{ n0: 8_000 }, { n0: 8_000 }, undefined, undefined]);
   });
 
-  it('leaves sessions that are ready, returned or new as the paper does', () => {
+  it('judges a running tool predicted ready like any running tool, and leaves returned and new sessions as the paper does', () => {
     const sessions: SnapshotSession[] = [
-      running('due', 0.5), // predicted within the 1 s horizon: ready
+      running('due', 0.5), // predicted within the 1 s horizon: ready, still running
       { id: 'back', tokens: 9_488, tool: { name: 'pytest', startedAt: 0, returnedAt: 99 } },
       { id: 'new', tokens: 9_488 },
     ];
-    const p = evaluate({ time: 100, nodes, sessions }, predictor, { holdHorizon: 0 });
+    const p = evaluate({ time: 100, nodes, sessions }, predictor, { holdHorizon: 30 });
     expect(p.sessions.map((s) => s.ready)).toEqual([true, true, true]);
-    expect(p.sessions.map((s) => s.eligible)).toEqual([undefined, undefined, undefined]);
+    // 10,000 * 0.5 < 30 * 8,000: held where cached only.
+    expect(p.sessions.map((s) => s.eligible)).toEqual([['n0'], undefined, undefined]);
+  });
+
+  it('holds nothing that still runs at horizon 0, not even a tool due now', () => {
+    const sessions: SnapshotSession[] = [running('due', 0.5), running('now', 0)];
+    const p = evaluate({ time: 100, nodes, sessions }, predictor, { holdHorizon: 0 });
+    expect(p.sessions.map((s) => s.eligible)).toEqual([[], []]);
+    expect(p.sessions.map((s) => s.credit)).toEqual([undefined, undefined]);
   });
 
   it('keeps the caller eligibility as the outer bound', () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as simulateCmd } from '../src/commands/simulate.js';
 import { run as sweepCmd } from '../src/commands/sweep.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
+import { defaultTaoBoundedParams } from '../src/sim/policies/tao-bounded.js';
 import { POLICY_NAMES } from '../src/sim/policy.js';
 
 function quiet(): { out: () => string } {
@@ -41,11 +42,28 @@ describe('tao simulate flags', () => {
     [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
     [['--policy', 'tao,dynamo', '--baseline', 'greedy'], InvalidValueError, '--baseline must be one of the policies run (tao, dynamo); got "greedy"'],
     [['--credit-source', 'guess'], InvalidValueError, '--credit-source must be observed or live (got "guess")'],
+    [['--wait-threshold', 'soon'], InvalidTypeError, '--wait-threshold must be a decimal number (got "soon")'],
+    [['--hold-horizon=-1'], InvalidValueError, '--hold-horizon must be a non-negative number of seconds or Infinity (got "-1")'],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();
     await expect(simulateCmd(args)).rejects.toThrow(type);
     await expect(simulateCmd(args)).rejects.toThrow(message);
+  });
+
+  it('--wait-threshold, --hold-horizon and --tick-admission reach tao-bounded and are recorded in the JSON, Infinity as a string', async () => {
+    quiet();
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+    const args = ['--setting', 'ds-16', '--policy', 'tao-bounded', '--seeds', '1', '--tasks', '12'];
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    await simulateCmd([...args, '--json', a]);
+    await simulateCmd([...args, '--wait-threshold', '0', '--hold-horizon', 'Infinity', '--tick-admission', '--json', b]);
+    const ra = JSON.parse(readFileSync(a, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
+    const rb = JSON.parse(readFileSync(b, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
+    expect(ra.taoBounded).toEqual({ ...defaultTaoBoundedParams });
+    expect(rb.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 0, holdHorizon: 'Infinity', eventAdmission: false });
+    expect(rb.runs[0]!.metrics).not.toEqual(ra.runs[0]!.metrics);
   });
 
   it('a setting file that fails validation names its field', async () => {

@@ -7,9 +7,9 @@ import { boundedEvaluateOptions } from '../src/evaluate/bounded-options.js';
 import type { Snapshot } from '../src/evaluate/snapshot.js';
 import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
 import { createPolicy } from '../src/sim/policies/index.js';
-import { ablate, boundedSnapshot, defaultTaoBoundedParams, TAO_BOUNDED_VARIANTS } from '../src/sim/policies/tao-bounded.js';
+import { ablate, boundedSnapshot, resolveTaoBoundedParams, defaultTaoBoundedParams, TAO_BOUNDED_VARIANTS } from '../src/sim/policies/tao-bounded.js';
 import type { PooledSession, SchedulerView } from '../src/sim/policy.js';
-import { runOnce } from '../src/sim/run.js';
+import { runOnce, simulate } from '../src/sim/run.js';
 import { SETTINGS } from '../src/sim/settings.js';
 
 let deps: TaoDeps;
@@ -78,6 +78,7 @@ describe('tao-bounded ablations', () => {
       waitServiceMultiple: boundedEvaluateOptions.waitServiceMultiple,
       holdHorizon: boundedEvaluateOptions.holdHorizon,
       creditSource: boundedEvaluateOptions.creditSource,
+      eventAdmission: true,
     });
     expect(ablate('tao-bounded', p)).toEqual(p);
     expect(ablate('tao-bounded-no-wait', p)).toEqual({ ...p, waitThreshold: Infinity, waitServiceMultiple: Infinity });
@@ -92,7 +93,7 @@ describe('tao-bounded ablations', () => {
     const off = createPolicy('tao-bounded-no-wait', {
       setting,
       deps,
-      taoBounded: { holdHorizon: Infinity, creditSource: 'observed' },
+      taoBounded: { holdHorizon: Infinity, creditSource: 'observed', eventAdmission: false },
     });
     const bounded = runOnce(setting, off, 3, mode);
     expect(bounded.policy).toBe('tao-bounded-no-wait');
@@ -118,5 +119,32 @@ describe('tao-bounded ablations', () => {
       mode,
     );
     expect(bounded.metrics).not.toEqual(paper.metrics);
+  });
+});
+
+describe('tao-bounded knobs', () => {
+  it('are checked field by field, naming the field', () => {
+    expect(() => resolveTaoBoundedParams({ holdHorizon: -1 })).toThrow('options.taoBounded.holdHorizon');
+    expect(() => resolveTaoBoundedParams({ waitThreshold: Number.NaN })).toThrow('options.taoBounded.waitThreshold');
+    expect(() => resolveTaoBoundedParams({ creditSource: 'guess' as 'live' })).toThrow('options.taoBounded.creditSource must be "observed" or "live"');
+    expect(() => resolveTaoBoundedParams({ horizon: 5 } as never)).toThrow('options.taoBounded.horizon');
+    expect(() => resolveTaoBoundedParams({ eventAdmission: 1 as unknown as boolean })).toThrow('options.taoBounded.eventAdmission must be a boolean');
+    expect(resolveTaoBoundedParams({ holdHorizon: 7 })).toEqual({ ...defaultTaoBoundedParams, holdHorizon: 7 });
+  });
+
+  it('are recorded in the simulate report with the defaults filled in', async () => {
+    const r = await simulate({ setting: 'ds-16', policies: ['tao-bounded'], seeds: [1], mode: { tasks: 6 }, deps, taoBounded: { waitThreshold: 9 } });
+    expect(r.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 9 });
+  });
+});
+
+describe('tao-bounded admission timing', () => {
+  it('reacts between ticks by default and only at ticks with eventAdmission false, whatever tao.eventAdmission says', () => {
+    const setting = SETTINGS['ds-64']!;
+    const ctx = { setting, deps };
+    expect(createPolicy('tao-bounded', ctx).reactive).toBe(true);
+    expect(createPolicy('tao-bounded', { ...ctx, taoBounded: { eventAdmission: false } }).reactive).toBe(false);
+    expect(createPolicy('tao-bounded', { ...ctx, tao: { eventAdmission: true }, taoBounded: { eventAdmission: false } }).reactive).toBe(false);
+    expect(createPolicy('tao', ctx).reactive).toBe(false);
   });
 });

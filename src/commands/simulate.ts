@@ -11,6 +11,7 @@ import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './c
 import { checkWritable } from './outputs.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
+import { defaultTaoBoundedParams, type TaoBoundedParams } from '../sim/policies/tao-bounded.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
@@ -51,6 +52,9 @@ options:
   --state-budget N      DP state budget (default ${defaultTaoParams.stateBudget})
   --event-admission     TAO also admits between ticks when the pool changes (default: every H only)
   --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
+  --wait-threshold S    tao-bounded: seconds of waiting after which a session is starved (default ${defaultTaoBoundedParams.waitThreshold})
+  --hold-horizon S      tao-bounded: hold horizon tau in seconds, or Infinity (default ${defaultTaoBoundedParams.holdHorizon})
+  --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
   --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
@@ -67,6 +71,9 @@ const FLAGS = {
   baseline: { type: 'string' },
   'event-admission': { type: 'boolean' },
   'credit-source': { type: 'string' },
+  'wait-threshold': { type: 'string' },
+  'hold-horizon': { type: 'string' },
+  'tick-admission': { type: 'boolean' },
   seeds: { type: 'string' },
   tasks: { type: 'string' },
   duration: { type: 'string' },
@@ -138,6 +145,24 @@ export function taoFromFlags(values: {
   return tao;
 }
 
+/** `tao-bounded` knobs from their flags (each a non-negative number of seconds, or Infinity). */
+export function taoBoundedFromFlags(values: {
+  'wait-threshold'?: string | undefined;
+  'hold-horizon'?: string | undefined;
+  'tick-admission'?: boolean | undefined;
+}): Partial<TaoBoundedParams> {
+  const out: { waitThreshold?: number; holdHorizon?: number; eventAdmission?: boolean } = {};
+  if (values['tick-admission'] === true) out.eventAdmission = false;
+  for (const [flag, key] of [['wait-threshold', 'waitThreshold'], ['hold-horizon', 'holdHorizon']] as const) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    const v = text === 'Infinity' ? Number.POSITIVE_INFINITY : numFlag(`--${flag}`, text);
+    if (!(v >= 0)) throw new InvalidValueError(`--${flag} must be a non-negative number of seconds or Infinity (got "${text}")`);
+    out[key] = v;
+  }
+  return out;
+}
+
 /** `--policy NAME`, `--policy a,b,...` (those, in that order) or `--policy all`. */
 function policiesFlag(text: string): PolicyName[] {
   if (text === 'all') return [...POLICY_NAMES];
@@ -167,6 +192,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const mode = modeFromFlags(values, setting);
   const tao = taoFromFlags(values);
+  const taoBounded = taoBoundedFromFlags(values);
   const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : positiveNumberFlag('--sample', values.sample, 'seconds');
 
   let recorded: PolicyName | undefined;
@@ -190,6 +216,7 @@ export async function run(args: string[]): Promise<number> {
       seeds,
       mode,
       tao,
+      taoBounded,
       ...(baseline === undefined ? {} : { baseline }),
       sampleEvery,
       checkInvariants: values.check === true,
@@ -213,7 +240,9 @@ export async function run(args: string[]): Promise<number> {
   }
   if (values.json !== undefined) {
     const { schemaVersion, ...rest } = report;
-    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
+    // JSON has no Infinity: a knob switched off is written as the string "Infinity", as its flag takes it.
+    const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
+    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
   }
   if (values.svg !== undefined) {
     const first = seeds[0]!;

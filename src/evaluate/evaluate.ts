@@ -36,7 +36,7 @@ export function decayCredit(tokens: number, age: number, halfLife: number, unit:
  * The Problem's `nodes` is `snapshot.nodes` itself. The result always passes `validateProblem`.
  *
  * Beyond the paper, each off by default (README, "Beyond the paper"): `creditSource: 'live'` caps each credit
- * by the observation's `live` prefix; a finite `holdHorizon` makes a running, not-ready session
+ * by the observation's `live` prefix; a finite `holdHorizon` makes a session whose tool still runs
  * ineligible on the nodes where holding it does not pay (see hold.ts; `eligible` is then a new array);
  * a finite `waitThreshold` or `waitServiceMultiple` boosts the credit of starved sessions (wait-boost.ts).
  * The signature is computed from the snapshot's session, before these.
@@ -102,7 +102,7 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
     }
 
     let eligible = s.eligible;
-    if (hold && !ready && tool !== undefined) {
+    if (hold && tool !== undefined && tool.returnedAt === undefined) {
       const remaining = remainingOf(predictor, tool, time, s.id);
       const held = holdEligible(snapshot.nodes, eligible, credit, weight, remaining, o.holdHorizon);
       eligible = held.eligible;

@@ -5,11 +5,13 @@
  * capacity-seconds one cached token is worth (node capacity / prefill throughput), the hold pays on node
  * b iff
  *
- *     w * remaining <= tau * k(b)
+ *     w * remaining < tau * k(b)
  *
- * (derivation in the README section "Beyond the paper"). Nodes where it does not pay are made ineligible for the
- * session; a session predicted ready (r = 1) is never filtered: its hold lasts at most one horizon, which
- * the tick already costs.
+ * (derivation in docs/bounded-wait.md). Nodes where it does not pay are made ineligible for the session.
+ * The rule applies to every session whose tool has not returned, predicted ready or not: a readiness
+ * prediction is a probe schedule (`remaining` is 0 whenever a probe is due), not a promise that the tool
+ * is back, and a wrong one holds the capacity for the whole tool. The inequality is strict, so that
+ * tau = 0 never holds and a node without credit is never worth a hold.
  */
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { ReadinessSource } from './readiness/predictor.js';
@@ -43,7 +45,7 @@ export function holdEligible(
   for (let e = 0; e < count; e++) {
     const id = eligible === undefined ? nodes[e]!.id : eligible[e]!;
     const k = credit?.[id] ?? 0;
-    if (cost > horizon * k) continue;
+    if (!(cost < horizon * k)) continue;
     kept.push(id);
     if (k > 0) {
       // Null prototype, as evaluate's credit maps: a node id such as "__proto__" stays an own key.

@@ -53,6 +53,7 @@ export {
 export type { Dist } from './dist.js';
 export { POLICY_NAMES, isPolicyName, type PolicyName, type ProblemTick } from './policy.js';
 export { defaultTaoParams, type TaoParams, type TaoVariant, type CreditSource } from './policies/tao.js';
+export type { TaoBoundedParams, TaoBoundedVariant } from './policies/tao-bounded.js';
 export { loadTaoDeps, type TaoDeps, type SimPredictor } from './deps.js';
 export type { RunResult } from './simulation.js';
 export { type RunMetrics, type RunDiagnostics, type RetentionBin, RETENTION_BINS, STEADY_SKIP } from './metrics.js';

@@ -7,6 +7,7 @@ import { loadTaoDeps, type TaoDeps } from './deps.js';
 import type { EngineModel } from './engine.js';
 import { createPolicy, needsDeps } from './policies/index.js';
 import { defaultTaoParams, type TaoParams } from './policies/tao.js';
+import { resolveTaoBoundedParams, type TaoBoundedParams } from './policies/tao-bounded.js';
 import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './policy.js';
 import { namedSetting, parseSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
@@ -34,6 +35,8 @@ export interface SimulateOptions {
   readonly mode?: RunMode;
   /** TAO pipeline parameters (h, H, delta, quantum, state budget, reserve, ...). */
   readonly tao?: Partial<TaoParams>;
+  /** The `tao-bounded` knobs (wait threshold, hold horizon, ...); its ablations switch one part off on top. */
+  readonly taoBounded?: Partial<TaoBoundedParams>;
   /** Reference policy for paired comparisons (must be one of `policies`). */
   readonly baseline?: PolicyName;
   /** Seconds between samples of running requests. @default defaultSimulateOptions.sampleEvery (1) */
@@ -66,6 +69,8 @@ export interface SimulationReport {
   readonly policies: readonly PolicyName[];
   /** Every TAO parameter the TAO-family policies ran with (defaults filled in). */
   readonly tao: TaoParams;
+  /** Every `tao-bounded` knob the bounded policies ran with (defaults filled in). */
+  readonly taoBounded: TaoBoundedParams;
   readonly runs: readonly RunResult[];
   /** Per policy over seeds, unpaired 95% intervals. */
   readonly summary: readonly PolicySummary[];
@@ -121,6 +126,7 @@ const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set(
     seeds: true,
     mode: true,
     tao: true,
+    taoBounded: true,
     baseline: true,
     sampleEvery: true,
     checkInvariants: true,
@@ -133,6 +139,7 @@ const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set(
 export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
   rejectUnknownKeys(recordAt(options, 'options'), SIMULATE_OPTION_KEYS, 'options', 'option');
   if (options.tao !== undefined) checkOptionsObject(options.tao, defaultTaoParams, 'options.tao');
+  const taoBounded = resolveTaoBoundedParams(options.taoBounded);
   const setting = resolveSetting(options.setting);
   const policies = options.policies ?? POLICY_NAMES;
   policies.forEach((p, i) => {
@@ -164,6 +171,7 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
         setting,
         ...(deps === undefined ? {} : { deps }),
         ...(options.tao === undefined ? {} : { tao: options.tao }),
+        taoBounded,
         ...(onProblem === undefined ? {} : { onProblem: (tick: ProblemTick) => onProblem(name, seed, tick) }),
       });
       const result = runOnce(setting, policy, seed, mode, {
@@ -186,6 +194,7 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     seeds,
     policies,
     tao: { ...defaultTaoParams, ...options.tao },
+    taoBounded,
     runs,
     summary: summarize(runs),
     baseline,

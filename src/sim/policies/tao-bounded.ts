@@ -1,7 +1,9 @@
 /**
- * `tao-bounded`: TAO's pipeline (snapshot -> evaluate -> exact DP -> admissions in plan order) with the
- * evaluation options beyond the paper, at the package's recommended values (`boundedEvaluateOptions`):
- * a bounded wait, holds only where they pay, live credit. Its ablations switch one part off each:
+ * `tao-bounded`: TAO's pipeline (snapshot -> evaluate -> exact DP -> admissions in plan order), under the
+ * paper's interrupt lifecycle as `tao` (every tool boundary releases the admission; the hold rule decides
+ * which running tools may be readmitted early), with the evaluation options beyond the paper at the
+ * package's recommended values (`boundedEvaluateOptions`): a bounded wait, holds only where they pay, live
+ * credit. Its ablations switch one part off each:
  * - `tao-bounded-no-wait`: `waitThreshold` and `waitServiceMultiple` Infinity;
  * - `tao-bounded-no-hold`: `holdHorizon` Infinity (every running session admissible, as the paper);
  * - `tao-bounded-observed`: `creditSource: 'observed'` (credit from the last observation only).
@@ -9,9 +11,12 @@
  * What the simulator adds to each snapshot: `waitingSince` of a pooled session whose request is issued
  * (its tool returned, or it is new) is when it was issued; each cache observation's `live` is the prefix of
  * the session the node caches right now (capped at the observation's tokens), the view a KV-event-fed
- * scheduler has. `expectedService` is not given, so `waitServiceMultiple` has no effect here.
+ * scheduler has. `expectedService` is not given, so `waitServiceMultiple` has no effect here. It also admits
+ * between ticks when the pool changes (`eventAdmission`, on by default here, off for `tao`).
  */
-import { boundedEvaluateOptions, type CreditSource } from '../../evaluate/bounded-options.js';
+import { checkOptionsObject } from '../../checks.js';
+import { InvalidTypeError } from '../../errors.js';
+import { boundedEvaluateOptions, resolveBoundedInto, type CreditSource, type ResolvedBoundedOptions } from '../../evaluate/bounded-options.js';
 import type { CacheObservation, Snapshot, SnapshotSession } from '../../evaluate/snapshot.js';
 import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick, SchedulerView } from '../policy.js';
@@ -37,6 +42,11 @@ export interface TaoBoundedParams {
   readonly holdHorizon: number;
   /** Credit source. @default boundedEvaluateOptions.creditSource */
   readonly creditSource: CreditSource;
+  /**
+   * Also decide between ticks when the pool changes (a tool returns, a request ends, a task starts), as
+   * `tao`'s `eventAdmission`; measured to help `tao-bounded` (docs/bounded-wait.md). @default true
+   */
+  readonly eventAdmission: boolean;
 }
 
 export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze({
@@ -44,7 +54,28 @@ export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze
   waitServiceMultiple: boundedEvaluateOptions.waitServiceMultiple,
   holdHorizon: boundedEvaluateOptions.holdHorizon,
   creditSource: boundedEvaluateOptions.creditSource,
+  eventAdmission: true,
 });
+
+/**
+ * `p` checked field by field (a plain object of known keys, each as the evaluation option of the same
+ * name) over the defaults; an error names `path` and the field.
+ */
+export function resolveTaoBoundedParams(p: Partial<TaoBoundedParams> | undefined, path = 'options.taoBounded'): TaoBoundedParams {
+  if (p === undefined) return defaultTaoBoundedParams;
+  checkOptionsObject(p, defaultTaoBoundedParams, path);
+  const { eventAdmission, ...evaluateKnobs } = p;
+  if (eventAdmission !== undefined && typeof eventAdmission !== 'boolean') throw new InvalidTypeError(`${path}.eventAdmission must be a boolean`);
+  const out: ResolvedBoundedOptions = { ...boundedEvaluateOptions, ...defaultTaoBoundedParams };
+  resolveBoundedInto(evaluateKnobs, out, path);
+  return Object.freeze({
+    waitThreshold: out.waitThreshold,
+    waitServiceMultiple: out.waitServiceMultiple,
+    holdHorizon: out.holdHorizon,
+    creditSource: out.creditSource,
+    eventAdmission: eventAdmission ?? defaultTaoBoundedParams.eventAdmission,
+  });
+}
 
 /** The params of `variant`: the given ones with its part switched off. */
 export function ablate(variant: TaoBoundedVariant, p: TaoBoundedParams): TaoBoundedParams {
@@ -93,7 +124,7 @@ export function createTaoBoundedPolicy(options: TaoBoundedPolicyOptions): Policy
   return createTaoPolicy({
     variant: 'tao',
     name: variant,
-    params,
+    params: { ...params, eventAdmission: b.eventAdmission },
     deps,
     evaluate: {
       waitThreshold: b.waitThreshold,
