@@ -216,6 +216,22 @@ describe('a forced path stays within the state budget', () => {
     expect(compareValues(plan.value, optimum)).toBeLessThanOrEqual(0);
   });
 
+  it('the bounded TypeScript frontier (maxWork) stops as a labelled fallback with the solver\'s plan, and is exact without a bound', async () => {
+    const bounded = solveFrontierReference(heavy, { quantum: 1 }, 1000);
+    expect(bounded.status).toBe('fallback');
+    expect(bounded.reason).toBe('state budget exceeded: the TypeScript frontier passed 1000 units of work');
+    expect(['bfd', 'heuristic']).toContain(bounded.stats.path);
+    expectFeasible(heavy, bounded);
+    // The same incumbent as the WASM solver's fallback at that budget, and never above the optimum.
+    const wasm = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 1000 });
+    expect(bounded.value).toEqual(wasm.value);
+    const optimum = highsOptimum(await loadHighs(), heavy, 1);
+    expect(compareValues(bounded.value, optimum)).toBeLessThanOrEqual(0);
+    const exact = solveFrontierReference(heavy, { quantum: 1 });
+    expect(exact.status).toBe('optimal');
+    expect(exact.value).toEqual(optimum);
+  });
+
   it("path 'dense' above the budget is a labelled fallback that spends no work", () => {
     const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 879 });
     expect(plan.status).toBe('fallback');

@@ -92,7 +92,9 @@ export function poolRunner(options: ResolvedSolveOptions): Runner {
  * Being the same algorithm, it checks the implementation; HiGHS, on its subsample, checks the method.
  */
 export function solveWithReference(problem: Problem, options: ResolvedSolveOptions): Plan {
-  return solveFrontierReference(problem, options);
+  // Bounded like the solver (its state budget), so a corpus tick past the budget ends as a labelled
+  // fallback, not an unbounded exact search; the harness trusts only the reference's optimal plans.
+  return solveFrontierReference(problem, options, options.stateBudget);
 }
 
 /** The TypeScript reference as a runner (see solveWithReference). */

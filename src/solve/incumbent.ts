@@ -123,6 +123,11 @@ export function bestHeuristic(packed: PackedProblem, best: Float64Array = bestCr
   return out!;
 }
 
+/** A fallback's path: `bfd` when best-fit decreasing produced it, else `heuristic`. */
+export function fallbackPath(heuristic: HeuristicName): 'bfd' | 'heuristic' {
+  return heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
+}
+
 /** The plan of `bestHeuristic`: kept node per kept session, -1 = not admitted. */
 export function heuristicPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array {
   return bestHeuristic(packed, best).node;

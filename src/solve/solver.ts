@@ -24,7 +24,7 @@ import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } fro
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
 import { creditLevel, creditReduction, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
-import { bestNodesPlan, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
+import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { bfdPacked } from './bfd.js';
@@ -34,7 +34,7 @@ import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution }
 import { denseTwin } from './ts/dense.js';
 import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
-import type { FrontierStats, HeuristicName, Plan, Problem, SolvePath } from '../types.js';
+import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
 import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
@@ -96,11 +96,6 @@ export interface Solver {
   memoryBytes(): number;
   /** Releases the instance; later calls throw ClosedError. */
   close(): void;
-}
-
-/** A fallback's path: `bfd` when best-fit decreasing produced it, else `heuristic`. */
-function fallbackPath(heuristic: HeuristicName): 'bfd' | 'heuristic' {
-  return heuristic === 'bfd' || heuristic === 'bfd-tokens' ? 'bfd' : 'heuristic';
 }
 
 function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {

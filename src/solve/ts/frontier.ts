@@ -46,6 +46,7 @@
  */
 import { creditGrid, creditTableRows, frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
 import { solverIncumbent } from '../credit-level.js';
+import { fallbackPath } from '../incumbent.js';
 import type { SolveOptions } from '../options.js';
 import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
 import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
@@ -53,6 +54,9 @@ import { MEMORY_CAP_BYTES } from '../../limits.js';
 import { workStats } from '../plan.js';
 import { solvePrepared } from '../prepared.js';
 import type { Plan, Problem } from '../../types.js';
+
+/** Work units between the bounded reference's checks of `maxWork`. */
+const REFERENCE_STEP_WORK = 1 << 16;
 
 /** Exact packed keys of a packed problem as BigInt (see PackedProblem.key), also when they do not fit an i64; -1 = not a candidate. */
 export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
@@ -634,13 +638,30 @@ export function assignClassNodes(
  * and decomposition plans; the same session order, slots and classes). Meant for tests and measurements where the
  * dense reference's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
  * frontier, so against that path it checks the implementation, not the method.
+ *
+ * `maxWork` bounds the frontier's work (units as in `stateBudget`) for callers that must finish, such as
+ * the benchmark's reference runner: past it the plan is the solver's labelled fallback (its incumbent),
+ * status `fallback`. Unbounded by default: an exact answer whatever it costs.
  */
-export function solveFrontierReference(problem: Problem, options?: SolveOptions): Plan {
+export function solveFrontierReference(problem: Problem, options?: SolveOptions, maxWork = Number.POSITIVE_INFINITY): Plan {
   return solvePrepared(problem, options, (packed, base) => {
-    const setup = frontierSetup(packed, solverIncumbent(packed).node);
+    const incumbent = solverIncumbent(packed);
+    const setup = frontierSetup(packed, incumbent.node);
     const run = new FrontierTwin(packed, setup);
     let status = run.start();
-    while (status === DpStatus.paused) status = run.step(Number.POSITIVE_INFINITY);
+    const quota = Number.isFinite(maxWork) ? REFERENCE_STEP_WORK : Number.POSITIVE_INFINITY;
+    while (status === DpStatus.paused) {
+      const spent = run.counters().work;
+      if (spent >= maxWork) {
+        return {
+          status: 'fallback',
+          reason: `state budget exceeded: the TypeScript frontier passed ${maxWork} units of work`,
+          node: incumbent.node,
+          stats: { ...base, path: fallbackPath(incumbent.heuristic), heuristic: incumbent.heuristic, ...workStats(spent) },
+        };
+      }
+      status = run.step(Math.min(quota, maxWork - spent));
+    }
     if (status !== DpStatus.done && status !== DpStatus.incumbent) throw new Error(`frontier reference stopped with status ${status}`);
     const { work, ...counters } = run.counters();
     const stats = {
