@@ -48,11 +48,13 @@ describe('the paired regression gate', () => {
 
   it('catches a solver made 15% slower on a hard family', () => {
     const solve: SolveFn = (p, o) => solver.solve(p, o);
-    const r = measurePaired(hardGroup('spread-credit/4n', 20), solve, slowedBy(solve, 0.15), 3);
+    // near-fitting/4n: still milliseconds per solve with the credit-level solver, so CPU-time accounting
+    // granularity stays small beside the injected 15% (spread-credit/4n now solves in a fraction of that).
+    const r = measurePaired(hardGroup('near-fitting/4n', 20), solve, slowedBy(solve, 0.15), 3);
     const verdict = judgePaired([r], thresholds);
     expect(r.lower, verdict.lines.join('\n')).toBeGreaterThan(PAIRED_GATE.maxSlowdown);
     expect(verdict.code).toBe(1);
-    expect(verdict.lines[1]).toMatch(/^ {2}spread-credit\/4n: current\/baseline time .*slower than the baseline/);
+    expect(verdict.lines[1]).toMatch(/^ {2}near-fitting\/4n: current\/baseline time .*slower than the baseline/);
   });
 
   it('does not flag the same solver against itself', () => {
