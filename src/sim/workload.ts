@@ -170,7 +170,7 @@ export const DECODE_HEAVY_PROFILE: WorkloadProfile = Object.freeze({
 export const SWE_BENCH_PROFILE: WorkloadProfile = Object.freeze({
   ...DECODE_HEAVY_PROFILE,
   name: 'swe-bench',
-  description: 'SWE-bench-like, tool-dominated: ~3.5k-token start, ~1.5k tokens per step, ~11 steps, tests of median 30 s, 180 s tool timeout',
+  description: 'SWE-bench-like, tool-dominated: ~3.5k-token start, ~1.5k tokens per step, ~11 steps, tests of median 85 s, builds of median 270 s, 600 s tool timeout',
   tools: Object.freeze([
     tool('edit', 'str_replace_editor', 0.2, ln(0.25, 0.5, 0.02, 0.75)),
     tool('view', 'str_replace_editor', 0.1, ln(0.12, 0.4, 0.02, 0.75)),
