@@ -7,6 +7,8 @@
  * 1. `trivial`: no session fits anywhere.
  * 2. `best-nodes`: every session on one of its best-credit nodes fits (src/solve/incumbent.ts: optimal by the
  *    sum-of-maxima bound). O(n m).
+ * 2a. `multiple-knapsack`, past DENSE_FIRST_CELLS cells, when no kept session's value depends on the node:
+ *    the bound-and-bound search of src/solve/mkp/search.ts.
  * 3. `bound`: a heuristic plan (BFD, credit greedy) meets the LP upper bound of the whole problem,
  *    found when the frontier starts; optimal without folding a session.
  * 4. `dense` for grids of at most DENSE_FIRST_CELLS cells, where the SIMD kernel's ~1 ns per cell beats
@@ -32,6 +34,9 @@ import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem }
 import { elapsedMicros, trivialStats, workStats } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { denseTwin } from './ts/dense.js';
+import { WorkMeter } from './mkp/meter.js';
+import { searchMultipleKnapsack } from './mkp/search.js';
+import { nodeIndependentValues } from './mkp/values.js';
 import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
 import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
@@ -352,6 +357,28 @@ function solveReduced(a: Attempt, level: CreditLevel, r: CreditReduction): RawSo
 }
 
 /**
+ * The multiple-knapsack path (src/solve/mkp/search.ts) when every kept session's value is the same on all
+ * its candidate nodes, else null. Past the state budget or the deadline: the labelled fallback, the
+ * better of the search's best plan and the heuristic plan.
+ */
+function runMultipleKnapsack(a: Attempt): RawSolution | null {
+  const values = nodeIndependentValues(a.packed);
+  if (values === null) return null;
+  const budget = a.options.stateBudget;
+  const meter = new WorkMeter(budget, () => halted(a, 0), () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget} units of work`);
+  const out = searchMultipleKnapsack(a.packed, values, meter);
+  let r: RawSolution;
+  if (out.optimal) r = solved(a, out.node, 'multiple-knapsack', meter.work);
+  else {
+    const h = solverIncumbent(a.packed);
+    a.incumbent = lexBetter(planTriple(a.packed, out.node), planTriple(a.packed, h.node)) ? { node: out.node, heuristic: 'surrogate-split' } : h;
+    r = fallbackOf(a, out.reason!, meter.work);
+  }
+  r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };
+  return r;
+}
+
+/**
  * The decision on a packed problem: trivial when nothing fits, else the paths of the module comment
  * under the option `path`, each bounded by the state budget, the memory cap and the deadline.
  */
@@ -376,6 +403,8 @@ function decide(
     const fits = bestNodesPlan(packed, best);
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
     if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
+    const mkp = runMultipleKnapsack(a);
+    if (mkp !== null) return mkp;
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
