@@ -183,6 +183,17 @@ export function knapsack(
     if (adding) t++;
     else s--;
     adding = !adding;
+    const canAdd = t < k;
+    const canRemove = s >= 0;
+    const pAdd = canAdd ? p[items[t]!]! : 0;
+    const wAdd = canAdd ? w[items[t]!]! : 1;
+    const pRemove = canRemove ? p[items[s]!]! : 0;
+    const wRemove = canRemove ? w[items[s]!]! : 1;
+    // No moved state can beat z when the best value moved plus the bound of the most room left does
+    // not (values ascend with weights, so the last state has the best value, the first the most room):
+    // the item keeps its break-solution side in every state, and the layer costs nothing.
+    const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
+    if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
 
     meter.spend(2 * count);
     counters.states += 2 * count;
@@ -192,12 +203,6 @@ export function knapsack(
     scratch.states(2 * count);
     scratch.history(hist + 2 * count);
     const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
-    const canAdd = t < k;
-    const canRemove = s >= 0;
-    const pAdd = canAdd ? p[items[t]!]! : 0;
-    const wAdd = canAdd ? w[items[t]!]! : 1;
-    const pRemove = canRemove ? p[items[s]!]! : 0;
-    const wRemove = canRemove ? w[items[s]!]! : 1;
     // Merge the old list (x) with the moved list (y), both by weight ascending, into the next list:
     // non-dominated (each value above every value of a lighter state merged before it, kept or not: a
     // state dominated by a dropped one has no larger bound) and with a bound above z.
@@ -205,20 +210,33 @@ export function knapsack(
     let y = 0;
     let out = 0;
     let lastV = Number.NEGATIVE_INFINITY;
+    // The heads of both lists (weight +Infinity once a list is spent).
+    let wx = sw[0]!;
+    let vx = sv[0]!;
+    let wy = wx + dw;
+    let vy = vx + dv;
     while (x < count || y < count) {
       let ww: number;
       let vv: number;
       let hh: number;
-      if (y < count && (x >= count || sw[y]! + dw < sw[x]! || (sw[y]! + dw === sw[x]! && sv[y]! + dv > sv[x]!))) {
-        ww = sw[y]! + dw;
-        vv = sv[y]! + dv;
+      if (wy < wx || (wy === wx && vy > vx)) {
+        ww = wy;
+        vv = vy;
         hh = -3 - y; // a new state: its history entry is written once it is kept or best
         y++;
+        if (y < count) {
+          wy = sw[y]! + dw;
+          vy = sv[y]! + dv;
+        } else wy = Number.POSITIVE_INFINITY;
       } else {
-        ww = sw[x]!;
-        vv = sv[x]!;
+        ww = wx;
+        vv = vx;
         hh = sh[x]!;
         x++;
+        if (x < count) {
+          wx = sw[x]!;
+          vx = sv[x]!;
+        } else wx = Number.POSITIVE_INFINITY;
       }
       if (vv <= lastV) continue;
       lastV = vv;

@@ -192,6 +192,42 @@ class Search {
   }
 
   /**
+   * Packs `chosen` knapsack by knapsack in `order`, each taking the largest subset sum of the remaining
+   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit).
+   */
+  split(chosen: readonly number[], order: readonly number[]): { left: Set<number>; placed: Map<number, number>; room: Float64Array } {
+    const w = this.packed.qweight;
+    const left = new Set(chosen);
+    const placed = new Map<number, number>();
+    const room = Float64Array.from(this.resid);
+    for (const b of order) {
+      if (left.size === 0) break;
+      const mine: number[] = [];
+      for (const j of left) if (this.candidate(j, b) && w[j]! <= room[b]!) mine.push(j);
+      if (mine.length === 0) continue;
+      const s = maxSubsetSum(mine, mine.length, w, room[b]!, this.meter, this.ss);
+      if (s === null) {
+        mine.sort((x, y) => w[y]! - w[x]!);
+        for (const j of mine) {
+          if (w[j]! <= room[b]!) {
+            room[b] = room[b]! - w[j]!;
+            placed.set(j, b);
+            left.delete(j);
+          }
+        }
+        continue;
+      }
+      for (const x of s.chosen) {
+        const j = mine[x]!;
+        placed.set(j, b);
+        left.delete(j);
+      }
+      room[b] = room[b]! - s.sum;
+    }
+    return { left, placed, room };
+  }
+
+  /**
    * The node's surrogate bound and split: null when the node is closed (its bound does not beat the
    * incumbent, or the split reached it), else the bound, the surrogate items the split left out and the
    * free items.
@@ -216,37 +252,15 @@ class Search {
     if (sur === null) return null;
     const bound = this.fixed + sur.value;
 
-    // Split the surrogate solution over the knapsacks, smallest residual first.
+    // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
     this.counters.splits++;
-    const left = new Set(sur.chosen);
-    const placed = new Map<number, number>();
-    const room = Float64Array.from(this.resid);
-    const nodes = Array.from({ length: m }, (_, b) => b).sort((a, b) => room[a]! - room[b]! || a - b);
-    for (const b of nodes) {
-      if (left.size === 0) break;
-      const mine: number[] = [];
-      for (const j of left) if (this.candidate(j, b) && w[j]! <= room[b]!) mine.push(j);
-      if (mine.length === 0) continue;
-      const s = maxSubsetSum(mine, mine.length, w, room[b]!, this.meter, this.ss);
-      if (s === null) {
-        // Too large for a bitset: place greedily (heaviest first) instead.
-        mine.sort((x, y) => w[y]! - w[x]!);
-        for (const j of mine) {
-          if (w[j]! <= room[b]!) {
-            room[b] = room[b]! - w[j]!;
-            placed.set(j, b);
-            left.delete(j);
-          }
-        }
-        continue;
-      }
-      for (const x of s.chosen) {
-        const j = mine[x]!;
-        placed.set(j, b);
-        left.delete(j);
-      }
-      room[b] = room[b]! - s.sum;
+    const ascending = Array.from({ length: m }, (_, b) => b).sort((a, b) => this.resid[a]! - this.resid[b]! || a - b);
+    let split = this.split(sur.chosen, ascending);
+    if (split.left.size > 0 && m > 1) {
+      const second = this.split(sur.chosen, ascending.reverse());
+      if (second.left.size < split.left.size) split = second;
     }
+    const { left, placed, room } = split;
     if (left.size === 0) {
       this.counters.splitHits++;
       this.record(bound, placed);
