@@ -152,8 +152,12 @@ export interface CreditLevelStats {
  * ran, solved or stopped at the state budget or the deadline.
  */
 export interface MultipleKnapsackStats {
-  /** `solved`: the search proved its plan optimal; `stopped`: it passed the state budget or the deadline. */
-  outcome: 'solved' | 'stopped';
+  /**
+   * `solved`: the search proved its plan optimal; `stopped`: it passed the state budget or the deadline
+   * (the plan is the fallback); `abandoned`: it passed its share of the dense DP's cost, and the other
+   * paths decided (`path` says which).
+   */
+  outcome: 'solved' | 'stopped' | 'abandoned';
   /** Search nodes (partial assignments) visited. */
   nodes: number;
   /** Surrogate knapsacks solved (one per node, over the summed residual capacities). */

@@ -370,7 +370,13 @@ describe('bounded: budget, deadline, stop flag', () => {
     expect(asked).toBe(3);
     const tight = new WorkMeter(10, () => undefined, (w) => `budget after ${w}`);
     tight.spend(6);
-    expect(() => tight.spend(5)).toThrow(new MkpHalt('budget after 6'));
+    let halt: unknown;
+    try {
+      tight.spend(5);
+    } catch (e) {
+      halt = e;
+    }
+    expect(halt).toEqual(new MkpHalt('budget after 6', true));
     expect(tight.work).toBe(6);
   });
 
@@ -405,5 +411,30 @@ describe('bounded: budget, deadline, stop flag', () => {
     expect(full.status).toBe('optimal');
     expect(full.stats.path).toBe('credit-split');
     expect(full.stats.creditLevel?.remainderPath).toBe('multiple-knapsack');
+  });
+});
+
+describe('abandoned for the dense DP', () => {
+  it('past its share of the dense cost the search gives way to the other paths, which stay exact', () => {
+    // Six small knapsacks (4-9) and thirty sessions of weight 2, 3 or 5: the surrogate packs the
+    // knapsacks' total room, which no assignment reaches, and the search's nodes multiply.
+    const rnd = seededRandom(7);
+    const nodes = [4, 5, 6, 7, 8, 9].map((capacity, b) => ({ id: `n${b}`, capacity }));
+    const sessions = Array.from({ length: 30 }, (_, i): ProblemSession => {
+      const weight = rnd() < 0.6 ? 3 : 2 + 3 * Math.floor(rnd() * 2);
+      return { id: `s${i}`, weight, tokens: weight * 13 + Math.floor(rnd() * 9), ready: false };
+    });
+    const problem: Problem = { nodes, sessions };
+    const options = { quantum: 1, stateBudget: 2 ** 23 };
+    const { packed } = prepare(problem, options);
+    expect(packed.cells).toBeLessThanOrEqual(options.stateBudget);
+    const plan = solver.solve(problem, options);
+    expectFeasible(problem, plan);
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.multipleKnapsack?.outcome).toBe('abandoned');
+    expect(['frontier', 'dense', 'bound']).toContain(plan.stats.path);
+    // The search's work (its share: half the dense cells) is counted with the path that finished.
+    expect(plan.stats.work).toBeGreaterThan(packed.cells / 2);
+    expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
   });
 });

@@ -39,7 +39,7 @@ import { searchMultipleKnapsack } from './mkp/search.js';
 import { nodeIndependentValues } from './mkp/values.js';
 import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
-import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
+import type { FrontierStats, MultipleKnapsackStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
 import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
@@ -154,6 +154,8 @@ interface Attempt {
   frontier?: FrontierStats;
   /** The credit level, when computed. */
   level?: CreditLevel;
+  /** The counters of an abandoned multiple-knapsack search. */
+  multipleKnapsack?: MultipleKnapsackStats;
 }
 
 /** The labelled fallback plan of an attempt that stopped after `work` units of work. */
@@ -163,6 +165,7 @@ function fallbackOf(a: Attempt, reason: string, work: number, frontier: Frontier
 
 function withLevel(a: Attempt, r: RawSolution): RawSolution {
   if (a.level !== undefined) r.stats.creditLevel = levelStats(a.level, 0);
+  if (a.multipleKnapsack !== undefined) r.stats.multipleKnapsack = a.multipleKnapsack;
   return r;
 }
 
@@ -358,15 +361,24 @@ function solveReduced(a: Attempt, level: CreditLevel, r: CreditReduction): RawSo
 
 /**
  * The multiple-knapsack path (src/solve/mkp/search.ts) when every kept session's value is the same on all
- * its candidate nodes, else null. Past the state budget or the deadline: the labelled fallback, the
- * better of the search's best plan and the heuristic plan.
+ * its candidate nodes, else null. When the dense DP is within the state budget the search gets the
+ * frontier's share of its cost (FRONTIER_CELL_RATIO) and, past it, is abandoned for the other paths (null,
+ * its work and counters kept on the attempt); otherwise past the state budget or the deadline the plan is
+ * the labelled fallback, the better of the search's best plan and the heuristic plan.
  */
 function runMultipleKnapsack(a: Attempt): RawSolution | null {
   const values = nodeIndependentValues(a.packed);
   if (values === null) return null;
   const budget = a.options.stateBudget;
-  const meter = new WorkMeter(budget, () => halted(a, 0), () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget} units of work`);
+  const denseFits = a.packed.cells <= budget;
+  const cap = denseFits ? Math.min(budget, Math.max(FRONTIER_MIN_WORK, a.packed.cells * FRONTIER_CELL_RATIO)) : budget;
+  const meter = new WorkMeter(cap, () => halted(a, 0), () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget} units of work`);
   const out = searchMultipleKnapsack(a.packed, values, meter);
+  if (!out.optimal && out.atBudget === true && denseFits) {
+    a.priorWork = meter.work;
+    a.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
+    return null;
+  }
   let r: RawSolution;
   if (out.optimal) r = solved(a, out.node, 'multiple-knapsack', meter.work);
   else {
@@ -434,7 +446,7 @@ function decide(
   const r = runFrontier(a, setup, cap);
   if (!('abandoned' in r)) return r;
   if (options.path === 'auto' && denseFits) {
-    a.priorWork = r.work;
+    a.priorWork += r.work;
     a.frontier = r.frontier;
     return runDense(a);
   }

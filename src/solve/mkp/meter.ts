@@ -9,7 +9,14 @@ export const METER_CHECK_WORK = 1 << 14;
 
 /** Why the search stopped before proving its plan optimal. */
 export class MkpHalt {
-  constructor(readonly reason: string) {}
+  /**
+   * @param reason why, for the plan's `reason`
+   * @param atBudget the work budget stopped it (not the deadline, the stop flag or the memory cap)
+   */
+  constructor(
+    readonly reason: string,
+    readonly atBudget = false,
+  ) {}
 }
 
 export class WorkMeter {
@@ -36,7 +43,7 @@ export class WorkMeter {
    * work counted never exceeds it) or when the halting check says so.
    */
   spend(units: number): void {
-    if (this.#work + units > this.budget) throw new MkpHalt(this.budgetReason(this.#work));
+    if (this.#work + units > this.budget) throw new MkpHalt(this.budgetReason(this.#work), true);
     this.#work += units;
     if (this.#work >= this.#nextCheck) {
       this.#nextCheck = this.#work + METER_CHECK_WORK;

@@ -42,6 +42,8 @@ export interface MkpOutcome {
   readonly optimal: boolean;
   /** Why the search stopped early (when not optimal). */
   readonly reason?: string;
+  /** The work budget stopped it (not the deadline, the stop flag or the memory cap). */
+  readonly atBudget?: boolean;
   readonly counters: MkpCounters;
 }
 
@@ -336,7 +338,7 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
     s.node();
   } catch (e) {
     if (!(e instanceof MkpHalt)) throw e;
-    return { node: s.best, value: Math.max(0, s.bestValue), optimal: false, reason: e.reason, counters: s.counters };
+    return { node: s.best, value: Math.max(0, s.bestValue), optimal: false, reason: e.reason, atBudget: e.atBudget, counters: s.counters };
   } finally {
     if (scratch.ks.small && scratch.ss.small) kept = scratch;
   }
