@@ -9,9 +9,9 @@ import { SETTING_NAMES, type SettingName } from './settings.js';
 export interface BenchOptions {
   /** Settings to measure, in canonical order. @default all nine */
   settings: SettingName[];
-  /** Problems per setting corpus. @default 1000 */
+  /** Problems per setting corpus (steady-state ticks, see families/steady-state.ts). @default 500 */
   count: number;
-  /** Simulator seed of every corpus. @default 1 */
+  /** First simulator seed of every corpus (steady state records from several seeds on). @default 1 */
   seed: number;
   /** Runners to validate and time. `highs` is skipped with a note when the package is absent. @default all */
   runners: RunnerName[];
@@ -42,7 +42,7 @@ export interface BenchOptions {
 
 export const defaultBenchOptions: Readonly<BenchOptions> = Object.freeze({
   settings: [...SETTING_NAMES],
-  count: 1000,
+  count: 500,
   seed: 1,
   runners: [...RUNNER_NAMES],
   highsSample: 50,
