@@ -64,6 +64,18 @@ export interface PoolStats {
   lastPoolError: string | undefined;
 }
 
+/** The time each pool plan's worker spent solving it, microseconds (see workerMicrosOf). */
+const workerMicros = new WeakMap<Plan, number>();
+
+/**
+ * How long the worker spent on the solve behind `plan` (a plan a pool of this module returned from its
+ * worker), microseconds; undefined for any other plan (a fallback computed on the calling thread).
+ * The rest of `plan.stats.micros` is the round trip: packing aside, the pool's overhead.
+ */
+export function workerMicrosOf(plan: Plan): number | undefined {
+  return workerMicros.get(plan);
+}
+
 /** Options of `pool.close`. */
 export interface PoolCloseOptions {
   /**
@@ -423,7 +435,9 @@ class PiscinaSolverPool implements SolverPool {
     } else if (reply.protocol !== POOL_PROTOCOL) {
       outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
     } else if (reply.kind === 'solved') {
-      outcome = { plan: finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0)) };
+      const plan = finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0));
+      workerMicros.set(plan, reply.micros);
+      outcome = { plan };
     } else if (reply.kind === 'failed') {
       this.#retire(reply.threadId);
       outcome = { plan: this.#fallback(task, `worker ${reply.failure}: ${reply.reason}`) };
