@@ -36,7 +36,7 @@ export interface PlannerBackend<P> {
   /**
    * The time, in microseconds, the off-thread solve of `plan` spent solving (in its worker), if known:
    * with it the route measures the pool's round-trip overhead and learns which larger estimates are
-   * cheap (src/planner/route.ts). Without it the route is the fixed threshold.
+   * cheap (the adaptive route, docs/planner.md). Without it the route is the fixed threshold.
    */
   workerMicros?(plan: Plan): number | undefined;
   /** Releases what the backend owns; called once by `planner.close()`. */
@@ -49,7 +49,7 @@ export interface PlannerOptions {
    * Solves whose estimated work (in the solver's units of work, see `SolveOptions.stateBudget`) is at
    * most this run on the calling thread. Below it a direct solve costs less than a worker round trip
    * (measured, see IN_THREAD_MAX_WORK). Larger ones go to the pool, unless solves estimated alike were
-   * measured to take less than the pool's round trip adds (the adaptive route, src/planner/route.ts).
+   * measured to take less than the pool's round trip adds (the adaptive route, docs/planner.md).
    * `0` sends every solve to the pool, even trivial ones; `Infinity` keeps every solve in-thread.
    * @default 32768
    */

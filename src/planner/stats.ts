@@ -15,7 +15,7 @@ export interface PlannerStats {
   solvesInThread: number;
   /**
    * Of `solvesInThread`, estimated above `inThreadMaxWork` and run in-thread because solves of their class
-   * were measured to take less than the pool's round trip adds (src/planner/route.ts).
+   * were measured to take less than the pool's round trip adds (the adaptive route, docs/planner.md).
    */
   solvesRouted: number;
   /** Of `solves`, run in the worker pool. */
