@@ -45,6 +45,14 @@ describe('adaptive route', () => {
     expect(route.inThread(5_000)).toBe(false);
   });
 
+  it('leaves the largest overhead out of its mean, so one stall does not send slow classes in-thread', () => {
+    const route = new AdaptiveRoute(LIMIT);
+    teach(route, 5_000, ROUTE.minSamples, 400, 100);
+    route.record(9_000, 1_000, 80_000);
+    expect(route.overheadMicros()).toBe(100);
+    expect(route.inThread(5_000)).toBe(false);
+  });
+
   it('still sends every ROUTE.poolEvery-th such solve to the pool, so the overhead stays measured', () => {
     const route = new AdaptiveRoute(LIMIT);
     teach(route, 5_000, ROUTE.minSamples, 40, 150);

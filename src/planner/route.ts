@@ -10,8 +10,8 @@
  *   solves through their worker's time (the same solver on another thread).
  * A problem estimated at most `limit` runs in-thread, as with a fixed threshold. A larger one runs
  * in-thread once its class has ROUTE.minSamples measurements and the slowest of its last ROUTE.window is
- * at most the mean overhead of the last ROUTE.window pool solves: blocking the loop then costs less than
- * the round trip would add. A slower solve raises its class at once. Every ROUTE.poolEvery-th such
+ * at most the mean overhead of the last ROUTE.window pool solves (the largest left out, so one stall of
+ * the machine cannot dominate it): blocking the loop then costs less than the round trip would add. A slower solve raises its class at once. Every ROUTE.poolEvery-th such
  * decision goes to the pool anyway, which never blocks the loop and keeps the overhead current.
  */
 
@@ -38,10 +38,12 @@ class Recent {
     return m;
   }
 
-  mean(): number {
+  /** The mean without the largest value (the mean itself of a single value): one stall cannot dominate it. */
+  trimmedMean(): number {
+    if (this.size <= 1) return this.size === 0 ? NaN : (this.#values[0] as number);
     let s = 0;
     for (let i = 0; i < this.size; i++) s += this.#values[i] as number;
-    return this.size === 0 ? NaN : s / this.size;
+    return (s - this.max()) / (this.size - 1);
   }
 }
 
@@ -68,7 +70,7 @@ export class AdaptiveRoute {
     if (estimate <= this.#limit) return true;
     const times = this.#classes.get(classOf(estimate));
     if (times === undefined || times.size < ROUTE.minSamples || this.#overhead.size === 0) return false;
-    if (times.max() > this.#overhead.mean()) return false;
+    if (times.max() > this.#overhead.trimmedMean()) return false;
     this.#above += 1;
     return this.#above % ROUTE.poolEvery !== 0;
   }
@@ -90,8 +92,8 @@ export class AdaptiveRoute {
     times.push(solveMicros);
   }
 
-  /** Mean round-trip overhead of the last pool solves, microseconds; NaN before the first. */
+  /** Round-trip overhead of the last pool solves (their mean, the largest left out), microseconds; NaN before the first. */
   overheadMicros(): number {
-    return this.#overhead.mean();
+    return this.#overhead.trimmedMean();
   }
 }

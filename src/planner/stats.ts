@@ -48,7 +48,10 @@ export interface PlannerStats {
   queued: boolean;
   /** The routing threshold in use (units of work). */
   inThreadMaxWork: number;
-  /** Mean round-trip overhead of the last pool solves (wall time minus the worker's solve time), microseconds; null before the first. */
+  /**
+   * Round-trip overhead of the last 16 pool solves (wall time minus the worker's solve time; their mean, the
+   * largest left out), microseconds; null before the first.
+   */
   poolOverheadMicros: number | null;
   /** @deprecated The old name of `inThreadMaxWork`, still emitted with the same value. */
   inThreadMaxCells: number;
