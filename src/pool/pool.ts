@@ -419,7 +419,12 @@ class PiscinaSolverPool implements SolverPool {
     // Tasks handed over without a signal while a worker was alive: with none left, they would wait in
     // Piscina's queue; they get their fallback now, and whatever Piscina does with them later is ignored.
     const stranded = new Error(this.#strandReason.message, { cause: this.#strandReason });
-    for (const task of [...this.#running]) if (!task.guarded) this.#complete(task, { crashed: stranded });
+    for (const task of [...this.#running]) {
+      if (task.guarded) continue;
+      // Should a worker start after all and pick the task up, it stops at once.
+      Atomics.store(task.stop, 0, 1);
+      this.#complete(task, { crashed: stranded });
+    }
   }
 
   #complete(task: Task, reply: WorkerReply | { crashed: unknown }): void {
