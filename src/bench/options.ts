@@ -74,9 +74,11 @@ export interface GateThresholds {
    * Per setting, the WASM/reference time ratio may grow to at most this multiple of the baseline's. The
    * ratio is the median per-problem ratio of the interleaved pass (WASM and the reference solve each
    * problem back to back, so machine load cancels), over the DP-heavy problems when there are enough (see
-   * RunnerReport.ratioToReference). Measured here on the quick workload: repeated runs against one
-   * baseline stay within 1.15x; the unoptimized debug WASM build in place of the release one reads 1.5x
-   * on qwen-96.
+   * RunnerReport.ratioToReference). Measured here on the quick workload (steady-state ticks): three
+   * clean runs at a load average of 10-12 read 0.96-1.10x. It guards the WASM path against large
+   * regressions only: these ticks spend their time in the TypeScript phases both runners share
+   * (validation, packing, the credit level), so even the unoptimized debug WASM build reads about 1.0x;
+   * the paired gate (PAIRED_GATE) is the one that notices a 15% slowdown.
    * @default 1.5
    */
   maxRatioGrowth: number;
