@@ -41,8 +41,8 @@
  * reach it drops the child without being solved to the end.
  *
  * Bounded: at most CREDIT_BRANCH_MAX_NODES nodes, CREDIT_BRANCH_MAX_LEAVES leaves of credit U*, and
- * `creditLevelBudget` knapsack states over all re-solves and uniqueness checks; past any of them the
- * credit level is left undecided (the solve goes on as without it).
+ * CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` knapsack states over all re-solves and uniqueness
+ * checks; past any of them the credit level is left undecided (the solve goes on as without it).
  */
 import { creditLevelBudget, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
@@ -53,6 +53,16 @@ import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 export const CREDIT_BRANCH_MAX_NODES = 256;
 /** Most leaves of optimal credit (each has a remainder to solve). */
 export const CREDIT_BRANCH_MAX_LEAVES = 8;
+/** The branch and bound's knapsack states, in multiples of the credit level's budget (`creditLevelBudget`). */
+export const CREDIT_BRANCH_STATE_FACTOR = 4;
+/**
+ * Most sessions in the root's sets of several nodes with the same credit on two of them before the
+ * branching is not tried. Such a session's branches differ only in where it goes, which the bound
+ * cannot tell apart, so the tree grows with their number: on the multiple-knapsack classes (credit equal
+ * on every node) every such search passed its limits after milliseconds; on the tick families the
+ * sessions in several sets had different credits on them.
+ */
+export const CREDIT_BRANCH_MAX_TIED = 2;
 
 /** The credit level decided, at the root or by branching. */
 export interface CreditDecision {
@@ -193,7 +203,7 @@ const decisions = new WeakMap<PackedProblem, CreditDecision | null>();
 export function creditDecision(packed: PackedProblem, level: CreditLevel): CreditDecision | null {
   let d = decisions.get(packed);
   if (d === undefined) {
-    d = level.decided ? { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 } : branchAndBound(packed, level, creditLevelBudget(packed));
+    d = level.decided ? { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 } : branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed));
     decisions.set(packed, d);
   }
   return d;
@@ -215,9 +225,22 @@ function overlap(sets: readonly (readonly number[])[], n: number): { session: nu
   return { session: best, owners };
 }
 
+/** Sessions in the sets of several nodes with the same credit on two of those nodes. */
+function tiedAcrossNodes(packed: PackedProblem, sets: readonly (readonly number[])[]): number {
+  const m = nodesKept(packed);
+  const tied = new Set<number>();
+  for (let b = 0; b < m; b++) {
+    for (const j of sets[b]!) {
+      for (let a = 0; a < b && !tied.has(j); a++) if (sets[a]!.includes(j) && packed.credit[j * m + a] === packed.credit[j * m + b]) tied.add(j);
+    }
+  }
+  return tied.size;
+}
+
 export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxStates: number): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  if (tiedAcrossNodes(packed, level.sets) > CREDIT_BRANCH_MAX_TIED) return null;
   const search = new Search(packed, maxStates);
   let seq = 0;
   const root: TreeNode = {

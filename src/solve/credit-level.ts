@@ -41,11 +41,11 @@ import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } fr
  * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
  * per node.
  */
-export const CREDIT_LEVEL_MAX_STATES = 1 << 11;
+export const CREDIT_LEVEL_MAX_STATES = 1 << 12;
 
-/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 512 per kept node from 5 nodes on. */
+/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 1024 per kept node from 5 nodes on. */
 export function creditLevelBudget(packed: PackedProblem): number {
-  return Math.max(CREDIT_LEVEL_MAX_STATES, 512 * nodesKept(packed));
+  return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
 }
 
 /** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
