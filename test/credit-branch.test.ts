@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
-import { branchAndBound, creditDecision } from '../src/solve/credit-branch.js';
+import { CREDIT_BRANCH_MAX_TIED, branchAndBound } from '../src/solve/credit-branch.js';
 import { creditLevel } from '../src/solve/credit-level.js';
 import { nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
 import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
@@ -131,6 +131,31 @@ describe('the branch and bound on the credit level', () => {
     }
     expect(undecided).toBeGreaterThan(10);
   });
+  it('does not branch when several shared sessions have equal credit on their nodes (the multiple-knapsack shape); the solve stays exact', () => {
+    let skipped = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const rnd = seededRandom(seed + 4400);
+      const nodes = Array.from({ length: 2 + (seed % 2) }, (_, b) => ({ id: `n${b}`, capacity: 100 + Math.floor(rnd() * 60) }));
+      const sessions = Array.from({ length: 7 }, (_, i): ProblemSession => {
+        const weight = 20 + Math.floor(rnd() * 50);
+        const k = 10 + Math.floor(rnd() * 90);
+        return { id: `s${i}`, weight, tokens: Math.floor(rnd() * 9), ready: rnd() < 0.5, credit: Object.fromEntries(nodes.map((node) => [node.id, k])) };
+      });
+      const problem = { nodes, sessions };
+      const { packed } = prepare(problem, { quantum: 1 });
+      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
+      if (level === null || level.decided) continue;
+      // Every session has the same credit on every node: each one in two sets counts.
+      const shared = Array.from({ length: sessionsKept(packed) }, (_, j) => level.sets.filter((set) => set.includes(j)).length).filter((k) => k > 1).length;
+      if (shared <= CREDIT_BRANCH_MAX_TIED) continue;
+      expect(branchAndBound(packed, level, Number.POSITIVE_INFINITY)).toBeNull();
+      const plan = solver.solve(problem, { quantum: 1 });
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+      skipped++;
+    }
+    expect(skipped).toBeGreaterThan(10);
+  });
 });
 
 describe('the solver on the branched credit level against the oracles', () => {
@@ -181,12 +206,5 @@ describe('the solver on the branched credit level against the oracles', () => {
       }
     }
     expect(seen).toBeGreaterThan(10);
-  });
-
-  it('the decision is remembered per packed problem, so the routing estimate and the solve share it', () => {
-    const problem = tiedTick(5, { nodes: 3, sessions: 8, eligibility: false, twins: false });
-    const { packed } = prepare(problem, { quantum: 1 });
-    const level = creditLevel(packed)!;
-    expect(creditDecision(packed, level)).toBe(creditDecision(packed, level));
   });
 });

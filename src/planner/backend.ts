@@ -4,7 +4,6 @@
  */
 import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
-import { creditDecision } from '../solve/credit-branch.js';
 import { CREDIT_STATE_WORK, creditLevel, creditReduction } from '../solve/credit-level.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
@@ -41,8 +40,7 @@ export interface CreatePlannerOptions extends PlannerOptions {
  * paths weighted by their cost relative to WASM): the most the solver may spend on
  * it. A problem the solver closes on its `best-nodes` path (every session fits on a best node; checked the
  * same way, in O(sessions x nodes)) costs about one pass over its pairs; one whose credit level is decided
- * (at the root, src/solve/credit-level.ts, or by branching, src/solve/credit-branch.ts) costs its knapsack
- * states plus its remainders' estimates.
+ * at the root (src/solve/credit-level.ts) costs its knapsack states plus the remainder's estimate.
  * Otherwise the exact DP may run
  * to its dense cell count or, above the state budget, to the budget (the frontier DP's work cap), so
  * routing stays conservative: a solve that may block the loop for long goes to the pool.
@@ -55,12 +53,11 @@ export function estimateWork(prepared: Prepared): number {
   if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
   if (options.path === 'auto') {
     // The credit level decided at the root: its knapsacks, then the remainder's own estimate.
+    // A level the solve decides only by branching (src/solve/credit-branch.ts) keeps the DP's estimate
+    // below: the branching would run here, on the caller's thread, just to route the solve.
     const level = creditLevel(packed);
-    const decision = level !== null && level.bound > 0 ? creditDecision(packed, level) : null;
-    if (level !== null && decision !== null) {
-      let work = pairs + (level.states + decision.states) * CREDIT_STATE_WORK;
-      for (const leaf of decision.leaves) work += estimateWork({ ...prepared, packed: creditReduction(packed, leaf, options).remainder });
-      return work;
+    if (level !== null && level.bound > 0 && level.decided) {
+      return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: creditReduction(packed, level.sets, options).remainder });
     }
   }
   const work = Math.min(packed.cells, options.stateBudget);

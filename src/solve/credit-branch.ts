@@ -193,20 +193,14 @@ class Search {
   }
 }
 
-/** Decisions computed at the default budget, per packed problem (the planner's estimate and the solve share one). */
-const decisions = new WeakMap<PackedProblem, CreditDecision | null>();
-
 /**
  * The credit level of `packed` decided (see the module comment): at the root when `level.decided`, else
- * by branch and bound; null when its budget runs out. Remembered per packed problem.
+ * by branch and bound within CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` states; null past the
+ * branching's limits.
  */
 export function creditDecision(packed: PackedProblem, level: CreditLevel): CreditDecision | null {
-  let d = decisions.get(packed);
-  if (d === undefined) {
-    d = level.decided ? { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 } : branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed));
-    decisions.set(packed, d);
-  }
-  return d;
+  if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
+  return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed));
 }
 
 /** The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are disjoint. */
