@@ -108,7 +108,7 @@ interface Restricted {
   readonly cap: number;
 }
 
-/** Decisions per kept node, memoized per branch-and-bound search. */
+/** The knapsacks of one search: each node's credited sessions in density order, their restrictions under a node's decisions, solves, uniqueness tests and the states spent. */
 class Search {
   readonly #packed: PackedProblem;
   readonly #m: number;
