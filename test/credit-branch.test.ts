@@ -16,7 +16,7 @@ import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Plan, Problem, ProblemSession } from '../src/types.js';
 import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
-import { twinNodes } from './helpers/twins.js';
+import { twinFirstNode } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 
@@ -82,8 +82,7 @@ function tiedTick(seed: number, opts: { nodes: number; sessions: number; eligibi
     if (opts.eligibility && rnd() < 0.3) return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) };
     return s;
   });
-  const problem = { nodes, sessions };
-  return opts.twins ? twinNodes(problem, nodes.map((_, b) => b === 0)) : problem;
+  return twinFirstNode({ nodes, sessions }, opts.twins);
 }
 
 describe('the branch and bound on the credit level', () => {
@@ -118,7 +117,7 @@ describe('the branch and bound on the credit level', () => {
     expect(seen.root).toBeGreaterThan(20);
   });
 
-  it('past its state budget it leaves the credit level undecided, and the solve stays exact', () => {
+  it('past its state budget, or once asked to halt, it leaves the credit level undecided', () => {
     let undecided = 0;
     for (let seed = 0; seed < 60; seed++) {
       const problem = tiedTick(seed + 900, { nodes: 3, sessions: 7, eligibility: false, twins: false });
@@ -127,10 +126,12 @@ describe('the branch and bound on the credit level', () => {
       if (level === null || level.decided || level.bound === 0) continue;
       if (branchAndBound(packed, level, Number.POSITIVE_INFINITY) === null) continue;
       expect(branchAndBound(packed, level, 1)).toBeNull();
+      expect(branchAndBound(packed, level, Number.POSITIVE_INFINITY, () => true)).toBeNull();
       undecided++;
     }
     expect(undecided).toBeGreaterThan(10);
   });
+
   it('does not branch when several shared sessions have equal credit on their nodes (the multiple-knapsack shape); the solve stays exact', () => {
     let skipped = 0;
     for (let seed = 0; seed < 40; seed++) {

@@ -21,7 +21,7 @@ import { fractionalUpper } from '../src/solve/ts/frontier.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
-import { twinNodes } from './helpers/twins.js';
+import { twinFirstNode } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 
@@ -68,8 +68,7 @@ function tickProblem(seed: number, opts: { nodes: number; sessions: number; spre
     if (opts.eligibility && rnd() < 0.3) return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((n) => n.id) };
     return s;
   });
-  const problem = { nodes, sessions };
-  return opts.twins ? twinNodes(problem, nodes.map((_, b) => b === 0)) : problem;
+  return twinFirstNode({ nodes, sessions }, opts.twins);
 }
 
 describe('each node\'s knapsack', () => {

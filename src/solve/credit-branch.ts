@@ -196,11 +196,11 @@ class Search {
 /**
  * The credit level of `packed` decided (see the module comment): at the root when `level.decided`, else
  * by branch and bound within CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` states; null past the
- * branching's limits.
+ * branching's limits, or once `halted` (asked before each search node) answers true.
  */
-export function creditDecision(packed: PackedProblem, level: CreditLevel): CreditDecision | null {
+export function creditDecision(packed: PackedProblem, level: CreditLevel, halted?: () => boolean): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
-  return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed));
+  return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed), halted);
 }
 
 /** The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are disjoint. */
@@ -231,7 +231,7 @@ function tiedAcrossNodes(packed: PackedProblem, sets: readonly (readonly number[
   return tied.size;
 }
 
-export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxStates: number): CreditDecision | null {
+export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxStates: number, halted?: () => boolean): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   if (tiedAcrossNodes(packed, level.sets) > CREDIT_BRANCH_MAX_TIED) return null;
@@ -298,7 +298,7 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
       if (diving) continue;
       break;
     }
-    if (++explored > CREDIT_BRANCH_MAX_NODES) return null;
+    if (++explored > CREDIT_BRANCH_MAX_NODES || halted?.() === true) return null;
     batch = seq;
 
     const shared = overlap(node.sets, n);

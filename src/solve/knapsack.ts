@@ -55,6 +55,21 @@ const scratch: Record<'cw' | 'cv' | 'nw' | 'nv' | 'sw' | 'sp', Float64Array<Arra
   take: new Uint8Array(1024),
 };
 
+/** Room for `n` states in the next layer (its contents not kept). */
+function nextLayerRoom(n: number): void {
+  scratch.nw = atLeast(scratch.nw, n);
+  scratch.nv = atLeast(scratch.nv, n);
+}
+
+/** The next layer becomes the current one (and the current one the space of the next). */
+function swapLayers(): void {
+  const { cw, cv, nw, nv } = scratch;
+  scratch.cw = nw;
+  scratch.cv = nv;
+  scratch.nw = cw;
+  scratch.nv = cv;
+}
+
 /** Room for `n` more history entries after the first `used`, the used ones kept. */
 function historyRoom(used: number, n: number): void {
   const need = used + n;
@@ -146,8 +161,7 @@ export function nodeKnapsack(
     const i = order[t]!;
     const wi = w[i]!;
     const pi = p[i]!;
-    scratch.nw = atLeast(scratch.nw, 2 * n0);
-    scratch.nv = atLeast(scratch.nv, 2 * n0);
+    nextLayerRoom(2 * n0);
     historyRoom(h, 2 * n0);
     const { cw, cv, nw, nv, parent, take } = scratch;
     let len = 0;
@@ -178,10 +192,7 @@ export function nodeKnapsack(
     }
     start[t] = h;
     h += len;
-    scratch.cw = nw;
-    scratch.cv = nv;
-    scratch.nw = cw;
-    scratch.nv = cv;
+    swapLayers();
     n0 = len;
     // A layer costs about one state besides the states it keeps.
     states += len + 1;
@@ -239,8 +250,7 @@ export function anotherSetReaches(
       pw += wi;
       pv += pi;
     }
-    scratch.nw = atLeast(scratch.nw, 2 * n0 + 1);
-    scratch.nv = atLeast(scratch.nv, 2 * n0 + 1);
+    nextLayerRoom(2 * n0 + 1);
     const { cw, cv, nw, nv } = scratch;
     let len = 0;
     let a = 0;
@@ -283,10 +293,7 @@ export function anotherSetReaches(
     }
     states += len + 1;
     if (states > limit) return { reaches: false, states };
-    scratch.cw = nw;
-    scratch.cv = nv;
-    scratch.nw = cw;
-    scratch.nv = cv;
+    swapLayers();
     n0 = len;
   }
   return { reaches: false, states };

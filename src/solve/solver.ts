@@ -417,7 +417,7 @@ function decide(
   const level = creditLevel(packed);
   if (level !== null) {
     a.level = level;
-    const decision = options.path === 'auto' && level.bound > 0 ? creditDecision(packed, level) : null;
+    const decision = options.path === 'auto' && level.bound > 0 ? creditDecision(packed, level, () => halted(a, 0) !== undefined) : null;
     if (decision !== null) return solveReduced(a, level, decision);
   }
   why = halted(a, 0);
