@@ -42,7 +42,8 @@
  *
  * Bounded: at most CREDIT_BRANCH_MAX_NODES nodes, CREDIT_BRANCH_MAX_LEAVES leaves of credit U*, and
  * CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` knapsack states over all re-solves and uniqueness
- * checks; past any of them the credit level is left undecided (the solve goes on as without it).
+ * checks; past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
+ * the credit level is left undecided (the solve goes on as without it, or ends with its fallback).
  */
 import { creditLevelBudget, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
