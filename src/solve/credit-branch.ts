@@ -26,19 +26,21 @@
  *   nodes where their credit is 0, within the residual capacities.
  *
  * Search: best bound first (ties: the node created last). A node whose sets are disjoint holds a plan
- * of credit U (the sets on their nodes), so the first such node taken gives the optimal credit U* (no
- * open node has a larger bound); from then on nodes with U < U* are dropped (no plan of credit U* lies
- * in them), and every node with U = U* is branched until it is a leaf. The leaves of credit U* then
- * hold every plan of credit U*, and a plan is lexicographically optimal iff its credit is U* and it is
- * the best of its leaf: S_b fixed plus the lexicographic optimum (ready, then tokens) of that leaf's
+ * of credit U (the sets on their nodes), so a credit `best` some plan reaches is known throughout (first
+ * the decomposition plan's) and every node with U < best is dropped (it holds no plan of credit U* >=
+ * best). Until the first node with disjoint sets is found, the search dives (the best child of the node
+ * just branched) for a large `best` early; after it, the first such node taken has nothing open above
+ * it, so its U is U*. Every node with U = U* is branched until it is a leaf. The leaves of credit U*
+ * then hold every plan of credit U*, and a plan is lexicographically optimal iff its credit is U* and it
+ * is the best of its leaf: S_b fixed plus the lexicographic optimum (ready, then tokens) of that leaf's
  * credit-free remainder. So the solver solves each leaf's remainder and keeps the best of them.
  *
  * A child re-solves only the knapsacks whose set lost a session: a session leaving a knapsack where it is
  * not in the optimal set, or a session forced into a set that holds it, leaves that optimum and set
  * valid (and a unique set unique, as the feasible sets only shrink). A re-solve starts from the larger
  * of a greedy value and the parent's set without the lost session (both feasible, hence below the
- * optimum), and once U* is known asks for the value the child needs to reach U*: a knapsack that cannot
- * reach it drops the child without being solved to the end.
+ * optimum), and asks for the value the child needs to reach `best`: a knapsack that cannot reach it
+ * drops the child without being solved to the end.
  *
  * Bounded: at most CREDIT_BRANCH_MAX_NODES nodes, CREDIT_BRANCH_MAX_LEAVES leaves of credit U*, and
  * CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` knapsack states over all re-solves and uniqueness
