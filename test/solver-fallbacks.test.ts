@@ -185,7 +185,7 @@ describe('state budget, frontier path', () => {
     expect(plan.stats.creditLevel?.remainderPath).toBe('dense');
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
     // Cells count both: the frontier's work before it was abandoned, then the remainder's dense cells.
-    const remainder = creditReduction(packed, creditLevel(packed)!, resolveSolveOptions(options))!.remainder;
+    const remainder = creditReduction(packed, creditLevel(packed)!.sets, resolveSolveOptions(options)).remainder;
     expect(plan.stats.work).toBeGreaterThan(remainder.cells);
     expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
 

@@ -54,10 +54,11 @@ export function estimateWork(prepared: Prepared): number {
   if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
   if (options.path === 'auto') {
     // The credit level decided at the root: its knapsacks, then the remainder's own estimate.
+    // A level the solve decides only by branching (src/solve/credit-branch.ts) keeps the DP's estimate
+    // below: the branching would run here, on the caller's thread, just to route the solve.
     const level = creditLevel(packed);
-    if (level !== null && level.bound > 0) {
-      const reduction = creditReduction(packed, level, options);
-      if (reduction !== null) return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: reduction.remainder });
+    if (level !== null && level.bound > 0 && level.decided) {
+      return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: creditReduction(packed, level.sets, options).remainder });
     }
   }
   const work = Math.min(packed.cells, options.stateBudget);
