@@ -3,7 +3,7 @@
  *
  *   npm run build && npm run bench:pool     (= vitest bench --run bench/pool.bench.ts)
  *
- * The workers run the compiled `dist/pool/worker.js`, so build first. Two groups:
+ * The workers run the compiled `dist/pool/worker.js`, so build first. Three groups:
  * - "round trip": a 1-session solve in-thread and through the pool; the difference is the cost of
  *   crossing threads (post, wake the worker, answer, build the plan).
  * - "crossover": a sweep over DP sizes, each problem validated first (pool plan == in-thread plan), then
@@ -11,15 +11,21 @@
  *   P99 per size, the round-trip overhead and the crossover: the smallest size whose in-thread solve
  *   takes longer than the overhead. Below it a direct solve returns sooner and blocks the loop for less
  *   than a round trip would add; above it the pool keeps the loop free at little relative cost.
+ * - "steady state": the pinned steady-state corpora of the nine settings (bench/corpus), each tick solved
+ *   in-thread and through the pool alternately; prints one JSON object with P50/P95/P99 per setting and
+ *   the load average, since a pool's tail is the time its threads wait for a core.
  */
-import { availableParallelism, cpus } from 'node:os';
-import { existsSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, bench, describe } from 'vitest';
 import { createSolverPool } from '../src/pool/pool.js';
 import { loadSolver, prepare } from '../src/solve/solver.js';
 import { quantileSorted, sortedCopy } from '../src/stats.js';
+import { SETTING_NAMES } from '../src/bench/settings.js';
+import { pinnedFileName } from '../src/bench/corpus.js';
 import type { Plan, Problem } from '../src/types.js';
 
 const workerFile = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
@@ -136,4 +142,43 @@ async function sweep(): Promise<void> {
 
 describe('crossover', () => {
   bench('sweep in-thread vs pool by DP cells (prints JSON)', sweep, { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 });
+});
+
+/** Rounds of the steady-state pass: each tick is solved this many times each way. */
+const STEADY_ROUNDS = 3;
+
+async function steadyState(): Promise<void> {
+  const load = loadavg()[0];
+  const rows: { setting: string; problems: number; inThread: Quantiles; pool: Quantiles }[] = [];
+  for (const setting of SETTING_NAMES) {
+    const file = new URL(`corpus/${pinnedFileName(setting, 1, 200)}`, import.meta.url);
+    const problems = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Problem);
+    const inThread: number[] = [];
+    const pooled: number[] = [];
+    for (let r = 0; r < STEADY_ROUNDS; r++) {
+      for (const [i, problem] of problems.entries()) {
+        // Alternate which goes first, so neither always finds the caches warm.
+        for (const first of (i + r) % 2 === 0 ? [true, false] : [false, true]) {
+          const t0 = performance.now();
+          if (first) solver.solve(problem);
+          else await pool.solve(problem);
+          (first ? inThread : pooled).push((performance.now() - t0) * 1_000);
+        }
+      }
+    }
+    rows.push({ setting, problems: problems.length, inThread: quantiles(inThread), pool: quantiles(pooled) });
+  }
+  console.log(
+    JSON.stringify({
+      schemaVersion: 1,
+      workload: 'pool-steady-state',
+      machine: { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', loadAverage1mAtStart: load, loadAverage1mAtEnd: loadavg()[0] },
+      unit: 'microseconds per solve, validation and plan building included',
+      rows,
+    }),
+  );
+}
+
+describe('steady state', () => {
+  bench('in-thread vs pool on the steady-state corpora (prints JSON)', steadyState, { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 });
 });

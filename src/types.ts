@@ -72,9 +72,10 @@ export type SolvePath =
    */
   | 'bound'
   /**
-   * The credit level was decided at the root (every node's credit-optimal set is unique and no session
-   * is in two of them, see `PlanStats.creditLevel`): those sessions are fixed and the credit-free
-   * remainder was solved by the path in `creditLevel.remainderPath`.
+   * The credit level was decided, at the root (every node's credit-optimal set is unique and no session
+   * is in two of them) or by branching on the sessions that break that (see `PlanStats.creditLevel`):
+   * the credit-optimal sets are fixed and the credit-free remainder was solved by the path in
+   * `creditLevel.remainderPath` (per leaf of optimal credit, the best kept).
    */
   | 'credit-split'
   /**
@@ -139,11 +140,18 @@ export interface CreditLevelStats {
   bound: number;
   /** Every node's optimal set is unique and the sets are disjoint: the credit level was decided at the root. */
   decided: boolean;
-  /** Sessions fixed by the root reduction (0 unless decided). */
+  /** Sessions fixed by the credit-optimal sets (0 unless the credit level was decided). */
   fixed: number;
-  /** Non-dominated knapsack states kept over all nodes (and the uniqueness checks). */
+  /** Non-dominated knapsack states kept over all nodes (and the uniqueness checks, and the branching's re-solves). */
   states: number;
-  /** The path that solved the credit-free remainder (only when decided). */
+  /**
+   * Nodes of the branch and bound on the credit level explored beyond the root (0 when decided at the
+   * root); present when the credit level was decided.
+   */
+  branchNodes?: number;
+  /** Leaves of optimal credit whose remainders were solved (1 when decided at the root); present when the credit level was decided. */
+  leaves?: number;
+  /** The path that solved the credit-free remainder of the best leaf (only when the credit level was decided). */
   remainderPath?: SolvePath;
 }
 

@@ -61,6 +61,7 @@ function report(settings: SettingReport[]): BenchReport {
     timing: { timer: 'hrtime', unit: 'ms', warmupIterations: 20, cycles: 1, pairedRepeats: 3, gcBetweenRuns: true },
     workload: {
       settings: settings.map((s) => s.setting),
+      window: 'steady-state',
       seed: 1,
       count: 100,
       runners: ['wasm', 'reference', 'bfd', 'highs'],
@@ -90,6 +91,14 @@ describe('bench check (regression gate)', () => {
     const r = compareReports(base(), cur, defaultGateThresholds);
     expect(r.code).toBe(2);
     expect(r.lines).toContain('  problem count differs: baseline 100, this run 50');
+  });
+
+  it('refuses corpora of another window of the run (warm-up against steady state)', () => {
+    const cur = base();
+    cur.workload.window = 'warm-up';
+    const r = compareReports(base(), cur, defaultGateThresholds);
+    expect(r.code).toBe(2);
+    expect(r.lines).toContain('  corpus window differs: baseline steady-state, this run warm-up');
   });
 
   it('refuses a different corpus (same settings and count, the simulator changed)', () => {

@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus, type CorpusSource } from '../src/bench/corpus.js';
 import type { Problem } from '../src/types.js';
 
-function source(fingerprint: string, calls: { n: number }): CorpusSource {
+function source(fingerprint: string, calls: { n: number }, window = 'test'): CorpusSource {
   return {
+    window,
     fingerprint: async () => fingerprint,
     async record(_setting, seed, count) {
       calls.n++;
@@ -69,7 +70,7 @@ describe('bench corpus cache', () => {
   });
 
   it('rejects a source that records the wrong number of problems', async () => {
-    const bad: CorpusSource = { fingerprint: async () => 'x', record: async () => [] };
+    const bad: CorpusSource = { window: 'test', fingerprint: async () => 'x', record: async () => [] };
     await expect(loadCorpus(bad, 'ds-16', { seed: 1, count: 2, cacheDir: dir })).rejects.toThrow(
       'the simulator recorded 0 problems for ds-16 seed 1, 2 were asked for',
     );
@@ -92,5 +93,24 @@ describe('pinned corpora', () => {
     const before = await readFile(file);
     await savePinned(b, pinnedDir);
     expect((await readFile(file)).equals(before)).toBe(true);
+  });
+
+  it('of another window are refused, never measured in its place', async () => {
+    const { savePinned } = await import('../src/bench/corpus.js');
+    const calls = { n: 0 };
+    const a = await loadCorpus(source('fp1', calls, 'warm-up'), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache') });
+    const pinnedDir = join(dir, 'pinned');
+    await savePinned(a, pinnedDir);
+    await expect(
+      loadCorpus(source('fp1', calls, 'steady-state'), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache'), readDirs: [pinnedDir] }),
+    ).rejects.toThrow('recorded from the "warm-up" window, this run measures "steady-state"');
+  });
+
+  it('a cached corpus of another window is recorded again', async () => {
+    const calls = { n: 0 };
+    await loadCorpus(source('fp1', calls, 'warm-up'), 'ds-16', { seed: 1, count: 3, cacheDir: dir });
+    const b = await loadCorpus(source('fp1', calls, 'steady-state'), 'ds-16', { seed: 1, count: 3, cacheDir: dir });
+    expect(b.origin).toBe('generated');
+    expect(calls.n).toBe(2);
   });
 });

@@ -38,6 +38,7 @@ const problems: Problem[] = [
 ];
 
 const source: CorpusSource = {
+  window: 'test',
   fingerprint: async () => 'test-fixture-1',
   record: async (_setting, _seed, count) => Array.from({ length: count }, (_, i) => problems[i % problems.length] as Problem),
 };

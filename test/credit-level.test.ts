@@ -10,7 +10,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
-import { CREDIT_STATE_WORK, anotherSetReaches, creditLevel, creditReduction, decompositionPlan, denser, fractionalCeil, nodeKnapsack } from '../src/solve/credit-level.js';
+import { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../src/solve/credit-level.js';
+import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../src/solve/knapsack.js';
 import { estimateWork } from '../src/planner/backend.js';
 import { bestNodesPlan, planTriple } from '../src/solve/incumbent.js';
 import { resolveSolveOptions } from '../src/solve/options.js';
@@ -20,7 +21,7 @@ import { fractionalUpper } from '../src/solve/ts/frontier.js';
 import type { Problem, ProblemSession } from '../src/types.js';
 import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
-import { twinNodes } from './helpers/twins.js';
+import { twinFirstNode } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
@@ -46,8 +47,7 @@ function tickProblem(seed: number, opts: { nodes: number; sessions: number; spre
     if (opts.eligibility && rnd() < 0.3) return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((n) => n.id) };
     return s;
   });
-  const problem = { nodes, sessions };
-  return opts.twins ? twinNodes(problem, nodes.map((_, b) => b === 0)) : problem;
+  return twinFirstNode({ nodes, sessions }, opts.twins);
 }
 
 describe('each node\'s knapsack', () => {
@@ -163,7 +163,7 @@ describe('the credit level of a problem', () => {
     const { packed } = prepare(problem, options);
     const level = creditLevel(packed)!;
     expect(level.decided).toBe(true);
-    const r = creditReduction(packed, level, options)!;
+    const r = creditReduction(packed, level.sets, options);
     const m = nodesKept(packed);
     const rm = r.remainder;
     const used = new Float64Array(m);
@@ -295,7 +295,7 @@ describe('routing estimate', () => {
       const level = creditLevel(prepared.packed);
       if (level === null || !level.decided || level.bound === 0) continue;
       if (bestNodesPlan(prepared.packed) !== null) continue;
-      const remainder = creditReduction(prepared.packed, level, prepared.options)!.remainder;
+      const remainder = creditReduction(prepared.packed, level.sets, prepared.options).remainder;
       const pairs = sessionsKept(prepared.packed) * nodesKept(prepared.packed);
       const estimate = estimateWork(prepared);
       expect(estimate).toBe(pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: remainder }));

@@ -176,6 +176,7 @@ describe('bench corpora', () => {
     await rm(dir, { recursive: true, force: true });
   });
   const source = (fingerprint: string): CorpusSource => ({
+    window: 'test',
     fingerprint: async () => fingerprint,
     record: async (_s, _seed, count) =>
       Array.from({ length: count }, (_, i): Problem => ({ nodes: [{ id: 'a', capacity: 100 }], sessions: [{ id: `s${i}`, weight: 10, tokens: 1, ready: true }] })),

@@ -29,19 +29,23 @@ const plannedOf = (r: SubmitResult) => {
 };
 
 describe('planner over the WASM solver and the pool', () => {
-  it('routes by estimated cells and returns the solver’s plan on both paths', async () => {
+  it('routes by estimated work (and what it measured) and returns the solver’s plan on both paths', async () => {
     const problems = fc.sample(problemArb, { numRuns: 120, seed: 42 });
     const paths = new Set<string>();
+    let routed = 0;
     for (const problem of problems) {
-      const cells = estimateWork(prepare(problem, { quantum: 256 }));
+      const work = estimateWork(prepare(problem, { quantum: 256 }));
       const r = plannedOf(await planner.submit(problem, { quantum: 256 }));
-      expect(r.path).toBe(cells <= 2_000 ? 'in-thread' : 'pool');
+      if (work <= 2_000) expect(r.path).toBe('in-thread');
+      else if (r.path === 'in-thread') routed++;
       paths.add(r.path);
       expect(timeless(r.plan)).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
     }
     expect(paths).toEqual(new Set(['in-thread', 'pool']));
     const s = planner.stats();
     expect(s.solvesInThread + s.solvesPool).toBe(s.solves);
+    expect(s.solvesRouted).toBe(routed);
+    expect(s.poolOverheadMicros).toBeGreaterThan(0);
   });
 
   it('estimates an over-budget problem at the state budget, the most work the frontier DP may spend', () => {

@@ -174,7 +174,8 @@ describe('planner stress', () => {
     expect(s.inFlight || s.queued).toBe(false);
     // Both paths, supersession and every apply outcome were exercised.
     expect(s.solvesInThread).toBeGreaterThan(100);
-    expect(s.solvesPool).toBeGreaterThan(100);
+    // The adaptive route sends measured-cheap solves in-thread, so fewer reach the pool than are estimated above the threshold.
+    expect(s.solvesPool).toBeGreaterThan(10);
     expect(s.superseded).toBeGreaterThan(100);
     expect(s.plansApplied).toBeGreaterThan(0);
     expect(s.plansTruncated).toBeGreaterThan(0);

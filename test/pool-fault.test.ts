@@ -113,4 +113,32 @@ describe('a worker that cannot start', () => {
     await expect(pool.ready()).rejects.toThrow(/^solver pool could not start its workers \(.*broken-worker\.mjs\): .*cannot load build\/tao\.wasm/);
     expect(pool.stats().poolErrors).toBeGreaterThan(0);
   });
+
+  it('answers a solve queued while a worker was alive when that worker dies and none can start again', async () => {
+    // The first thread to load starts; every later one fails to load. Its solve task waits 200 ms (so
+    // the second solve is queued behind it), then the thread exits; Piscina's replacement cannot start.
+    const marker = join(dir, 'started');
+    const file = join(dir, 'once-worker.mjs');
+    writeFileSync(
+      file,
+      `import { existsSync, writeFileSync } from 'node:fs';\n` +
+        `if (existsSync(${JSON.stringify(marker)})) throw new Error('cannot start again');\n` +
+        `writeFileSync(${JSON.stringify(marker)}, '');\n` +
+        `const { default: handle } = await import(${JSON.stringify(builtWorker())});\n` +
+        `export default function (task) {\n` +
+        `  if (task.kind !== 'solve') return handle(task);\n` +
+        `  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);\n` +
+        `  process.exit(70);\n` +
+        `}\n`,
+    );
+    const pool = createSolverPool({ workerFile: file, minThreads: 1, maxThreads: 1 });
+    pools.push(pool);
+    await pool.ready();
+    const [first, second] = await Promise.all([pool.solve(problem, { quantum: 256 }), pool.solve(problem, { quantum: 256 })]);
+    expect(first.status).toBe('fallback');
+    expect(first.reason).toMatch(/^worker died: /);
+    expect(second.status).toBe('fallback');
+    expect(second.reason).toMatch(/^no worker could start: .*cannot start again; heuristic fallback plan/);
+    expect(timeless(second).value).toEqual(timeless(fallbackPlan(prepare(problem, { quantum: 256 }), 'x')).value);
+  });
 });

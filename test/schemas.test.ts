@@ -394,7 +394,7 @@ describe('Plan', () => {
     const paths = new Set<string>();
     let plans = 0;
     for (const [name, problem] of validProblems) {
-      for (const options of [{}, { quantum: 1024 }, { stateBudget: 10 }, { path: 'dense' as const, stateBudget: 2 ** 16 }]) {
+      for (const options of [{}, { quantum: 1024 }, { stateBudget: 10 }, { path: 'frontier' as const }, { path: 'dense' as const, stateBudget: 2 ** 16 }]) {
         const plan = solver.solve(problem, options);
         expect(schemaErrors('plan', clone(plan)), `${name} ${JSON.stringify(options)}`).toBe('');
         paths.add(`${plan.status}:${plan.stats.path}`);
@@ -402,7 +402,7 @@ describe('Plan', () => {
       }
     }
     expect(plans).toBeGreaterThan(200);
-    for (const p of ['optimal:trivial', 'optimal:dense', 'optimal:frontier', 'optimal:best-nodes']) expect(paths).toContain(p);
+    for (const p of ['optimal:trivial', 'optimal:dense', 'optimal:frontier', 'optimal:best-nodes', 'optimal:credit-split']) expect(paths).toContain(p);
     expect([...paths].some((p) => p === 'fallback:bfd' || p === 'fallback:heuristic')).toBe(true);
   });
 

@@ -27,6 +27,7 @@ export function workloadDifferences(baseline: BenchReport, current: BenchReport)
   const c = current.workload;
   const out: string[] = [];
   if (!same(b.settings, c.settings)) out.push(`settings differ: baseline [${b.settings.join(', ')}], this run [${c.settings.join(', ')}]`);
+  if (b.window !== c.window) out.push(`corpus window differs: baseline ${b.window}, this run ${c.window}`);
   if (b.count !== c.count) out.push(`problem count differs: baseline ${b.count}, this run ${c.count}`);
   if (b.seed !== c.seed) out.push(`seed differs: baseline ${b.seed}, this run ${c.seed}`);
   if (!same(b.solveOptions, c.solveOptions)) out.push(`solve options differ: baseline ${JSON.stringify(b.solveOptions)}, this run ${JSON.stringify(c.solveOptions)}`);

@@ -1,6 +1,6 @@
 /**
  * Benchmark corpora: for each setting, `count` solver Problems recorded from the simulator running the TAO
- * policy, from a seed. Generated on first use and cached as JSON lines; a header line carries the cache key
+ * policy, from a seed, in one window of the run (steady state, or warm-up). Generated on first use and cached as JSON lines; a header line carries the cache key
  * (package version, simulator fingerprint) so a cache written by another version is regenerated, never
  * silently reused. The corpus hash (sha256 of the problem lines) is the workload's identity in reports and
  * in the regression gate.
@@ -8,7 +8,7 @@
  * Pinned corpora (`readDirs`, e.g. the committed bench/corpus/) are different: they are fixed inputs,
  * named without a key (`<setting>-seed<seed>-n<count>.jsonl.gz`) and reused whatever the package version,
  * so the gate keeps measuring the same problems when the simulator or the solver's tie-breaking (which
- * steers the recorded run) changes. They are checked against their own hash only.
+ * steers the recorded run) changes. They are checked against their own hash and window only.
  */
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,10 +22,12 @@ import { PACKAGE_VERSION } from '../version.js';
 import type { SettingName } from './settings.js';
 
 /** Bumped when the file layout below changes. */
-export const CORPUS_FORMAT_VERSION = 1;
+export const CORPUS_FORMAT_VERSION = 2;
 
 /** Produces the problems of one setting; deterministic in (setting, seed, count). */
 export interface CorpusSource {
+  /** What part of a run it records (e.g. `steady-state`); a corpus of another window is never used in its place. */
+  readonly window: string;
   /** Changes whenever the problems a (setting, seed, count) yields may change (profile, code). */
   fingerprint(setting: SettingName): Promise<string>;
   record(setting: SettingName, seed: number, count: number): Promise<Problem[]>;
@@ -38,6 +40,8 @@ export interface CorpusHeader {
   setting: SettingName;
   seed: number;
   count: number;
+  /** The source's window (CorpusSource.window). */
+  window: string;
   packageVersion: string;
   fingerprint: string;
   /** sha256 of the problem lines joined by '\n'. */
@@ -47,6 +51,8 @@ export interface CorpusHeader {
 export interface Corpus {
   setting: SettingName;
   seed: number;
+  /** The window of the run it was recorded from (CorpusSource.window). */
+  window: string;
   problems: Problem[];
   hash: string;
   fingerprint: string;
@@ -87,7 +93,7 @@ export function pinnedFileName(setting: SettingName, seed: number, count: number
   return `${setting}-seed${seed}-n${count}.jsonl.gz`;
 }
 
-type Expectation = { setting: SettingName; seed: number; count: number; packageVersion?: string; fingerprint?: string };
+type Expectation = { setting: SettingName; seed: number; count: number; window: string; packageVersion?: string; fingerprint?: string };
 
 /** Parses and checks a corpus file; returns the reason when it is not reusable. Absent keys are not checked. */
 export function parseCorpusFile(
@@ -105,6 +111,7 @@ export function parseCorpusFile(
     return { error: 'header is not JSON' };
   }
   if (header.format !== 'tao-bench-corpus' || header.formatVersion !== CORPUS_FORMAT_VERSION) return { error: 'not a corpus file of this format version' };
+  if (header.window !== expect.window) return { error: `recorded from the ${JSON.stringify(header.window)} window, this run measures ${JSON.stringify(expect.window)}` };
   for (const k of ['setting', 'seed', 'count', 'packageVersion', 'fingerprint'] as const) {
     if (expect[k] !== undefined && header[k] !== expect[k]) return { error: `stale: header ${k} ${JSON.stringify(header[k])}, expected ${JSON.stringify(expect[k])}` };
   }
@@ -178,24 +185,24 @@ export async function loadCorpus(
   const fingerprint = await source.fingerprint(setting);
   const key = corpusKey(version, fingerprint);
   const name = corpusFileName(setting, seed, count, key);
-  const expect = { setting, seed, count, packageVersion: version, fingerprint };
+  const expect = { setting, seed, count, window: source.window, packageVersion: version, fingerprint };
   if (options.regenerate !== true) {
     for (const dir of options.readDirs ?? []) {
       const file = join(dir, pinnedFileName(setting, seed, count));
       const text = await readIfExists(file);
       if (text === null) continue;
-      const parsed = parseCorpusFile(text, { setting, seed, count });
+      const parsed = parseCorpusFile(text, { setting, seed, count, window: source.window });
       // A damaged pinned corpus is an error, not a cache miss: recording instead would change the workload.
       if ('error' in parsed) throw new Error(`pinned corpus ${file}: ${parsed.error}`);
       const h = parsed.header;
-      return { setting, seed, problems: parsed.problems, hash: h.corpusHash, fingerprint: h.fingerprint, origin: 'pinned', file, generateMs: 0 };
+      return { setting, seed, window: source.window, problems: parsed.problems, hash: h.corpusHash, fingerprint: h.fingerprint, origin: 'pinned', file, generateMs: 0 };
     }
     const file = join(options.cacheDir, name);
     const text = await readIfExists(file);
     if (text !== null) {
       const parsed = parseCorpusFile(text, expect);
       if (!('error' in parsed)) {
-        return { setting, seed, problems: parsed.problems, hash: parsed.header.corpusHash, fingerprint, origin: 'cache', file, generateMs: 0 };
+        return { setting, seed, window: source.window, problems: parsed.problems, hash: parsed.header.corpusHash, fingerprint, origin: 'cache', file, generateMs: 0 };
       }
       log(`corpus ${file}: ${parsed.error}; recording again`);
     }
@@ -226,7 +233,7 @@ export async function loadCorpus(
   log(`corpus ${setting}: recorded ${count} problems (seed ${seed}) in ${(generateMs / 1000).toFixed(1)} s -> ${file}`);
   // The run uses the problems as the cache stores them, so a first run and a cached run time the same input.
   const stored = lines.map((l) => JSON.parse(l) as Problem);
-  return { setting, seed, problems: stored, hash, fingerprint, origin: 'generated', file, generateMs };
+  return { setting, seed, window: source.window, problems: stored, hash, fingerprint, origin: 'generated', file, generateMs };
 }
 
 /** Writes `corpus` as a pinned corpus (gzip JSON lines with its header) into `dir`; returns the file. */
@@ -238,6 +245,7 @@ export async function savePinned(corpus: Corpus, dir: string): Promise<string> {
     setting: corpus.setting,
     seed: corpus.seed,
     count: lines.length,
+    window: corpus.window,
     packageVersion: PACKAGE_VERSION,
     fingerprint: corpus.fingerprint,
     corpusHash: hashLines(lines),

@@ -12,11 +12,13 @@ import type { PaperRow, SettingName } from './settings.js';
 import type { Summary } from './stats.js';
 import type { ValidationCounts } from './validation.js';
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** What was measured: two reports compare only when this matches (see check.ts). */
 export interface Workload {
   settings: SettingName[];
+  /** The window of the simulator runs the corpora were recorded from (`steady-state`, `warm-up`). */
+  window: string;
   seed: number;
   /** Problems per setting. */
   count: number;

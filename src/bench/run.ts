@@ -345,6 +345,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
     },
     workload: {
       settings: [...options.settings],
+      window: deps.source.window,
       seed: options.seed,
       count: options.count,
       runners: deps.runners.map((r) => r.name),

@@ -144,7 +144,7 @@ export function formatPreamble(report: BenchReport): string {
   const w = report.workload;
   return [
     `tao-solver ${report.package.version}, wasm ${report.wasm.sha256?.slice(0, 12) ?? 'not built'}; ${m.cpus.count} x ${m.cpus.model}, node ${m.node}, ${m.os.platform} ${m.os.arch}, load ${m.loadAverage1m}`,
-    `workload: ${w.settings.length} settings x ${w.count} problems (seed ${w.seed}), quantum ${w.solveOptions.quantum}, state budget ${w.solveOptions.stateBudget}, HiGHS sample ${w.highsSample}; times in ms${report.timing.gcBetweenRuns ? '' : ' (no --expose-gc: garbage may be collected inside timed runs)'}`,
+    `workload: ${w.settings.length} settings x ${w.count} ${w.window} problems (seed ${w.seed}), quantum ${w.solveOptions.quantum}, state budget ${w.solveOptions.stateBudget}, HiGHS sample ${w.highsSample}; times in ms${report.timing.gcBetweenRuns ? '' : ' (no --expose-gc: garbage may be collected inside timed runs)'}`,
   ].join('\n');
 }
 

@@ -22,6 +22,7 @@ import { runBench } from '../bench/run.js';
 import { createRunners, isRunnerName, RUNNER_NAMES, solveWithReference, type RunnerName } from '../bench/runners.js';
 import { parseSettings, type SettingName } from '../bench/settings.js';
 import { simulatorSource } from '../bench/sim-source.js';
+import { STEADY_STATE } from '../bench/families/steady-state.js';
 import { renderSvg } from '../bench/svg.js';
 import { ProgressBar } from '../progress.js';
 import { FAMILIES, FAMILY_NAMES, familyGroups, groupKey } from '../bench/families/index.js';
@@ -35,14 +36,15 @@ import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, form
 
 const HELP = `usage: tao bench [options]
 
-Validates, then times, the solver runners on simulator-recorded corpora of the paper's nine settings, prints
-a table beside the paper's Table 9, and optionally writes a JSON report and an SVG plot.
+Validates, then times, the solver runners on steady-state ticks of the paper's nine settings (recorded from
+the simulator after ${STEADY_STATE.warmUpSec} s of warm-up, ${STEADY_STATE.seeds} seeds), prints a table beside the paper's Table 9, and
+optionally writes a JSON report and an SVG plot. The warm-up ticks are the family "warm-up" (--families).
 
 workload:
   --settings LIST        comma-separated settings, or "all" (default: all)
                          ds-16 ds-32 ds-64 qwen-96 qwen-128 qwen-160 glm-96 glm-128 glm-160
   --count N              problems per setting (default ${defaultBenchOptions.count}; --quick: ${quickBenchOptions.count})
-  --seed N               simulator seed (default ${defaultBenchOptions.seed})
+  --seed N               first simulator seed (default ${defaultBenchOptions.seed}; seeds N to N+${STEADY_STATE.seeds - 1})
   --runners LIST         comma-separated, from ${RUNNER_NAMES.join(', ')} (default: all)
   --highs-sample N       problems per setting solved by HiGHS (default ${defaultBenchOptions.highsSample}; --quick: ${quickBenchOptions.highsSample})
   --quantum N            solve option quantum (default ${defaultBenchOptions.solve.quantum})

@@ -1,6 +1,7 @@
 /**
  * The planner's production backend: small solves on the calling thread with the WASM solver, larger ones
- * in the worker pool, routed by an estimate of the solve's work (`estimateWork`).
+ * in the worker pool, routed by an estimate of the solve's work (`estimateWork`) and by what the planner
+ * measures (the pool reports each solve's worker time: route.ts).
  */
 import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
@@ -8,7 +9,7 @@ import { CREDIT_STATE_WORK, creditLevel, creditReduction } from '../solve/credit
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
 import { Planner, resolvePlannerOptions, type PlannerBackend, type PlannerOptions } from './planner.js';
-import { createSolverPool, type SolverPool } from '../pool/pool.js';
+import { createSolverPool, workerMicrosOf, type SolverPool } from '../pool/pool.js';
 import { resolvePoolOptions, type PoolOptions } from '../pool/options.js';
 import { elapsedMicros } from '../solve/plan.js';
 import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solver } from '../solve/solver.js';
@@ -53,10 +54,11 @@ export function estimateWork(prepared: Prepared): number {
   if (options.path === 'auto' && bestNodesPlan(packed) !== null) return pairs;
   if (options.path === 'auto') {
     // The credit level decided at the root: its knapsacks, then the remainder's own estimate.
+    // A level the solve decides only by branching (src/solve/credit-branch.ts) keeps the DP's estimate
+    // below: the branching would run here, on the caller's thread, just to route the solve.
     const level = creditLevel(packed);
-    if (level !== null && level.bound > 0) {
-      const reduction = creditReduction(packed, level, options);
-      if (reduction !== null) return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: reduction.remainder });
+    if (level !== null && level.bound > 0 && level.decided) {
+      return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: creditReduction(packed, level.sets, options).remainder });
     }
   }
   const work = Math.min(packed.cells, options.stateBudget);
@@ -84,6 +86,7 @@ export function solverBackend(solver: Solver | undefined, pool: SolverPool, onCl
       }
     },
     solveOffThread: (prepared, signal) => pool.solvePrepared(prepared, signal === undefined ? {} : { signal }),
+    workerMicros: workerMicrosOf,
     close: onClose,
   };
 }

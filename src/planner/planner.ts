@@ -10,6 +10,7 @@ import { anyNumber, checkOptionsObject, optionalSignal, recordAt } from '../chec
 import { AbortedError, ClosedError, InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { SolveOptions } from '../solve/options.js';
 import { elapsedMicros } from '../solve/plan.js';
+import { AdaptiveRoute } from './route.js';
 import { PlannerCounters, type PlannerStats } from './stats.js';
 import { revalidate, signaturesOf, type Revalidation, type SignatureIndex } from './revalidate.js';
 import type { Plan, Problem } from '../types.js';
@@ -32,6 +33,12 @@ export interface PlannerBackend<P> {
   solveInThread(prepared: P): Plan;
   /** Solves off the thread. Rejects with AbortedError when `signal` fires first. */
   solveOffThread(prepared: P, signal: AbortSignal | undefined): Promise<Plan>;
+  /**
+   * The time, in microseconds, the off-thread solve of `plan` spent solving (in its worker), if known:
+   * with it the route measures the pool's round-trip overhead and learns which larger estimates are
+   * cheap (the adaptive route, docs/planner.md). Without it the route is the fixed threshold.
+   */
+  workerMicros?(plan: Plan): number | undefined;
   /** Releases what the backend owns; called once by `planner.close()`. */
   close(): Promise<void>;
 }
@@ -40,9 +47,10 @@ export interface PlannerBackend<P> {
 export interface PlannerOptions {
   /**
    * Solves whose estimated work (in the solver's units of work, see `SolveOptions.stateBudget`) is at
-   * most this run on the calling thread, larger ones in the pool. Below it a direct solve costs less than
-   * a worker round trip (measured, see IN_THREAD_MAX_WORK). `0` sends every solve to the pool, even
-   * trivial ones; `Infinity` keeps every solve in-thread.
+   * most this run on the calling thread. Below it a direct solve costs less than a worker round trip
+   * (measured, see IN_THREAD_MAX_WORK). Larger ones go to the pool, unless solves estimated alike were
+   * measured to take less than the pool's round trip adds (the adaptive route, docs/planner.md).
+   * `0` sends every solve to the pool, even trivial ones; `Infinity` keeps every solve in-thread.
    * @default 32768
    */
   inThreadMaxWork?: number;
@@ -157,6 +165,7 @@ export class Planner<P = unknown> {
   /** The backend's work estimate (`work`, or its deprecated name `cells`). */
   readonly #estimate: (prepared: P) => number;
   readonly #counters = new PlannerCounters();
+  readonly #route: AdaptiveRoute;
   /** Snapshot signatures of every plan this planner returned; weak so unapplied plans are collected. */
   readonly #snapshots = new WeakMap<Plan, SignatureIndex>();
   #inFlight: Job<P> | undefined;
@@ -169,6 +178,7 @@ export class Planner<P = unknown> {
   constructor(backend: PlannerBackend<P>, options?: PlannerOptions) {
     this.#backend = backend;
     this.#options = resolvePlannerOptions(options);
+    this.#route = new AdaptiveRoute(this.#options.inThreadMaxWork);
     const estimate = backend.work ?? backend.cells;
     if (typeof estimate !== 'function') throw new InvalidTypeError('backend.work must be a function');
     this.#estimate = (prepared) => estimate.call(backend, prepared);
@@ -248,6 +258,7 @@ export class Planner<P = unknown> {
       inFlight: this.#inFlight !== undefined,
       queued: this.#queued !== undefined,
       inThreadMaxWork: this.#options.inThreadMaxWork,
+      poolOverheadMicros: Number.isNaN(this.#route.overheadMicros()) ? null : this.#route.overheadMicros(),
     });
   }
 
@@ -303,8 +314,8 @@ export class Planner<P = unknown> {
     const start = performance.now();
     const queueMicros = elapsedMicros(job.submittedAt);
     this.#counters.queueWaitMicros.record(queueMicros);
-    const limit = this.#options.inThreadMaxWork;
-    const inThread = limit > 0 && this.#estimate(job.prepared) <= limit;
+    const estimate = this.#estimate(job.prepared);
+    const inThread = this.#route.inThread(estimate);
     let solving: Promise<Plan>;
     if (inThread) {
       try {
@@ -321,6 +332,8 @@ export class Planner<P = unknown> {
         this.#counters.solveMicros.record(solveMicros);
         this.#counters.add('solves');
         this.#counters.add(inThread ? 'solvesInThread' : 'solvesPool');
+        if (inThread && estimate > this.#options.inThreadMaxWork) this.#counters.add('solvesRouted');
+        this.#observe(estimate, inThread, plan, solveMicros);
         if (plan.status === 'fallback') this.#counters.add('fallbacks');
         this.#snapshots.set(plan, job.signatures);
         const planned: Planned = {
@@ -345,6 +358,16 @@ export class Planner<P = unknown> {
         }
       },
     );
+  }
+
+  /** Teaches the route what a solve took (see route.ts). */
+  #observe(estimate: number, inThread: boolean, plan: Plan, solveMicros: number): void {
+    if (inThread) {
+      this.#route.record(estimate, solveMicros);
+      return;
+    }
+    const worker = this.#backend.workerMicros?.(plan);
+    if (worker !== undefined) this.#route.record(estimate, worker, solveMicros - worker);
   }
 
   #finish(job: Job<P>, result: SubmitResult | { error: unknown }): void {

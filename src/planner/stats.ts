@@ -11,8 +11,13 @@ export interface PlannerStats {
   submitted: number;
   /** Solves that produced a plan, on either path. */
   solves: number;
-  /** Of `solves`, run on the calling thread (estimated work <= `inThreadMaxWork`). */
+  /** Of `solves`, run on the calling thread (see `solvesRouted`). */
   solvesInThread: number;
+  /**
+   * Of `solvesInThread`, estimated above `inThreadMaxWork` and run in-thread because solves of their class
+   * were measured to take less than the pool's round trip adds (the adaptive route, docs/planner.md).
+   */
+  solvesRouted: number;
   /** Of `solves`, run in the worker pool. */
   solvesPool: number;
   /** Of `solves`, plans with status `fallback` (state budget, deadline, worker failure). */
@@ -43,6 +48,11 @@ export interface PlannerStats {
   queued: boolean;
   /** The routing threshold in use (units of work). */
   inThreadMaxWork: number;
+  /**
+   * Round-trip overhead of the last 16 pool solves (wall time minus the worker's solve time; their mean, the
+   * largest left out), microseconds; null before the first.
+   */
+  poolOverheadMicros: number | null;
   /** @deprecated The old name of `inThreadMaxWork`, still emitted with the same value. */
   inThreadMaxCells: number;
   /** Time from the start of a solve to its plan, microseconds (pool solves include the round trip). */
@@ -51,13 +61,17 @@ export interface PlannerStats {
   queueWaitMicros: HistogramSummary;
 }
 
-type Counter = Exclude<keyof PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxWork' | 'inThreadMaxCells' | 'solveMicros' | 'queueWaitMicros'>;
+type Counter = Exclude<
+  keyof PlannerStats,
+  'inFlight' | 'queued' | 'inThreadMaxWork' | 'inThreadMaxCells' | 'poolOverheadMicros' | 'solveMicros' | 'queueWaitMicros'
+>;
 
 export class PlannerCounters {
   readonly #counts: Record<Counter, number> = {
     submitted: 0,
     solves: 0,
     solvesInThread: 0,
+    solvesRouted: 0,
     solvesPool: 0,
     fallbacks: 0,
     superseded: 0,
@@ -87,7 +101,7 @@ export class PlannerCounters {
     this.#counts.assignmentsCut += r.cut.length;
   }
 
-  snapshot(live: Pick<PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxWork'>): PlannerStats {
+  snapshot(live: Pick<PlannerStats, 'inFlight' | 'queued' | 'inThreadMaxWork' | 'poolOverheadMicros'>): PlannerStats {
     return {
       ...this.#counts,
       ...live,

@@ -64,6 +64,18 @@ export interface PoolStats {
   lastPoolError: string | undefined;
 }
 
+/** The time each pool plan's worker spent solving it, microseconds (see workerMicrosOf). */
+const workerMicros = new WeakMap<Plan, number>();
+
+/**
+ * How long the worker spent on the solve behind `plan` (a plan a pool of this module returned from its
+ * worker), microseconds; undefined for any other plan (a fallback computed on the calling thread).
+ * The rest of `plan.stats.micros` is the round trip: packing aside, the pool's overhead.
+ */
+export function workerMicrosOf(plan: Plan): number | undefined {
+  return workerMicros.get(plan);
+}
+
 /** Options of `pool.close`. */
 export interface PoolCloseOptions {
   /**
@@ -120,6 +132,8 @@ interface Task {
   state: 'queued' | 'running' | 'settled';
   /** Settles once the worker answered or died, even if the caller's promise settled earlier (abort). */
   done: Promise<void> | undefined;
+  /** Handed to Piscina with a private abort signal (see #run): only when no worker was alive. */
+  guarded: boolean;
 }
 
 /**
@@ -181,6 +195,8 @@ class PiscinaSolverPool implements SolverPool {
       idleTimeout: options.idleTimeout,
       // One synchronous solve per thread: a second task on a busy worker would only wait behind it.
       concurrentTasksPerWorker: 1,
+      // Piscina's run- and wait-time histograms: nothing reads them, and each task would pay for them.
+      recordTiming: false,
       workerData,
     });
     // Piscina emits 'error' for a worker failure outside any task (start-up). Without a listener the
@@ -286,7 +302,7 @@ class PiscinaSolverPool implements SolverPool {
   #enqueue(prepared: Prepared, signal: AbortSignal | undefined, t0: number): Promise<Plan> {
     return new Promise<Plan>((resolve, reject) => {
       const stop = new Int32Array(new SharedArrayBuffer(4));
-      const task: Task = { prepared, signal, stop, t0, resolve, reject, state: 'queued', done: undefined };
+      const task: Task = { prepared, signal, stop, t0, resolve, reject, state: 'queued', done: undefined, guarded: false };
       if (signal?.aborted === true) {
         this.#counts.aborted += 1;
         throw new AbortedError('pool.solve() aborted before it started');
@@ -369,17 +385,22 @@ class PiscinaSolverPool implements SolverPool {
       task.done = Promise.resolve();
       return;
     }
-    task.done = this.#run(message, transferList).then(
+    task.guarded = this.#piscina.threads.length === 0;
+    task.done = this.#run(message, transferList, task.guarded).then(
       (reply) => this.#complete(task, reply),
       (err: unknown) => this.#complete(task, { crashed: err }),
     );
   }
 
   /**
-   * Piscina.run with a private signal, used only when no worker is alive: then no task can be running,
-   * so aborting removes queued Piscina tasks that would otherwise wait forever, and kills nothing.
+   * Piscina.run, with a private abort signal when `guarded`. The signal is for the case where no worker
+   * is alive: then no task can be running, so aborting removes queued Piscina tasks that would otherwise
+   * wait forever, and kills nothing. A signal costs every task Piscina's abort bookkeeping (measured:
+   * about a third of a bare round trip), so tasks handed over while a worker is alive go without one;
+   * #onPoolError settles those itself if every worker is gone.
    */
-  #run(message: WorkerTask, transferList: ArrayBuffer[]): Promise<WorkerReply> {
+  #run(message: WorkerTask, transferList: ArrayBuffer[], guarded = true): Promise<WorkerReply> {
+    if (!guarded) return this.#piscina.run(message, { transferList });
     const controller = new AbortController();
     this.#stranded.add(controller);
     return this.#piscina
@@ -395,10 +416,20 @@ class PiscinaSolverPool implements SolverPool {
     // never settle.
     this.#strandReason = new Error(`no worker could start: ${this.#lastPoolError}`);
     for (const controller of this.#stranded) controller.abort(this.#strandReason);
+    // Tasks handed over without a signal while a worker was alive: with none left, they would wait in
+    // Piscina's queue; they get their fallback now, and whatever Piscina does with them later is ignored.
+    const stranded = new Error(this.#strandReason.message, { cause: this.#strandReason });
+    for (const task of [...this.#running]) {
+      if (task.guarded) continue;
+      // Should a worker start after all and pick the task up, it stops at once.
+      Atomics.store(task.stop, 0, 1);
+      this.#complete(task, { crashed: stranded });
+    }
   }
 
   #complete(task: Task, reply: WorkerReply | { crashed: unknown }): void {
-    this.#running.delete(task);
+    // Answered already (a task settled by #onPoolError, then answered or rejected by Piscina).
+    if (!this.#running.delete(task)) return;
     let outcome: { plan: Plan } | { error: unknown };
     if ('crashed' in reply && this.#destroyed !== undefined) {
       outcome = { error: new ClosedError('pool closed while the solve was running: its worker was terminated') };
@@ -409,7 +440,9 @@ class PiscinaSolverPool implements SolverPool {
     } else if (reply.protocol !== POOL_PROTOCOL) {
       outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
     } else if (reply.kind === 'solved') {
-      outcome = { plan: finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0)) };
+      const plan = finishPlan(task.prepared, reply.raw, elapsedMicros(task.t0));
+      workerMicros.set(plan, reply.micros);
+      outcome = { plan };
     } else if (reply.kind === 'failed') {
       this.#retire(reply.threadId);
       outcome = { plan: this.#fallback(task, `worker ${reply.failure}: ${reply.reason}`) };

@@ -11,7 +11,7 @@ import type { WasmBuild } from '../solve/wasm.js';
  * Bumped whenever a message shape below changes. Tests import the pool from `src/` but its workers run
  * `dist/pool/worker.js`; a stale build is reported by this number instead of failing in odd ways.
  */
-export const POOL_PROTOCOL = 2;
+export const POOL_PROTOCOL = 3;
 
 /** What the pool passes to each worker at start (Piscina `workerData`). */
 export interface PoolWorkerData {
@@ -30,7 +30,8 @@ export type WorkerTask =
 
 export type WorkerReply =
   | { kind: 'pong'; protocol: number; threadId: number }
-  | { kind: 'solved'; protocol: number; threadId: number; raw: RawSolution }
+  /** `micros`: the time the worker spent on the task, from receiving it to answering. */
+  | { kind: 'solved'; protocol: number; threadId: number; raw: RawSolution; micros: number }
   /**
    * The solve failed inside the worker (a trap, an unexpected exception). The worker must not be reused:
    * the pool terminates it, Piscina starts a replacement, and the caller gets the heuristic fallback plan.

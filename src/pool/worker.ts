@@ -46,8 +46,9 @@ export default function handle(task: WorkerTask): unknown {
     return failed(new Error(`worker retired after an earlier failure (${retired})`));
   }
   try {
-    const raw = ownBuffer(solver.runPacked(task.packed, task.options, performance.now() - task.elapsedMs, task.stop));
-    const reply: WorkerReply = { kind: 'solved', protocol: POOL_PROTOCOL, threadId, raw };
+    const t0 = performance.now();
+    const raw = ownBuffer(solver.runPacked(task.packed, task.options, t0 - task.elapsedMs, task.stop));
+    const reply: WorkerReply = { kind: 'solved', protocol: POOL_PROTOCOL, threadId, raw, micros: Math.round((performance.now() - t0) * 1000) };
     return move({ [transferableSymbol]: [raw.node.buffer], [valueSymbol]: reply });
   } catch (err) {
     return failed(err);

@@ -33,252 +33,7 @@ import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './in
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedProblem } from './validate.js';
-
-/** p_a / w_a > p_b / w_b, exact (cross products in f64 when they stay below 2^53, else BigInt). */
-export function denser(pa: number, wa: number, pb: number, wb: number): number {
-  const l = pa * wb;
-  const r = pb * wa;
-  if (l < 2 ** 53 && r < 2 ** 53) return l - r;
-  const L = BigInt(pa) * BigInt(wb);
-  const R = BigInt(pb) * BigInt(wa);
-  return L > R ? 1 : L < R ? -1 : 0;
-}
-
-/** 1 + 2^-50: scales an f64 quotient above the exact one (see fractionalUpper in src/solve/ts/frontier.ts). */
-const UP = 1 + 2 ** -50;
-
-/** An upper bound on the LP term p * rem / w (three f64 roundings, each within 2^-53, are covered by UP), rounded up to an integer. */
-export function fractionalCeil(p: number, rem: number, w: number): number {
-  if (rem <= 0 || p <= 0) return 0;
-  return Math.min(p, Math.ceil(((p * rem) / w) * UP));
-}
-
-/**
- * The items that fit within `cap`, by density (exact order, ties by index), and the LP bound of the items
- * from position t on within residual r (greedy in that order, the last one fractional, rounded up).
- */
-function densityLp(
-  items: readonly number[],
-  w: ArrayLike<number>,
-  p: ArrayLike<number>,
-  cap: number,
-): { order: number[]; lpFrom: (t: number, r: number) => number } {
-  const order = items.filter((i) => w[i]! <= cap).sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
-  const k = order.length;
-  // Prefix sums: the LP of order[t..] within r takes them greedily.
-  const sw = new Float64Array(k + 1);
-  const sp = new Float64Array(k + 1);
-  for (let t = 0; t < k; t++) {
-    sw[t + 1] = sw[t]! + w[order[t]!]!;
-    sp[t + 1] = sp[t]! + p[order[t]!]!;
-  }
-  const lpFrom = (t: number, r: number): number => {
-    // Largest x in [t, k] with sw[x] - sw[t] <= r.
-    let lo = t;
-    let hi = k;
-    const limit = sw[t]! + r;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (sw[mid]! <= limit) lo = mid;
-      else hi = mid - 1;
-    }
-    let ub = sp[lo]! - sp[t]!;
-    if (lo < k) ub += fractionalCeil(p[order[lo]!]!, limit - sw[lo]!, w[order[lo]!]!);
-    return ub;
-  };
-  return { order, lpFrom };
-}
-
-/** One node's knapsack answer. */
-export interface NodeKnapsack {
-  /** K_b: the largest credit of a set of the node's credited sessions within its capacity. */
-  readonly value: number;
-  /** An optimal set (kept session indices). */
-  readonly set: number[];
-  /** Non-dominated (weight, credit) states the DP kept, plus one per layer. */
-  readonly states: number;
-}
-
-/**
- * Exact 0-1 knapsack over `items` (kept session indices) with weights `w`, profits `p` (both indexed by
- * kept session), capacity `cap`, reaching at least `target` (a value known to be reachable, or the value
- * to test for): returns the optimum and an optimal set, or value -1 when no set reaches `target`. Past
- * `limit` states it stops with value -1 and states > limit.
- *
- * Items are folded by density (p / w descending, exact order by cross products, ties by index); a layer
- * holds (weight, value) states with weight ascending and value strictly ascending (a state is dominated
- * when another weighs no more and is worth at least as much; either completes every way the other can).
- * A state is dropped when its value plus the LP bound of the items still to fold within its residual
- * capacity is below `target`: no completion of it reaches the target.
- */
-export function nodeKnapsack(
-  items: readonly number[],
-  w: ArrayLike<number>,
-  p: ArrayLike<number>,
-  cap: number,
-  target: number,
-  limit = Number.POSITIVE_INFINITY,
-): NodeKnapsack {
-  const { order, lpFrom } = densityLp(items, w, p, cap);
-  const k = order.length;
-  let sw0 = [0];
-  let sv0 = [0];
-  const history: { parent: Int32Array; take: Uint8Array }[] = [];
-  let states = 1;
-  for (let t = 0; t < k; t++) {
-    const i = order[t]!;
-    const wi = w[i]!;
-    const pi = p[i]!;
-    const nw: number[] = [];
-    const nv: number[] = [];
-    const parent: number[] = [];
-    const take: number[] = [];
-    const n0 = sw0.length;
-    let a = 0;
-    let b = 0;
-    // Merge the skip list (a) and the take list (b) by weight ascending, value descending at equal weight.
-    while (a < n0 || b < n0) {
-      let fromTake: boolean;
-      if (b >= n0 || sw0[b]! + wi > cap) {
-        if (a >= n0) break;
-        fromTake = false;
-      } else if (a >= n0) fromTake = true;
-      else {
-        const wa = sw0[a]!;
-        const wb = sw0[b]! + wi;
-        fromTake = wb < wa || (wb === wa && sv0[b]! + pi > sv0[a]!);
-      }
-      const idx = fromTake ? b++ : a++;
-      const ww = fromTake ? sw0[idx]! + wi : sw0[idx]!;
-      const vv = fromTake ? sv0[idx]! + pi : sv0[idx]!;
-      if (nv.length > 0 && vv <= nv[nv.length - 1]!) continue;
-      if (vv + lpFrom(t + 1, cap - ww) < target) continue;
-      nw.push(ww);
-      nv.push(vv);
-      parent.push(idx);
-      take.push(fromTake ? 1 : 0);
-    }
-    history.push({ parent: Int32Array.from(parent), take: Uint8Array.from(take) });
-    sw0 = nw;
-    sv0 = nv;
-    // A layer costs about one state besides the states it keeps.
-    states += nw.length + 1;
-    if (nw.length === 0 || states > limit) return { value: -1, set: [], states };
-  }
-  // The best state is the last (values ascend).
-  let idx = sv0.length - 1;
-  const value = sv0[idx]!;
-  if (value < target) return { value: -1, set: [], states };
-  const set: number[] = [];
-  for (let t = k - 1; t >= 0; t--) {
-    const h = history[t]!;
-    if (h.take[idx] === 1) set.push(order[t]!);
-    idx = h.parent[idx]!;
-  }
-  return { value, set: set.sort((x, y) => x - y), states };
-}
-
-/**
- * Whether a set of `items` other than `set` fits within `cap` and is worth at least `target` (the
- * uniqueness test of an optimal set, target = its value). One sparse DP in density order: the path of
- * `set` itself (one state), and the non-dominated states of the sets that left that path at some item
- * (took an item outside `set` or skipped one in it), pruned by the LP bound against `target`; stops at
- * the first such state reaching `target`. A dominated deviated state is dropped for a deviated state that
- * completes every way it can, at least as well, so a deviated set reaching the target is always found.
- * Past `limit` states it stops (states > limit).
- */
-export function anotherSetReaches(
-  items: readonly number[],
-  w: ArrayLike<number>,
-  p: ArrayLike<number>,
-  cap: number,
-  set: readonly number[],
-  target: number,
-  limit: number,
-): { reaches: boolean; states: number } {
-  const inSet = new Set(set);
-  const { order, lpFrom } = densityLp(items, w, p, cap);
-  const k = order.length;
-  let dw: number[] = [];
-  let dv: number[] = [];
-  let nw: number[] = [];
-  let nv: number[] = [];
-  let pw = 0;
-  let pv = 0;
-  let states = 0;
-  for (let t = 0; t < k; t++) {
-    const i = order[t]!;
-    const wi = w[i]!;
-    const pi = p[i]!;
-    // The state that leaves the path here.
-    const xw = inSet.has(i) ? pw : pw + wi;
-    const xv = inSet.has(i) ? pv : pv + pi;
-    const hasX = xw <= cap;
-    if (inSet.has(i)) {
-      pw += wi;
-      pv += pi;
-    }
-    nw.length = 0;
-    nv.length = 0;
-    const n0 = dw.length;
-    let a = 0;
-    let b = 0;
-    let x = hasX ? 1 : 0;
-    for (;;) {
-      // Next candidate by weight ascending, value descending at equal weight: skip list a, take list b, x.
-      let cw = Infinity;
-      let cv = -1;
-      let from = -1;
-      if (a < n0) {
-        cw = dw[a]!;
-        cv = dv[a]!;
-        from = 0;
-      }
-      if (b < n0 && dw[b]! + wi <= cap) {
-        const bw = dw[b]! + wi;
-        const bv = dv[b]! + pi;
-        if (bw < cw || (bw === cw && bv > cv)) {
-          cw = bw;
-          cv = bv;
-          from = 1;
-        }
-      }
-      if (x === 1 && (xw < cw || (xw === cw && xv > cv))) {
-        cw = xw;
-        cv = xv;
-        from = 2;
-      }
-      if (from < 0) break;
-      if (from === 0) a++;
-      else if (from === 1) b++;
-      else x = 0;
-      if (nv.length > 0 && cv <= nv[nv.length - 1]!) continue;
-      if (cv >= target) return { reaches: true, states: states + nw.length + 1 };
-      if (cv + lpFrom(t + 1, cap - cw) < target) continue;
-      nw.push(cw);
-      nv.push(cv);
-    }
-    states += nw.length + 1;
-    if (states > limit) return { reaches: false, states };
-    [dw, nw] = [nw, dw];
-    [dv, nv] = [nv, dv];
-  }
-  return { reaches: false, states };
-}
-
-/** A lower bound for one node's knapsack: items by density, each taken when it fits. */
-function greedyValue(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number): number {
-  const order = items.slice().sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
-  let left = cap;
-  let v = 0;
-  for (const i of order) {
-    if (w[i]! <= left) {
-      left -= w[i]!;
-      v += p[i]!;
-    }
-  }
-  return v;
-}
+import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 
 /**
  * Most knapsack states the credit level may keep over all nodes and checks (about 0.1-0.3 us each):
@@ -286,11 +41,11 @@ function greedyValue(items: readonly number[], w: ArrayLike<number>, p: ArrayLik
  * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
  * per node.
  */
-export const CREDIT_LEVEL_MAX_STATES = 1 << 11;
+export const CREDIT_LEVEL_MAX_STATES = 1 << 12;
 
-/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 512 per kept node from 5 nodes on. */
+/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 1024 per kept node from 5 nodes on. */
 export function creditLevelBudget(packed: PackedProblem): number {
-  return Math.max(CREDIT_LEVEL_MAX_STATES, 512 * nodesKept(packed));
+  return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
 }
 
 /** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
@@ -344,12 +99,13 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLev
   const owner = new Int32Array(n).fill(-1);
   let disjoint = true;
   for (let b = 0; b < m; b++) {
-    const items: number[] = [];
-    for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) items.push(j);
+    const credited: number[] = [];
+    for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) credited.push(j);
+    for (const j of credited) profit[j] = packed.credit[j * m + b]!;
+    const items = densityOrder(credited, w, profit);
     itemsOf.push(items);
-    for (const j of items) profit[j] = packed.credit[j * m + b]!;
     const cap = packed.qcapacity[b]!;
-    const r = nodeKnapsack(items, w, profit, cap, greedyValue(items, w, profit, cap), maxStates - states);
+    const r = nodeKnapsack(items, w, profit, cap, greedyValue(items, w, profit, cap, true), maxStates - states, true);
     states += r.states;
     if (states > maxStates) return null;
     nodeBound[b] = r.value;
@@ -364,7 +120,7 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLev
   for (let b = 0; b < m && decided; b++) {
     if (nodeBound[b] === 0) continue;
     for (let j = 0; j < n; j++) profit[j] = packed.candidate[j * m + b] === 1 ? packed.credit[j * m + b]! : 0;
-    const r = anotherSetReaches(itemsOf[b]!, w, profit, packed.qcapacity[b]!, sets[b]!, nodeBound[b]!, maxStates - states);
+    const r = anotherSetReaches(itemsOf[b]!, w, profit, packed.qcapacity[b]!, sets[b]!, nodeBound[b]!, maxStates - states, true);
     states += r.states;
     if (states > maxStates) return null;
     if (r.reaches) decided = false;
@@ -385,16 +141,17 @@ function sequentialPlan(packed: PackedProblem, level: CreditLevel, nodeOrder: re
   const profit = new Float64Array(n);
   let states = 0;
   for (const b of nodeOrder) {
-    const items: number[] = [];
+    const credited: number[] = [];
     for (let j = 0; j < n; j++) {
       const e = j * m + b;
       if (taken[j] === 0 && packed.candidate[e] === 1 && packed.credit[e]! > 0) {
-        items.push(j);
+        credited.push(j);
         profit[j] = packed.credit[e]!;
       }
     }
+    const items = densityOrder(credited, packed.qweight, profit);
     const cap = packed.qcapacity[b]!;
-    const r = nodeKnapsack(items, packed.qweight, profit, cap, greedyValue(items, packed.qweight, profit, cap), maxStates - states);
+    const r = nodeKnapsack(items, packed.qweight, profit, cap, greedyValue(items, packed.qweight, profit, cap, true), maxStates - states, true);
     states += r.states;
     if (states > maxStates) return null;
     sets[b] = r.set;
@@ -490,7 +247,7 @@ export function decompositionPlan(packed: PackedProblem, level: CreditLevel): In
   return out;
 }
 
-/** The root reduction's outcome: the fixed sessions and the credit-free remainder to solve. */
+/** A reduction's outcome: the fixed sessions and the credit-free remainder to solve. */
 export interface CreditReduction {
   /** Per kept session: its fixed kept node, or -1 (free: part of the remainder, or not admitted). */
   readonly fixed: Int32Array;
@@ -505,11 +262,10 @@ export interface CreditReduction {
 }
 
 /**
- * When the credit level is decided at the root (see the module comment), the fixed sets and the
- * credit-free remainder; else null.
+ * The reduction of a decided credit level (see the module comment; a leaf of src/solve/credit-branch.ts
+ * is one too): `sets[b]` fixed on each kept node b, and the credit-free remainder.
  */
-export function creditReduction(packed: PackedProblem, level: CreditLevel, options: ResolvedSolveOptions): CreditReduction | null {
-  if (!level.decided) return null;
+export function creditReduction(packed: PackedProblem, sets: readonly (readonly number[])[], options: ResolvedSolveOptions): CreditReduction {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const q = packed.quantum;
@@ -517,7 +273,7 @@ export function creditReduction(packed: PackedProblem, level: CreditLevel, optio
   const residual = Float64Array.from(packed.qcapacity);
   let fixedCount = 0;
   for (let b = 0; b < m; b++) {
-    for (const j of level.sets[b]!) {
+    for (const j of sets[b]!) {
       fixed[j] = b;
       residual[b] = residual[b]! - packed.qweight[j]!;
       fixedCount++;

@@ -25,7 +25,8 @@ import { recordAt, rejectUnknownKeys } from '../checks.js';
 import { ClosedError, InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
 import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from './engine.js';
 import { frontierApplies, frontierSetup, type FrontierSetup } from './frontier.js';
-import { creditLevel, creditReduction, solverIncumbent, type CreditLevel, type CreditReduction } from './credit-level.js';
+import { creditDecision, type CreditDecision } from './credit-branch.js';
+import { creditLevel, creditReduction, solverIncumbent, type CreditLevel } from './credit-level.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
@@ -322,39 +323,73 @@ function frontierBudgetReason(a: Attempt, r: Abandoned, withDense: boolean): str
   return `state budget exceeded: the frontier DP passed stateBudget ${a.options.stateBudget} units of work after ${r.layers} of ${n} sessions${dense}`;
 }
 
-function levelStats(level: CreditLevel, fixed: number, remainderPath?: SolvePath): NonNullable<RawSolution['stats']['creditLevel']> {
-  return { bound: level.bound, decided: level.decided, fixed, states: level.states, ...(remainderPath !== undefined ? { remainderPath } : {}) };
+function levelStats(level: CreditLevel, fixed: number, decision?: CreditDecision, remainderPath?: SolvePath): NonNullable<RawSolution['stats']['creditLevel']> {
+  return {
+    bound: level.bound,
+    decided: level.decided,
+    fixed,
+    states: level.states + (decision?.states ?? 0),
+    ...(decision !== undefined ? { branchNodes: decision.branchNodes, leaves: decision.leaves.length } : {}),
+    ...(remainderPath !== undefined ? { remainderPath } : {}),
+  };
 }
 
 /**
- * The credit level decided at the root (src/solve/credit-level.ts): the fixed sets plus the remainder's
- * decision (the same paths, budget and deadline). A remainder that falls back gives a fallback, the
- * better of the fixed sets plus its heuristic plan and the whole problem's heuristic plan.
+ * The credit level decided (at the root: src/solve/credit-level.ts; by branching:
+ * src/solve/credit-branch.ts): per leaf of optimal credit, its fixed sets plus its credit-free
+ * remainder's decision (the same paths, the state budget the earlier leaves left, the deadline and the
+ * stop flag), and the lexicographically best of them (ties: the earlier leaf). A remainder that falls back ends
+ * the search with a fallback: the better of the best leaf plan so far (fixed sets plus the remainder's
+ * plan, a credit decomposition) and the whole problem's heuristic plan.
  */
-function solveReduced(a: Attempt, level: CreditLevel, r: CreditReduction): RawSolution {
-  const { packed } = a;
-  const sub = decide(a.kernel, r.remainder, a.options, a.startedAt);
-  let node: Int32Array = Int32Array.from(r.fixed);
-  for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
-  // A fallback names what produced it: the fixed credit sets plus the remainder's plan (a credit
+function solveReduced(a: Attempt, level: CreditLevel, decision: CreditDecision): RawSolution {
+  const { packed, options } = a;
+  let best: { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats } | undefined;
+  let work = 0;
+  let reason: string | undefined;
+  for (const leaf of decision.leaves) {
+    const why = halted(a, 0);
+    if (why !== undefined) {
+      reason = why;
+      break;
+    }
+    if (work >= options.stateBudget) {
+      reason = `state budget exceeded: the remainders of ${decision.leaves.length} credit-optimal leaves passed stateBudget ${options.stateBudget} units of work`;
+      break;
+    }
+    const r = creditReduction(packed, leaf, options);
+    const sub = decide(a.kernel, r.remainder, { ...options, stateBudget: options.stateBudget - work }, a.startedAt, a.stop);
+    work += sub.stats.work;
+    const node = Int32Array.from(r.fixed);
+    for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
+    const value = planTriple(packed, node);
+    if (best === undefined || lexBetter(value, best.value)) {
+      best = { node, value, fixed: r.fixedCount, path: sub.stats.path, ...(sub.stats.frontier !== undefined ? { frontier: sub.stats.frontier } : {}) };
+    }
+    if (sub.status !== 'optimal') {
+      reason = sub.reason;
+      break;
+    }
+  }
+  // A fallback names what produced it: the fixed credit sets plus a remainder's plan (a credit
   // decomposition), or the whole problem's incumbent when that is better.
   let fallback: HeuristicResult | undefined;
-  if (sub.status !== 'optimal') {
+  let node = best?.node;
+  if (reason !== undefined) {
     const h = solverIncumbent(packed, bestCredits(packed), level);
-    fallback = lexBetter(planTriple(packed, node), planTriple(packed, h.node)) ? { node, heuristic: 'credit-decomposition' } : h;
+    fallback = best !== undefined && lexBetter(best.value, planTriple(packed, h.node)) ? { node: best.node, heuristic: 'credit-decomposition' } : h;
     node = fallback.node;
   }
-  const stats = sub.stats;
   return {
-    status: sub.status,
-    ...(sub.reason !== undefined ? { reason: sub.reason } : {}),
-    node: unpackNodes(packed, spreadTies(packed, node)),
+    status: reason === undefined ? 'optimal' : 'fallback',
+    ...(reason !== undefined ? { reason } : {}),
+    node: unpackNodes(packed, spreadTies(packed, node!)),
     stats: {
       ...trivialStats(packed),
       ...(fallback === undefined ? { path: 'credit-split' as const } : { path: fallbackPath(fallback.heuristic), heuristic: fallback.heuristic }),
-      ...workStats(stats.work),
-      ...(stats.frontier !== undefined ? { frontier: stats.frontier } : {}),
-      creditLevel: levelStats(level, r.fixedCount, stats.path),
+      ...workStats(work),
+      ...(best?.frontier !== undefined ? { frontier: best.frontier } : {}),
+      creditLevel: levelStats(level, best?.fixed ?? 0, decision, best?.path),
     },
   };
 }
@@ -423,8 +458,8 @@ function decide(
   const level = creditLevel(packed);
   if (level !== null) {
     a.level = level;
-    const reduction = options.path === 'auto' && level.bound > 0 ? creditReduction(packed, level, options) : null;
-    if (reduction !== null) return solveReduced(a, level, reduction);
+    const decision = options.path === 'auto' && level.bound > 0 ? creditDecision(packed, level, () => halted(a, 0) !== undefined) : null;
+    if (decision !== null) return solveReduced(a, level, decision);
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);

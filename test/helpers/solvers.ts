@@ -8,7 +8,7 @@ export const PATH_OPTIONS = ['auto', 'dense', 'frontier'] as const;
 
 /** The paths each `path` option may report on a problem with something to decide. */
 export const EXACT_PATHS: Record<(typeof PATH_OPTIONS)[number], readonly SolvePath[]> = {
-  auto: ['best-nodes', 'bound', 'dense', 'frontier'],
+  auto: ['best-nodes', 'bound', 'credit-split', 'dense', 'frontier'],
   dense: ['dense'],
   frontier: ['bound', 'frontier'],
 };

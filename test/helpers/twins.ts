@@ -19,6 +19,11 @@ export function twinNodes(problem: Problem, pick: readonly boolean[]): Problem {
   return { nodes, sessions };
 }
 
+/** The problem with its first node twinned when `twins` is set, else the problem itself. */
+export function twinFirstNode(problem: Problem, twins: boolean): Problem {
+  return twins ? twinNodes(problem, problem.nodes.map((_, b) => b === 0)) : problem;
+}
+
 /** The problem with at least one node twinned (up to all of them). */
 export function withTwins(problem: Problem): fc.Arbitrary<Problem> {
   const m = problem.nodes.length;

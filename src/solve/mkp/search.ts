@@ -26,7 +26,7 @@
 import { KnapsackScratch, knapsack } from './knapsack.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
-import { denser } from '../credit-level.js';
+import { densityOrder } from '../knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
 
@@ -89,8 +89,7 @@ class Search {
     const w = packed.qweight;
     const items: number[] = [];
     for (let j = 0; j < n; j++) if (value[j]! > 0) items.push(j);
-    items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b);
-    this.order = Int32Array.from(items);
+    this.order = Int32Array.from(densityOrder(items, w, value));
     this.nodeClass = new Int32Array(m);
     for (let b = 0; b < m; b++) {
       this.nodeClass[b] = b;

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Compares two builds of the package on benchmark family groups, side by side in one process: every
+// instance is solved by the baseline build and by this one alternately, `--runs` times each, and an
+// instance's time is the fastest of its runs in CPU time (process.cpuUsage), so the machine's scheduling
+// noise is removed from both alike. Prints per group: P50 / P95 / max CPU ms, fallbacks and paths per
+// build, and how many plans are lexicographically better or worse than the baseline's (and how many
+// differ while both are `optimal`, which would be a bug).
+// The baseline is another checkout of the package with its own `npm run build` (or its dist/ and build/).
+// Usage: node scripts/paired-families.mjs BASELINE_DIR GROUPS [--count N] [--runs R] [--seed S]
+//   GROUPS: comma-separated family/group keys, e.g. spread-credit/4n,large/8n (run `npm run build` first)
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FAMILIES } from '../dist/bench/families/index.js';
+import { loadSolver } from '../dist/index.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { count: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } },
+});
+const [baseDir, keys] = positionals;
+if (baseDir === undefined || keys === undefined) throw new Error('usage: paired-families.mjs BASELINE_DIR GROUPS [--count N] [--runs R] [--seed S]');
+const count = Number(values.count);
+const runs = Number(values.runs);
+const seed = Number(values.seed);
+for (const [name, x] of [['--count', count], ['--runs', runs], ['--seed', seed]]) {
+  if (!Number.isInteger(x) || x < (name === '--seed' ? 0 : 1)) throw new Error(`${name} must be a ${name === '--seed' ? 'non-negative' : 'positive'} integer`);
+}
+
+const baseline = await (await import(pathToFileURL(resolve(baseDir, 'dist/index.js')).href)).loadSolver();
+const current = await loadSolver();
+const builds = { baseline, current };
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+}
+const cmp = (a, b) => a.credit - b.credit || a.ready - b.ready || a.tokens - b.tokens;
+
+for (const key of keys.split(',')) {
+  const [familyName, groupName] = key.split('/');
+  const group = FAMILIES.find((f) => f.name === familyName)?.groups.find((g) => g.name === groupName);
+  if (group === undefined) throw new Error(`unknown group ${key}`);
+  const problems = await group.generate(seed, count);
+  const options = { quantum: group.quantum };
+  const times = { baseline: [], current: [] };
+  const fallbacks = { baseline: 0, current: 0 };
+  const paths = { baseline: {}, current: {} };
+  let better = 0;
+  let worse = 0;
+  let disagree = 0;
+  for (const p of problems) for (const s of Object.values(builds)) s.solve(p, options);
+  for (const p of problems) {
+    const best = { baseline: Infinity, current: Infinity };
+    const plans = {};
+    for (let r = 0; r < runs; r++) {
+      for (const k of Object.keys(builds)) {
+        const c0 = process.cpuUsage();
+        plans[k] = builds[k].solve(p, options);
+        const c = process.cpuUsage(c0);
+        best[k] = Math.min(best[k], (c.user + c.system) / 1000);
+      }
+    }
+    for (const k of Object.keys(builds)) {
+      times[k].push(best[k]);
+      if (plans[k].status !== 'optimal') fallbacks[k]++;
+      paths[k][plans[k].stats.path] = (paths[k][plans[k].stats.path] ?? 0) + 1;
+    }
+    const d = cmp(plans.current.value, plans.baseline.value);
+    if (d > 0) better++;
+    if (d < 0) worse++;
+    if (d !== 0 && plans.current.status === 'optimal' && plans.baseline.status === 'optimal') disagree++;
+  }
+  for (const k of Object.keys(builds)) {
+    const t = times[k];
+    const pathText = Object.entries(paths[k]).map(([path, n]) => `${path} ${n}`).join(', ');
+    console.log(`${key} ${k}: CPU P50 ${quantile(t, 0.5).toFixed(3)} / P95 ${quantile(t, 0.95).toFixed(3)} / max ${quantile(t, 1).toFixed(3)} ms; fallback ${fallbacks[k]}/${problems.length}; ${pathText}`);
+  }
+  console.log(`${key}: plans better than the baseline's ${better}, worse ${worse}, different while both optimal ${disagree}`);
+}
+baseline.close();
+current.close();
