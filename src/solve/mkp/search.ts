@@ -26,7 +26,7 @@
 import { KnapsackScratch, knapsack } from './knapsack.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
-import { densityOrder } from '../knapsack.js';
+import { denser } from '../knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
 
@@ -89,7 +89,9 @@ class Search {
     const w = packed.qweight;
     const items: number[] = [];
     for (let j = 0; j < n; j++) if (value[j]! > 0) items.push(j);
-    this.order = Int32Array.from(densityOrder(items, w, value));
+    // Density order; equal densities lightest first (measured on the subset-sum 50x5 class, where every
+    // density is equal: 0 of 20 instances fall back this way, 7 in input order, 20 heaviest first).
+    this.order = Int32Array.from(items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b));
     this.nodeClass = new Int32Array(m);
     for (let b = 0; b < m; b++) {
       this.nodeClass[b] = b;
