@@ -3,18 +3,20 @@
  * algorithm for large multiple knapsack problems", EJOR 1999), over items whose value is the same on
  * every candidate knapsack. At each node of a depth-first search that assigns items to knapsacks:
  *
- * 1. Capacity tightening: each knapsack's residual capacity becomes the largest subset sum of the free
- *    items that are candidates there and fit (src/solve/mkp/subset-sum.ts). No completion can use more
- *    of it: whatever is placed there later is such a subset.
- * 2. Surrogate bound: one knapsack over the free items with capacity the sum of the (tightened)
- *    residuals, solved exactly (src/solve/mkp/knapsack.ts). Every completion of the node is a set of free
- *    items whose weights fit the residuals knapsack by knapsack, hence fit their sum: the surrogate
- *    optimum plus the fixed value bounds every completion. A node whose bound does not beat the incumbent
- *    is closed.
- * 3. Split: the surrogate's items are packed knapsack by knapsack (smallest residual first, each taking
- *    the largest subset sum of the remaining ones that are candidates there). When all of them are
- *    placed, the node's completion reaches its bound: it is the best completion, and the node is closed.
- *    Otherwise the placed part, completed greedily with the other free items, is an incumbent candidate.
+ * 1. Surrogate bound: one knapsack over the free items with capacity the sum of the residuals (each at
+ *    most the weight of the free items that may go there), solved exactly (src/solve/mkp/knapsack.ts).
+ *    Every completion of the node is a set of free items whose weights fit the residuals knapsack by
+ *    knapsack, hence fit their sum: the surrogate optimum plus the fixed value bounds every completion.
+ *    A node whose bound does not beat the incumbent is closed.
+ * 2. Split: the surrogate's items are packed knapsack by knapsack (smallest residual first, each taking
+ *    the largest subset sum of the remaining ones that are candidates there; largest residual first when
+ *    that leaves items out). When all of them are placed, the node's completion reaches its bound: it is
+ *    the best completion, and the node is closed. Otherwise the placed part, completed greedily with the
+ *    other free items, is an incumbent candidate.
+ * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
+ *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
+ *    can use more of it, since whatever is placed there later is such a subset. If any residual dropped,
+ *    1-2 run again.
  * 4. Branching on the heaviest surrogate item the split left out: to each knapsack it is a candidate on
  *    and fits, then excluded. Knapsacks with the same residual and the same candidacy for every item are
  *    interchangeable, so only the first of them is tried; in the exclusion branch the item's identical
