@@ -16,7 +16,7 @@ import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { bfd } from '../src/solve/bfd.js';
 import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { searchMultipleKnapsack } from '../src/solve/mkp/search.js';
+import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SubsetSumScratch } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
 import { keyScales, nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
@@ -266,6 +266,25 @@ describe('the search against brute force', () => {
     expect(hits.tightened).toBeGreaterThan(20);
     expect(hits.branched).toBeGreaterThan(20);
     expect(hits.missedSplit).toBeGreaterThan(20);
+  });
+
+  it('rooms past the bitset sizes (the split pre-filled greedily, residuals not tightened) stay exact', () => {
+    let branched = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const rnd = seededRandom(seed + 300);
+      const nodes = [0, 1, 2].map((b) => ({ id: `n${b}`, capacity: SPLIT_BITSET_ROOM + Math.floor(rnd() * 3 * TIGHTEN_MAX_CAPACITY) }));
+      const sessions = Array.from({ length: 8 }, (_, i): ProblemSession => {
+        const weight = 10_000 + Math.floor(rnd() * 90_000);
+        return { id: `s${i}`, weight, tokens: rnd() < 0.5 ? weight : Math.floor(rnd() * 100_000), ready: rnd() < 0.4 };
+      });
+      const problem = { nodes, sessions };
+      const { packed } = prepare(problem, { quantum: 1 });
+      const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded());
+      expect(out.optimal).toBe(true);
+      expect(BigInt(out.value)).toBe(keyOf(packed, bruteForceOptimum(problem, 1)));
+      if (out.counters.nodes > 1) branched++;
+    }
+    expect(branched).toBeGreaterThan(0);
   });
 
   it('the solver takes the path where no DP runs first, with the same optimum as brute force', () => {

@@ -56,6 +56,16 @@ interface Scratch {
 }
 let kept: Scratch | null = null;
 
+/**
+ * Residuals above this many quanta are not tightened: a bitset pass over one item costs r / 32 word
+ * operations, and on such capacities a few hundred items would spend the state budget on a bound that
+ * only ever tightens (measured: 500 sessions x 16 nodes of ~400k quanta each spent all 2^22 units there).
+ */
+export const TIGHTEN_MAX_CAPACITY = 1 << 16;
+
+/** The split's exact subset sums run on rooms of about this many quanta; larger rooms are first filled greedily. */
+export const SPLIT_BITSET_ROOM = 1 << 16;
+
 const FREE = -2;
 const EXCLUDED = -1;
 
@@ -158,7 +168,7 @@ class Search {
     const mine = new Int32Array(k);
     for (let b = 0; b < this.m; b++) {
       const r = this.resid[b]!;
-      if (r === 0) continue;
+      if (r === 0 || r > TIGHTEN_MAX_CAPACITY) continue;
       let c = 0;
       for (let x = 0; x < k; x++) if (this.candidate(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
       const s = maxSubsetSum(mine, c, w, r, this.meter, this.ss);
@@ -207,9 +217,23 @@ class Search {
     const room = Float64Array.from(this.resid);
     for (const b of order) {
       if (left.size === 0) break;
-      const mine: number[] = [];
+      let mine: number[] = [];
       for (const j of left) if (this.candidate(j, b) && w[j]! <= room[b]!) mine.push(j);
       if (mine.length === 0) continue;
+      if (room[b]! > SPLIT_BITSET_ROOM) {
+        // A large room: the heaviest items go in greedily while they leave at least SPLIT_BITSET_ROOM, so
+        // the exact subset sum below runs on a room about that size.
+        mine.sort((x, y) => w[y]! - w[x]!);
+        const rest: number[] = [];
+        for (const j of mine) {
+          if (room[b]! - w[j]! >= SPLIT_BITSET_ROOM) {
+            room[b] = room[b]! - w[j]!;
+            placed.set(j, b);
+            left.delete(j);
+          } else rest.push(j);
+        }
+        mine = rest;
+      }
       const s = maxSubsetSum(mine, mine.length, w, room[b]!, this.meter, this.ss);
       if (s === null) {
         mine.sort((x, y) => w[y]! - w[x]!);
