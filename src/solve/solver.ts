@@ -7,10 +7,10 @@
  * 1. `trivial`: no session fits anywhere.
  * 2. `best-nodes`: every session on one of its best-credit nodes fits (src/solve/incumbent.ts: optimal by the
  *    sum-of-maxima bound). O(n m).
- * 2a. `multiple-knapsack`, past DENSE_FIRST_CELLS cells, when no kept session's value depends on the node:
- *    the bound-and-bound search of src/solve/mkp/search.ts.
  * 3. `bound`: a heuristic plan (BFD, credit greedy) meets the LP upper bound of the whole problem,
  *    found when the frontier starts; optimal without folding a session.
+ * 3a. `multiple-knapsack`: past DENSE_FIRST_CELLS cells, when the credit level does not decide the tick
+ *    and no kept session's value depends on the node: the bound-and-bound search of src/solve/mkp/search.ts.
  * 4. `dense` for grids of at most DENSE_FIRST_CELLS cells, where the SIMD kernel's ~1 ns per cell beats
  *    the frontier's set-up; else `frontier`, with a work cap tied to the dense cost when the dense DP is
  *    within the state budget (FRONTIER_CELL_RATIO): a frontier that passes it is abandoned for the dense
@@ -450,8 +450,6 @@ function decide(
     const fits = bestNodesPlan(packed, best);
     if (fits !== null) return solved(a, fits, 'best-nodes', 0);
     if (packed.cells <= DENSE_FIRST_CELLS && packed.cells <= options.stateBudget) return runDense(a);
-    const mkp = runMultipleKnapsack(a);
-    if (mkp !== null) return mkp;
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
@@ -460,6 +458,11 @@ function decide(
     a.level = level;
     const decision = options.path === 'auto' && level.bound > 0 ? creditDecision(packed, level, () => halted(a, 0) !== undefined) : null;
     if (decision !== null) return solveReduced(a, level, decision);
+  }
+  if (options.path === 'auto') {
+    // After the credit level: a tick it decides costs no search (measured on the steady-state ticks).
+    const mkp = runMultipleKnapsack(a);
+    if (mkp !== null) return mkp;
   }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
