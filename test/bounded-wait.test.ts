@@ -253,18 +253,18 @@ function oracleHead(snapshot: Snapshot, plain: Problem, threshold: number, q: nu
 }
 
 /**
- * One node of 20,000 tokens, a tick per second, no reserve. Four admitted sessions of 5,000 tokens hold it
- * at first, releasing one per tick; every admission holds its node for 4 ticks. A credited session of 5,000
- * tokens returns every tick, and a large uncredited one of 14,992 (a multiple of the quantum) waits from tick 0: the residual after each
- * tick's release is 5,000, so the large session never fits alone unless the node is kept for it. Returns the
- * tick the large session was admitted at (undefined: never).
+ * One node of 20,000 tokens, a tick per second, no reserve, sizes in multiples of the quantum 16. Four
+ * admitted sessions of 4,992 tokens hold it at first, releasing one per tick; every admission holds its node
+ * for 4 ticks. A credited session of 4,992 tokens returns every tick, and a large uncredited one of 14,992
+ * waits from tick 0: the residual after each tick's release is 5,024, so the large session never fits alone
+ * unless the node is kept for it. Returns the tick the large session was admitted at (undefined: never).
  */
 function runStaggered(ticks: number, options: EvaluateOptions): number | undefined {
-  let held: { weight: number; until: number }[] = [1, 2, 3, 4].map((until) => ({ weight: 5_000, until }));
+  let held: { weight: number; until: number }[] = [1, 2, 3, 4].map((until) => ({ weight: 4_992, until }));
   const waiting: SnapshotSession[] = [{ id: 'L', tokens: 14_992, waitingSince: 0 }];
   for (let t = 0; t < ticks; t++) {
     held = held.filter((h) => h.until > t);
-    waiting.push({ id: `s${t}`, tokens: 5_000, cache: [{ node: 'n0', tokens: 5_000, observedAt: t }], waitingSince: t });
+    waiting.push({ id: `s${t}`, tokens: 4_992, cache: [{ node: 'n0', tokens: 4_992, observedAt: t }], waitingSince: t });
     const used = held.reduce((a, h) => a + h.weight, 0);
     const snapshot: Snapshot = { time: t, nodes: [{ id: 'n0', capacity: 20_000 - used }], sessions: waiting };
     const plan = solver.solve(evaluate(snapshot, predictor, { reserve: 0, ...options }), { quantum: 16 });
@@ -286,7 +286,7 @@ describe('reservation for the oldest starved session', () => {
 
   it('keeps the node for it until it fits, and admits it within threshold + (older + 1) * (hold + 1) ticks', () => {
     const at = runStaggered(60, { waitThreshold: 3, waitReserve: true });
-    // Starved at 3; the node takes nothing new from then on and frees 5,000 a tick: 15,000 free at 5.
+    // Starved at 3; the node takes nothing new from then on and frees 4,992 a tick: 15,008 free at 5.
     expect(at).toBe(5);
     expect(at!).toBeLessThanOrEqual(3 + (0 + 1) * (4 + 1));
   });
