@@ -22,7 +22,7 @@ const FIRST = [
   ...[0, 10].flatMap((h) => [20, 180, INF].map((w) => [h, w, false, false])),
   [0, 60, true, false], [10, 60, true, false],
 ];
-const RESERVE = [2, 10, 30].flatMap((h) => [20, 60].flatMap((w) => [false, true].map((r) => [h, w, true, r])));
+const RESERVE = [2, 30].flatMap((h) => [20, 60].flatMap((w) => [false, true].map((r) => [h, w, true, r])));
 const CONFIGS = [...(wi >= 0 ? [] : FIRST), ...RESERVE];
 const METRICS = ['latencyMean', 'latencyP95', 'ttftP99', 'decodeThroughputSteady'];
 const means = (report) =>
