@@ -1,7 +1,8 @@
 // Sweeps the `tao-bounded` knobs on a held-out setting and seed set, beside the baselines, one JSON line per
 // configuration (resumes: configurations already in OUT are skipped). Under `swe-bench` (no --workload):
 // hold horizon x wait threshold, then event-driven admission at small horizons, all without the
-// reservation; under every profile: hold horizon x wait threshold x reservation, with event admission.
+// reservation; under every profile: hold horizon x wait threshold x reservation, with event admission;
+// under another profile, the wait threshold up to Infinity.
 //   node scripts/bounded-sweep.mjs SETTING SEEDS OUT.jsonl [--workload W]
 // e.g. node scripts/bounded-sweep.mjs ds-32 11,12,13 docs/data/sim/bounded-sweep.ds-32.jsonl
 //      node scripts/bounded-sweep.mjs ds-32 11,12,13 docs/data/sim/bounded-sweep.ds-32.decode-heavy.jsonl --workload decode-heavy
@@ -23,7 +24,10 @@ const FIRST = [
   [0, 60, true, false], [10, 60, true, false],
 ];
 const RESERVE = [2, 30].flatMap((h) => [20, 60].flatMap((w) => [false, true].map((r) => [h, w, true, r])));
-const CONFIGS = [...(wi >= 0 ? [] : FIRST), ...RESERVE];
+// Under another profile, also the wait threshold up to Infinity at the preset: what keeping the paper's
+// TAO advantage costs in the TTFT tail.
+const FRONTIER = [[2, 180, true, true], [2, 600, true, true], [2, INF, true, true], [30, INF, true, true]];
+const CONFIGS = [...(wi >= 0 ? [] : FIRST), ...RESERVE, ...(wi >= 0 ? FRONTIER : [])];
 const METRICS = ['latencyMean', 'latencyP95', 'ttftP99', 'decodeThroughputSteady'];
 const means = (report) =>
   Object.fromEntries(
