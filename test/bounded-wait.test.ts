@@ -368,4 +368,63 @@ describe('bounded wait keeps the solver exact', () => {
       { numRuns: 300 },
     );
   });
+
+  it.each([1, 4])(
+    'with the reservation, the solver attains the brute-force optimum of the intended order over the plans that leave the reserved node to the oldest starved session (quantum %i)',
+    (q) => {
+      const threshold = 8;
+      let reservations = 0;
+      fc.assert(
+        fc.property(snapshotArb, (snapshot) => {
+          const plain = evaluate(snapshot, predictor);
+          const { nodes, sessions } = snapshot;
+          const eligibleOf = (s: SnapshotSession): number[] =>
+            nodes.map((_, b) => b).filter((b) => s.eligible === undefined || s.eligible.includes(nodes[b]!.id));
+          // The oracle's own reading of the reservation: the oldest starved session with an eligible node; if
+          // it fits alone on none, its eligible node of most room (first on ties) is left to it alone.
+          let owner = -1;
+          sessions.forEach((s, i) => {
+            if (s.waitingSince === undefined || snapshot.time - s.waitingSince < threshold || eligibleOf(s).length === 0) return;
+            const o = owner < 0 ? undefined : sessions[owner]!;
+            if (o === undefined || s.waitingSince < o.waitingSince! || (s.waitingSince === o.waitingSince && s.id < o.id)) owner = i;
+          });
+          let reserved = -1;
+          if (owner >= 0) {
+            const w = Math.ceil(plain.sessions[owner]!.weight / q);
+            const mine = eligibleOf(sessions[owner]!);
+            if (!mine.some((b) => w <= Math.floor(nodes[b]!.capacity / q))) {
+              reserved = mine.reduce((a, b) => (nodes[b]!.capacity > nodes[a]!.capacity ? b : a));
+            }
+          }
+          const restricted: Snapshot =
+            reserved < 0
+              ? snapshot
+              : {
+                  ...snapshot,
+                  sessions: sessions.map((s, i) =>
+                    i === owner ? s : { ...s, eligible: eligibleOf(s).filter((b) => b !== reserved).map((b) => nodes[b]!.id) },
+                  ),
+                };
+          const plainRestricted = evaluate(restricted, predictor);
+          const { starved, head } = oracleHead(restricted, plainRestricted, threshold, q);
+          let best: number[] | undefined;
+          forEachPlan(plainRestricted, q, (pick) => {
+            const key = intendedKey(plainRestricted, pick, starved, head);
+            if (best === undefined || compareKeys(key, best) > 0) best = key;
+          });
+          const plan = solver.solve(evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q, waitReserve: true }), {
+            quantum: q,
+          });
+          expect(plan.status).toBe('optimal');
+          expect(intendedKey(plainRestricted, pickOf(plainRestricted, plan.assignments), starved, head)).toEqual(best);
+          if (reserved >= 0) {
+            reservations++;
+            expect(plan.assignments.filter((a) => a.node === nodes[reserved]!.id)).toEqual([]);
+          }
+        }),
+        { numRuns: 300 },
+      );
+      expect(reservations).toBeGreaterThan(20);
+    },
+  );
 });
