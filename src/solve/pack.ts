@@ -63,6 +63,50 @@ export interface PackedProblem {
   readonly cells: number;
 }
 
+/**
+ * 2^52: when (Kmax + 1) * (R + 1) * (T + 1), computed in doubles (two roundings of relative error
+ * 2^-53 each), is at most this, the exact product is below 2^53, so every packed key and every partial
+ * product of it is an exact double and the keys can be computed without BigInt.
+ */
+const DOUBLE_KEY_MAX = 2 ** 52;
+
+/** Index of the low 32-bit word of a 64-bit integer in a Uint32Array view (0 on little-endian platforms). */
+const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
+ * computed exactly in doubles and written as its two 32-bit words, the same bits `pairKeys` writes.
+ */
+function doubleKeys(
+  candidate: Uint8Array,
+  credit: Float64Array,
+  ready: Uint8Array,
+  tokens: Float64Array,
+  readyScale: number,
+  tokenScale: number,
+): BigInt64Array {
+  const n = ready.length;
+  const m = n === 0 ? 0 : candidate.length / n;
+  const key = new BigInt64Array(n * m);
+  const words = new Uint32Array(key.buffer);
+  for (let j = 0; j < n; j++) {
+    const rt = ready[j]! * tokenScale + tokens[j]!;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (candidate[e] !== 1) {
+        words[2 * e] = 0xffff_ffff;
+        words[2 * e + 1] = 0xffff_ffff;
+      } else {
+        const k = credit[e]! * readyScale + rt;
+        const low = k % 4_294_967_296;
+        words[2 * e + LOW_WORD] = low;
+        words[2 * e + 1 - LOW_WORD] = (k - low) / 4_294_967_296;
+      }
+    }
+  }
+  return key;
+}
+
 /** Number of kept sessions. */
 export function sessionsKept(packed: PackedProblem): number {
   return packed.sessionIndex.length;
@@ -73,19 +117,19 @@ export function nodesKept(packed: PackedProblem): number {
   return packed.nodeIndex.length;
 }
 
-/** ceil(x / q) for integers x in [0, 2^32) and q >= 1, exact. */
-function ceilDiv(x: number, q: number): number {
-  if (q >= x) return x === 0 ? 0 : 1;
-  // Here q < 2^32, so every product below is exact.
-  let r = Math.floor(x / q);
-  while (r * q < x) r++;
-  while (r > 0 && (r - 1) * q >= x) r--;
-  return r;
+/**
+ * floor(x / q) for safe integers x >= 0 and q >= 1, exact in doubles: `x % q` is exact (the IEEE
+ * remainder of two doubles is representable), so `x - x % q` is an exact multiple k * q of q with
+ * 0 <= k <= x, and dividing it by q rounds to the representable k itself.
+ */
+function floorDiv(x: number, q: number): number {
+  return (x - (x % q)) / q;
 }
 
-/** floor(x / q) for safe integers, exact. */
-function floorDiv(x: number, q: number): number {
-  return Number(BigInt(x) / BigInt(q));
+/** ceil(x / q) for safe integers x >= 0 and q >= 1, exact (see floorDiv). */
+function ceilDiv(x: number, q: number): number {
+  const r = x % q;
+  return (x - r) / q + (r === 0 ? 0 : 1);
 }
 
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
@@ -121,8 +165,8 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
 
   const mk = keptNodes.length;
   const nk = keptSessions.length;
-  const nodeIndex = Int32Array.from(keptNodes);
-  const sessionIndex = Int32Array.from(keptSessions);
+  const nodeIndex = new Int32Array(keptNodes);
+  const sessionIndex = new Int32Array(keptSessions);
   const qcapacity = new Float64Array(mk);
   const capacity = new Float64Array(mk);
   let states = 1;
@@ -140,12 +184,16 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const candidate = new Uint8Array(nk * mk);
   const credit = new Float64Array(nk * mk);
   let creditMaxSum = 0;
+  let readyCount = 0;
+  let tokenSum = 0;
   for (let j = 0; j < nk; j++) {
     const i = keptSessions[j]!;
     qweight[j] = qweightAll[i]!;
     weight[j] = problem.weight[i]!;
     ready[j] = problem.ready[i]!;
     tokens[j] = problem.tokens[i]!;
+    readyCount += ready[j]!;
+    tokenSum += tokens[j]!;
     for (let b = 0; b < mk; b++) {
       const ob = keptNodes[b]!;
       if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
@@ -156,9 +204,16 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
     creditMaxSum += bestCreditOf(candidate, credit, j, mk);
   }
 
-  const scales = keyScales(ready, tokens);
-  const keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
-  const key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, new BigInt64Array(nk * mk)) : new BigInt64Array(0);
+  let keyFits: boolean;
+  let key: BigInt64Array;
+  if ((creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX) {
+    keyFits = true;
+    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1);
+  } else {
+    const scales = keyScales(ready, tokens);
+    keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
+    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, new BigInt64Array(nk * mk)) : new BigInt64Array(0);
+  }
 
   return {
     sessionCount: n,
