@@ -4,6 +4,7 @@
  * booleans, so it survives structured cloning and its buffers can be transferred to a worker.
  */
 import type { ResolvedSolveOptions } from './options.js';
+import { Slab } from './slab.js';
 import type { IndexedProblem } from './validate.js';
 
 /** 2^63 - 1: the largest packed key sum the i64 table can hold. */
@@ -75,7 +76,7 @@ const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
 
 /**
  * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
- * computed exactly in doubles and written as its two 32-bit words, the same bits `pairKeys` writes.
+ * computed exactly in doubles and written into `key` as its two 32-bit words, the same bits `pairKeys` writes.
  */
 function doubleKeys(
   candidate: Uint8Array,
@@ -84,11 +85,11 @@ function doubleKeys(
   tokens: Float64Array,
   readyScale: number,
   tokenScale: number,
+  key: BigInt64Array,
 ): BigInt64Array {
   const n = ready.length;
   const m = n === 0 ? 0 : candidate.length / n;
-  const key = new BigInt64Array(n * m);
-  const words = new Uint32Array(key.buffer);
+  const words = new Uint32Array(key.buffer, key.byteOffset, 2 * key.length);
   for (let j = 0; j < n; j++) {
     const rt = ready[j]! * tokenScale + tokens[j]!;
     for (let b = 0; b < m; b++) {
@@ -138,14 +139,15 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const m = problem.nodeIds.length;
   const n = problem.sessionIds.length;
 
-  const qcapAll = new Float64Array(m);
+  const scratch = new Slab(2 * m + n, 0, n);
+  const qcapAll = scratch.f64(m);
   for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  const qweightAll = new Float64Array(n);
+  const qweightAll = scratch.f64(n);
   for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
 
   // Sum of w' of the sessions that fit on each node (< 4096 * 2^32 < 2^53: exact).
-  const fitSum = new Float64Array(m);
-  const sessionFits = new Uint8Array(n);
+  const fitSum = scratch.f64(m);
+  const sessionFits = scratch.u8(n);
   for (let i = 0; i < n; i++) {
     const w = qweightAll[i]!;
     for (let b = 0; b < m; b++) {
@@ -165,10 +167,21 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
 
   const mk = keptNodes.length;
   const nk = keptSessions.length;
-  const nodeIndex = new Int32Array(keptNodes);
-  const sessionIndex = new Int32Array(keptSessions);
-  const qcapacity = new Float64Array(mk);
-  const capacity = new Float64Array(mk);
+  // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
+  const slab = new Slab(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
+  const qcapacity = slab.f64(mk);
+  const capacity = slab.f64(mk);
+  const qweight = slab.f64(nk);
+  const weight = slab.f64(nk);
+  const tokens = slab.f64(nk);
+  const credit = slab.f64(nk * mk);
+  const keySpace = slab.i64(nk * mk);
+  const nodeIndex = slab.i32(mk);
+  nodeIndex.set(keptNodes);
+  const sessionIndex = slab.i32(nk);
+  sessionIndex.set(keptSessions);
+  const candidate = slab.u8(nk * mk);
+  const ready = slab.u8(nk);
   let states = 1;
   for (let b = 0; b < mk; b++) {
     const ob = keptNodes[b]!;
@@ -177,12 +190,6 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
     states *= capacity[b]! + 1;
   }
 
-  const qweight = new Float64Array(nk);
-  const weight = new Float64Array(nk);
-  const ready = new Uint8Array(nk);
-  const tokens = new Float64Array(nk);
-  const candidate = new Uint8Array(nk * mk);
-  const credit = new Float64Array(nk * mk);
   let creditMaxSum = 0;
   let readyCount = 0;
   let tokenSum = 0;
@@ -208,11 +215,11 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   let key: BigInt64Array;
   if ((creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX) {
     keyFits = true;
-    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1);
+    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1, keySpace);
   } else {
     const scales = keyScales(ready, tokens);
     keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
-    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, new BigInt64Array(nk * mk)) : new BigInt64Array(0);
+    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, keySpace) : new BigInt64Array(0);
   }
 
   return {
@@ -253,7 +260,7 @@ export function packedTransferList(packed: PackedProblem): ArrayBuffer[] {
   ];
   const out = new Set<ArrayBuffer>();
   for (const v of views) {
-    // Packing allocates every array on its own ArrayBuffer, never a SharedArrayBuffer.
+    // Packing allocates its arrays on ArrayBuffers (most share one), never on a SharedArrayBuffer.
     if (v.buffer instanceof ArrayBuffer) out.add(v.buffer);
   }
   return [...out];

@@ -2,6 +2,7 @@ import { integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
+import { Slab } from './slab.js';
 
 /**
  * A validated problem in flat, index-addressed form: the one input every solver path reads.
@@ -47,9 +48,17 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   const m = nodes.length;
   const n = sessions.length;
 
+  const slab = new Slab(m + 2 * n + n * m, 0, n + n * m);
+  const capacity = slab.f64(m);
+  const weight = slab.f64(n);
+  const tokens = slab.f64(n);
+  const credit = slab.f64(n * m);
+  const ready = slab.u8(n);
+  // Every pair is eligible unless its session lists its nodes (then its row is cleared first).
+  const eligible = slab.u8(n * m).fill(1);
+
   const nodeIds: string[] = [];
   const nodeIndex = new Map<string, number>();
-  const capacity = new Float64Array(m);
   for (let b = 0; b < m; b++) {
     const p = `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
@@ -64,12 +73,6 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
 
   const sessionIds: string[] = [];
   const seen = new Set<string>();
-  const weight = new Float64Array(n);
-  const tokens = new Float64Array(n);
-  const ready = new Uint8Array(n);
-  const credit = new Float64Array(n * m);
-  // Every pair is eligible unless its session lists its nodes (then its row is cleared first).
-  const eligible = new Uint8Array(n * m).fill(1);
   // The path of session i for messages, built only when a check fails.
   let i = 0;
   const p = (): string => `${path}.sessions[${i}]`;
