@@ -1,4 +1,4 @@
-import { integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../checks.js';
+import { integerIn, anObject, isRecord, nonEmptyString, rejectKeysOutside, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
@@ -25,7 +25,21 @@ export interface IndexedProblem {
 }
 
 const NODE_KEYS = new Set(['id', 'capacity']);
-const SESSION_KEYS = new Set(['id', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature']);
+/** The fields of a Session. */
+function isSessionField(key: string): boolean {
+  switch (key) {
+    case 'id':
+    case 'weight':
+    case 'tokens':
+    case 'ready':
+    case 'credit':
+    case 'eligible':
+    case 'signature':
+      return true;
+    default:
+      return false;
+  }
+}
 const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
 
 /**
@@ -79,7 +93,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   for (; i < n; i++) {
     const s: unknown = sessions[i];
     if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
-    rejectUnknownKeys(s, SESSION_KEYS, p);
+    rejectKeysOutside(s, isSessionField, p);
     const sid = nonEmptyString(s.id, p, '.id');
     seen.add(sid);
     if (seen.size === i) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
