@@ -133,21 +133,26 @@ function ceilDiv(x: number, q: number): number {
   return (x - r) / q + (r === 0 ? 0 : 1);
 }
 
+/** packProblem's working arrays (see there). */
+let scratch = new Float64Array(1024);
+
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
 export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptions): PackedProblem {
   const q = options.quantum;
   const m = problem.nodeIds.length;
   const n = problem.sessionIds.length;
 
-  const scratch = new Slab(2 * m + n, 0, n);
-  const qcapAll = scratch.f64(m);
+  // Per-call working arrays, reused from call to call (packing is synchronous and calls out to nothing).
+  if (scratch.length < 2 * m + 2 * n) scratch = new Float64Array(2 * (2 * m + 2 * n));
+  const qcapAll = scratch.subarray(0, m);
   for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  const qweightAll = scratch.f64(n);
+  const qweightAll = scratch.subarray(m, m + n);
   for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
 
   // Sum of w' of the sessions that fit on each node (< 4096 * 2^32 < 2^53: exact).
-  const fitSum = scratch.f64(m);
-  const sessionFits = scratch.u8(n);
+  const fitSum = scratch.subarray(m + n, 2 * m + n).fill(0);
+  // 1 where the session fits some node.
+  const sessionFits = scratch.subarray(2 * m + n, 2 * m + 2 * n).fill(0);
   for (let i = 0; i < n; i++) {
     const w = qweightAll[i]!;
     for (let b = 0; b < m; b++) {
