@@ -173,7 +173,7 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const mk = keptNodes.length;
   const nk = keptSessions.length;
   // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
-  const slab = new Slab(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
+  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
   const qcapacity = slab.f64(mk);
   const capacity = slab.f64(mk);
   const qweight = slab.f64(nk);

@@ -62,7 +62,7 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   const m = nodes.length;
   const n = sessions.length;
 
-  const slab = new Slab(m + 2 * n + n * m, 0, n + n * m);
+  const slab = Slab.shared(m + 2 * n + n * m, 0, n + n * m);
   const capacity = slab.f64(m);
   const weight = slab.f64(n);
   const tokens = slab.f64(n);
