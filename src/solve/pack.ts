@@ -127,10 +127,15 @@ function floorDiv(x: number, q: number): number {
   return (x - (x % q)) / q;
 }
 
-/** ceil(x / q) for safe integers x >= 0 and q >= 1, exact (see floorDiv). */
+/**
+ * ceil(x / q) for integers x in [0, 2^32) and safe integers q >= 1, exact without a remainder (a
+ * floating-point `%` is a library call): the rounded quotient's floor r is floor(x / q), since a
+ * non-integer x / q lies at least 1/q below the next integer k and q * k <= x + q < 2^53 makes that more
+ * than half an ulp of k; and r * q <= x is exact.
+ */
 function ceilDiv(x: number, q: number): number {
-  const r = x % q;
-  return (x - r) / q + (r === 0 ? 0 : 1);
+  const r = Math.floor(x / q);
+  return r * q === x ? r : r + 1;
 }
 
 /** packProblem's working arrays (see there). */

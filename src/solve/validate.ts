@@ -126,9 +126,8 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
     const given = s.credit;
     if (given !== undefined) {
       if (!isRecord(given)) throw new InvalidTypeError(`${p()}.credit must be ${anObject(given)}`);
-      const names = Object.keys(given);
-      for (let c = 0; c < names.length; c++) {
-        const nid = names[c]!;
+      for (const nid in given) {
+        if (!Object.prototype.hasOwnProperty.call(given, nid)) continue;
         const b = nodeIndex.get(nid);
         if (b === undefined) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
         credit[row + b] = integerIn(given[nid], p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
