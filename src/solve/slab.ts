@@ -49,26 +49,25 @@ export class Slab {
   }
 
   f64(length: number): Float64Array {
-    const view = new Float64Array(this.#buffer, this.#at, length);
-    this.#at += 8 * length;
-    return view;
+    return this.#take(Float64Array, length);
   }
 
   i64(length: number): BigInt64Array {
-    const view = new BigInt64Array(this.#buffer, this.#at, length);
-    this.#at += 8 * length;
-    return view;
+    return this.#take(BigInt64Array, length);
   }
 
   i32(length: number): Int32Array {
-    const view = new Int32Array(this.#buffer, this.#at, length);
-    this.#at += 4 * length;
-    return view;
+    return this.#take(Int32Array, length);
   }
 
   u8(length: number): Uint8Array {
-    const view = new Uint8Array(this.#buffer, this.#at, length);
-    this.#at += length;
+    return this.#take(Uint8Array, length);
+  }
+
+  /** The next `length` elements of the slab as a `View`. */
+  #take<T>(View: { new (buffer: ArrayBuffer, offset: number, length: number): T; readonly BYTES_PER_ELEMENT: number }, length: number): T {
+    const view = new View(this.#buffer, this.#at, length);
+    this.#at += View.BYTES_PER_ELEMENT * length;
     return view;
   }
 }
