@@ -299,11 +299,12 @@ export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<num
   return best;
 }
 
-/** Best credit of each kept session over its candidate nodes. */
+/** Best credit of each kept session over its candidate nodes (not to be transferred: see Slab.shared). */
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const out = new Float64Array(n);
+  // Read during one solve and never transferred: carved out of a shared chunk (see Slab.shared).
+  const out = Slab.shared(n, 0, 0).f64(n);
   for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
   return out;
 }
