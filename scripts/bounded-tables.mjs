@@ -97,7 +97,7 @@ if (cmd === 'merge') {
     const row = (label, m) => `| ${label} | ${m.latencyMean.toFixed(0)} | ${m.latencyP95.toFixed(0)} | ${m.ttftP99.toFixed(1)} | ${m.decodeThroughputSteady.toFixed(0)} |`;
     for (const [p, m] of Object.entries(base?.metrics ?? {})) out.push(row(p, m));
     for (const x of rows.filter((y) => y.kind === 'tao-bounded')) {
-      out.push(row(`tao-bounded, hold ${x.holdHorizon} s, wait ${x.waitThreshold} s${x.eventAdmission ? ', event admission' : ''}`, x.metrics));
+      out.push(row(`tao-bounded, hold ${x.holdHorizon} s, wait ${x.waitThreshold} s${x.eventAdmission ? ', event admission' : ''}${x.waitReserve ? ', reservation' : ''}`, x.metrics));
     }
     out.push('');
   }

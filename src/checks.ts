@@ -63,6 +63,18 @@ export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlyS
   }
 }
 
+/**
+ * `rejectUnknownKeys` with the known keys given as a predicate: for objects checked by the thousand (a
+ * problem's sessions), where a `switch` over the names costs a third of a Set lookup per key.
+ */
+export function rejectKeysOutside(obj: Record<string, unknown>, isKnown: (key: string) => boolean, path: PathLike, noun = 'field'): void {
+  for (const key in obj) {
+    if (!isKnown(key) && Object.prototype.hasOwnProperty.call(obj, key)) {
+      throw new InvalidValueError(`${at(path)}.${key} is not a known ${noun}`);
+    }
+  }
+}
+
 /** The own keys of each frozen defaults object, computed once. */
 const optionKeys = new WeakMap<object, ReadonlySet<string>>();
 

@@ -18,12 +18,14 @@ describe('bounded options', () => {
     expect(defaultBoundedOptions).toEqual({
       waitThreshold: Infinity,
       waitServiceMultiple: Infinity,
+      waitReserve: false,
       waitQuantum: 16,
       holdHorizon: Infinity,
       creditSource: 'observed',
     });
     expect(boundedEvaluateOptions.waitThreshold).toBeLessThan(Infinity);
     expect(boundedEvaluateOptions.holdHorizon).toBeLessThan(Infinity);
+    expect(boundedEvaluateOptions.waitReserve).toBe(true);
     expect(boundedEvaluateOptions.creditSource).toBe('live');
     expect(Object.isFrozen(boundedEvaluateOptions)).toBe(true);
     expect(resolveEvaluateOptions(boundedEvaluateOptions)).toMatchObject(boundedEvaluateOptions);
@@ -35,6 +37,7 @@ describe('bounded options', () => {
     [{ waitThreshold: NaN }, InvalidValueError, 'options.waitThreshold must be a non-negative number or Infinity'],
     [{ waitThreshold: '5' }, InvalidTypeError, 'options.waitThreshold must be a number'],
     [{ waitServiceMultiple: 0 }, InvalidValueError, 'options.waitServiceMultiple must be a positive number or Infinity'],
+    [{ waitReserve: 1 }, InvalidTypeError, 'options.waitReserve must be a boolean'],
     [{ waitQuantum: 0 }, InvalidValueError, 'options.waitQuantum must be a positive integer'],
     [{ waitQuantum: 2.5 }, InvalidValueError, 'options.waitQuantum must be a positive integer'],
     [{ holdHorizon: -0.5 }, InvalidValueError, 'options.holdHorizon must be a non-negative number or Infinity'],

@@ -252,6 +252,82 @@ function oracleHead(snapshot: Snapshot, plain: Problem, threshold: number, q: nu
   return { starved, head };
 }
 
+/**
+ * One node of 20,000 tokens, a tick per second, no reserve, sizes in multiples of the quantum 16. Four
+ * admitted sessions of 4,992 tokens hold it at first, releasing one per tick; every admission holds its node
+ * for 4 ticks. A credited session of 4,992 tokens returns every tick, and a large uncredited one of 14,992
+ * waits from tick 0: the residual after each tick's release is 5,024, so the large session never fits alone
+ * unless the node is kept for it. Returns the tick the large session was admitted at (undefined: never).
+ */
+function runStaggered(ticks: number, options: EvaluateOptions): number | undefined {
+  let held: { weight: number; until: number }[] = [1, 2, 3, 4].map((until) => ({ weight: 4_992, until }));
+  const waiting: SnapshotSession[] = [{ id: 'L', tokens: 14_992, waitingSince: 0 }];
+  for (let t = 0; t < ticks; t++) {
+    held = held.filter((h) => h.until > t);
+    waiting.push({ id: `s${t}`, tokens: 4_992, cache: [{ node: 'n0', tokens: 4_992, observedAt: t }], waitingSince: t });
+    const used = held.reduce((a, h) => a + h.weight, 0);
+    const snapshot: Snapshot = { time: t, nodes: [{ id: 'n0', capacity: 20_000 - used }], sessions: waiting };
+    const plan = solver.solve(evaluate(snapshot, predictor, { reserve: 0, ...options }), { quantum: 16 });
+    expect(plan.status).toBe('optimal');
+    for (const a of plan.assignments) {
+      const i = waiting.findIndex((w) => w.id === a.session);
+      held.push({ weight: waiting[i]!.tokens, until: t + 4 });
+      waiting.splice(i, 1);
+      if (a.session === 'L') return t;
+    }
+  }
+  return undefined;
+}
+
+describe('reservation for the oldest starved session', () => {
+  it('without it, a starved session that never fits alone waits forever behind smaller credited ones', () => {
+    expect(runStaggered(60, { waitThreshold: 3 })).toBeUndefined();
+  });
+
+  it('keeps the node for it until it fits, and admits it within threshold + (older + 1) * (hold + 1) ticks', () => {
+    const at = runStaggered(60, { waitThreshold: 3, waitReserve: true });
+    // Starved at 3; the node takes nothing new from then on and frees 4,992 a tick: 15,008 free at 5.
+    expect(at).toBe(5);
+    expect(at!).toBeLessThanOrEqual(3 + (0 + 1) * (4 + 1));
+  });
+
+  it('makes the reserved node (most residual, first on ties) ineligible for everyone else, credit restricted', () => {
+    const eligible = ['n0', 'n1', 'n2'];
+    const sessions: SnapshotSession[] = [
+      { id: 'other', tokens: 1_000, eligible, cache: [{ node: 'n1', tokens: 800, observedAt: 10 }, { node: 'n2', tokens: 600, observedAt: 10 }] },
+      { id: 'big', tokens: 9_000, waitingSince: 0 },
+      { id: 'young', tokens: 1_000, waitingSince: 4, cache: [{ node: 'n1', tokens: 500, observedAt: 10 }] },
+    ];
+    const nodes = [
+      { id: 'n0', capacity: 3_000 },
+      { id: 'n1', capacity: 5_000 },
+      { id: 'n2', capacity: 5_000 },
+    ];
+    const snapshot: Snapshot = { time: 10, nodes, sessions };
+    const p = evaluate(snapshot, predictor, { waitThreshold: 5, waitReserve: true, reserve: 0 });
+    expect(p.sessions[0]!.eligible).toEqual(['n0', 'n2']);
+    expect(p.sessions[0]!.credit).toEqual({ n2: 600 });
+    expect(sessions[0]!.eligible).toEqual(['n0', 'n1', 'n2']);
+    // "big" (oldest starved, fits alone nowhere) keeps every node. "young" is starved too and loses n1 with
+    // its credit there; it is the head (the oldest starved that fits): S = 1, K = 600 (big fits nowhere).
+    expect(p.sessions[1]!.eligible).toBeUndefined();
+    expect(p.sessions[2]!.eligible).toEqual(['n0', 'n2']);
+    expect(p.sessions[2]!.credit).toEqual({ n0: 601, n2: 601 });
+  });
+
+  it('reserves nothing when the oldest starved session fits alone somewhere', () => {
+    const sessions: SnapshotSession[] = [
+      { id: 'a', tokens: 2_000, cache: [{ node: 'n0', tokens: 2_000, observedAt: 10 }] },
+      { id: 'old', tokens: 4_000, waitingSince: 0 },
+      { id: 'oldest-too-big', tokens: 1_000_000, waitingSince: -1, eligible: [] },
+    ];
+    const snapshot: Snapshot = { time: 10, nodes: [{ id: 'n0', capacity: 5_000 }], sessions };
+    const on = evaluate(snapshot, predictor, { waitThreshold: 5, waitReserve: true });
+    expect(on).toEqual(evaluate(snapshot, predictor, { waitThreshold: 5 }));
+    expect(on.sessions[0]!.eligible).toBeUndefined();
+  });
+});
+
 describe('bounded wait keeps the solver exact', () => {
   it('the fallback plan (dense DP over its state budget) admits the head first too', () => {
     let withHead = 0;
@@ -292,4 +368,63 @@ describe('bounded wait keeps the solver exact', () => {
       { numRuns: 300 },
     );
   });
+
+  it.each([1, 4])(
+    'with the reservation, the solver attains the brute-force optimum of the intended order over the plans that leave the reserved node to the oldest starved session (quantum %i)',
+    (q) => {
+      const threshold = 8;
+      let reservations = 0;
+      fc.assert(
+        fc.property(snapshotArb, (snapshot) => {
+          const plain = evaluate(snapshot, predictor);
+          const { nodes, sessions } = snapshot;
+          const eligibleOf = (s: SnapshotSession): number[] =>
+            nodes.map((_, b) => b).filter((b) => s.eligible === undefined || s.eligible.includes(nodes[b]!.id));
+          // The oracle's own reading of the reservation: the oldest starved session with an eligible node; if
+          // it fits alone on none, its eligible node of most room (first on ties) is left to it alone.
+          let owner = -1;
+          sessions.forEach((s, i) => {
+            if (s.waitingSince === undefined || snapshot.time - s.waitingSince < threshold || eligibleOf(s).length === 0) return;
+            const o = owner < 0 ? undefined : sessions[owner]!;
+            if (o === undefined || s.waitingSince < o.waitingSince! || (s.waitingSince === o.waitingSince && s.id < o.id)) owner = i;
+          });
+          let reserved = -1;
+          if (owner >= 0) {
+            const w = Math.ceil(plain.sessions[owner]!.weight / q);
+            const mine = eligibleOf(sessions[owner]!);
+            if (!mine.some((b) => w <= Math.floor(nodes[b]!.capacity / q))) {
+              reserved = mine.reduce((a, b) => (nodes[b]!.capacity > nodes[a]!.capacity ? b : a));
+            }
+          }
+          const restricted: Snapshot =
+            reserved < 0
+              ? snapshot
+              : {
+                  ...snapshot,
+                  sessions: sessions.map((s, i) =>
+                    i === owner ? s : { ...s, eligible: eligibleOf(s).filter((b) => b !== reserved).map((b) => nodes[b]!.id) },
+                  ),
+                };
+          const plainRestricted = evaluate(restricted, predictor);
+          const { starved, head } = oracleHead(restricted, plainRestricted, threshold, q);
+          let best: number[] | undefined;
+          forEachPlan(plainRestricted, q, (pick) => {
+            const key = intendedKey(plainRestricted, pick, starved, head);
+            if (best === undefined || compareKeys(key, best) > 0) best = key;
+          });
+          const plan = solver.solve(evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q, waitReserve: true }), {
+            quantum: q,
+          });
+          expect(plan.status).toBe('optimal');
+          expect(intendedKey(plainRestricted, pickOf(plainRestricted, plan.assignments), starved, head)).toEqual(best);
+          if (reserved >= 0) {
+            reservations++;
+            expect(plan.assignments.filter((a) => a.node === nodes[reserved]!.id)).toEqual([]);
+          }
+        }),
+        { numRuns: 300 },
+      );
+      expect(reservations).toBeGreaterThan(20);
+    },
+  );
 });

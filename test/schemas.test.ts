@@ -451,7 +451,7 @@ describe('sidecar messages', () => {
     ...validProblems.slice(caseProblems.length, caseProblems.length + 40).map(([name, problem], i): [string, Json] => [`solve ${name}`, { id: `p${i}`, op: 'solve', problem }]),
     ['evaluate', { id: 3, op: 'evaluate', snapshot: snap }],
     ['evaluate with options', { id: 4, op: 'evaluate', snapshot: snap, options: { halfLife: 0.5, creditUnit: 16, reserve: 1 } }],
-    ['evaluate with the bounded options', { id: 4.5, op: 'evaluate', snapshot: snap, options: { waitThreshold: 0, waitServiceMultiple: 10, waitQuantum: 16, holdHorizon: 30, creditSource: 'live' } }],
+    ['evaluate with the bounded options', { id: 4.5, op: 'evaluate', snapshot: snap, options: { waitThreshold: 0, waitServiceMultiple: 10, waitReserve: true, waitQuantum: 16, holdHorizon: 30, creditSource: 'live' } }],
     ['observe', { id: 5, op: 'observe', calls: [{ name: 'bash', startedAt: 1, returnedAt: 2, command: 'ls', session: 's' }] }],
     ['observe nothing', { id: 6, op: 'observe', calls: [] }],
     ['observe with a deadline', { id: 6.5, op: 'observe', calls: [{ name: 'make', startedAt: 1, returnedAt: 9, deadline: 30 }] }],

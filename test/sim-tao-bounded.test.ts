@@ -76,12 +76,14 @@ describe('tao-bounded ablations', () => {
     expect(p).toEqual({
       waitThreshold: boundedEvaluateOptions.waitThreshold,
       waitServiceMultiple: boundedEvaluateOptions.waitServiceMultiple,
+      waitReserve: boundedEvaluateOptions.waitReserve,
       holdHorizon: boundedEvaluateOptions.holdHorizon,
       creditSource: boundedEvaluateOptions.creditSource,
       eventAdmission: true,
     });
     expect(ablate('tao-bounded', p)).toEqual(p);
     expect(ablate('tao-bounded-no-wait', p)).toEqual({ ...p, waitThreshold: Infinity, waitServiceMultiple: Infinity });
+    expect(ablate('tao-bounded-no-reserve', p)).toEqual({ ...p, waitReserve: false });
     expect(ablate('tao-bounded-no-hold', p)).toEqual({ ...p, holdHorizon: Infinity });
     expect(ablate('tao-bounded-observed', p)).toEqual({ ...p, creditSource: 'observed' });
   });

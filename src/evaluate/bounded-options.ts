@@ -32,6 +32,15 @@ export interface BoundedOptions {
    */
   waitServiceMultiple?: number;
   /**
+   * Reserve a node for the longest-waiting starved session when it fits alone on none of its eligible
+   * nodes: its eligible node with the most residual capacity is made ineligible for every other session
+   * until it fits there (and, being the longest-waiting starved session that fits, is admitted). Without
+   * it a large starved session waits while smaller ones keep taking the room it needs. Needs the wait
+   * bound on (a finite `waitThreshold` or `waitServiceMultiple`).
+   * @default false
+   */
+  waitReserve?: boolean;
+  /**
    * The solver's capacity quantum in tokens: "fits alone" (which starved session is sure to be admitted)
    * is judged as the solver judges it, ceil(weight / quantum) <= floor(capacity / quantum). Set it to the
    * quantum you solve with.
@@ -62,6 +71,7 @@ export type ResolvedBoundedOptions = Required<BoundedOptions>;
 export const defaultBoundedOptions: Readonly<ResolvedBoundedOptions> = Object.freeze({
   waitThreshold: Number.POSITIVE_INFINITY,
   waitServiceMultiple: Number.POSITIVE_INFINITY,
+  waitReserve: false,
   waitQuantum: defaultSolveOptions.quantum,
   holdHorizon: Number.POSITIVE_INFINITY,
   creditSource: 'observed',
@@ -76,6 +86,7 @@ export const defaultBoundedOptions: Readonly<ResolvedBoundedOptions> = Object.fr
 export const boundedEvaluateOptions: Readonly<ResolvedBoundedOptions> = Object.freeze({
   waitThreshold: 60,
   waitServiceMultiple: 10,
+  waitReserve: true,
   waitQuantum: defaultSolveOptions.quantum,
   holdHorizon: 2,
   creditSource: 'live',
@@ -96,6 +107,10 @@ export function resolveBoundedInto(options: BoundedOptions, out: ResolvedBounded
   }
   if (options.waitServiceMultiple !== undefined) {
     out.waitServiceMultiple = positiveOrInfinity(options.waitServiceMultiple, path, '.waitServiceMultiple');
+  }
+  if (options.waitReserve !== undefined) {
+    if (typeof options.waitReserve !== 'boolean') throw new InvalidTypeError(`${path}.waitReserve must be a boolean`);
+    out.waitReserve = options.waitReserve;
   }
   if (options.waitQuantum !== undefined) {
     out.waitQuantum = positiveInteger(options.waitQuantum, path, '.waitQuantum');

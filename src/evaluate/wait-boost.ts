@@ -15,6 +15,12 @@
  * (credit, ready, tokens) with the starved sessions' own credits still steering their placement. Nothing
  * else changes: the solver stays the exact multiple-knapsack lexmax. Sessions that fit on no node are in
  * no plan, so they are left out of K and S, which keeps the boost small.
+ *
+ * With `waitReserve`, before the boost: the *oldest* starved session r (longest wait, ties smaller id, among
+ * those with an eligible node) that fits alone on none of its eligible nodes gets a reservation: its
+ * eligible node R of largest residual capacity (ties: the first in snapshot order) is made ineligible for
+ * every other session, so nothing new is placed there and R's residual only grows as the sessions it holds
+ * release, until r fits there and, as the head, is admitted.
  */
 import { InvalidValueError } from '../errors.js';
 import { MAX_U32 } from '../limits.js';
@@ -47,6 +53,7 @@ export function boostStarved(snapshot: Snapshot, out: ProblemSession[], o: Resol
   for (const n of nodes) capacity.set(n.id, n.capacity);
   const q = o.waitQuantum;
   const allNodes = nodes.map((n) => n.id);
+  if (o.waitReserve) reserveForOldest(snapshot, out, o, capacity, allNodes);
 
   let poolCredit = 0;
   const starved: number[] = [];
@@ -92,6 +99,52 @@ export function boostStarved(snapshot: Snapshot, out: ProblemSession[], o: Resol
     }
     ps.credit = credit;
   }
+}
+
+/**
+ * The node reserved for the oldest starved session when it fits alone nowhere (see the file comment), or
+ * undefined; the other sessions' `eligible` and `credit` in `out` are replaced by copies without it.
+ */
+export function reserveForOldest(
+  snapshot: Snapshot,
+  out: ProblemSession[],
+  o: ResolvedBoundedOptions,
+  capacity: ReadonlyMap<string, number>,
+  allNodes: readonly string[],
+): string | undefined {
+  const { sessions, time } = snapshot;
+  const q = o.waitQuantum;
+  let oldest = -1;
+  for (let i = 0; i < out.length; i++) {
+    if ((out[i]!.eligible ?? allNodes).length === 0 || !isStarved(sessions[i]!, time, o)) continue;
+    if (oldest < 0 || older(sessions[i]!, sessions[oldest]!)) oldest = i;
+  }
+  if (oldest < 0) return undefined;
+  const r = out[oldest]!;
+  let reserved: string | undefined;
+  let room = -1;
+  for (const id of r.eligible ?? allNodes) {
+    const c = capacity.get(id)!;
+    if (Math.ceil(r.weight / q) <= Math.floor(c / q)) return undefined;
+    if (c > room) {
+      room = c;
+      reserved = id;
+    }
+  }
+  for (let i = 0; i < out.length; i++) {
+    const ps = out[i]!;
+    if (i === oldest) continue;
+    const eligible = ps.eligible ?? allNodes;
+    if (!eligible.includes(reserved!)) continue;
+    ps.eligible = eligible.filter((id) => id !== reserved);
+    if (ps.credit !== undefined && ps.credit[reserved!] !== undefined) {
+      const credit = Object.create(null) as Record<string, number>;
+      for (const id of ps.eligible) if (ps.credit[id] !== undefined) credit[id] = ps.credit[id];
+      if (Object.keys(credit).length > 0) ps.credit = credit;
+      else delete ps.credit;
+    }
+  }
+  return reserved;
 }
 
 /** Longer wait first; equal waits by smaller id (stable across snapshots, unlike positions). */

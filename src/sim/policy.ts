@@ -25,6 +25,7 @@ export const POLICY_NAMES = [
   'tao-ta-order',
   'tao-bounded',
   'tao-bounded-no-wait',
+  'tao-bounded-no-reserve',
   'tao-bounded-no-hold',
   'tao-bounded-observed',
   'thunderagent',

@@ -39,7 +39,9 @@ function byTriple(ids: number[], credit: ArrayLike<number>, parts: TripleParts, 
 }
 
 function indices(n: number): number[] {
-  return Array.from({ length: n }, (_, j) => j);
+  const out: number[] = [];
+  for (let j = 0; j < n; j++) out.push(j);
+  return out;
 }
 
 /** BFD's `value` order over the kept sessions (`best`: best credit per kept session). */
@@ -64,5 +66,14 @@ export function tokensOrder(packed: PackedProblem): number[] {
 
 /** The kept sessions by quantized weight descending, then input order. */
 export function weightOrder(packed: PackedProblem): number[] {
-  return indices(packed.qweight.length).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+  // One number per session, qweight * n + (n - 1 - j), sorted natively: descending, it orders by qweight
+  // descending, then j ascending. Quantized weights are integers below 2^32 and n <= 4096, so every such
+  // number is an integer below 2^44, exact in a double.
+  const n = packed.qweight.length;
+  const rank = new Float64Array(n);
+  for (let j = 0; j < n; j++) rank[j] = packed.qweight[j]! * n + (n - 1 - j);
+  rank.sort();
+  const out: number[] = [];
+  for (let r = n - 1; r >= 0; r--) out.push(n - 1 - (rank[r]! % n));
+  return out;
 }

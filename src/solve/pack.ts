@@ -4,6 +4,7 @@
  * booleans, so it survives structured cloning and its buffers can be transferred to a worker.
  */
 import type { ResolvedSolveOptions } from './options.js';
+import { Slab } from './slab.js';
 import type { IndexedProblem } from './validate.js';
 
 /** 2^63 - 1: the largest packed key sum the i64 table can hold. */
@@ -63,6 +64,50 @@ export interface PackedProblem {
   readonly cells: number;
 }
 
+/**
+ * 2^52: when (Kmax + 1) * (R + 1) * (T + 1), computed in doubles (two roundings of relative error
+ * 2^-53 each), is at most this, the exact product is below 2^53, so every packed key and every partial
+ * product of it is an exact double and the keys can be computed without BigInt.
+ */
+const DOUBLE_KEY_MAX = 2 ** 52;
+
+/** Index of the low 32-bit word of a 64-bit integer in a Uint32Array view (0 on little-endian platforms). */
+const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
+ * computed exactly in doubles and written into `key` as its two 32-bit words, the same bits `pairKeys` writes.
+ */
+function doubleKeys(
+  candidate: Uint8Array,
+  credit: Float64Array,
+  ready: Uint8Array,
+  tokens: Float64Array,
+  readyScale: number,
+  tokenScale: number,
+  key: BigInt64Array,
+): BigInt64Array {
+  const n = ready.length;
+  const m = n === 0 ? 0 : candidate.length / n;
+  const words = new Uint32Array(key.buffer, key.byteOffset, 2 * key.length);
+  for (let j = 0; j < n; j++) {
+    const rt = ready[j]! * tokenScale + tokens[j]!;
+    for (let b = 0; b < m; b++) {
+      const e = j * m + b;
+      if (candidate[e] !== 1) {
+        words[2 * e] = 0xffff_ffff;
+        words[2 * e + 1] = 0xffff_ffff;
+      } else {
+        const k = credit[e]! * readyScale + rt;
+        const low = k % 4_294_967_296;
+        words[2 * e + LOW_WORD] = low;
+        words[2 * e + 1 - LOW_WORD] = (k - low) / 4_294_967_296;
+      }
+    }
+  }
+  return key;
+}
+
 /** Number of kept sessions. */
 export function sessionsKept(packed: PackedProblem): number {
   return packed.sessionIndex.length;
@@ -73,20 +118,28 @@ export function nodesKept(packed: PackedProblem): number {
   return packed.nodeIndex.length;
 }
 
-/** ceil(x / q) for integers x in [0, 2^32) and q >= 1, exact. */
-function ceilDiv(x: number, q: number): number {
-  if (q >= x) return x === 0 ? 0 : 1;
-  // Here q < 2^32, so every product below is exact.
-  let r = Math.floor(x / q);
-  while (r * q < x) r++;
-  while (r > 0 && (r - 1) * q >= x) r--;
-  return r;
+/**
+ * floor(x / q) for safe integers x >= 0 and q >= 1, exact in doubles: `x % q` is exact (the IEEE
+ * remainder of two doubles is representable), so `x - x % q` is an exact multiple k * q of q with
+ * 0 <= k <= x, and dividing it by q rounds to the representable k itself.
+ */
+function floorDiv(x: number, q: number): number {
+  return (x - (x % q)) / q;
 }
 
-/** floor(x / q) for safe integers, exact. */
-function floorDiv(x: number, q: number): number {
-  return Number(BigInt(x) / BigInt(q));
+/**
+ * ceil(x / q) for integers x in [0, 2^32) and safe integers q >= 1, exact without a remainder (a
+ * floating-point `%` is a library call): the rounded quotient's floor r is floor(x / q), since a
+ * non-integer x / q lies at least 1/q below the next integer k and q * k <= x + q < 2^53 makes that more
+ * than half an ulp of k; and r * q <= x is exact.
+ */
+function ceilDiv(x: number, q: number): number {
+  const r = Math.floor(x / q);
+  return r * q === x ? r : r + 1;
 }
+
+/** packProblem's working arrays (see there). */
+let scratch = new Float64Array(1024);
 
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
 export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptions): PackedProblem {
@@ -94,14 +147,17 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const m = problem.nodeIds.length;
   const n = problem.sessionIds.length;
 
-  const qcapAll = new Float64Array(m);
+  // Per-call working arrays, reused from call to call (packing is synchronous and calls out to nothing).
+  if (scratch.length < 2 * m + 2 * n) scratch = new Float64Array(2 * (2 * m + 2 * n));
+  const qcapAll = scratch.subarray(0, m);
   for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  const qweightAll = new Float64Array(n);
+  const qweightAll = scratch.subarray(m, m + n);
   for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
 
   // Sum of w' of the sessions that fit on each node (< 4096 * 2^32 < 2^53: exact).
-  const fitSum = new Float64Array(m);
-  const sessionFits = new Uint8Array(n);
+  const fitSum = scratch.subarray(m + n, 2 * m + n).fill(0);
+  // 1 where the session fits some node.
+  const sessionFits = scratch.subarray(2 * m + n, 2 * m + 2 * n).fill(0);
   for (let i = 0; i < n; i++) {
     const w = qweightAll[i]!;
     for (let b = 0; b < m; b++) {
@@ -121,10 +177,21 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
 
   const mk = keptNodes.length;
   const nk = keptSessions.length;
-  const nodeIndex = Int32Array.from(keptNodes);
-  const sessionIndex = Int32Array.from(keptSessions);
-  const qcapacity = new Float64Array(mk);
-  const capacity = new Float64Array(mk);
+  // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
+  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
+  const qcapacity = slab.f64(mk);
+  const capacity = slab.f64(mk);
+  const qweight = slab.f64(nk);
+  const weight = slab.f64(nk);
+  const tokens = slab.f64(nk);
+  const credit = slab.f64(nk * mk);
+  const keySpace = slab.i64(nk * mk);
+  const nodeIndex = slab.i32(mk);
+  nodeIndex.set(keptNodes);
+  const sessionIndex = slab.i32(nk);
+  sessionIndex.set(keptSessions);
+  const candidate = slab.u8(nk * mk);
+  const ready = slab.u8(nk);
   let states = 1;
   for (let b = 0; b < mk; b++) {
     const ob = keptNodes[b]!;
@@ -133,19 +200,17 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
     states *= capacity[b]! + 1;
   }
 
-  const qweight = new Float64Array(nk);
-  const weight = new Float64Array(nk);
-  const ready = new Uint8Array(nk);
-  const tokens = new Float64Array(nk);
-  const candidate = new Uint8Array(nk * mk);
-  const credit = new Float64Array(nk * mk);
   let creditMaxSum = 0;
+  let readyCount = 0;
+  let tokenSum = 0;
   for (let j = 0; j < nk; j++) {
     const i = keptSessions[j]!;
     qweight[j] = qweightAll[i]!;
     weight[j] = problem.weight[i]!;
     ready[j] = problem.ready[i]!;
     tokens[j] = problem.tokens[i]!;
+    readyCount += ready[j]!;
+    tokenSum += tokens[j]!;
     for (let b = 0; b < mk; b++) {
       const ob = keptNodes[b]!;
       if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
@@ -156,9 +221,16 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
     creditMaxSum += bestCreditOf(candidate, credit, j, mk);
   }
 
-  const scales = keyScales(ready, tokens);
-  const keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
-  const key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, new BigInt64Array(nk * mk)) : new BigInt64Array(0);
+  let keyFits: boolean;
+  let key: BigInt64Array;
+  if ((creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX) {
+    keyFits = true;
+    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1, keySpace);
+  } else {
+    const scales = keyScales(ready, tokens);
+    keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
+    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, keySpace) : new BigInt64Array(0);
+  }
 
   return {
     sessionCount: n,
@@ -198,7 +270,7 @@ export function packedTransferList(packed: PackedProblem): ArrayBuffer[] {
   ];
   const out = new Set<ArrayBuffer>();
   for (const v of views) {
-    // Packing allocates every array on its own ArrayBuffer, never a SharedArrayBuffer.
+    // Packing allocates its arrays on ArrayBuffers (most share one), never on a SharedArrayBuffer.
     if (v.buffer instanceof ArrayBuffer) out.add(v.buffer);
   }
   return [...out];
@@ -227,11 +299,12 @@ export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<num
   return best;
 }
 
-/** Best credit of each kept session over its candidate nodes. */
+/** Best credit of each kept session over its candidate nodes (not to be transferred: see Slab.shared). */
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const out = new Float64Array(n);
+  // Read during one solve and never transferred: carved out of a shared chunk (see Slab.shared).
+  const out = Slab.shared(n, 0, 0).f64(n);
   for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
   return out;
 }

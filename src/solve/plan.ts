@@ -45,6 +45,9 @@ export function elapsedMicros(t0: number): number {
   return Math.round((performance.now() - t0) * 10_000) / 10;
 }
 
+/** buildPlan's credit-by-session array (see there). */
+let onNodeScratch = new Float64Array(256);
+
 /**
  * Builds a Plan from `node` (one entry per original session: original node index, or -1).
  *
@@ -64,7 +67,9 @@ export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanM
     value.ready += problem.ready[i]!;
     value.tokens += problem.tokens[i]!;
   }
-  const onNode = new Float64Array(node.length);
+  // Credit on the chosen node by session index, read by the sort alone: reused from call to call.
+  if (onNodeScratch.length < node.length) onNodeScratch = new Float64Array(2 * node.length);
+  const onNode = onNodeScratch;
   for (const i of chosen) onNode[i] = problem.credit[i * m + node[i]!]!;
   assignmentOrder(chosen, onNode, problem);
   const assignments: Assignment[] = chosen.map((i) => ({

@@ -29,24 +29,20 @@ export function spreadTies(packed: PackedProblem, node: Int32Array): Int32Array 
     const b = node[j]!;
     if (b >= 0) residual[b] = residual[b]! - packed.qweight[j]!;
   }
+  // A pass that moves nothing changes nothing, whatever its order: when no session has a move now, the
+  // plan is already spread and the weight order need not be computed.
+  let movable = false;
+  for (let j = 0; j < n && !movable; j++) movable = node[j]! >= 0 && moveOf(packed, node, residual, j) >= 0;
+  if (!movable) return node;
   const sequence = weightOrder(packed);
   for (let pass = 0; pass < MAX_SPREAD_PASSES; pass++) {
     let moved = false;
     for (const j of sequence) {
       const a = node[j]!;
       if (a < 0) continue;
-      const w = packed.qweight[j]!;
-      const credit = packed.credit[j * m + a]!;
-      let to = -1;
-      for (let b = 0; b < m; b++) {
-        const e = j * m + b;
-        if (b === a || packed.candidate[e] !== 1 || packed.credit[e] !== credit) continue;
-        if (!(residual[b]! - w > residual[a]!)) continue;
-        if (to < 0 || residual[b]! > residual[to]! || (residual[b] === residual[to] && packed.nodeIndex[b]! < packed.nodeIndex[to]!)) {
-          to = b;
-        }
-      }
+      const to = moveOf(packed, node, residual, j);
       if (to < 0) continue;
+      const w = packed.qweight[j]!;
       node[j] = to;
       residual[a] = residual[a]! + w;
       residual[to] = residual[to]! - w;
@@ -55,4 +51,26 @@ export function spreadTies(packed: PackedProblem, node: Int32Array): Int32Array 
     if (!moved) break;
   }
   return node;
+}
+
+/**
+ * Where admitted session j moves: the node b with its credit on its current node a, where it is a
+ * candidate and residual_b - w > residual_a, with the most room (ties: lower original node index); -1 if
+ * there is none.
+ */
+function moveOf(packed: PackedProblem, node: Int32Array, residual: Float64Array, j: number): number {
+  const m = nodesKept(packed);
+  const a = node[j]!;
+  const w = packed.qweight[j]!;
+  const credit = packed.credit[j * m + a]!;
+  let to = -1;
+  for (let b = 0; b < m; b++) {
+    const e = j * m + b;
+    if (b === a || packed.candidate[e] !== 1 || packed.credit[e] !== credit) continue;
+    if (!(residual[b]! - w > residual[a]!)) continue;
+    if (to < 0 || residual[b]! > residual[to]! || (residual[b] === residual[to] && packed.nodeIndex[b]! < packed.nodeIndex[to]!)) {
+      to = b;
+    }
+  }
+  return to;
 }

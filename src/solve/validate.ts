@@ -1,7 +1,8 @@
-import { integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../checks.js';
+import { integerIn, anObject, isRecord, nonEmptyString, rejectKeysOutside, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
+import { Slab } from './slab.js';
 
 /**
  * A validated problem in flat, index-addressed form: the one input every solver path reads.
@@ -24,7 +25,21 @@ export interface IndexedProblem {
 }
 
 const NODE_KEYS = new Set(['id', 'capacity']);
-const SESSION_KEYS = new Set(['id', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature']);
+/** The fields of a Session. */
+function isSessionField(key: string): boolean {
+  switch (key) {
+    case 'id':
+    case 'weight':
+    case 'tokens':
+    case 'ready':
+    case 'credit':
+    case 'eligible':
+    case 'signature':
+      return true;
+    default:
+      return false;
+  }
+}
 const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
 
 /**
@@ -47,9 +62,17 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   const m = nodes.length;
   const n = sessions.length;
 
+  const slab = Slab.shared(m + 2 * n + n * m, 0, n + n * m);
+  const capacity = slab.f64(m);
+  const weight = slab.f64(n);
+  const tokens = slab.f64(n);
+  const credit = slab.f64(n * m);
+  const ready = slab.u8(n);
+  // Every pair is eligible unless its session lists its nodes (then its row is cleared first).
+  const eligible = slab.u8(n * m).fill(1);
+
   const nodeIds: string[] = [];
   const nodeIndex = new Map<string, number>();
-  const capacity = new Float64Array(m);
   for (let b = 0; b < m; b++) {
     const p = `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
@@ -64,50 +87,50 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
 
   const sessionIds: string[] = [];
   const seen = new Set<string>();
-  const weight = new Float64Array(n);
-  const tokens = new Float64Array(n);
-  const ready = new Uint8Array(n);
-  const credit = new Float64Array(n * m);
-  const eligible = new Uint8Array(n * m);
-  for (let i = 0; i < n; i++) {
-    const p = `${path}.sessions[${i}]`;
+  // The path of session i for messages, built only when a check fails.
+  let i = 0;
+  const p = (): string => `${path}.sessions[${i}]`;
+  for (; i < n; i++) {
     const s: unknown = sessions[i];
-    if (!isRecord(s)) throw new InvalidTypeError(`${p} must be ${anObject(s)}`);
-    rejectUnknownKeys(s, SESSION_KEYS, p);
-    const sid = nonEmptyString(s.id, `${p}.id`);
-    if (seen.has(sid)) throw new InvalidValueError(`${p}.id duplicates session "${sid}"`);
+    if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
+    rejectKeysOutside(s, isSessionField, p);
+    const sid = nonEmptyString(s.id, p, '.id');
     seen.add(sid);
+    if (seen.size === i) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
     sessionIds.push(sid);
-    weight[i] = integerIn(s.weight, `${p}.weight`, 1, MAX_U32, 'a positive integer <= 4294967295');
-    tokens[i] = integerIn(s.tokens, `${p}.tokens`, 0, MAX_U32, 'an integer from 0 to 4294967295');
-    if (typeof s.ready !== 'boolean') throw new InvalidTypeError(`${p}.ready must be a boolean`);
-    ready[i] = s.ready ? 1 : 0;
-    if (s.signature !== undefined && typeof s.signature !== 'string' && typeof s.signature !== 'number') {
-      throw new InvalidTypeError(`${p}.signature must be a string or a number`);
-    }
-    if (typeof s.signature === 'number' && !Number.isFinite(s.signature)) {
-      throw new InvalidValueError(`${p}.signature must be a finite number`);
+    weight[i] = integerIn(s.weight, p, 1, MAX_U32, 'a positive integer <= 4294967295', '.weight');
+    tokens[i] = integerIn(s.tokens, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+    const r = s.ready;
+    if (typeof r !== 'boolean') throw new InvalidTypeError(`${p()}.ready must be a boolean`);
+    ready[i] = r ? 1 : 0;
+    const signature = s.signature;
+    if (typeof signature === 'number') {
+      if (!Number.isFinite(signature)) throw new InvalidValueError(`${p()}.signature must be a finite number`);
+    } else if (signature !== undefined && typeof signature !== 'string') {
+      throw new InvalidTypeError(`${p()}.signature must be a string or a number`);
     }
 
     const row = i * m;
-    if (s.eligible === undefined) {
-      eligible.fill(1, row, row + m);
-    } else {
-      if (!Array.isArray(s.eligible)) throw new InvalidTypeError(`${p}.eligible must be an array`);
-      for (let e = 0; e < s.eligible.length; e++) {
-        const nid = nonEmptyString(s.eligible[e], `${p}.eligible[${e}]`);
+    const listed = s.eligible;
+    if (listed !== undefined) {
+      if (!Array.isArray(listed)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
+      eligible.fill(0, row, row + m);
+      for (let e = 0; e < listed.length; e++) {
+        const nid = nonEmptyString(listed[e], () => `${p()}.eligible[${e}]`);
         const b = nodeIndex.get(nid);
-        if (b === undefined) throw new InvalidValueError(`${p}.eligible[${e}] names unknown node "${nid}"`);
-        if (eligible[row + b] === 1) throw new InvalidValueError(`${p}.eligible[${e}] repeats node "${nid}"`);
+        if (b === undefined) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
+        if (eligible[row + b] === 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
         eligible[row + b] = 1;
       }
     }
-    if (s.credit !== undefined) {
-      if (!isRecord(s.credit)) throw new InvalidTypeError(`${p}.credit must be ${anObject(s.credit)}`);
-      for (const [nid, k] of Object.entries(s.credit)) {
+    const given = s.credit;
+    if (given !== undefined) {
+      if (!isRecord(given)) throw new InvalidTypeError(`${p()}.credit must be ${anObject(given)}`);
+      for (const nid in given) {
+        if (!Object.prototype.hasOwnProperty.call(given, nid)) continue;
         const b = nodeIndex.get(nid);
-        if (b === undefined) throw new InvalidValueError(`${p}.credit names unknown node "${nid}"`);
-        credit[row + b] = integerIn(k, `${p}.credit["${nid}"]`, 0, MAX_U32, 'an integer from 0 to 4294967295');
+        if (b === undefined) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
+        credit[row + b] = integerIn(given[nid], p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
       }
     }
   }

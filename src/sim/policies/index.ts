@@ -75,6 +75,7 @@ export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
       return createTaoPolicy({ variant: name, ...pipeline(name, ctx) });
     case 'tao-bounded':
     case 'tao-bounded-no-wait':
+    case 'tao-bounded-no-reserve':
     case 'tao-bounded-no-hold':
     case 'tao-bounded-observed':
       return createTaoBoundedPolicy({

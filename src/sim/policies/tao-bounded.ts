@@ -5,6 +5,7 @@
  * package's recommended values (`boundedEvaluateOptions`): a bounded wait, holds only where they pay, live
  * credit. Its ablations switch one part off each:
  * - `tao-bounded-no-wait`: `waitThreshold` and `waitServiceMultiple` Infinity;
+ * - `tao-bounded-no-reserve`: `waitReserve` false (the bounded wait without the reservation);
  * - `tao-bounded-no-hold`: `holdHorizon` Infinity (every running session admissible, as the paper);
  * - `tao-bounded-observed`: `creditSource: 'observed'` (credit from the last observation only).
  *
@@ -22,12 +23,18 @@ import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick, SchedulerView } from '../policy.js';
 import { createTaoPolicy, type TaoParams } from './tao.js';
 
-export type TaoBoundedVariant = 'tao-bounded' | 'tao-bounded-no-wait' | 'tao-bounded-no-hold' | 'tao-bounded-observed';
+export type TaoBoundedVariant =
+  | 'tao-bounded'
+  | 'tao-bounded-no-wait'
+  | 'tao-bounded-no-reserve'
+  | 'tao-bounded-no-hold'
+  | 'tao-bounded-observed';
 
 /** Every `tao-bounded` policy: the full variant, then one ablation per part. */
 export const TAO_BOUNDED_VARIANTS: readonly TaoBoundedVariant[] = Object.freeze([
   'tao-bounded',
   'tao-bounded-no-wait',
+  'tao-bounded-no-reserve',
   'tao-bounded-no-hold',
   'tao-bounded-observed',
 ]);
@@ -38,6 +45,8 @@ export interface TaoBoundedParams {
   readonly waitThreshold: number;
   /** Starved also at this multiple of its expected service. @default boundedEvaluateOptions.waitServiceMultiple */
   readonly waitServiceMultiple: number;
+  /** Reserve a node for the oldest starved session when it fits nowhere. @default boundedEvaluateOptions.waitReserve */
+  readonly waitReserve: boolean;
   /** Hold horizon tau, seconds. @default boundedEvaluateOptions.holdHorizon */
   readonly holdHorizon: number;
   /** Credit source. @default boundedEvaluateOptions.creditSource */
@@ -52,6 +61,7 @@ export interface TaoBoundedParams {
 export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze({
   waitThreshold: boundedEvaluateOptions.waitThreshold,
   waitServiceMultiple: boundedEvaluateOptions.waitServiceMultiple,
+  waitReserve: boundedEvaluateOptions.waitReserve,
   holdHorizon: boundedEvaluateOptions.holdHorizon,
   creditSource: boundedEvaluateOptions.creditSource,
   eventAdmission: true,
@@ -71,6 +81,7 @@ export function resolveTaoBoundedParams(p: Partial<TaoBoundedParams> | undefined
   return Object.freeze({
     waitThreshold: out.waitThreshold,
     waitServiceMultiple: out.waitServiceMultiple,
+    waitReserve: out.waitReserve,
     holdHorizon: out.holdHorizon,
     creditSource: out.creditSource,
     eventAdmission: eventAdmission ?? defaultTaoBoundedParams.eventAdmission,
@@ -84,6 +95,8 @@ export function ablate(variant: TaoBoundedVariant, p: TaoBoundedParams): TaoBoun
       return p;
     case 'tao-bounded-no-wait':
       return { ...p, waitThreshold: Number.POSITIVE_INFINITY, waitServiceMultiple: Number.POSITIVE_INFINITY };
+    case 'tao-bounded-no-reserve':
+      return { ...p, waitReserve: false };
     case 'tao-bounded-no-hold':
       return { ...p, holdHorizon: Number.POSITIVE_INFINITY };
     case 'tao-bounded-observed':
@@ -129,6 +142,7 @@ export function createTaoBoundedPolicy(options: TaoBoundedPolicyOptions): Policy
     evaluate: {
       waitThreshold: b.waitThreshold,
       waitServiceMultiple: b.waitServiceMultiple,
+      waitReserve: b.waitReserve,
       waitQuantum: params.quantum,
       holdHorizon: b.holdHorizon,
       creditSource: b.creditSource,
