@@ -79,6 +79,12 @@ export type SolvePath =
    */
   | 'credit-split'
   /**
+   * Every kept session is worth the same on each of its candidate nodes, so the problem is a multiple
+   * knapsack: a bound-and-bound search (surrogate relaxation bound, its solution split over the nodes by
+   * subset sums, capacity tightening) proved the plan optimal; see `PlanStats.multipleKnapsack`.
+   */
+  | 'multiple-knapsack'
+  /**
    * Frontier DP in WASM: only reachable, non-dominated (usage, value) states, pruned by an upper bound
    * against an incumbent, interchangeable nodes merged.
    */
@@ -120,9 +126,10 @@ export interface FrontierStats {
  * The heuristic plans a fallback can come from: best-fit decreasing by value (`bfd`) or by tokens
  * (`bfd-tokens`), and the credit greedy (each session to its highest-credit node with room) over sessions
  * by value density (`credit-greedy-density`) or by value (`credit-greedy-value`), and the per-node credit
- * knapsack sets made disjoint (`credit-decomposition`, see the credit level).
+ * knapsack sets made disjoint (`credit-decomposition`, see the credit level), and the best plan the
+ * multiple-knapsack search found before it stopped (`surrogate-split`, see MultipleKnapsackStats).
  */
-export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value' | 'credit-decomposition';
+export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value' | 'credit-decomposition' | 'surrogate-split';
 
 /**
  * The credit level on its own: one exact 0-1 knapsack per node over the sessions credited there (weight,
@@ -146,6 +153,31 @@ export interface CreditLevelStats {
   leaves?: number;
   /** The path that solved the credit-free remainder of the best leaf (only when the credit level was decided). */
   remainderPath?: SolvePath;
+}
+
+/**
+ * The multiple-knapsack path's search (problems whose values do not depend on the node): present when it
+ * ran, solved or stopped at the state budget or the deadline.
+ */
+export interface MultipleKnapsackStats {
+  /**
+   * `solved`: the search proved its plan optimal; `stopped`: it passed the state budget or the deadline
+   * (the plan is the fallback); `abandoned`: it passed its share of the dense DP's cost, and the other
+   * paths decided (`path` says which).
+   */
+  outcome: 'solved' | 'stopped' | 'abandoned';
+  /** Search nodes (partial assignments) visited. */
+  nodes: number;
+  /** Surrogate knapsacks solved (one per node, over the summed residual capacities). */
+  knapsacks: number;
+  /** States the surrogate knapsack DP generated over all nodes. */
+  states: number;
+  /** Attempts to split a surrogate solution over the nodes. */
+  splits: number;
+  /** Splits that placed the whole surrogate solution (the node reached its bound). */
+  splitHits: number;
+  /** Node capacities lowered to the largest subset sum of the sessions that could still go there. */
+  tightened: number;
 }
 
 /** Counters describing how a plan was obtained. */
@@ -175,6 +207,8 @@ export interface PlanStats {
   frontier?: FrontierStats;
   /** Present when the per-node credit knapsacks ran (see CreditLevelStats). */
   creditLevel?: CreditLevelStats;
+  /** Present when the multiple-knapsack search ran (see MultipleKnapsackStats). */
+  multipleKnapsack?: MultipleKnapsackStats;
 }
 
 /** The answer to a Problem. */

@@ -55,7 +55,8 @@ describe('tao solve', () => {
   it('reads a file; --budget and --compact', () => {
     const file = join(dir, 'problem.json');
     // Without credit and with less room (18k per node: not every session fits), so the budget binds the
-    // frontier; with its credit, the credit level decides this tick without a DP.
+    // multiple-knapsack search (no session's value depends on the node); with its credit, the credit
+    // level decides this tick without a DP.
     const nodes = problem.nodes.map((n) => ({ ...n, capacity: 18_000 }));
     writeFileSync(file, JSON.stringify({ nodes, sessions: problem.sessions.map(({ credit: _, ...s }) => s) }));
     const r = tao(['solve', file, '--budget=10', '--compact', '--quantum=512']);
@@ -64,7 +65,7 @@ describe('tao solve', () => {
     const plan = JSON.parse(r.stdout) as Plan;
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toMatch(
-      /^state budget exceeded: the frontier DP passed stateBudget 10 units of work after \d+ of 4 sessions; the dense DP would need \d+ cells \(4 sessions x \d+ states\)$/,
+      /^state budget exceeded: the multiple-knapsack search passed stateBudget 10 units of work$/,
     );
   });
 

@@ -24,34 +24,13 @@ import { expectFeasible } from './helpers/plan-checks.js';
 import { twinFirstNode } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
+import { enumerateKnapsack } from './oracles/knapsack.js';
 
 let solver: Solver;
 beforeAll(async () => {
   solver = await loadSolver();
 });
 afterAll(() => solver.close());
-
-/** Best value of a subset of items within cap, and how many subsets attain it, by enumeration. */
-function enumerateKnapsack(w: number[], p: number[], cap: number): { value: number; count: number } {
-  let value = 0;
-  let count = 0;
-  for (let mask = 0; mask < 1 << w.length; mask++) {
-    let ww = 0;
-    let vv = 0;
-    for (let i = 0; i < w.length; i++) {
-      if (mask & (1 << i)) {
-        ww += w[i]!;
-        vv += p[i]!;
-      }
-    }
-    if (ww > cap) continue;
-    if (vv > value) {
-      value = vv;
-      count = 1;
-    } else if (vv === value) count++;
-  }
-  return { value, count };
-}
 
 /** Paper-shaped small ticks: each session credited on one node (or, with `spread`, on several), distinct-ish credits. */
 function tickProblem(seed: number, opts: { nodes: number; sessions: number; spread: boolean; eligibility: boolean; twins: boolean }): Problem {

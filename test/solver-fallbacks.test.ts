@@ -13,8 +13,6 @@ import { ClosedError, InvalidValueError, SolverTrapError } from '../src/errors.j
 import { randomTickProblem, seededRandom } from '../src/commands/examples.js';
 import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
 import { sessionsKept } from '../src/solve/pack.js';
-import { creditLevel, creditReduction } from '../src/solve/credit-level.js';
-import { resolveSolveOptions } from '../src/solve/options.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Plan, Problem } from '../src/types.js';
 import { TaoKernel } from '../src/solve/wasm.js';
@@ -174,33 +172,37 @@ describe('state budget, frontier path', () => {
   });
 
   it('auto: a frontier past its share of the dense cost is abandoned for the dense DP, same optimum', () => {
-    // Many uncredited sessions packing three nodes tightly: the frontier's states multiply.
-    const problem = randomTickProblem(3, { nodes: 3, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.3 });
+    // Sessions credited on two nodes (values depend on the node, the credit level is not decided at the
+    // root) packing two nodes tightly: the frontier's states multiply.
+    const problem = randomTickProblem(7, { nodes: 2, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.5 });
+    const [a, b] = problem.nodes.map((node) => node.id);
+    for (const s of problem.sessions) {
+      const credit = { ...s.credit };
+      for (const [id, k] of Object.entries(s.credit ?? {})) credit[id === a ? b! : a!] = Math.round(k / 2);
+      (s as { credit?: Record<string, number> }).credit = credit;
+    }
     const options = { ...Q1024, stateBudget: 2 ** 24 } as const;
     const { packed } = prepare(problem, options);
     const plan = solver.solve(problem, options);
     expect(plan.status).toBe('optimal');
-    // The credit level is decided at the root here: the frontier and the dense DP run on the remainder.
-    expect(plan.stats.path).toBe('credit-split');
-    expect(plan.stats.creditLevel?.remainderPath).toBe('dense');
+    expect(plan.stats.path).toBe('dense');
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
-    // Cells count both: the frontier's work before it was abandoned, then the remainder's dense cells.
-    const remainder = creditReduction(packed, creditLevel(packed)!.sets, resolveSolveOptions(options)).remainder;
-    expect(plan.stats.work).toBeGreaterThan(remainder.cells);
+    // Cells count both: the frontier's work before it was abandoned, then the dense cells.
+    expect(plan.stats.work).toBeGreaterThan(packed.cells);
     expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
 
     // With the dense DP over the budget there is nothing to fall back on: a labelled fallback, whose
-    // reason counts the remainder's sessions and cells.
-    const tight = { ...Q1024, stateBudget: 2 ** 20 } as const;
+    // reason counts the sessions and cells.
+    const tight = { ...Q1024, stateBudget: 30_000 } as const;
+    expect(packed.cells).toBeGreaterThan(tight.stateBudget);
     const fallback = solver.solve(problem, tight);
-    const n = remainder.sessionIndex.length;
+    const n = sessionsKept(packed);
     expect(['bfd', 'heuristic']).toContain(fallback.stats.path);
     expect(fallback.stats.heuristic).toBeDefined();
-    expect(fallback.stats.creditLevel?.decided).toBe(true);
     expect(fallback.reason).toMatch(
       new RegExp(
-        `^state budget exceeded: the frontier DP passed stateBudget ${2 ** 20} units of work after \\d+ of ${n} sessions; ` +
-          `the dense DP would need ${remainder.cells} cells \\(${n} sessions x ${remainder.states} states\\)$`,
+        `^state budget exceeded: the frontier DP passed stateBudget ${tight.stateBudget} units of work after \\d+ of ${n} sessions; ` +
+          `the dense DP would need ${packed.cells} cells \\(${n} sessions x ${packed.states} states\\)$`,
       ),
     );
     expectLabelledFallback(problem, fallback, tight);

@@ -1,8 +1,8 @@
 /**
  * The solver is never worse than BFD, on every path: an optimal plan's value is at least BFD's (either
  * order), and a fallback plan is the solver's documented fallback (the best heuristic or decomposition
- * plan, BFD in value order among the candidates), or at least as good when the credit level was decided at
- * the root and the remainder fell back, so its value is at least BFD's too. Budgets are drawn so both outcomes
+ * plan, BFD in value order among the candidates), or better (the multiple-knapsack search's best plan when
+ * it stopped), or at least as good when the credit level was decided at the root and the remainder fell back, so its value is at least BFD's too. Budgets are drawn so both outcomes
  * occur, and the fallback is strictly better than BFD on some problems (the credit greedy wins).
  */
 import fc from 'fast-check';
@@ -41,7 +41,10 @@ it('optimal >= BFD, fallback == the heuristic fallback >= BFD', () => {
           seen.fallback++;
           expect(plan.reason).toMatch(/^state budget exceeded: /);
           const expected = fallbackPlan(prepare(problem, options), plan.reason!);
-          if (plan.stats.creditLevel?.remainderPath !== undefined) {
+          if (plan.stats.heuristic === 'surrogate-split') {
+            // The multiple-knapsack search stopped with a plan better than every heuristic.
+            expect(compareValues(plan.value, expected.value)).toBeGreaterThan(0);
+          } else if (plan.stats.creditLevel?.remainderPath !== undefined) {
             // The remainder of a credit level decided at the root fell back: at least the fallback plan.
             seen.splitFallback++;
             expect(compareValues(plan.value, expected.value)).toBeGreaterThanOrEqual(0);
@@ -59,5 +62,6 @@ it('optimal >= BFD, fallback == the heuristic fallback >= BFD', () => {
   expect(seen.fallback).toBeGreaterThan(100);
   expect(seen.strictlyBetter).toBeGreaterThan(10);
   expect(seen.fallbackBetter).toBeGreaterThan(5);
-  expect(seen.splitFallback).toBeGreaterThan(0);
+  // A remainder that falls back is rare here (the multiple-knapsack search finishes these small
+  // remainders within a few units); test/multiple-knapsack.test.ts pins one.
 });

@@ -9,6 +9,8 @@
  *    sum-of-maxima bound). O(n m).
  * 3. `bound`: a heuristic plan (BFD, credit greedy) meets the LP upper bound of the whole problem,
  *    found when the frontier starts; optimal without folding a session.
+ * 3a. `multiple-knapsack`: past DENSE_FIRST_CELLS cells, when the credit level does not decide the tick
+ *    and no kept session's value depends on the node: the bound-and-bound search of src/solve/mkp/search.ts.
  * 4. `dense` for grids of at most DENSE_FIRST_CELLS cells, where the SIMD kernel's ~1 ns per cell beats
  *    the frontier's set-up; else `frontier`, with a work cap tied to the dense cost when the dense DP is
  *    within the state budget (FRONTIER_CELL_RATIO): a frontier that passes it is abandoned for the dense
@@ -33,9 +35,12 @@ import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem }
 import { elapsedMicros, trivialStats, workStats } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { denseTwin } from './ts/dense.js';
+import { WorkMeter } from './mkp/meter.js';
+import { searchMultipleKnapsack } from './mkp/search.js';
+import { nodeIndependentValues } from './mkp/values.js';
 import { FrontierTwin } from './ts/frontier.js';
 import { spreadTies } from './ties.js';
-import type { FrontierStats, Plan, Problem, SolvePath } from '../types.js';
+import type { FrontierStats, MultipleKnapsackStats, Plan, Problem, SolvePath } from '../types.js';
 import { denseWasm, frontierWasm } from './wasm-engines.js';
 import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
 
@@ -150,6 +155,8 @@ interface Attempt {
   frontier?: FrontierStats;
   /** The credit level, when computed. */
   level?: CreditLevel;
+  /** The counters of an abandoned multiple-knapsack search. */
+  multipleKnapsack?: MultipleKnapsackStats;
 }
 
 /** The labelled fallback plan of an attempt that stopped after `work` units of work. */
@@ -159,6 +166,7 @@ function fallbackOf(a: Attempt, reason: string, work: number, frontier: Frontier
 
 function withLevel(a: Attempt, r: RawSolution): RawSolution {
   if (a.level !== undefined) r.stats.creditLevel = levelStats(a.level, 0);
+  if (a.multipleKnapsack !== undefined) r.stats.multipleKnapsack = a.multipleKnapsack;
   return r;
 }
 
@@ -387,6 +395,37 @@ function solveReduced(a: Attempt, level: CreditLevel, decision: CreditDecision):
 }
 
 /**
+ * The multiple-knapsack path (src/solve/mkp/search.ts) when every kept session's value is the same on all
+ * its candidate nodes, else null. When the dense DP is within the state budget the search gets the
+ * frontier's share of its cost (FRONTIER_CELL_RATIO) and, past it, is abandoned for the other paths (null,
+ * its work and counters kept on the attempt); otherwise past the state budget or the deadline the plan is
+ * the labelled fallback, the better of the search's best plan and the heuristic plan.
+ */
+function runMultipleKnapsack(a: Attempt): RawSolution | null {
+  const values = nodeIndependentValues(a.packed);
+  if (values === null) return null;
+  const budget = a.options.stateBudget;
+  const denseFits = a.packed.cells <= budget;
+  const cap = denseFits ? Math.min(budget, Math.max(FRONTIER_MIN_WORK, a.packed.cells * FRONTIER_CELL_RATIO)) : budget;
+  const meter = new WorkMeter(cap, () => halted(a, 0), () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget} units of work`);
+  const out = searchMultipleKnapsack(a.packed, values, meter);
+  if (!out.optimal && out.atBudget === true && denseFits) {
+    a.priorWork = meter.work;
+    a.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
+    return null;
+  }
+  let r: RawSolution;
+  if (out.optimal) r = solved(a, out.node, 'multiple-knapsack', meter.work);
+  else {
+    const h = solverIncumbent(a.packed);
+    a.incumbent = lexBetter(planTriple(a.packed, out.node), planTriple(a.packed, h.node)) ? { node: out.node, heuristic: 'surrogate-split' } : h;
+    r = fallbackOf(a, out.reason!, meter.work);
+  }
+  r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };
+  return r;
+}
+
+/**
  * The decision on a packed problem: trivial when nothing fits, else the paths of the module comment
  * under the option `path`, each bounded by the state budget, the memory cap and the deadline.
  */
@@ -420,6 +459,11 @@ function decide(
     const decision = options.path === 'auto' && level.bound > 0 ? creditDecision(packed, level, () => halted(a, 0) !== undefined) : null;
     if (decision !== null) return solveReduced(a, level, decision);
   }
+  if (options.path === 'auto') {
+    // After the credit level: a tick it decides costs no search (measured on the steady-state ticks).
+    const mkp = runMultipleKnapsack(a);
+    if (mkp !== null) return mkp;
+  }
   why = halted(a, 0);
   if (why !== undefined) return haltedBeforeDp(a, why);
   a.incumbent = solverIncumbent(packed, best, level, () => halted(a, 0) !== undefined);
@@ -440,7 +484,7 @@ function decide(
   const r = runFrontier(a, setup, cap);
   if (!('abandoned' in r)) return r;
   if (options.path === 'auto' && denseFits) {
-    a.priorWork = r.work;
+    a.priorWork += r.work;
     a.frontier = r.frontier;
     return runDense(a);
   }

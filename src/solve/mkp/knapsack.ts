@@ -1,0 +1,306 @@
+/**
+ * An exact 0-1 knapsack by dynamic programming over an expanding core (Pisinger's minimal-core idea,
+ * "A minimal algorithm for the 0-1 knapsack problem", Operations Research 1997), used as the surrogate
+ * relaxation of the multiple-knapsack path.
+ *
+ * Items come in efficiency order (profit / weight descending). The break solution takes the longest
+ * prefix that fits; the DP then decides items outward from the break item, alternately whether to add
+ * the next item after the core (t = b, b+1, ...) and whether to remove the next item before it
+ * (s = b-1, b-2, ...). A state is (weight, profit) of the break solution with the decided items toggled;
+ * items before s are still in, items after t still out.
+ *
+ * - Dominance: of two states, one that weighs no more and is worth at least as much completes every way
+ *   the other can, at least as well; each layer keeps weights ascending with profits strictly ascending.
+ * - Bound (Dantzig's bound on the core's completion): every item still addable has efficiency at most
+ *   e_t (the next to add), every item still removable at least e_s (the next to remove). A completion that
+ *   removes a set A and adds a set B is worth at most v - e_s w(A) + e_t w(B). When w <= C, w(B) <=
+ *   C - w + w(A) and e_s >= e_t give v + e_t (C - w); when w > C, w(A) >= w - C + w(B) gives
+ *   v - e_s (w - C) (and nothing when no item is left to remove). A state whose bound does not exceed the
+ *   best feasible value found (or the caller's threshold) is dropped. The bounds are rounded outward
+ *   (exactly while the products stay below 2^53, else with UP covering the f64 roundings), so no state that could beat the threshold is lost.
+ *
+ * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
+ */
+import type { MultipleKnapsackStats } from '../../types.js';
+import { MkpHalt, type WorkMeter } from './meter.js';
+
+/** 1 + 2^-50: scales an f64 quotient above the exact one (three roundings of at most 2^-53 each). */
+const UP = 1 + 2 ** -50;
+/** Integers below this are exact in f64. */
+const EXACT = 2 ** 53;
+
+/**
+ * ceil(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53 (the quotient corrected by
+ * exact products), else an upper bound (the f64 product and quotient scaled by UP).
+ */
+export function ceilRatio(a: number, p: number, w: number): number {
+  const num = a * p;
+  if (num >= 2 ** 53) return Math.ceil((num / w) * UP);
+  let q = Math.floor(num / w);
+  while (q * w < num) q++;
+  while (q > 0 && (q - 1) * w >= num) q--;
+  return q;
+}
+
+/** floor(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53, else a lower bound. */
+export function floorRatio(a: number, p: number, w: number): number {
+  const num = a * p;
+  if (num >= 2 ** 53) return Math.floor(num / w / UP);
+  let q = Math.floor(num / w);
+  while (q * w > num) q--;
+  while ((q + 1) * w <= num) q++;
+  return q;
+}
+
+/** A knapsack answer: the optimum and an optimal set. */
+export interface KnapsackAnswer {
+  readonly value: number;
+  readonly weight: number;
+  /** The items of an optimal set. */
+  readonly chosen: number[];
+}
+
+/** Most states in one list, and most history entries, of one knapsack (about 80 MiB and 64 MiB). */
+export const KNAPSACK_MAX_STATES = 1 << 21;
+export const KNAPSACK_MAX_HISTORY = 1 << 23;
+/** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
+const RETAIN_STATES = 1 << 16;
+
+/** Growable typed arrays reused across calls (the search solves thousands of knapsacks). */
+export class KnapsackScratch {
+  sw = new Float64Array(256);
+  sv = new Float64Array(256);
+  sh = new Int32Array(256);
+  tw = new Float64Array(256);
+  tv = new Float64Array(256);
+  th = new Int32Array(256);
+  hItem = new Int32Array(1024);
+  hParent = new Int32Array(1024);
+
+  /** Room for `n` states in every state array. */
+  states(n: number): void {
+    if (this.sw.length >= n) return;
+    const size = Math.max(n, this.sw.length * 2);
+    const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.sw = grow(this.sw);
+    this.sv = grow(this.sv);
+    this.sh = grow(this.sh);
+    this.tw = grow(this.tw);
+    this.tv = grow(this.tv);
+    this.th = grow(this.th);
+  }
+
+  /** Small enough to keep for the next solve. */
+  get small(): boolean {
+    return this.sw.length <= RETAIN_STATES && this.hItem.length <= 4 * RETAIN_STATES;
+  }
+
+  /** Room for `n` history entries. */
+  history(n: number): void {
+    if (this.hItem.length >= n) return;
+    const size = Math.max(n, this.hItem.length * 2);
+    const item = new Int32Array(size);
+    item.set(this.hItem);
+    const parent = new Int32Array(size);
+    parent.set(this.hParent);
+    this.hItem = item;
+    this.hParent = parent;
+  }
+}
+
+/** Counters of the knapsack DP, summed over calls (named as in MultipleKnapsackStats). */
+export type KnapsackCounters = Pick<MultipleKnapsackStats, 'knapsacks' | 'states'>;
+
+/**
+ * The best set of `items` (ids into `p`, `w`, in efficiency order) within `cap` if it is worth more than
+ * `threshold`, else null. Spends one unit of work per state generated.
+ */
+export function knapsack(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  cap: number,
+  threshold: number,
+  meter: WorkMeter,
+  scratch: KnapsackScratch,
+  counters: KnapsackCounters,
+): KnapsackAnswer | null {
+  counters.knapsacks++;
+  let bw = 0;
+  let bv = 0;
+  let b = 0;
+  while (b < k && bw + w[items[b]!]! <= cap) {
+    bw += w[items[b]!]!;
+    bv += p[items[b]!]!;
+    b++;
+  }
+  const breakSet = (): number[] => Array.from({ length: b }, (_, x) => items[x]!);
+  if (b === k) return bv > threshold ? { value: bv, weight: bw, chosen: breakSet() } : null;
+  // Dantzig's bound of the whole problem: nothing beats it.
+  const rootBound = bv + ceilRatio(cap - bw, p[items[b]!]!, w[items[b]!]!);
+  if (rootBound <= threshold) return null;
+
+  // The greedy completion of the break solution (every later item that still fits) is reachable: states
+  // that cannot reach its value are dropped from the start (the DP still finds a set worth it).
+  let gw = bw;
+  let gv = bv;
+  for (let x = b; x < k; x++) {
+    const i = items[x]!;
+    if (gw + w[i]! <= cap) {
+      gw += w[i]!;
+      gv += p[i]!;
+    }
+  }
+  let z = Math.max(threshold, gv - 1);
+  // The best feasible state: its history entry (-1: the break solution itself), or -2 for none yet.
+  let bestH = -2;
+  let bestW = 0;
+  if (bv > z) {
+    z = bv;
+    bestH = -1;
+    bestW = bw;
+  }
+  scratch.states(2);
+  scratch.sw[0] = bw;
+  scratch.sv[0] = bv;
+  scratch.sh[0] = -1;
+  let count = 1;
+  let hist = 0;
+  let s = b - 1;
+  let t = b;
+  let adding = true;
+  while (count > 0 && (s >= 0 || t < k)) {
+    // Alternate the two directions while both have items left.
+    if (adding ? t >= k : s < 0) adding = !adding;
+    const item = adding ? items[t]! : items[s]!;
+    const dw = adding ? w[item]! : -w[item]!;
+    const dv = adding ? p[item]! : -p[item]!;
+    if (adding) t++;
+    else s--;
+    adding = !adding;
+    const canAdd = t < k;
+    const canRemove = s >= 0;
+    const pAdd = canAdd ? p[items[t]!]! : 0;
+    const wAdd = canAdd ? w[items[t]!]! : 1;
+    const pRemove = canRemove ? p[items[s]!]! : 0;
+    const wRemove = canRemove ? w[items[s]!]! : 1;
+    // No moved state can beat z when the best value moved plus the bound of the most room left does
+    // not (values ascend with weights, so the last state has the best value, the first the most room):
+    // the item keeps its break-solution side in every state, and the layer costs nothing.
+    const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
+    if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
+
+    meter.spend(2 * count);
+    counters.states += 2 * count;
+    if (2 * count > KNAPSACK_MAX_STATES || hist + 2 * count > KNAPSACK_MAX_HISTORY) {
+      throw new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
+    }
+    scratch.states(2 * count);
+    scratch.history(hist + 2 * count);
+    const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
+    // Merge the old list (x) with the moved list (y), both by weight ascending, into the next list:
+    // non-dominated (each value above every value of a lighter state merged before it, kept or not: a
+    // state dominated by a dropped one has no larger bound) and with a bound above z.
+    let x = 0;
+    let y = 0;
+    let out = 0;
+    let lastV = Number.NEGATIVE_INFINITY;
+    // The heads of both lists (weight +Infinity once a list is spent).
+    let wx = sw[0]!;
+    let vx = sv[0]!;
+    let wy = wx + dw;
+    let vy = vx + dv;
+    while (x < count || y < count) {
+      let ww: number;
+      let vv: number;
+      let hh: number;
+      if (wy < wx || (wy === wx && vy > vx)) {
+        ww = wy;
+        vv = vy;
+        hh = -3 - y; // a new state: its history entry is written once it is kept or best
+        y++;
+        if (y < count) {
+          wy = sw[y]! + dw;
+          vy = sv[y]! + dv;
+        } else wy = Number.POSITIVE_INFINITY;
+      } else {
+        ww = wx;
+        vv = vx;
+        hh = sh[x]!;
+        x++;
+        if (x < count) {
+          wx = sw[x]!;
+          vx = sv[x]!;
+        } else wx = Number.POSITIVE_INFINITY;
+      }
+      if (vv <= lastV) continue;
+      lastV = vv;
+      let keep: boolean;
+      if (ww <= cap) {
+        if (vv > z) {
+          if (hh <= -3) {
+            hItem[hist] = item;
+            hParent[hist] = sh[-3 - hh]!;
+            hh = hist++;
+          }
+          z = vv;
+          bestH = hh;
+          bestW = ww;
+        }
+        // Bound v + ceil(r pAdd / wAdd) > z, i.e. r pAdd > (z - v) wAdd (integers).
+        const gap = z - vv;
+        const r = cap - ww;
+        if (!canAdd) keep = gap < 0;
+        else if (gap < 0) keep = true;
+        else {
+          const l = r * pAdd;
+          const g = gap * wAdd;
+          keep = l < EXACT && g < EXACT ? l > g : ceilRatio(r, pAdd, wAdd) > gap;
+        }
+      } else if (!canRemove) keep = false;
+      else {
+        // Bound v - floor(o pRemove / wRemove) > z, i.e. o pRemove < (v - z) wRemove (integers).
+        const gap = vv - z;
+        const o = ww - cap;
+        if (gap <= 0) keep = false;
+        else {
+          const l = o * pRemove;
+          const g = gap * wRemove;
+          keep = l < EXACT && g < EXACT ? l < g : floorRatio(o, pRemove, wRemove) < gap;
+        }
+      }
+      if (!keep) continue;
+      if (hh <= -3) {
+        hItem[hist] = item;
+        hParent[hist] = sh[-3 - hh]!;
+        hh = hist++;
+      }
+      tw[out] = ww;
+      tv[out] = vv;
+      th[out] = hh;
+      out++;
+    }
+    // The next list becomes the current one.
+    scratch.sw = tw;
+    scratch.sv = tv;
+    scratch.sh = th;
+    scratch.tw = sw;
+    scratch.tv = sv;
+    scratch.th = sh;
+    count = out;
+  }
+  if (bestH === -2) return null;
+  // The break set with every item on the best state's history toggled.
+  const inSet = new Set<number>(breakSet());
+  for (let h = bestH; h >= 0; h = scratch.hParent[h]!) {
+    const item = scratch.hItem[h]!;
+    if (inSet.has(item)) inSet.delete(item);
+    else inSet.add(item);
+  }
+  return { value: z, weight: bestW, chosen: [...inSet] };
+}

@@ -1,0 +1,462 @@
+/**
+ * The multiple-knapsack path (src/solve/mkp/) under independent oracles: the node-independence test
+ * against the packed keys; the surrogate knapsack DP against enumeration (thresholds, equal
+ * efficiencies, values near 2^53); the exact ratio roundings against BigInt; the bitset subset sum against
+ * enumeration across word boundaries; the search against brute force on small problems with eligibility
+ * limits, interchangeable nodes, identical sessions, several quanta and ready-first values, hitting the
+ * split, the tightening and the branching; the solver's plans against HiGHS on standard multiple-knapsack
+ * instances and near-fitting pools; the fallback at the state budget, the deadline and the stop flag
+ * (labelled, never worse than BFD, the work within the budget), also for a credit-split remainder.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../src/commands/examples.js';
+import { mkpProblem } from '../src/bench/families/mkp.js';
+import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
+import { bfd } from '../src/solve/bfd.js';
+import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
+import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
+import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack } from '../src/solve/mkp/search.js';
+import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SubsetSumScratch } from '../src/solve/mkp/subset-sum.js';
+import { nodeIndependentValues } from '../src/solve/mkp/values.js';
+import { keyScales, nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import type { Plan, PlanValue, Problem, ProblemSession } from '../src/types.js';
+import { expectFeasible } from './helpers/plan-checks.js';
+import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
+import { highsOptimum, loadHighs } from './oracles/highs.js';
+import { enumerateKnapsack } from './oracles/knapsack.js';
+
+let solver: Solver;
+beforeAll(async () => {
+  solver = await loadSolver();
+});
+afterAll(() => solver.close());
+
+/** A meter that never stops. */
+const unbounded = (): WorkMeter => new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+
+/** Items in efficiency order (exact, by cross products; ties by index), as the search passes them. */
+function efficiencyOrder(w: number[], p: number[]): Int32Array {
+  const ids = w.map((_, i) => i);
+  ids.sort((a, b) => {
+    const d = BigInt(p[b]!) * BigInt(w[a]!) - BigInt(p[a]!) * BigInt(w[b]!);
+    return d > 0n ? 1 : d < 0n ? -1 : a - b;
+  });
+  return Int32Array.from(ids);
+}
+
+/** The packed key of a plan value (the number the search maximises). */
+function keyOf(packed: PackedProblem, v: PlanValue): bigint {
+  const s = keyScales(packed.ready, packed.tokens);
+  return BigInt(v.credit) * s.ready + BigInt(v.ready) * s.tokens + BigInt(v.tokens);
+}
+
+/** Small problems whose values do not depend on the node: credit equal on every node or none. */
+function independentProblem(seed: number, opts: { nodes: number; sessions: number; eligibility: boolean; equalCapacities: boolean; twins: boolean; credited: boolean }): Problem {
+  const rnd = seededRandom(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const cap = int(8, 40);
+  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({ id: `n${b}`, capacity: opts.equalCapacities ? cap : int(0, 40) }));
+  const sessions: ProblemSession[] = [];
+  for (let i = 0; i < opts.sessions; i++) {
+    if (opts.twins && i > 0 && rnd() < 0.35) {
+      sessions.push({ ...sessions[i - 1]!, id: `s${i}` });
+      continue;
+    }
+    const weight = int(1, 16);
+    const s: ProblemSession = { id: `s${i}`, weight, tokens: rnd() < 0.5 ? weight : int(0, 20), ready: rnd() < 0.5 };
+    if (opts.credited) {
+      const k = int(0, 6);
+      s.credit = Object.fromEntries(nodes.map((n) => [n.id, k]));
+    }
+    if (opts.eligibility && rnd() < 0.4) s.eligible = nodes.filter(() => rnd() < 0.6).map((n) => n.id);
+    sessions.push(s);
+  }
+  return { nodes, sessions };
+}
+
+describe('node-independent values', () => {
+  it('are the packed keys when every session has one key on all its candidate nodes, else null', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.boolean(), (seed, differ) => {
+        const problem = independentProblem(seed, { nodes: 3, sessions: 6, eligibility: true, equalCapacities: false, twins: false, credited: true });
+        if (differ) {
+          // One session worth more on one node than on the others.
+          const s = problem.sessions[0]!;
+          s.credit = { ...s.credit, n1: (s.credit?.n1 ?? 0) + 1 };
+          delete s.eligible;
+        }
+        const { packed } = prepare(problem, { quantum: 1 });
+        const values = nodeIndependentValues(packed);
+        const m = nodesKept(packed);
+        let independent = true;
+        for (let j = 0; j < sessionsKept(packed); j++) {
+          const keys = new Set<bigint>();
+          for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1) keys.add(packed.key[j * m + b]!);
+          if (keys.size > 1) independent = false;
+        }
+        expect(values !== null).toBe(independent);
+        if (values !== null) {
+          for (let j = 0; j < sessionsKept(packed); j++) {
+            for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1) expect(BigInt(values[j]!)).toBe(packed.key[j * m + b]);
+          }
+        }
+      }),
+      { numRuns: 300, seed: 3 },
+    );
+  });
+
+  it('is null when the values sum to 2^53 or more (f64 sums would not be exact)', () => {
+    // Credit 2^31 with about 2^22 tokens in all: each key is near 2^53.
+    const sessions = [0, 1].map((i) => ({ id: `s${i}`, weight: 10, tokens: 2 ** 21, ready: false, credit: { a: 2 ** 31, b: 2 ** 31 } }));
+    const { packed } = prepare({ nodes: [{ id: 'a', capacity: 10 }, { id: 'b', capacity: 10 }], sessions }, { quantum: 1 });
+    expect(packed.keyFits).toBe(true);
+    expect(nodeIndependentValues(packed)).toBeNull();
+    const plan = solver.solve({ nodes: [{ id: 'a', capacity: 10 }, { id: 'b', capacity: 10 }], sessions }, { quantum: 1 });
+    expect(plan.stats.path).not.toBe('multiple-knapsack');
+    expect(plan.value.credit).toBe(2 ** 32);
+  });
+});
+
+describe('surrogate knapsack (core DP)', () => {
+  const counters = () => ({ knapsacks: 0, states: 0 });
+
+  it('equals enumeration, and answers null exactly when the optimum does not beat the threshold', () => {
+    const scratch = new KnapsackScratch();
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 30 }), p: fc.integer({ min: 1, max: 40 }) }), { minLength: 0, maxLength: 12 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.constantFrom('free', 'p=w', 'p=w+5'),
+        fc.integer({ min: -1, max: 150 }),
+        (raw, cap, profile, threshold) => {
+          const w = raw.map((x) => x.w);
+          const p = raw.map((x) => (profile === 'p=w' ? x.w : profile === 'p=w+5' ? x.w + 5 : x.p));
+          const best = enumerateKnapsack(w, p, cap).value;
+          const order = efficiencyOrder(w, p);
+          const answer = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters());
+          if (best <= threshold) {
+            expect(answer).toBeNull();
+            return;
+          }
+          expect(answer).not.toBeNull();
+          expect(answer!.value).toBe(best);
+          // The set is real: distinct items, within cap, worth the value.
+          expect(new Set(answer!.chosen).size).toBe(answer!.chosen.length);
+          expect(answer!.chosen.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+          expect(answer!.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+        },
+      ),
+      { numRuns: 1500, seed: 11 },
+    );
+  });
+
+  it('stays exact with values near 2^50 (bounds past 2^53 take the rounded-outward branch)', () => {
+    const scratch = new KnapsackScratch();
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 2 ** 20 }), p: fc.integer({ min: 2 ** 45, max: 2 ** 48 }) }), { minLength: 1, maxLength: 10 }),
+        fc.integer({ min: 1, max: 2 ** 22 }),
+        (raw, cap) => {
+          const w = raw.map((x) => x.w);
+          const p = raw.map((x) => x.p);
+          const order = efficiencyOrder(w, p);
+          const answer = knapsack(order, order.length, p, w, cap, -1, unbounded(), scratch, counters());
+          expect(answer!.value).toBe(enumerateKnapsack(w, p, cap).value);
+        },
+      ),
+      { numRuns: 300, seed: 12 },
+    );
+  });
+
+  it('ceilRatio and floorRatio bracket the exact quotient (equal to it below 2^53), checked with BigInt', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 32 }), fc.oneof(fc.integer({ min: 1, max: 2 ** 20 }), fc.integer({ min: 1, max: 2 ** 52 })), fc.integer({ min: 1, max: 2 ** 32 }), (a, p, w) => {
+        const num = BigInt(a) * BigInt(p);
+        const floor = num / BigInt(w);
+        const ceil = floor * BigInt(w) === num ? floor : floor + 1n;
+        const up = ceilRatio(a, p, w);
+        const down = floorRatio(a, p, w);
+        expect(BigInt(up) >= ceil).toBe(true);
+        expect(BigInt(down) <= floor).toBe(true);
+        if (a * p < 2 ** 53) {
+          expect(BigInt(up)).toBe(ceil);
+          expect(BigInt(down)).toBe(floor);
+        }
+      }),
+      { numRuns: 2000, seed: 13 },
+    );
+  });
+});
+
+describe('bitset subset sum', () => {
+  it('finds the largest subset sum within the capacity and a subset reaching it, across word boundaries', () => {
+    const scratch = new SubsetSumScratch();
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 70 }), { minLength: 0, maxLength: 12 }),
+        fc.oneof(fc.constantFrom(0, 1, 31, 32, 33, 63, 64, 65, 95, 96), fc.integer({ min: 0, max: 300 })),
+        (w, cap) => {
+          const items = Int32Array.from(w.map((_, i) => i));
+          const best = enumerateKnapsack(w, w, cap).value;
+          const s = maxSubsetSum(items, items.length, w, cap, unbounded(), scratch)!;
+          expect(s.sum).toBe(best);
+          expect(new Set(s.chosen).size).toBe(s.chosen.length);
+          expect(s.chosen.reduce((a, x) => a + w[items[x]!]!, 0)).toBe(best);
+        },
+      ),
+      { numRuns: 1500, seed: 21 },
+    );
+  });
+
+  it('declines capacities past its bitset limit unless every item fits', () => {
+    const scratch = new SubsetSumScratch();
+    const cap = SUBSET_SUM_MAX_CAPACITY + 1;
+    expect(maxSubsetSum(Int32Array.of(0, 1), 2, [cap, 5], cap, unbounded(), scratch)).toBeNull();
+    expect(maxSubsetSum(Int32Array.of(0, 1), 2, [cap - 5, 5], cap, unbounded(), scratch)!.sum).toBe(cap);
+  });
+});
+
+describe('the search against brute force', () => {
+  const shapes = [
+    { nodes: 2, sessions: 8, eligibility: false, equalCapacities: false, twins: false, credited: false },
+    { nodes: 3, sessions: 7, eligibility: true, equalCapacities: false, twins: false, credited: true },
+    { nodes: 3, sessions: 7, eligibility: false, equalCapacities: true, twins: true, credited: false },
+    { nodes: 2, sessions: 9, eligibility: true, equalCapacities: true, twins: true, credited: true },
+    { nodes: 1, sessions: 10, eligibility: false, equalCapacities: false, twins: true, credited: false },
+    { nodes: 4, sessions: 6, eligibility: true, equalCapacities: false, twins: false, credited: false },
+  ];
+
+  it('finds the optimum on every shape and quantum, and each mechanism is exercised', () => {
+    const hits = { nodes: 0, splitHits: 0, tightened: 0, branched: 0, missedSplit: 0 };
+    let checked = 0;
+    for (let seed = 0; seed < 900; seed++) {
+      const shape = shapes[seed % shapes.length]!;
+      const quantum = [1, 2, 3][seed % 3]!;
+      const problem = independentProblem(seed, shape);
+      const { packed } = prepare(problem, { quantum });
+      const values = nodeIndependentValues(packed);
+      expect(values).not.toBeNull();
+      const out = searchMultipleKnapsack(packed, values!, unbounded());
+      expect(out.optimal).toBe(true);
+      const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
+      expect(BigInt(out.value)).toBe(expected);
+      // The plan is feasible (candidate nodes, capacities) and worth the value.
+      const m = nodesKept(packed);
+      const used = new Float64Array(m);
+      let v = 0;
+      out.node.forEach((b, j) => {
+        if (b < 0) return;
+        expect(packed.candidate[j * m + b]).toBe(1);
+        used[b] = used[b]! + packed.qweight[j]!;
+        v += values![j]!;
+      });
+      used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
+      expect(v).toBe(out.value);
+      checked++;
+      hits.nodes += out.counters.nodes;
+      hits.splitHits += out.counters.splitHits;
+      hits.tightened += out.counters.tightened;
+      if (out.counters.nodes > 1) hits.branched++;
+      if (out.counters.splits > out.counters.splitHits) hits.missedSplit++;
+    }
+    expect(checked).toBe(900);
+    expect(hits.splitHits).toBeGreaterThan(300);
+    expect(hits.tightened).toBeGreaterThan(20);
+    expect(hits.branched).toBeGreaterThan(20);
+    expect(hits.missedSplit).toBeGreaterThan(20);
+  });
+
+  it('rooms past the bitset sizes (the split pre-filled greedily, residuals not tightened) stay exact', () => {
+    let branched = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const rnd = seededRandom(seed + 300);
+      const nodes = [0, 1, 2].map((b) => ({ id: `n${b}`, capacity: SPLIT_BITSET_ROOM + Math.floor(rnd() * 3 * TIGHTEN_MAX_CAPACITY) }));
+      const sessions = Array.from({ length: 8 }, (_, i): ProblemSession => {
+        const weight = 10_000 + Math.floor(rnd() * 90_000);
+        return { id: `s${i}`, weight, tokens: rnd() < 0.5 ? weight : Math.floor(rnd() * 100_000), ready: rnd() < 0.4 };
+      });
+      const problem = { nodes, sessions };
+      const { packed } = prepare(problem, { quantum: 1 });
+      const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded());
+      expect(out.optimal).toBe(true);
+      expect(BigInt(out.value)).toBe(keyOf(packed, bruteForceOptimum(problem, 1)));
+      if (out.counters.nodes > 1) branched++;
+    }
+    expect(branched).toBeGreaterThan(0);
+  });
+
+  it('the solver takes the path where no DP runs first, with the same optimum as brute force', () => {
+    // Capacities large enough that the dense DP is not run first (more than 2^15 cells).
+    let taken = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const rnd = seededRandom(seed + 77);
+      const nodes = [0, 1, 2].map((b) => ({ id: `n${b}`, capacity: 2000 + Math.floor(rnd() * 4000) }));
+      const sessions = Array.from({ length: 8 }, (_, i): ProblemSession => {
+        const weight = 500 + Math.floor(rnd() * 2500);
+        return { id: `s${i}`, weight, tokens: weight - 100, ready: rnd() < 0.5, ...(i % 3 === 0 ? { eligible: ['n0', 'n2'] } : {}) };
+      });
+      const problem = { nodes, sessions };
+      const plan = solver.solve(problem, { quantum: 1 });
+      expectFeasible(problem, plan);
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(bruteForceOptimum(problem, 1));
+      if (plan.stats.path === 'multiple-knapsack') {
+        taken++;
+        expect(plan.stats.multipleKnapsack?.outcome).toBe('solved');
+        expect(plan.stats.work).toBeGreaterThan(0);
+      }
+    }
+    expect(taken).toBeGreaterThan(20);
+  });
+});
+
+describe('the solver against HiGHS', () => {
+  it('standard multiple-knapsack instances (14 items x 2 and 3 knapsacks, every class): equal to HiGHS', async () => {
+    const highs = await loadHighs();
+    let solved = 0;
+    let searched = 0;
+    for (const [ci, cls] of (['uncorrelated', 'weak', 'strong', 'subset-sum'] as const).entries()) {
+      for (let i = 0; i < 3; i++) {
+        const problem = mkpProblem(7, ci * 4, cls, 14, 2 + (i % 2), i);
+        const plan = solver.solve(problem, { quantum: 1 });
+        expectFeasible(problem, plan);
+        if (plan.status !== 'optimal') continue;
+        // The credit level decides a few of these at the root (credit-split); the search the others.
+        expect(['multiple-knapsack', 'credit-split']).toContain(plan.stats.path);
+        expect(plan.value).toEqual(highsOptimum(highs, problem, 1));
+        if (plan.stats.path === 'multiple-knapsack') searched++;
+        solved++;
+      }
+    }
+    expect(solved).toBeGreaterThanOrEqual(11);
+    expect(searched).toBeGreaterThanOrEqual(6);
+  });
+
+  it('near-fitting pools (uncredited, ready first, 2 nodes, quantum 1024): equal to HiGHS', async () => {
+    const highs = await loadHighs();
+    let checked = 0;
+    for (let i = 0; i < 4; i++) {
+      const full = nearFittingProblem(5, 1, 2, i);
+      // The first 30 sessions, the room scaled to keep demand above it.
+      const sessions = full.sessions.slice(0, 30);
+      const demand = sessions.reduce((a, s) => a + s.weight, 0);
+      const total = full.nodes.reduce((a, n) => a + n.capacity, 0);
+      const problem: Problem = { nodes: full.nodes.map((n) => ({ ...n, capacity: Math.floor((n.capacity * demand) / total / 1.15) })), sessions };
+      const plan = solver.solve(problem, { quantum: 1024 });
+      expectFeasible(problem, plan);
+      expect(plan.status).toBe('optimal');
+      expect(plan.value).toEqual(highsOptimum(highs, problem, 1024));
+      checked++;
+    }
+    expect(checked).toBe(4);
+  });
+});
+
+describe('bounded: budget, deadline, stop flag', () => {
+  /** A 4-node pool the search cannot finish in a few units. */
+  const pool = nearFittingProblem(1, 2, 4, 0);
+
+  function expectLabelledFallback(problem: Problem, plan: Plan): void {
+    expectFeasible(problem, plan);
+    expect(plan.status).toBe('fallback');
+    expect(['bfd', 'heuristic']).toContain(plan.stats.path);
+    expect(plan.stats.heuristic).toBeDefined();
+    expect(plan.stats.multipleKnapsack?.outcome).toBe('stopped');
+    expect(compareValues(plan.value, bfd(problem).value)).toBeGreaterThanOrEqual(0);
+    expect(compareValues(plan.value, bfd(problem, { order: 'tokens' }).value)).toBeGreaterThanOrEqual(0);
+    if (plan.stats.heuristic !== 'surrogate-split') {
+      expect(plan.value).toEqual(fallbackPlan(prepare(problem, {}), plan.reason!).value);
+    }
+  }
+
+  it('past the state budget: a labelled fallback whose work stays within the budget', () => {
+    for (const stateBudget of [1, 100, 1000, 5000]) {
+      const plan = solver.solve(pool, { stateBudget });
+      expectLabelledFallback(pool, plan);
+      expect(plan.reason).toBe(`state budget exceeded: the multiple-knapsack search passed stateBudget ${stateBudget} units of work`);
+      expect(plan.stats.work).toBeLessThanOrEqual(stateBudget);
+    }
+    const full = solver.solve(pool);
+    expect(full.status).toBe('optimal');
+    expect(full.stats.path).toBe('multiple-knapsack');
+  });
+
+  it('the meter refuses work past the budget and asks the halting check every few thousand units', () => {
+    let asked = 0;
+    const meter = new WorkMeter(100_000, () => (++asked >= 3 ? 'stop now' : undefined), (w) => `budget after ${w}`);
+    expect(() => {
+      for (let i = 0; i < 100; i++) meter.spend(1000);
+    }).toThrow(MkpHalt);
+    expect(asked).toBe(3);
+    const tight = new WorkMeter(10, () => undefined, (w) => `budget after ${w}`);
+    tight.spend(6);
+    let halt: unknown;
+    try {
+      tight.spend(5);
+    } catch (e) {
+      halt = e;
+    }
+    expect(halt).toEqual(new MkpHalt('budget after 6', true));
+    expect(tight.work).toBe(6);
+  });
+
+  it('a deadline or a stop flag set during the search ends it with a labelled fallback', () => {
+    const hard = mkpProblem(1, 5, 'weak', 50, 5, 3);
+    const prepared = prepare(hard, { quantum: 1, stateBudget: 2 ** 26 });
+    const stop = new Int32Array(1);
+    stop[0] = 1;
+    const stopped = solver.runPacked(prepared.packed, prepared.options, performance.now(), stop);
+    expect(stopped.status).toBe('fallback');
+    expect(stopped.reason).toMatch(/^stopped: /);
+    const late = solver.solve(hard, { quantum: 1, stateBudget: 2 ** 26, deadlineMs: 0.001 });
+    expect(late.status).toBe('fallback');
+    expect(late.reason).toMatch(/^deadline exceeded: /);
+  });
+
+  it('a credit-split remainder the search cannot finish falls back to at least the fallback plan', () => {
+    // Two credited sessions, one per node (the credit level is decided at the root), and an uncredited
+    // near-fitting pool left for the remainder.
+    const base = nearFittingProblem(1, 1, 2, 0);
+    const [a, b] = base.nodes.map((n) => n.id);
+    const sessions: ProblemSession[] = base.sessions.map((s, i) => (i === 0 ? { ...s, credit: { [a!]: 5 } } : i === 1 ? { ...s, credit: { [b!]: 7 } } : s));
+    const problem: Problem = { nodes: base.nodes, sessions };
+    const options = { stateBudget: 500 };
+    const plan = solver.solve(problem, options);
+    expectFeasible(problem, plan);
+    expect(plan.status).toBe('fallback');
+    expect(plan.stats.creditLevel?.decided).toBe(true);
+    expect(['bfd', 'heuristic']).toContain(plan.stats.creditLevel?.remainderPath);
+    expect(compareValues(plan.value, fallbackPlan(prepare(problem, options), plan.reason!).value)).toBeGreaterThanOrEqual(0);
+    const full = solver.solve(problem);
+    expect(full.status).toBe('optimal');
+    expect(full.stats.path).toBe('credit-split');
+    expect(full.stats.creditLevel?.remainderPath).toBe('multiple-knapsack');
+  });
+});
+
+describe('abandoned for the dense DP', () => {
+  it('past its share of the dense cost the search gives way to the other paths, which stay exact', () => {
+    // Six small knapsacks (4-9) and thirty sessions of weight 2, 3 or 5: the surrogate packs the
+    // knapsacks' total room, which no assignment reaches, and the search's nodes multiply.
+    const rnd = seededRandom(7);
+    const nodes = [4, 5, 6, 7, 8, 9].map((capacity, b) => ({ id: `n${b}`, capacity }));
+    const sessions = Array.from({ length: 30 }, (_, i): ProblemSession => {
+      const weight = rnd() < 0.6 ? 3 : 2 + 3 * Math.floor(rnd() * 2);
+      return { id: `s${i}`, weight, tokens: weight * 13 + Math.floor(rnd() * 9), ready: false };
+    });
+    const problem: Problem = { nodes, sessions };
+    const options = { quantum: 1, stateBudget: 2 ** 23 };
+    const { packed } = prepare(problem, options);
+    expect(packed.cells).toBeLessThanOrEqual(options.stateBudget);
+    const plan = solver.solve(problem, options);
+    expectFeasible(problem, plan);
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.multipleKnapsack?.outcome).toBe('abandoned');
+    expect(['frontier', 'dense', 'bound']).toContain(plan.stats.path);
+    // The search's work (its share: half the dense cells) is counted with the path that finished.
+    expect(plan.stats.work).toBeGreaterThan(packed.cells / 2);
+    expect(plan.value).toEqual(solver.solve(problem, { ...options, path: 'dense' }).value);
+  });
+});
