@@ -4,7 +4,8 @@
  * efficiencies, values near 2^53); the exact ratio roundings against BigInt; the bitset subset sum against
  * enumeration across word boundaries; the search against brute force on small problems with eligibility
  * limits, interchangeable nodes, identical sessions, several quanta and ready-first values, hitting the
- * split, the tightening and the branching; the solver's plans against HiGHS on standard multiple-knapsack
+ * split, the tightening and the branching; the root fill against the total capacity on subset-sum
+ * instances; the solver's plans against HiGHS on standard multiple-knapsack
  * instances and near-fitting pools; the fallback at the state budget, the deadline and the stop flag
  * (labelled, never worse than BFD, the work within the budget), also for a credit-split remainder.
  */
@@ -309,6 +310,28 @@ describe('the search against brute force', () => {
       }
     }
     expect(taken).toBeGreaterThan(20);
+  });
+});
+
+describe('the root fill', () => {
+  it('subset-sum 100x10 instances the split cannot close: each knapsack packed full at the root (value = total capacity, checked on the plan)', () => {
+    let closedByFill = 0;
+    for (let i = 0; i < 12; i++) {
+      const problem = mkpProblem(1, 14, 'subset-sum', 100, 10, i);
+      const { packed } = prepare(problem, { quantum: 1 });
+      const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      expect(out.optimal).toBe(true);
+      // Independent oracle: with value = weight, no plan is worth more than the total capacity.
+      const total = problem.nodes.reduce((a, n) => a + n.capacity, 0);
+      expect(out.value).toBe(total);
+      const used = new Float64Array(nodesKept(packed));
+      out.node.forEach((b, j) => {
+        if (b >= 0) used[b] = used[b]! + packed.qweight[j]!;
+      });
+      used.forEach((u, b) => expect(u).toBe(packed.qcapacity[b]));
+      if (out.counters.nodes === 1 && out.counters.splitHits === 0) closedByFill++;
+    }
+    expect(closedByFill).toBeGreaterThan(3);
   });
 });
 

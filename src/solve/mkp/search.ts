@@ -12,7 +12,8 @@
  *    the largest subset sum of the remaining ones that are candidates there; largest residual first when
  *    that leaves items out). When all of them are placed, the node's completion reaches its bound: it is
  *    the best completion, and the node is closed. Otherwise the placed part, completed greedily with the
- *    other free items, is an incumbent candidate.
+ *    other free items, is an incumbent candidate. At the root, when that falls short of the bound, the
+ *    knapsacks are also filled one by one with an optimal single knapsack of the free items left (fill).
  * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
  *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
  *    can use more of it, since whatever is placed there later is such a subset. If any residual dropped,
@@ -80,6 +81,8 @@ class Search {
   readonly resid: Float64Array;
   fixed = 0;
   bestValue = -1;
+  /** The root's fill ran (see fill). */
+  filled = false;
   readonly best: Int32Array;
   readonly counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0 };
   readonly ks: KnapsackScratch;
@@ -311,8 +314,39 @@ class Search {
       lower += p[j]!;
     }
     if (lower > this.bestValue) this.record(lower, placed);
+    if (!this.filled && this.bestValue < bound) {
+      this.filled = true;
+      this.fill(free);
+    }
     if (this.bestValue >= bound) return null;
     return { bound, left, free };
+  }
+
+  /**
+   * An incumbent candidate from all the free items: the knapsacks filled one by one, smallest residual
+   * first, each with an optimal single knapsack of the free items not yet placed that are its candidates
+   * and fit. (Measured on the subset-sum 100x10 class: the split of the surrogate's own items, completed
+   * greedily, stays 10-60 short of a perfect packing that this finds at once.)
+   */
+  fill(free: Int32Array): void {
+    const w = this.packed.qweight;
+    const p = this.value;
+    const placed = new Map<number, number>();
+    const mine = new Int32Array(free.length);
+    let value = this.fixed;
+    const ascending = Array.from({ length: this.m }, (_, b) => b).sort((a, b) => this.resid[a]! - this.resid[b]! || a - b);
+    for (const b of ascending) {
+      const r = this.resid[b]!;
+      let c = 0;
+      for (const j of free) if (!placed.has(j) && this.candidate(j, b) && w[j]! <= r) mine[c++] = j;
+      this.meter.spend(free.length);
+      if (c === 0) continue;
+      const best = knapsack(mine, c, p, w, r, 0, this.meter, this.ks, this.counters);
+      if (best === null) continue;
+      for (const j of best.chosen) placed.set(j, b);
+      value += best.value;
+    }
+    if (value > this.bestValue) this.record(value, placed);
   }
 
   /** The branches on the heaviest surrogate item the split left out: to each node it may go to, then excluded. */
