@@ -24,8 +24,9 @@
  *   v + e_t w(B) - p(A) <= v + e_t (w(B) - w(A)) - M. A state over the capacity by o must remove, with
  *   w(B) - w(A) <= -o: it is worth at most v - e_t o - M. A state within the capacity whose room is below
  *   every addable item's weight gains nothing without a removal, and with one, w(B) - w(A) <= C - w gives
- *   at most v + e_t (C - w) - M. Either bound is the minimum of a state's Dantzig bound and it, compared
- *   in exact integers (times w_t) and skipped where a product reaches 2^53. On pools where a session's
+ *   at most v + e_t (C - w) - M. A state is dropped when either its Dantzig bound or its swap bound does
+ *   not beat the best value; the swap bound is compared in exact integers (times w_t) and not used where a
+ *   product reaches 2^53 or M is 0 (as when every efficiency is equal). On pools where a session's
  *   value is its weight less a fixed reserve, most states are over the capacity by less than one item; the
  *   Dantzig bound charges them e_s per unit of excess, this one the whole item they must give up.
  *
@@ -204,9 +205,9 @@ export function knapsack(
   scratch.sw[0] = bw;
   scratch.sv[0] = bv;
   scratch.sh[0] = -1;
-  // The lightest weight among the items from position x on (x = k: none).
   // The swap bound needs two efficiencies to differ (with equal ones every term M is 0; see swapTerm).
   const swapping = p[items[0]!]! * w[items[k - 1]!]! !== p[items[k - 1]!]! * w[items[0]!]!;
+  // The lightest weight among the items from position x on (x = k: none).
   scratch.lightest(k + 1);
   const lightest = scratch.light;
   lightest[k] = Number.POSITIVE_INFINITY;
