@@ -1,7 +1,7 @@
 /**
  * The multiple-knapsack path (src/solve/mkp/) under independent oracles: the node-independence test
  * against the packed keys; the surrogate knapsack DP against enumeration (thresholds, equal
- * efficiencies, values near 2^53); the exact ratio roundings against BigInt; the bitset subset sum against
+ * efficiencies, values near 2^53, values a weight less a reserve where the swap bound drops states); the exact ratio roundings against BigInt; the bitset subset sum against
  * enumeration across word boundaries; the search against brute force on small problems with eligibility
  * limits, interchangeable nodes, identical sessions, several quanta and ready-first values, hitting the
  * split, the tightening and the branching; the root fill against the total capacity on subset-sum
@@ -151,6 +151,44 @@ describe('surrogate knapsack (core DP)', () => {
       ),
       { numRuns: 1500, seed: 11 },
     );
+  });
+
+  it('stays exact where the swap bound drops states: values a weight less a reserve (rounded per quantum), ready first, ties', () => {
+    const scratch = new KnapsackScratch();
+    const before = scratch.swapCuts;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean(), twin: fc.boolean() }), { minLength: 1, maxLength: 16 }),
+        fc.constantFrom(1, 4, 16),
+        fc.integer({ min: 0, max: 40 }),
+        fc.double({ min: 0.3, max: 1.1, noNaN: true }),
+        fc.integer({ min: -1, max: 3 }),
+        (raw, quantum, reserve, rho, thresholdMode) => {
+          // A session of `tokens` weighs tokens + reserve, in quanta rounded up; its value is its tokens,
+          // plus a ready bonus above every token sum (the ready level first). Twins repeat the previous item.
+          const rows = raw.map((x, i) => (x.twin && i > 0 ? raw[i - 1]! : x));
+          const readyBonus = rows.reduce((a, x) => a + x.tokens, 0) + 1;
+          const w = rows.map((x) => Math.ceil((x.tokens + reserve) / quantum));
+          const p = rows.map((x) => x.tokens + (x.ready ? readyBonus : 0));
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const best = enumerateKnapsack(w, p, cap).value;
+          // Thresholds: none, just below the optimum, at it, and a little below.
+          const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 1 - thresholdMode * 7;
+          const order = efficiencyOrder(w, p);
+          const answer = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters());
+          if (best <= threshold) {
+            expect(answer).toBeNull();
+            return;
+          }
+          expect(answer!.value).toBe(best);
+          expect(answer!.chosen.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+          expect(answer!.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+        },
+      ),
+      { numRuns: 1500, seed: 13 },
+    );
+    // The bound was exercised (it drops states the Dantzig bound keeps).
+    expect(scratch.swapCuts - before).toBeGreaterThan(100);
   });
 
   it('stays exact with values near 2^50 (bounds past 2^53 take the rounded-outward branch)', () => {

@@ -18,6 +18,17 @@
  *   v - e_s (w - C) (and nothing when no item is left to remove). A state whose bound does not exceed the
  *   best feasible value found (or the caller's threshold) is dropped. The bounds are rounded outward
  *   (exactly while the products stay below 2^53, else with UP covering the f64 roundings), so no state that could beat the threshold is lost.
+ * - Swap bound (whole removals, after Martello and Toth's bounds on the next item): let M be the least of
+ *   p_j - e_t w_j over the items j still removable (each term is at least 0, since e_j >= e_s >= e_t), with
+ *   e_t = 0 when nothing is addable. A completion removing A and adding B with w(A) > 0 is worth at most
+ *   v + e_t w(B) - p(A) <= v + e_t (w(B) - w(A)) - M. A state over the capacity by o must remove, with
+ *   w(B) - w(A) <= -o: it is worth at most v - e_t o - M. A state within the capacity whose room is below
+ *   every addable item's weight gains nothing without a removal, and with one, w(B) - w(A) <= C - w gives
+ *   at most v + e_t (C - w) - M. A state is dropped when either its Dantzig bound or its swap bound does
+ *   not beat the best value; the swap bound is compared in exact integers (times w_t) and not used where a
+ *   product reaches 2^53 or M is 0 (as when every efficiency is equal). On pools where a session's
+ *   value is its weight less a fixed reserve, most states are over the capacity by less than one item; the
+ *   Dantzig bound charges them e_s per unit of excess, this one the whole item they must give up.
  *
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
@@ -52,6 +63,22 @@ export function floorRatio(a: number, p: number, w: number): number {
   return q;
 }
 
+/**
+ * The swap bound's term: the least p_j wAdd - pAdd w_j over the items at positions 0..s (exact integers),
+ * or -1 when the bound is not used: a product reaches 2^53, a term is negative, or a term is 0 (then the
+ * swap bound is no tighter than the Dantzig bound, as on items of equal efficiency).
+ */
+function swapTerm(items: ArrayLike<number>, s: number, p: ArrayLike<number>, w: ArrayLike<number>, pAdd: number, wAdd: number): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let x = 0; x <= s; x++) {
+    const a = p[items[x]!]! * wAdd;
+    const c = pAdd * w[items[x]!]!;
+    if (a >= EXACT || c >= EXACT || a <= c) return -1;
+    if (a - c < least) least = a - c;
+  }
+  return least;
+}
+
 /** A knapsack answer: the optimum and an optimal set. */
 export interface KnapsackAnswer {
   readonly value: number;
@@ -76,6 +103,15 @@ export class KnapsackScratch {
   th = new Int32Array(256);
   hItem = new Int32Array(1024);
   hParent = new Int32Array(1024);
+  /** Per position: the lightest weight from it on. */
+  light = new Float64Array(256);
+  /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
+  swapCuts = 0;
+
+  /** Room for `n` positions in `light`. */
+  lightest(n: number): void {
+    if (this.light.length < n) this.light = new Float64Array(Math.max(n, this.light.length * 2));
+  }
 
   /** Room for `n` states in every state array. */
   states(n: number): void {
@@ -169,6 +205,13 @@ export function knapsack(
   scratch.sw[0] = bw;
   scratch.sv[0] = bv;
   scratch.sh[0] = -1;
+  // The swap bound needs two efficiencies to differ (with equal ones every term M is 0; see swapTerm).
+  const swapping = p[items[0]!]! * w[items[k - 1]!]! !== p[items[k - 1]!]! * w[items[0]!]!;
+  // The lightest weight among the items from position x on (x = k: none).
+  scratch.lightest(k + 1);
+  const lightest = scratch.light;
+  lightest[k] = Number.POSITIVE_INFINITY;
+  for (let x = k - 1; x >= 0; x--) lightest[x] = Math.min(lightest[x + 1]!, w[items[x]!]!);
   let count = 1;
   let hist = 0;
   let s = b - 1;
@@ -194,6 +237,11 @@ export function knapsack(
     // the item keeps its break-solution side in every state, and the layer costs nothing.
     const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
     if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
+
+    // The swap bound's M times wAdd (computed when a state first needs it, see swapTerm); -2 while not
+    // computed.
+    let swap = -2;
+    const roomless = lightest[t]!;
 
     meter.spend(2 * count);
     counters.states += 2 * count;
@@ -261,6 +309,14 @@ export function knapsack(
           const l = r * pAdd;
           const g = gap * wAdd;
           keep = l < EXACT && g < EXACT ? l > g : ceilRatio(r, pAdd, wAdd) > gap;
+          // No addable item fits the room: the swap bound v + (r pAdd - M wAdd) / wAdd > z.
+          if (keep && swapping && r < roomless) {
+            if (!canRemove) keep = false;
+            else if (l < EXACT && g < EXACT && (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0 && l - swap <= g) {
+              keep = false;
+              scratch.swapCuts++;
+            }
+          }
         }
       } else if (!canRemove) keep = false;
       else {
@@ -272,6 +328,15 @@ export function knapsack(
           const l = o * pRemove;
           const g = gap * wRemove;
           keep = l < EXACT && g < EXACT ? l < g : floorRatio(o, pRemove, wRemove) < gap;
+          // The swap bound v - (o pAdd + M wAdd) / wAdd > z, i.e. (v - z) wAdd > o pAdd + M wAdd.
+          if (keep && swapping && (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0) {
+            const lhs = gap * wAdd;
+            const rhs = o * pAdd + swap;
+            if (lhs < EXACT && rhs < EXACT && lhs <= rhs) {
+              keep = false;
+              scratch.swapCuts++;
+            }
+          }
         }
       }
       if (!keep) continue;
