@@ -249,6 +249,46 @@ describe('bitset subset sum', () => {
     );
   });
 
+  it('matches a reachable-sums table on large capacities with many items, one scratch reused, and charges every word per fold', () => {
+    const scratch = new SubsetSumScratch();
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 6000 }), { minLength: 1, maxLength: 70 }),
+        fc.integer({ min: 1, max: 1 << 18 }),
+        fc.double({ min: 0.2, max: 0.95, noNaN: true }),
+        (w, capSeed, share) => {
+          const cap = Math.max(1, Math.min(capSeed, Math.floor(w.reduce((a, x) => a + x, 0) * share)));
+          // The oracle: a table of reachable sums, folded item by item; the fold stops once the capacity is reached.
+          const reach = new Uint8Array(cap + 1);
+          reach[0] = 1;
+          let best = 0;
+          let charged = 0;
+          for (const wi of w) {
+            if (best === cap) break;
+            if (wi > cap) continue;
+            charged += (cap >>> 5) - (wi >>> 5) + 1;
+            for (let s = cap; s >= wi; s--) if (reach[s - wi] === 1 && reach[s] === 0) reach[s] = 1;
+            for (let s = cap; s > best; s--) {
+              if (reach[s] === 1) {
+                best = s;
+                break;
+              }
+            }
+          }
+          const total = w.reduce((a, x) => a + x, 0);
+          const meter = unbounded();
+          const items = Int32Array.from(w.map((_, i) => i));
+          const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
+          expect(s.sum).toBe(total <= cap ? total : best);
+          expect(new Set(s.chosen).size).toBe(s.chosen.length);
+          expect(s.chosen.reduce((a, x) => a + w[items[x]!]!, 0)).toBe(s.sum);
+          expect(meter.work).toBe(total <= cap ? 0 : charged);
+        },
+      ),
+      { numRuns: 60, seed: 5 },
+    );
+  });
+
   it('declines capacities past its bitset limit unless every item fits', () => {
     const scratch = new SubsetSumScratch();
     const cap = SUBSET_SUM_MAX_CAPACITY + 1;

@@ -1,9 +1,10 @@
 /**
  * The largest subset sum within a capacity, by a bitset of reachable sums (bit s of the set: some subset
  * of the items folded so far weighs exactly s). Folding an item of weight w ORs the set shifted by w into
- * itself, 32 sums per word operation. Each sum records the position of the item that first reached it;
- * the sum minus that item's weight was reachable before that item, with an earlier position, so walking
- * back from the best sum names a subset that reaches it exactly.
+ * itself, 32 sums per word operation, and only up to the largest sum reachable after the fold. Each fold
+ * logs, per word it adds sums to, the item and the mask of those sums, so every sum names the position of
+ * the item that first reached it; the sum minus that item's weight was reachable before that item, with
+ * an earlier position, so walking back from the best sum names a subset that reaches it exactly.
  *
  * Used by the multiple-knapsack path to split the surrogate solution over the knapsacks and to tighten
  * each knapsack's capacity to the largest sum its candidate items reach.
@@ -13,20 +14,49 @@ import type { WorkMeter } from './meter.js';
 /** Capacities above this many quanta are not tightened or split by a bitset (it would need more than 256 KiB). */
 export const SUBSET_SUM_MAX_CAPACITY = 1 << 21;
 
-/** Reused buffers: the bitset and the first-reaching item per sum. */
+/**
+ * Buffers are kept between solves while the capacities seen stay below this many quanta and the folds
+ * logged no more than this many word entries: at most 64 KiB of bitset and 768 KiB of log.
+ */
+export const SUBSET_SUM_KEEP_CAPACITY = 1 << 18;
+export const SUBSET_SUM_KEEP_ENTRIES = 1 << 16;
+
+/** Reused buffers: the bitset, each word's latest log entry, and the log (item, mask, the word's previous entry). */
 export class SubsetSumScratch {
   bits = new Int32Array(64);
-  from = new Int32Array(2048);
+  head = new Int32Array(64);
+  item = new Int32Array(1024);
+  mask = new Int32Array(1024);
+  prev = new Int32Array(1024);
 
-  /** Small enough to keep for the next solve (256 KiB). */
+  /** Small enough to keep for the next solve. */
   get small(): boolean {
-    return this.from.length <= 1 << 16;
+    return this.bits.length <= SUBSET_SUM_KEEP_CAPACITY >>> 5 && this.item.length <= SUBSET_SUM_KEEP_ENTRIES;
   }
 
   reserve(cap: number): void {
     const words = (cap >>> 5) + 1;
-    if (this.bits.length < words) this.bits = new Int32Array(Math.max(words, this.bits.length * 2));
-    if (this.from.length < cap + 1) this.from = new Int32Array(Math.max(cap + 1, this.from.length * 2));
+    if (this.bits.length < words) {
+      // Doubling stops at the kept size, so a capacity below it never grows the buffers past it.
+      const n = Math.max(words, Math.min(this.bits.length * 2, SUBSET_SUM_KEEP_CAPACITY >>> 5));
+      this.bits = new Int32Array(n);
+      this.head = new Int32Array(n);
+    }
+  }
+
+  /** Room for one more log entry after `used`. */
+  grow(used: number): void {
+    if (used < this.item.length) return;
+    const n = used < SUBSET_SUM_KEEP_ENTRIES ? Math.min(used * 2, SUBSET_SUM_KEEP_ENTRIES) : used * 2;
+    const item = new Int32Array(n);
+    const mask = new Int32Array(n);
+    const prev = new Int32Array(n);
+    item.set(this.item);
+    mask.set(this.mask);
+    prev.set(this.prev);
+    this.item = item;
+    this.mask = mask;
+    this.prev = prev;
   }
 }
 
@@ -40,7 +70,7 @@ export interface SubsetSum {
 /**
  * The largest sum of a subset of `items` (ids into `w`, the first `k` entries) that is at most `cap`, with
  * such a subset; null when `cap` exceeds SUBSET_SUM_MAX_CAPACITY and the items do not all fit. Spends one
- * unit of work per word operation.
+ * unit of work per word of the capacity per item folded (whether or not the fold visits every word).
  */
 export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch): SubsetSum | null {
   let total = 0;
@@ -48,38 +78,49 @@ export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<n
   if (total <= cap) return { sum: total, chosen: Array.from({ length: k }, (_, x) => x) };
   if (cap > SUBSET_SUM_MAX_CAPACITY) return null;
   scratch.reserve(cap);
-  const { bits, from } = scratch;
+  const { bits, head } = scratch;
   const top = cap >>> 5;
   bits.fill(0, 0, top + 1);
+  head.fill(-1, 0, top + 1);
   bits[0] = 1;
   // Bits above cap in the top word are masked off.
   const topMask = (cap & 31) === 31 ? -1 : (1 << ((cap & 31) + 1)) - 1;
   let best = 0;
+  let used = 0;
   for (let x = 0; x < k && best < cap; x++) {
     const wi = w[items[x]!]!;
     if (wi > cap) continue;
     const ws = wi >>> 5;
     const bs = wi & 31;
+    const back = 32 - bs;
     meter.spend(top - ws + 1);
-    for (let i = top; i >= ws; i--) {
-      let shifted = bits[i - ws]! << bs;
-      if (bs !== 0 && i - ws - 1 >= 0) shifted |= bits[i - ws - 1]! >>> (32 - bs);
+    // The words above the largest sum reachable after this fold receive no sum.
+    for (let i = Math.min(top, (best + wi) >>> 5); i >= ws; i--) {
+      const had = bits[i]!;
+      if (had === -1) continue;
+      const lo = i - ws;
+      let shifted = bits[lo]! << bs;
+      if (bs !== 0 && lo > 0) shifted |= bits[lo - 1]! >>> back;
       if (i === top) shifted &= topMask;
-      let fresh = shifted & ~bits[i]!;
+      const fresh = shifted & ~had;
       if (fresh === 0) continue;
-      bits[i] = bits[i]! | fresh;
-      while (fresh !== 0) {
-        const low = fresh & -fresh;
-        const s = i * 32 + (31 - Math.clz32(low));
-        from[s] = x;
-        if (s > best) best = s;
-        fresh ^= low;
-      }
+      bits[i] = had | fresh;
+      const high = i * 32 + (31 - Math.clz32(fresh));
+      if (high > best) best = high;
+      if (used === scratch.item.length) scratch.grow(used);
+      scratch.item[used] = x;
+      scratch.mask[used] = fresh;
+      scratch.prev[used] = head[i]!;
+      head[i] = used++;
     }
   }
+  const { item, mask, prev } = scratch;
   const chosen: number[] = [];
   for (let s = best; s > 0; ) {
-    const x = from[s]!;
+    const bit = 1 << (s & 31);
+    let e = head[s >>> 5]!;
+    while ((mask[e]! & bit) === 0) e = prev[e]!;
+    const x = item[e]!;
     chosen.push(x);
     s -= w[items[x]!]!;
   }
