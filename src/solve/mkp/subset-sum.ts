@@ -9,6 +9,7 @@
  * Used by the multiple-knapsack path to split the surrogate solution over the knapsacks and to tighten
  * each knapsack's capacity to the largest sum its candidate items reach.
  */
+import { SolverTrapError } from '../../errors.js';
 import type { WorkMeter } from './meter.js';
 
 /** Capacities above this many quanta are not tightened or split by a bitset (it would need more than 256 KiB). */
@@ -119,7 +120,9 @@ export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<n
   for (let s = best; s > 0; ) {
     const bit = 1 << (s & 31);
     let e = head[s >>> 5]!;
-    while ((mask[e]! & bit) === 0) e = prev[e]!;
+    while (e >= 0 && (mask[e]! & bit) === 0) e = prev[e]!;
+    // Every reachable sum has an entry on its word's chain; a missing one is a bug, never an input.
+    if (e < 0) throw new SolverTrapError(`subset sums: no entry reaches the sum ${s} on the walk back`);
     const x = item[e]!;
     chosen.push(x);
     s -= w[items[x]!]!;
