@@ -44,6 +44,8 @@ function quantile(xs, q) {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
 const ms = (t) => `${quantile(t, 0.5).toFixed(3)} / ${quantile(t, 0.95).toFixed(3)} / ${quantile(t, 1).toFixed(3)}`;
+/** Paths and their counts, the most frequent first. */
+const pathsText = (counts) => Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([path, n]) => `${path} ${n}`).join(', ');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0];
 const rows = [];
@@ -84,14 +86,11 @@ for (const key of keys.split(',')) {
     if (d !== 0 && plans.current.status === 'optimal' && plans.baseline.status === 'optimal') disagree++;
   }
   for (const k of Object.keys(builds)) {
-    const t = times[k];
-    const pathText = Object.entries(paths[k]).map(([path, n]) => `${path} ${n}`).join(', ');
-    console.log(`${key} ${k}: CPU P50 ${quantile(t, 0.5).toFixed(3)} / P95 ${quantile(t, 0.95).toFixed(3)} / max ${quantile(t, 1).toFixed(3)} ms; fallback ${fallbacks[k]}/${problems.length}; ${pathText}`);
+    console.log(`${key} ${k}: CPU P50 / P95 / max ${ms(times[k])} ms; fallback ${fallbacks[k]}/${problems.length}; ${pathsText(paths[k])}`);
   }
   console.log(`${key}: plans better than the baseline's ${better}, worse ${worse}, different while both optimal ${disagree}`);
-  const pathText = Object.entries(paths.current).sort((a, b) => b[1] - a[1]).map(([path, n]) => `${path} ${n}`).join(', ');
   rows.push(
-    `| ${key} | ${problems.length} | ${ms(times.baseline)} | ${fallbacks.baseline} | ${ms(times.current)} | ${fallbacks.current} | ${pathText} | ${better} / ${worse} / ${disagree} |`,
+    `| ${key} | ${problems.length} | ${ms(times.baseline)} | ${fallbacks.baseline} | ${ms(times.current)} | ${fallbacks.current} | ${pathsText(paths.current)} | ${better} / ${worse} / ${disagree} |`,
   );
 }
 if (values.markdown !== undefined) {
