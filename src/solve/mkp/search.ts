@@ -75,8 +75,6 @@ export const FIRST_SEARCH_SHARE = 1 / 40;
 export const AIM_SHARE = 1 / 4;
 export const AIM_RESTARTS = 8;
 
-/** A search passed its own work limit (stopAt); the meter's budget may have more. */
-class PhaseLimit {}
 /** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
 class Reached {}
 const FREE = -2;
@@ -107,7 +105,7 @@ class Search {
   readonly from: Int32Array;
   /** Branch knapsack by knapsack (branchInOrder) instead of on the surrogate's left-out items (branch). */
   ordered = false;
-  /** This search's own work limit (PhaseLimit past it), and a proven bound on every plan (Reached at it). */
+  /** This search's own work limit (it pauses past it), and a proven bound on every plan (Reached at it). */
   stopAt = Number.POSITIVE_INFINITY;
   ceiling = Number.POSITIVE_INFINITY;
   /** Search nodes open on the current path, and the root's surrogate bound (its tightest, after tightening). */
@@ -230,29 +228,30 @@ class Search {
   /**
    * One search node: the surrogate bound and the split on the residuals as they are; when the split
    * falls short, the residuals tightened and, if that lowered any, the bound and the split again; then
-   * the branches.
+   * the branches. A generator: it pauses (yields) at the start of a node while the work is past stopAt,
+   * and resumes where it stopped when the caller raises stopAt and asks for the next step.
    */
-  node(): void {
+  *node(): Generator<void, void, void> {
     this.meter.spend(1);
-    if (this.meter.work > this.stopAt) throw new PhaseLimit();
+    while (this.meter.work > this.stopAt) yield;
     this.counters.nodes++;
     this.depth++;
     try {
-      this.nodeBody();
+      yield* this.nodeBody();
     } finally {
       this.depth--;
     }
   }
 
-  nodeBody(): void {
+  *nodeBody(): Generator<void, void, void> {
     const saved = Float64Array.from(this.resid);
     let tightened = false;
     for (;;) {
       const step = this.boundAndSplit();
       if (step === null) break;
       if (tightened || !this.tighten(step.free)) {
-        if (this.ordered) this.branchInOrder(step.bound, step.free);
-        else this.branch(step.left, step.bound, step.free);
+        if (this.ordered) yield* this.branchInOrder(step.bound, step.free);
+        else yield* this.branch(step.left, step.bound, step.free);
         break;
       }
       tightened = true;
@@ -406,7 +405,7 @@ class Search {
    * single knapsack's most efficient item j; j on it, then j barred from it (and from every knapsack
    * before it, where no free item fits any more).
    */
-  branchInOrder(bound: number, free: Int32Array): void {
+  *branchInOrder(bound: number, free: Int32Array): Generator<void, void, void> {
     const w = this.packed.qweight;
     const p = this.value;
     const mine = new Int32Array(free.length);
@@ -426,21 +425,21 @@ class Search {
       this.assign[j] = b;
       this.resid[b] = room - w[j]!;
       this.fixed += p[j]!;
-      this.node();
+      yield* this.node();
       this.fixed -= p[j]!;
       this.resid[b] = room;
       this.assign[j] = FREE;
       if (this.bestValue >= bound) return;
       const saved = this.from[j]!;
       this.from[j] = r + 1;
-      this.node();
+      yield* this.node();
       this.from[j] = saved;
       return;
     }
   }
 
   /** The branches on the heaviest surrogate item the split left out: to each node it may go to, then excluded. */
-  branch(left: ReadonlySet<number>, bound: number, free: Int32Array): void {
+  *branch(left: ReadonlySet<number>, bound: number, free: Int32Array): Generator<void, void, void> {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
@@ -456,7 +455,7 @@ class Search {
       this.assign[j] = b;
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
-      this.node();
+      yield* this.node();
       this.fixed -= p[j]!;
       this.resid[b] = this.resid[b]! + w[j]!;
       this.assign[j] = FREE;
@@ -471,7 +470,7 @@ class Search {
           excluded.push(i);
         }
       }
-      this.node();
+      yield* this.node();
       for (const i of excluded) this.assign[i] = FREE;
     }
   }
@@ -482,14 +481,12 @@ function distinctOrders(m: number): number {
   return m <= 2 ? m : m + 1;
 }
 
-/** Runs a search to its end: true when it ended (or reached its ceiling), false when it passed its own work limit. */
-function runs(s: Search): boolean {
+/** Runs a search (its root's generator) on: true when it ended (or reached its ceiling), false when it paused at its work limit. */
+function runs(walk: Generator<void, void, void>): boolean {
   try {
-    s.node();
-    return true;
+    return walk.next().done === true;
   } catch (e) {
     if (e instanceof Reached) return true;
-    if (e instanceof PhaseLimit) return false;
     throw e;
   }
 }
@@ -507,7 +504,7 @@ function runs(s: Search): boolean {
  *    ascending, descending, rotations; a search's length is heavy-tailed in its order) within AIM_SHARE
  *    of the budget in all. A plan worth U is optimal (U bounds every plan); a search that ends without
  *    one proves the optimum below U, and the next aims at U - 1.
- * 3. Otherwise the search of stage 1 again from its best plan, with the rest of the budget, ending as
+ * 3. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
  * On a halt, the best plan found so far (possibly empty).
@@ -528,10 +525,10 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
     return halt === undefined ? { ...base, optimal: true } : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
   };
   const first = start();
-  let holder = first;
   try {
     first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
-    if (runs(first)) return outcome(first);
+    const walk = first.node();
+    if (runs(walk)) return outcome(first);
     let ceiling = Number.POSITIVE_INFINITY;
     let target = first.rootBound;
     if (Number.isFinite(target)) {
@@ -545,7 +542,7 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
         aim.reorder(attempt);
         aim.bestValue = target - 1;
         aim.stopAt = meter.work + share;
-        if (!runs(aim)) {
+        if (!runs(aim.node())) {
           attempt++;
           continue;
         }
@@ -555,16 +552,13 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
       }
     }
     if (first.bestValue >= ceiling) return outcome(first);
-    const last = start();
-    last.bestValue = first.bestValue;
-    last.best.set(first.best);
-    last.ceiling = ceiling;
-    holder = last;
-    runs(last);
-    return outcome(last);
+    first.stopAt = Number.POSITIVE_INFINITY;
+    first.ceiling = ceiling;
+    runs(walk);
+    return outcome(first);
   } catch (e) {
     if (!(e instanceof MkpHalt)) throw e;
-    return outcome(holder, e);
+    return outcome(first, e);
   } finally {
     if (scratch.ks.small && scratch.ss.small) kept = scratch;
   }
