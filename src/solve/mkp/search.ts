@@ -28,7 +28,7 @@
  *
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
-import { KnapsackScratch, knapsack } from './knapsack.js';
+import { KnapsackScratch, knapsack, type KnapsackAnswer } from './knapsack.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
 import { denser } from '../knapsack.js';
@@ -111,6 +111,8 @@ class Search {
   /** Search nodes open on the current path, and the root's surrogate bound (its tightest, after tightening). */
   depth = 0;
   rootBound = Number.POSITIVE_INFINITY;
+  /** Surrogate answers at the root, by threshold and residuals, shared by the aimed searches (null: not kept). */
+  rootMemo: Map<string, KnapsackAnswer | null> | null = null;
 
   constructor(
     readonly packed: PackedProblem,
@@ -330,7 +332,18 @@ class Search {
     }
     let cap = 0;
     for (let b = 0; b < m; b++) cap += Math.min(reach[b]!, this.resid[b]!);
-    const sur = knapsack(free, k, p, w, cap, this.bestValue - this.fixed, this.meter, this.ks, this.counters);
+    const threshold = this.bestValue - this.fixed;
+    // At the root of an aimed search the call is the same as at the root of the aimed searches before it
+    // (no item decided or barred; the same residuals, hence the same free items, and threshold): its
+    // answer is taken from them.
+    const memo = this.depth === 1 ? this.rootMemo : null;
+    const key = memo === null ? '' : `${threshold}:${this.resid.join(',')}`;
+    let sur: KnapsackAnswer | null;
+    if (memo?.has(key) === true) sur = memo.get(key)!;
+    else {
+      sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
+      memo?.set(key, sur);
+    }
     if (sur === null) return null;
     const bound = this.fixed + sur.value;
     if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
@@ -502,8 +515,9 @@ function runs(walk: Generator<void, void, void>): boolean {
  *    node whose bound is below U is closed at once, and the surrogate DP drops every state that cannot
  *    reach U. These branch knapsack by knapsack (branchInOrder), one search per knapsack order (capacity
  *    ascending, descending, rotations; a search's length is heavy-tailed in its order) within AIM_SHARE
- *    of the budget in all. A plan worth U is optimal (U bounds every plan); a search that ends without
- *    one proves the optimum below U, and the next aims at U - 1.
+ *    of the budget in all, at most AIM_RESTARTS orders. A plan worth U is optimal (U bounds every plan);
+ *    a search that ends without one proves the optimum below U, and the next aims at U - 1. Their roots
+ *    share one surrogate answer (rootMemo) and skip the fill (the first search's root ran the same one).
  * 3. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
@@ -535,12 +549,16 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
       const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
       const share = (meter.budget * AIM_SHARE) / orders;
       let attempt = 0;
+      const rootMemo = new Map<string, KnapsackAnswer | null>();
       while (target > first.bestValue && attempt < orders) {
         const aim = start();
         aim.counters.aims = 1;
         aim.ordered = true;
         aim.reorder(attempt);
         aim.bestValue = target - 1;
+        // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
+        aim.filled = true;
+        aim.rootMemo = rootMemo;
         aim.stopAt = meter.work + share;
         if (!runs(aim.node())) {
           attempt++;
