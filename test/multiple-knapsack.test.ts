@@ -17,7 +17,7 @@ import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { bfd } from '../src/solve/bfd.js';
 import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack } from '../src/solve/mkp/search.js';
+import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SubsetSumScratch } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
 import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../src/solve/pack.js';
@@ -51,6 +51,21 @@ function efficiencyOrder(w: number[], p: number[]): Int32Array {
 function keyOf(packed: PackedProblem, v: PlanValue): bigint {
   const s = keyScales(packed.ready, packed.tokens);
   return BigInt(v.credit) * s.ready + BigInt(v.ready) * s.tokens + BigInt(v.tokens);
+}
+
+/** The search's plan is feasible (candidate nodes, capacities) and worth the value it reports. */
+function expectPlanWorthValue(packed: PackedProblem, values: Float64Array, out: MkpOutcome): void {
+  const m = nodesKept(packed);
+  const used = new Float64Array(m);
+  let v = 0;
+  out.node.forEach((b, j) => {
+    if (b < 0) return;
+    expect(packed.candidate[j * m + b]).toBe(1);
+    used[b] = used[b]! + packed.qweight[j]!;
+    v += values[j]!;
+  });
+  used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
+  expect(v).toBe(out.value);
 }
 
 /** Small problems whose values do not depend on the node: credit equal on every node or none. */
@@ -321,18 +336,7 @@ describe('the search against brute force', () => {
       expect(out.optimal).toBe(true);
       const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
       expect(BigInt(out.value)).toBe(expected);
-      // The plan is feasible (candidate nodes, capacities) and worth the value.
-      const m = nodesKept(packed);
-      const used = new Float64Array(m);
-      let v = 0;
-      out.node.forEach((b, j) => {
-        if (b < 0) return;
-        expect(packed.candidate[j * m + b]).toBe(1);
-        used[b] = used[b]! + packed.qweight[j]!;
-        v += values![j]!;
-      });
-      used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
-      expect(v).toBe(out.value);
+      expectPlanWorthValue(packed, values!, out);
       checked++;
       hits.nodes += out.counters.nodes;
       hits.splitHits += out.counters.splitHits;
@@ -416,17 +420,7 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
       const values = nodeIndependentValues(packed)!;
       const out = searchMultipleKnapsack(packed, values, new WorkMeter(budget, () => undefined, () => 'budget'));
       const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
-      const m = nodesKept(packed);
-      const used = new Float64Array(m);
-      let v = 0;
-      out.node.forEach((b, j) => {
-        if (b < 0) return;
-        expect(packed.candidate[j * m + b]).toBe(1);
-        used[b] = used[b]! + packed.qweight[j]!;
-        v += values[j]!;
-      });
-      used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
-      expect(v).toBe(out.value);
+      expectPlanWorthValue(packed, values, out);
       if (out.optimal) expect(BigInt(out.value)).toBe(expected);
       else {
         expect(BigInt(out.value) <= expected).toBe(true);
