@@ -47,8 +47,13 @@ export class WorkMeter {
     this.#work += units;
     if (this.#work >= this.#nextCheck) {
       this.#nextCheck = this.#work + METER_CHECK_WORK;
-      const why = this.halted();
-      if (why !== undefined) throw new MkpHalt(why);
+      this.poll();
     }
+  }
+
+  /** Asks the halting check now (inside long steps that spend their work up front); throws MkpHalt if it says stop. */
+  poll(): void {
+    const why = this.halted();
+    if (why !== undefined) throw new MkpHalt(why);
   }
 }
