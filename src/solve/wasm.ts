@@ -97,6 +97,8 @@ const LAYOUT = [
   'coreOut',
 ] as const;
 type LayoutEntry = (typeof LAYOUT)[number];
+/** Each layout entry's index in the table. */
+const LAYOUT_INDEX = Object.fromEntries(LAYOUT.map((name, i) => [name, i])) as Record<LayoutEntry, number>;
 
 const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
   release: new URL('../../build/tao.wasm', import.meta.url),
@@ -357,13 +359,14 @@ export class TaoKernel implements CoreDpKernel {
   /** The layout table's entry (an address) by name. */
   #at(entry: LayoutEntry): number {
     const mem = this.#memory();
-    return mem.i32[mem.layout + LAYOUT.indexOf(entry)]! >>> 0;
+    return mem.i32[mem.layout + LAYOUT_INDEX[entry]]! >>> 0;
   }
 
   /** Copies coreOut after a core call. */
   #coreReport(): void {
+    const f64 = this.#memory().f64;
     const at = this.#at('coreOut') >>> 3;
-    this.#core.set(this.#memory().f64.subarray(at, at + this.#core.length));
+    for (let i = 0; i < this.#core.length; i++) this.#core[i] = f64[at + i]!;
   }
 
   /** The key region of the last reserve call, `count` entries. */

@@ -220,6 +220,18 @@ export interface CoreDpKernel {
   coreEnd(): CoreEnd;
 }
 
+/** One core DP's inputs: the items (ids into p, w, in efficiency order), where it starts, and what it spends and counts into. */
+interface CoreRun {
+  readonly items: ArrayLike<number>;
+  readonly k: number;
+  readonly p: ArrayLike<number>;
+  readonly w: ArrayLike<number>;
+  readonly start: CoreStart;
+  readonly meter: WorkMeter;
+  readonly scratch: KnapsackScratch;
+  readonly counters: KnapsackCounters;
+}
+
 /** The memory-cap halt of the core DP. */
 function capHalt(): MkpHalt {
   return new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
@@ -274,8 +286,8 @@ export function knapsack(
     bestH = -1;
     bestW = bw;
   }
-  const start: CoreStart = { b, cap, bw, bv, z, bestH, bestW };
-  const end = scratch.kernel === null ? coreDp(items, k, p, w, start, meter, scratch, counters) : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
+  const run: CoreRun = { items, k, p, w, start: { b, cap, bw, bv, z, bestH, bestW }, meter, scratch, counters };
+  const end = scratch.kernel === null ? coreDp(run) : kernelDp(scratch.kernel, run);
   if (end.bestH === -2) return null;
   return { value: end.z, weight: end.bestW, chosen: chosenSet(items, b, end) };
 }
@@ -310,17 +322,8 @@ function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] 
 }
 
 /** The core DP in WebAssembly: the same layers, paid for and polled from here. */
-function kernelDp(
-  kernel: CoreDpKernel,
-  items: ArrayLike<number>,
-  k: number,
-  p: ArrayLike<number>,
-  w: ArrayLike<number>,
-  start: CoreStart,
-  meter: WorkMeter,
-  scratch: KnapsackScratch,
-  counters: KnapsackCounters,
-): CoreEnd {
+function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
+  const { items, k, p, w, start, meter, scratch, counters } = run;
   if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start)) throw capHalt();
   try {
     for (;;) {
@@ -341,16 +344,8 @@ function kernelDp(
 }
 
 /** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
-function coreDp(
-  items: ArrayLike<number>,
-  k: number,
-  p: ArrayLike<number>,
-  w: ArrayLike<number>,
-  start: CoreStart,
-  meter: WorkMeter,
-  scratch: KnapsackScratch,
-  counters: KnapsackCounters,
-): CoreEnd {
+function coreDp(run: CoreRun): CoreEnd {
+  const { items, k, p, w, start, meter, scratch, counters } = run;
   const { b, cap } = start;
   let { z, bestH, bestW } = start;
   scratch.states(2);
