@@ -38,8 +38,8 @@
 // Frontier DP: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
 // incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
-// Core DP: coreReserve(k) -> (write coreProfit, coreWeight) -> coreBegin(...) -> coreStep(steps)... until 0;
-// each step writes coreOut.
+// Core DP: coreReserve(k) -> (write coreProfit, coreWeight) -> coreBegin(...) -> coreStep(steps, allowance)...
+// until 0; each step writes coreOut.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
 // optimal (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
@@ -251,21 +251,23 @@ export function coreReserve(k: i32): i32 {
 /**
  * Starts the core DP over the k items written: items before b form the break solution (weight bw, value
  * bv); a state must beat z; the best state so far is bestH (-1: the break solution, -2: none) of weight
- * bestW. Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
+ * bestW; a layer may hold at most maxStates states, the history maxHistory entries (past either, the
+ * layer goes to the host). Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
  */
-export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, bestH: i32, bestW: f64): i32 {
+export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64): i32 {
   if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1) return -1;
-  const status = beginCore(k, b, capacity, bw, bv, z, bestH, bestW);
+  const status = beginCore(k, b, capacity, bw, bv, z, bestH, bestW, maxStates, maxHistory);
   coreReport(coreOut);
   return status;
 }
 
 /**
- * Runs the core DP until it ends (0), a layer waits to be paid for (1), memory cannot grow (2) or `steps`
- * merge steps ran (3); writes coreOut.
+ * Runs the core DP until it ends (0), a layer waits for the host to pay for it (1), memory cannot grow
+ * (2) or `steps` merge steps ran (3); layers within `allowance` units in all are paid for by the step.
+ * Writes coreOut.
  */
-export function coreStep(steps: i32): i32 {
-  const status = stepCore(steps);
+export function coreStep(steps: i32, allowance: f64): i32 {
+  const status = stepCore(steps, allowance);
   coreReport(coreOut);
   return status;
 }

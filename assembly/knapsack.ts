@@ -29,7 +29,7 @@ const UP: f64 = 1.0 + 8.881784197001252e-16;
 const EXACT: f64 = 9007199254740992.0;
 
 /** f64 entries of coreReport. */
-export const CORE_REPORT: i32 = 7;
+export const CORE_REPORT: i32 = 8;
 
 const STATE: usize = 24;
 const ENTRY: usize = 8;
@@ -58,8 +58,14 @@ let t: i32 = 0;
 let adding: bool = true;
 let swapping: bool = false;
 let swapCuts: f64 = 0;
-/** 0: between layers; 1: a layer waits for the host to pay; 2: merging. */
+/** 0: between layers; 1: a layer is paid for and waits to merge; 2: merging. */
 let phase: i32 = 0;
+/** The host's caps: most states in one layer, most history entries. */
+let maxStates: f64 = 0;
+let maxHistory: f64 = 0;
+/** Units of work this step may spend on layers by itself (the host's meter neither stops nor checks within them), and those it spent. */
+let allowance: f64 = 0;
+let paid: f64 = 0;
 
 // The layer.
 let pos: i32 = 0;
@@ -195,8 +201,11 @@ function room(states: i32, entries: i32): bool {
 }
 
 /** Starts a run over the `n` items written at coreReserve: the break solution's state first. Returns 1, 0 (memory). */
-export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f64, bestH0: i32, bestW0: f64): i32 {
+export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f64, bestH0: i32, bestW0: f64, statesCap: f64, historyCap0: f64): i32 {
   k = n;
+  maxStates = statesCap;
+  maxHistory = historyCap0;
+  paid = 0;
   cap = capacity;
   z = z0;
   bestH = bestH0;
@@ -231,11 +240,14 @@ export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f
 }
 
 /**
- * Runs the DP until it ends (CORE_DONE), a layer waits to be paid (CORE_LAYER: corePending), memory cannot
- * grow (CORE_MEMORY), or `steps` merge steps ran (CORE_PAUSED).
+ * Runs the DP until it ends (CORE_DONE), a layer waits for the host to pay for it (CORE_LAYER: past the
+ * allowance or a cap), memory cannot grow (CORE_MEMORY), or `steps` merge steps ran (CORE_PAUSED). Layers
+ * within `allowance` units in all (and the caps) are paid for here and reported.
  */
-export function coreStep(steps: i32): i32 {
+export function coreStep(steps: i32, allowance0: f64): i32 {
   let left = steps;
+  allowance = allowance0;
+  paid = 0;
   for (;;) {
     if (phase == 0) {
       if (!(count > 0 && (s >= 0 || t < k))) return CORE_DONE;
@@ -257,7 +269,10 @@ export function coreStep(steps: i32): i32 {
       swap = -2;
       roomless = load<f64>(light + (<usize>t << 3));
       phase = 1;
-      return CORE_LAYER;
+      // A layer within the allowance and the caps is paid for here; any other goes to the host.
+      const units = <f64>(2 * count);
+      if (units > allowance - paid || units > maxStates || <f64>hist + units > maxHistory) return CORE_LAYER;
+      paid += units;
     }
     if (phase == 1) {
       if (!room(2 * count, hist + 2 * count)) return CORE_MEMORY;
@@ -403,4 +418,5 @@ export function coreReport(at: usize): void {
   store<f64>(at, z, 32);
   store<f64>(at, <f64>bestH, 40);
   store<f64>(at, bestW, 48);
+  store<f64>(at, paid, 56);
 }

@@ -121,6 +121,44 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
   });
 });
 
+describe('core DP: the work budget', () => {
+  it('stops both twins before the same layer, with the same work counted and the same halting checks asked', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 40_000 }), ready: fc.boolean() }), { minLength: 30, maxLength: 80 }),
+        fc.double({ min: 1.02, max: 1.3, noNaN: true }),
+        fc.double({ min: 0, max: 1.2, noNaN: true }),
+        (rows, rho, share) => {
+          const { w, p } = sessionItems(rows, 16, 512);
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) / rho);
+          const total = run(null, w, p, cap, -1).states;
+          const budget = Math.floor(total * share);
+          const outcome = (kernel: TaoKernel | null) => {
+            let asked = 0;
+            const meter = new WorkMeter(budget, () => (asked++, undefined), (work) => `budget after ${work}`);
+            const scratch = new KnapsackScratch();
+            scratch.kernel = kernel;
+            const counters = { knapsacks: 0, states: 0 };
+            const order = efficiencyOrder(w, p);
+            let halt: unknown = null;
+            try {
+              knapsack(order, order.length, p, w, cap, -1, meter, scratch, counters);
+            } catch (e) {
+              halt = e;
+            }
+            return { halt, work: meter.work, states: counters.states, asked };
+          };
+          const twin = outcome(null);
+          expect(outcome(release)).toEqual(twin);
+          expect(twin.halt === null).toBe(budget >= total);
+          expect(twin.work).toBeLessThanOrEqual(budget);
+        },
+      ),
+      { numRuns: 60, seed: 34 },
+    );
+  });
+});
+
 describe('core DP: the halting check inside a layer', () => {
   // 60 items with distinct weights and values a weight less a reserve: layers of hundreds of states, the
   // first ones long before the meter's own check (every METER_CHECK_WORK units) runs.

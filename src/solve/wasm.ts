@@ -46,8 +46,8 @@ interface TaoExports {
   frontierFinish(): void;
   frontierCounters(): void;
   coreReserve(k: number): number;
-  coreBegin(k: number, b: number, capacity: number, bw: number, bv: number, z: number, bestH: number, bestW: number): number;
-  coreStep(steps: number): number;
+  coreBegin(k: number, b: number, capacity: number, bw: number, bv: number, z: number, bestH: number, bestW: number, maxStates: number, maxHistory: number): number;
+  coreStep(steps: number, allowance: number): number;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -270,7 +270,7 @@ export class TaoKernel implements CoreDpKernel {
   /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
   #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
   /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call. */
-  readonly #core = new Float64Array(7);
+  readonly #core = new Float64Array(8);
   /** Items of the last coreLoad. */
   #coreItems = 0;
   #closed = false;
@@ -497,17 +497,20 @@ export class TaoKernel implements CoreDpKernel {
     return true;
   }
 
-  /** Starts the core DP on the loaded items; false when memory cannot grow. */
-  coreBegin(start: CoreStart): boolean {
-    const status = this.#call('coreBegin', (x) => x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.bestH, start.bestW));
+  /** Starts the core DP on the loaded items, with caps on a layer's states and the history; false when memory cannot grow. */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean {
+    const status = this.#call('coreBegin', (x) => x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.bestH, start.bestW, maxStates, maxHistory));
     if (status < 0) throw new RangeError(`coreBegin rejected its arguments (break item ${start.b})`);
     this.#coreReport();
     return status === 1;
   }
 
-  /** Runs the core DP until it ends, a layer waits to be paid for, memory fails or `steps` merge steps ran. */
-  coreStep(steps: number): CoreStatus {
-    const status = this.#call('coreStep', (x) => x.coreStep(steps));
+  /**
+   * Runs the core DP until it ends, a layer waits to be paid for, memory fails or `steps` merge steps ran;
+   * layers within `allowance` units in all are paid for by the step (see corePending).
+   */
+  coreStep(steps: number, allowance: number): CoreStatus {
+    const status = this.#call('coreStep', (x) => x.coreStep(steps, allowance));
     this.#coreReport();
     return status as CoreStatus;
   }
@@ -515,6 +518,11 @@ export class TaoKernel implements CoreDpKernel {
   /** After `layer`: the states of the layer waiting to merge and the history entries so far. */
   corePending(): { readonly states: number; readonly history: number } {
     return { states: this.#core[0]!, history: this.#core[1]! };
+  }
+
+  /** Units the last step paid for by itself. */
+  corePaid(): number {
+    return this.#core[7]!;
   }
 
   /** States the swap bound dropped since coreBegin. */

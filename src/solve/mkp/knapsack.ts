@@ -211,10 +211,14 @@ export function historyPath(h: number, pos: (h: number) => number, parent: (h: n
 export interface CoreDpKernel {
   /** Writes the profits and weights of the items at positions 0..k-1; false when memory cannot grow. */
   coreLoad(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>): boolean;
-  coreBegin(start: CoreStart): boolean;
-  coreStep(steps: number): CoreStatus;
+  /** Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes to the host. */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean;
+  /** Layers within `allowance` units in all are paid for by the step itself (corePaid); the next one past it stops the step (`layer`). */
+  coreStep(steps: number, allowance: number): CoreStatus;
   /** States of the layer about to merge (after `layer`) and history entries so far. */
   corePending(): { readonly states: number; readonly history: number };
+  /** Units the last step paid for by itself. */
+  corePaid(): number;
   /** States dropped by the swap bound since coreBegin. */
   coreSwapCuts(): number;
   coreEnd(): CoreEnd;
@@ -321,13 +325,19 @@ function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] 
   return out;
 }
 
-/** The core DP in WebAssembly: the same layers, paid for and polled from here. */
+/** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
 function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
   const { items, k, p, w, start, meter, scratch, counters } = run;
-  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start)) throw capHalt();
+  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY)) throw capHalt();
   try {
     for (;;) {
-      const status = kernel.coreStep(scratch.pollSteps);
+      // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
+      const status = kernel.coreStep(scratch.pollSteps, meter.quiet());
+      const paid = kernel.corePaid();
+      if (paid > 0) {
+        meter.spend(paid);
+        counters.states += paid;
+      }
       if (status === CoreStatus.done) break;
       if (status === CoreStatus.paused) meter.poll();
       else if (status === CoreStatus.layer) {

@@ -51,6 +51,11 @@ export class WorkMeter {
     }
   }
 
+  /** Units that can be spent now without passing the budget or reaching the next halting check. */
+  quiet(): number {
+    return Math.max(0, Math.min(this.budget - this.#work, this.#nextCheck - 1 - this.#work));
+  }
+
   /** Asks the halting check now (inside long steps that spend their work up front); throws MkpHalt if it says stop. */
   poll(): void {
     const why = this.halted();
