@@ -26,7 +26,7 @@
  *
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
-import { KnapsackScratch, knapsack } from './knapsack.js';
+import { KnapsackScratch, knapsack, type CoreDpKernel } from './knapsack.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
 import { denser } from '../knapsack.js';
@@ -389,11 +389,13 @@ class Search {
 
 /**
  * Solves the multiple knapsack of a packed problem whose values do not depend on the node (`value`: per
- * kept session), within the meter's budget. On a halt, the best plan found so far (possibly empty).
+ * kept session), within the meter's budget. On a halt, the best plan found so far (possibly empty). With
+ * `kernel`, the surrogate knapsacks' core DP runs in WebAssembly (the same answers).
  */
-export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter): MkpOutcome {
+export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel): MkpOutcome {
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
+  scratch.ks.kernel = kernel ?? null;
   const s = new Search(packed, value, meter, scratch);
   try {
     s.node();
