@@ -3,7 +3,8 @@
 //
 // Exports: abiVersion, layout (the address of the layout table below), the dense DP denseLayoutEnd,
 // denseReserve, denseBegin, denseStep, denseFinish and setSimd, the frontier DP frontierReserve,
-// frontierBegin, frontierStep, frontierFinish and frontierCounters, and memory.
+// frontierBegin, frontierStep, frontierFinish and frontierCounters, the core DP of the surrogate knapsack
+// coreReserve, coreBegin and coreStep, and memory.
 //
 // Layout table: i32[LAYOUT_ENTRIES] at layout(), entries in this order (byte addresses are those of
 // the region named; all regions 16-byte aligned):
@@ -24,7 +25,12 @@
 //  12 keys       i64[n * m]         JS writes the packed key of each (session, node) pair, -1 = not a candidate
 //  13 table      i64[S]             dense: the DP layer, updated in place
 //  14 choice     u8[n * S]          dense: 0 = skip, b + 1 = node b, per (session, state)
-//   the frontier's arena follows the keys (grown on demand, reset per run).
+//  15 coreProfit f64[k]             core DP: JS writes the profit per item position (after coreReserve)
+//  16 coreWeight f64[k]             core DP: JS writes the weight per item position (after coreReserve)
+//   fixed again:
+//  17 coreOut    f64[CORE_REPORT]   core DP: each coreStep writes its report (see coreReport in knapsack.ts)
+//   the frontier's arena follows the keys (grown on demand, reset per run); the core DP's item region,
+//   state lists and history start at the same base (one DP runs at a time).
 // (The dense DP's strides live in a private region written by denseBegin.)
 //
 // Dense DP: denseReserve(n, m, S) -> (write radix, weight, keys) -> denseBegin -> denseStep(j0, j1)...
@@ -32,6 +38,8 @@
 // Frontier DP: frontierReserve(n, m) -> (write weight, keys, capacity, order, slotNode, classStart,
 // incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
+// Core DP: coreReserve(k) -> (write coreProfit, coreWeight) -> coreBegin(...) -> coreStep(steps, allowance)...
+// until 0; each step writes coreOut.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
 // optimal (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
@@ -44,11 +52,12 @@ import {
   frontierFinish as finishRun,
   frontierCounters as writeCounters,
 } from './frontier';
+import { CORE_REPORT, coreBegin as beginCore, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
 import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
 import { align16f, ensureMemory } from './memory';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 4;
+const ABI_VERSION: i32 = 5;
 
 const radix: usize = memory.data(MAX_NODES * 4, 16);
 const stride: usize = memory.data(MAX_NODES * 4, 16);
@@ -61,11 +70,14 @@ const slotNode: usize = memory.data(MAX_NODES * 4, 16);
 const classStart: usize = memory.data(MAX_NODES * 4, 16);
 const incumbent: usize = memory.data(MAX_SESSIONS * 4, 16);
 const counters: usize = memory.data(COUNTERS * 8, 16);
+const coreOut: usize = memory.data(CORE_REPORT * 8, 16);
 
-const LAYOUT_ENTRIES: i32 = 15;
+const LAYOUT_ENTRIES: i32 = 18;
 const LAYOUT_KEYS: i32 = 12;
 const LAYOUT_TABLE: i32 = 13;
 const LAYOUT_CHOICE: i32 = 14;
+const LAYOUT_CORE_PROFIT: i32 = 15;
+const LAYOUT_CORE_WEIGHT: i32 = 16;
 const layoutTable: usize = memory.data(LAYOUT_ENTRIES * 4, 16);
 
 // @ts-ignore: decorator
@@ -85,6 +97,7 @@ setLayout(8, slotNode);
 setLayout(9, classStart);
 setLayout(10, incumbent);
 setLayout(11, counters);
+setLayout(17, coreOut);
 
 let gN: i32 = 0;
 let gM: i32 = 0;
@@ -221,4 +234,40 @@ export function frontierFinish(): void {
 /** Writes counters[0..COUNTERS): layers, generated, kept, maxLayer, prunedBound, prunedDominance, comparisons, work, prunedCredit. */
 export function frontierCounters(): void {
   writeCounters(counters);
+}
+
+/**
+ * Lays out the core DP's item region for k items (growing memory if needed); the host then writes
+ * coreProfit and coreWeight. Returns 1, 0 if memory cannot grow that far, -1 for k out of range.
+ */
+export function coreReserve(k: i32): i32 {
+  if (k < 1 || k > MAX_SESSIONS) return -1;
+  if (reserveCore(<usize>dynamicBase(), k) == 0) return 0;
+  setLayout(LAYOUT_CORE_PROFIT, coreProfit());
+  setLayout(LAYOUT_CORE_WEIGHT, coreWeight());
+  return 1;
+}
+
+/**
+ * Starts the core DP over the k items written: items before b form the break solution (weight bw, value
+ * bv); a state must beat z; the best state so far is bestH (-1: the break solution, -2: none) of weight
+ * bestW; a layer may hold at most maxStates states, the history maxHistory entries (past either, the
+ * layer goes to the host). Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
+ */
+export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64): i32 {
+  if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1) return -1;
+  const status = beginCore(k, b, capacity, bw, bv, z, bestH, bestW, maxStates, maxHistory);
+  coreReport(coreOut);
+  return status;
+}
+
+/**
+ * Runs the core DP until it ends (0), a layer waits for the host to pay for it (1), memory cannot grow
+ * (2) or `steps` merge steps ran (3); layers within `allowance` units in all are paid for by the step.
+ * Writes coreOut.
+ */
+export function coreStep(steps: i32, allowance: f64): i32 {
+  const status = stepCore(steps, allowance);
+  coreReport(coreOut);
+  return status;
 }

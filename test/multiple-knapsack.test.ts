@@ -18,7 +18,7 @@ import { bfd } from '../src/solve/bfd.js';
 import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
 import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
-import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SubsetSumScratch } from '../src/solve/mkp/subset-sum.js';
+import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
 import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../src/solve/pack.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
@@ -264,8 +264,39 @@ describe('bitset subset sum', () => {
     );
   });
 
+  /** The largest subset sum within cap and the work of the plain fold (every word of cap per item, until cap is reached), by a table of reachable sums. */
+  function reachableTable(w: readonly number[], cap: number): { best: number; charged: number } {
+    const reach = new Uint8Array(cap + 1);
+    reach[0] = 1;
+    let best = 0;
+    let charged = 0;
+    for (const wi of w) {
+      if (best === cap) break;
+      if (wi > cap) continue;
+      charged += (cap >>> 5) - (wi >>> 5) + 1;
+      for (let s = cap; s >= wi; s--) if (reach[s - wi] === 1 && reach[s] === 0) reach[s] = 1;
+      for (let s = cap; s > best; s--) {
+        if (reach[s] === 1) {
+          best = s;
+          break;
+        }
+      }
+    }
+    return { best, charged };
+  }
+
+  /**
+   * Most work the windows tried before the plain fold can cost: their rooms grow by WINDOW_GROWTH up to
+   * cap / WINDOW_GROWTH, so they sum to at most cap / (WINDOW_GROWTH - 1); one word more per item and window.
+   */
+  function windowsCharge(w: readonly number[], cap: number): number {
+    const windows = Math.ceil(Math.log(cap / SUBSET_SUM_WINDOW) / Math.log(WINDOW_GROWTH)) + 1;
+    return w.length * (Math.floor(cap / (WINDOW_GROWTH - 1) / 32) + 2 * windows);
+  }
+
   it('matches a reachable-sums table on large capacities with many items, one scratch reused, and charges every word per fold', () => {
     const scratch = new SubsetSumScratch();
+    let windowed = 0;
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 1, max: 6000 }), { minLength: 1, maxLength: 70 }),
@@ -273,23 +304,7 @@ describe('bitset subset sum', () => {
         fc.double({ min: 0.2, max: 0.95, noNaN: true }),
         (w, capSeed, share) => {
           const cap = Math.max(1, Math.min(capSeed, Math.floor(w.reduce((a, x) => a + x, 0) * share)));
-          // The oracle: a table of reachable sums, folded item by item; the fold stops once the capacity is reached.
-          const reach = new Uint8Array(cap + 1);
-          reach[0] = 1;
-          let best = 0;
-          let charged = 0;
-          for (const wi of w) {
-            if (best === cap) break;
-            if (wi > cap) continue;
-            charged += (cap >>> 5) - (wi >>> 5) + 1;
-            for (let s = cap; s >= wi; s--) if (reach[s - wi] === 1 && reach[s] === 0) reach[s] = 1;
-            for (let s = cap; s > best; s--) {
-              if (reach[s] === 1) {
-                best = s;
-                break;
-              }
-            }
-          }
+          const { best, charged } = reachableTable(w, cap);
           const total = w.reduce((a, x) => a + x, 0);
           const meter = unbounded();
           const items = Int32Array.from(w.map((_, i) => i));
@@ -297,10 +312,56 @@ describe('bitset subset sum', () => {
           expect(s.sum).toBe(total <= cap ? total : best);
           expect(new Set(s.chosen).size).toBe(s.chosen.length);
           expect(s.chosen.reduce((a, x) => a + w[items[x]!]!, 0)).toBe(s.sum);
-          expect(meter.work).toBe(total <= cap ? 0 : charged);
+          if (total <= cap) expect(meter.work).toBe(0);
+          else if (cap <= SUBSET_SUM_WINDOW) expect(meter.work).toBe(charged);
+          else {
+            // Through a window, or the windows and then every word per fold.
+            windowed++;
+            expect(meter.work).toBeLessThanOrEqual(charged + windowsCharge(w, cap));
+          }
         },
       ),
       { numRuns: 60, seed: 5 },
+    );
+    expect(windowed).toBeGreaterThan(10);
+  });
+
+  it('fills a large capacity exactly through a window, at a fraction of the plain fold\'s work (near-fitting rooms)', () => {
+    const scratch = new SubsetSumScratch();
+    let cheap = 0;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 130, max: 4000 }), { minLength: 30, maxLength: 70 }), fc.double({ min: 0.4, max: 0.8, noNaN: true }), (w, share) => {
+        const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share));
+        const { best, charged } = reachableTable(w, cap);
+        const meter = unbounded();
+        const items = Int32Array.from(w.map((_, i) => i));
+        const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
+        expect(s.sum).toBe(best);
+        expect(new Set(s.chosen).size).toBe(s.chosen.length);
+        expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
+        if (best === cap && meter.work * 2 < charged) cheap++;
+      }),
+      { numRuns: 40, seed: 6 },
+    );
+    expect(cheap).toBeGreaterThan(30);
+  });
+
+  it('where no subset fills the capacity exactly (even weights, odd capacity) the windows give way to the plain fold: the same largest sum, the windows costing at most a third of the capacity in words per item', () => {
+    const scratch = new SubsetSumScratch();
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 65, max: 2000 }), { minLength: 20, maxLength: 60 }), fc.double({ min: 0.4, max: 0.8, noNaN: true }), (half, share) => {
+        const w = half.map((x) => 2 * x);
+        const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share)) | 1;
+        const { best, charged } = reachableTable(w, cap);
+        const meter = unbounded();
+        const items = Int32Array.from(w.map((_, i) => i));
+        const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
+        expect(s.sum).toBe(best);
+        expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
+        expect(meter.work).toBeGreaterThanOrEqual(charged);
+        expect(meter.work).toBeLessThanOrEqual(charged + windowsCharge(w, cap));
+      }),
+      { numRuns: 30, seed: 7 },
     );
   });
 
@@ -552,7 +613,7 @@ describe('bounded: budget, deadline, stop flag', () => {
   }
 
   it('past the state budget: a labelled fallback whose work stays within the budget', () => {
-    for (const stateBudget of [1, 100, 1000, 5000]) {
+    for (const stateBudget of [1, 100, 1000, 3000]) {
       const plan = solver.solve(pool, { stateBudget });
       expectLabelledFallback(pool, plan);
       expect(plan.reason).toBe(`state budget exceeded: the multiple-knapsack search passed stateBudget ${stateBudget} units of work`);

@@ -408,7 +408,7 @@ function runMultipleKnapsack(a: Attempt): RawSolution | null {
   const denseFits = a.packed.cells <= budget;
   const cap = denseFits ? Math.min(budget, Math.max(FRONTIER_MIN_WORK, a.packed.cells * FRONTIER_CELL_RATIO)) : budget;
   const meter = new WorkMeter(cap, () => halted(a, 0), () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget} units of work`);
-  const out = searchMultipleKnapsack(a.packed, values, meter);
+  const out = searchMultipleKnapsack(a.packed, values, meter, a.kernel);
   if (!out.optimal && out.atBudget === true && denseFits) {
     a.priorWork = meter.work;
     a.multipleKnapsack = { outcome: 'abandoned', ...out.counters };

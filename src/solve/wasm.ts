@@ -12,9 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
+import { historyPath, type CoreDpKernel, type CoreEnd, type CoreStart, type CoreStatus } from './mkp/knapsack.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -44,6 +45,9 @@ interface TaoExports {
   frontierStep(quota: number): number;
   frontierFinish(): void;
   frontierCounters(): void;
+  coreReserve(k: number): number;
+  coreBegin(k: number, b: number, capacity: number, bw: number, bv: number, z: number, bestH: number, bestW: number, maxStates: number, maxHistory: number): number;
+  coreStep(steps: number, allowance: number): number;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -63,6 +67,9 @@ export const ABI_FUNCTIONS = [
   'frontierStep',
   'frontierFinish',
   'frontierCounters',
+  'coreReserve',
+  'coreBegin',
+  'coreStep',
 ] as const satisfies readonly ExportedFunction[];
 
 /**
@@ -85,8 +92,13 @@ const LAYOUT = [
   'keys',
   'table',
   'choice',
+  'coreProfit',
+  'coreWeight',
+  'coreOut',
 ] as const;
 type LayoutEntry = (typeof LAYOUT)[number];
+/** Each layout entry's index in the table. */
+const LAYOUT_INDEX = Object.fromEntries(LAYOUT.map((name, i) => [name, i])) as Record<LayoutEntry, number>;
 
 const WASM_URL: Readonly<Record<WasmBuild, URL>> = {
   release: new URL('../../build/tao.wasm', import.meta.url),
@@ -248,13 +260,19 @@ export interface KernelResult {
  * `denseLoad(radix, weight, keys)` -> `denseStep(j0, j1)` over 0..n in order -> `denseFinish()`; frontier DP
  * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
-export class TaoKernel {
+export class TaoKernel implements CoreDpKernel {
   readonly build: WasmBuild;
   readonly #module: WebAssembly.Module;
   #exports: TaoExports | null;
   #views: FixedViews | null = null;
   #n = 0;
   #simd = true;
+  /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
+  #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
+  /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call. */
+  readonly #core = new Float64Array(8);
+  /** Items of the last coreLoad. */
+  #coreItems = 0;
   #closed = false;
 
   private constructor(module: WebAssembly.Module, build: WasmBuild) {
@@ -284,6 +302,7 @@ export class TaoKernel {
     if (this.#exports === null) {
       this.#exports = instantiate(this.#module);
       this.#views = null;
+      this.#whole = null;
       this.#n = 0;
       if (!this.#simd) this.#exports.setSimd(0);
     }
@@ -298,6 +317,7 @@ export class TaoKernel {
     } catch (err) {
       this.#exports = null;
       this.#views = null;
+      this.#whole = null;
       const detail = err instanceof Error ? err.message : String(err);
       throw new SolverTrapError(`WASM trap in ${op}: ${detail}`, { cause: err });
     }
@@ -325,6 +345,28 @@ export class TaoKernel {
       };
     }
     return this.#views;
+  }
+
+  #memory(): { readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } {
+    const x = this.#live();
+    const buffer = x.memory.buffer;
+    if (this.#whole === null || this.#whole.buffer !== buffer) {
+      this.#whole = { buffer, f64: new Float64Array(buffer), i32: new Int32Array(buffer), layout: x.layout() >>> 2 };
+    }
+    return this.#whole;
+  }
+
+  /** The layout table's entry (an address) by name. */
+  #at(entry: LayoutEntry): number {
+    const mem = this.#memory();
+    return mem.i32[mem.layout + LAYOUT_INDEX[entry]]! >>> 0;
+  }
+
+  /** Copies coreOut after a core call. */
+  #coreReport(): void {
+    const f64 = this.#memory().f64;
+    const at = this.#at('coreOut') >>> 3;
+    for (let i = 0; i < this.#core.length; i++) this.#core[i] = f64[at + i]!;
   }
 
   /** The key region of the last reserve call, `count` entries. */
@@ -433,6 +475,67 @@ export class TaoKernel {
     const out = {} as FrontierCounters;
     FRONTIER_COUNTER_NAMES.forEach((name, i) => (out[name] = c[i]!));
     return out;
+  }
+
+  /**
+   * The surrogate knapsack's core DP (CoreDpKernel, see src/solve/mkp/knapsack.ts): writes the profit and
+   * weight of the items at positions 0..k-1; false when memory cannot grow.
+   */
+  coreLoad(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>): boolean {
+    const status = this.#call('coreReserve', (x) => x.coreReserve(k));
+    if (status === 0) return false;
+    if (status !== 1) throw new RangeError(`coreReserve(${k}) rejected its argument`);
+    const f64 = this.#memory().f64;
+    const profit = this.#at('coreProfit') >>> 3;
+    const weight = this.#at('coreWeight') >>> 3;
+    for (let x = 0; x < k; x++) {
+      const i = items[x]!;
+      f64[profit + x] = p[i]!;
+      f64[weight + x] = w[i]!;
+    }
+    this.#coreItems = k;
+    return true;
+  }
+
+  /** Starts the core DP on the loaded items, with caps on a layer's states and the history; false when memory cannot grow. */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean {
+    const status = this.#call('coreBegin', (x) => x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.bestH, start.bestW, maxStates, maxHistory));
+    if (status < 0) throw new RangeError(`coreBegin rejected its arguments (break item ${start.b})`);
+    this.#coreReport();
+    return status === 1;
+  }
+
+  /**
+   * Runs the core DP until it ends, a layer waits to be paid for, memory fails or `steps` merge steps ran;
+   * layers within `allowance` units in all are paid for by the step (see corePending).
+   */
+  coreStep(steps: number, allowance: number): CoreStatus {
+    const status = this.#call('coreStep', (x) => x.coreStep(steps, allowance));
+    this.#coreReport();
+    return status as CoreStatus;
+  }
+
+  /** After `layer`: the states of the layer waiting to merge and the history entries so far. */
+  corePending(): { readonly states: number; readonly history: number } {
+    return { states: this.#core[0]!, history: this.#core[1]! };
+  }
+
+  /** Units the last step paid for by itself. */
+  corePaid(): number {
+    return this.#core[7]!;
+  }
+
+  /** States the swap bound dropped since coreBegin. */
+  coreSwapCuts(): number {
+    return this.#core[3]!;
+  }
+
+  /** After `done`: the best value and its state. */
+  coreEnd(): CoreEnd {
+    const i32 = this.#memory().i32;
+    const history = this.#core[2]! >>> 2;
+    const bestH = this.#core[5]!;
+    return { z: this.#core[4]!, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

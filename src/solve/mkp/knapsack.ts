@@ -90,6 +90,9 @@ export interface KnapsackAnswer {
 /** Most states in one list, and most history entries, of one knapsack (about 80 MiB and 64 MiB). */
 export const KNAPSACK_MAX_STATES = 1 << 21;
 export const KNAPSACK_MAX_HISTORY = 1 << 23;
+/** Merge steps of one DP layer between two halting checks (a layer may hold 2^21 states, ~30 ms). */
+export const KNAPSACK_POLL_STEPS = 1 << 14;
+
 /** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
 const RETAIN_STATES = 1 << 16;
 
@@ -101,12 +104,17 @@ export class KnapsackScratch {
   tw = new Float64Array(256);
   tv = new Float64Array(256);
   th = new Int32Array(256);
+  /** History entries: the position (into the item list) a state toggled, and its parent entry. */
   hItem = new Int32Array(1024);
   hParent = new Int32Array(1024);
   /** Per position: the lightest weight from it on. */
   light = new Float64Array(256);
   /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
   swapCuts = 0;
+  /** The WebAssembly core DP to run instead of the TypeScript one (null: the TypeScript one). */
+  kernel: CoreDpKernel | null = null;
+  /** Merge steps between two halting checks inside a layer. */
+  pollSteps = KNAPSACK_POLL_STEPS;
 
   /** Room for `n` positions in `light`. */
   lightest(n: number): void {
@@ -151,9 +159,92 @@ export class KnapsackScratch {
 /** Counters of the knapsack DP, summed over calls (named as in MultipleKnapsackStats). */
 export type KnapsackCounters = Pick<MultipleKnapsackStats, 'knapsacks' | 'states'>;
 
+/** What a core DP step reports (the WASM kernel's statuses; the TypeScript loop takes the same steps). */
+export const CoreStatus = {
+  /** No layer left: the best state is final. */
+  done: 0,
+  /** A layer is about to merge: pay for its states (see corePending), then step again. */
+  layer: 1,
+  /** Memory could not grow for the next layer. */
+  memory: 2,
+  /** The step's merge steps ran (KnapsackScratch.pollSteps): ask the halting check, then step again. */
+  paused: 3,
+} as const;
+export type CoreStatus = (typeof CoreStatus)[keyof typeof CoreStatus];
+
+/** Where the core DP starts: the break solution, the first threshold and the best state so far. */
+export interface CoreStart {
+  /** Items before position b form the break solution. */
+  readonly b: number;
+  readonly cap: number;
+  /** Weight and value of the break solution. */
+  readonly bw: number;
+  readonly bv: number;
+  /** The value a state must beat. */
+  readonly z: number;
+  /** The best feasible state's history entry (-1: the break solution), or -2 for none yet. */
+  readonly bestH: number;
+  readonly bestW: number;
+}
+
+/** Where the core DP ended: the best value and its state. */
+export interface CoreEnd {
+  readonly z: number;
+  /** The best state's history entry: -1 for the break solution, -2 when no state beat the threshold. */
+  readonly bestH: number;
+  readonly bestW: number;
+  /** The positions (into the item list) the best state toggled from the break solution, latest decision first. */
+  readonly toggled: number[];
+}
+
+/** The positions on the history path from entry `h` (-1 ends it), latest first. */
+export function historyPath(h: number, pos: (h: number) => number, parent: (h: number) => number): number[] {
+  const out: number[] = [];
+  for (let e = h; e >= 0; e = parent(e)) out.push(pos(e));
+  return out;
+}
+
+/**
+ * The core DP compiled to WebAssembly (src/solve/wasm.ts implements it), stepping exactly as
+ * `coreDp` does: `coreBegin` after `coreLoad`, then `coreStep` until `done`.
+ */
+export interface CoreDpKernel {
+  /** Writes the profits and weights of the items at positions 0..k-1; false when memory cannot grow. */
+  coreLoad(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>): boolean;
+  /** Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes to the host. */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean;
+  /** Layers within `allowance` units in all are paid for by the step itself (corePaid); the next one past it stops the step (`layer`). */
+  coreStep(steps: number, allowance: number): CoreStatus;
+  /** States of the layer about to merge (after `layer`) and history entries so far. */
+  corePending(): { readonly states: number; readonly history: number };
+  /** Units the last step paid for by itself. */
+  corePaid(): number;
+  /** States dropped by the swap bound since coreBegin. */
+  coreSwapCuts(): number;
+  coreEnd(): CoreEnd;
+}
+
+/** One core DP's inputs: the items (ids into p, w, in efficiency order), where it starts, and what it spends and counts into. */
+interface CoreRun {
+  readonly items: ArrayLike<number>;
+  readonly k: number;
+  readonly p: ArrayLike<number>;
+  readonly w: ArrayLike<number>;
+  readonly start: CoreStart;
+  readonly meter: WorkMeter;
+  readonly scratch: KnapsackScratch;
+  readonly counters: KnapsackCounters;
+}
+
+/** The memory-cap halt of the core DP. */
+function capHalt(): MkpHalt {
+  return new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
+}
+
 /**
  * The best set of `items` (ids into `p`, `w`, in efficiency order) within `cap` if it is worth more than
- * `threshold`, else null. Spends one unit of work per state generated.
+ * `threshold`, else null. Spends one unit of work per state generated. With `scratch.kernel` set, the
+ * core DP runs in WebAssembly, with the same steps and the same answer.
  */
 export function knapsack(
   items: ArrayLike<number>,
@@ -175,8 +266,7 @@ export function knapsack(
     bv += p[items[b]!]!;
     b++;
   }
-  const breakSet = (): number[] => Array.from({ length: b }, (_, x) => items[x]!);
-  if (b === k) return bv > threshold ? { value: bv, weight: bw, chosen: breakSet() } : null;
+  if (b === k) return bv > threshold ? { value: bv, weight: bw, chosen: prefix(items, b) } : null;
   // Dantzig's bound of the whole problem: nothing beats it.
   const rootBound = bv + ceilRatio(cap - bw, p[items[b]!]!, w[items[b]!]!);
   if (rootBound <= threshold) return null;
@@ -193,7 +283,6 @@ export function knapsack(
     }
   }
   let z = Math.max(threshold, gv - 1);
-  // The best feasible state: its history entry (-1: the break solution itself), or -2 for none yet.
   let bestH = -2;
   let bestW = 0;
   if (bv > z) {
@@ -201,9 +290,77 @@ export function knapsack(
     bestH = -1;
     bestW = bw;
   }
+  const run: CoreRun = { items, k, p, w, start: { b, cap, bw, bv, z, bestH, bestW }, meter, scratch, counters };
+  const end = scratch.kernel === null ? coreDp(run) : kernelDp(scratch.kernel, run);
+  if (end.bestH === -2) return null;
+  return { value: end.z, weight: end.bestW, chosen: chosenSet(items, b, end) };
+}
+
+/** The first `b` items. */
+function prefix(items: ArrayLike<number>, b: number): number[] {
+  const out = new Array<number>(b);
+  for (let x = 0; x < b; x++) out[x] = items[x]!;
+  return out;
+}
+
+/**
+ * The best state's set: the break set without the positions its history removed, then the positions it
+ * added, latest decision first (each position is decided at most once on a history path).
+ */
+function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] {
+  const added: number[] = [];
+  let removed: number[] | null = null;
+  for (const x of end.toggled) {
+    if (x >= b) added.push(items[x]!);
+    else (removed ??= []).push(x);
+  }
+  const out: number[] = [];
+  if (removed === null) for (let x = 0; x < b; x++) out.push(items[x]!);
+  else {
+    const gone = new Uint8Array(b);
+    for (const x of removed) gone[x] = 1;
+    for (let x = 0; x < b; x++) if (gone[x] === 0) out.push(items[x]!);
+  }
+  for (const i of added) out.push(i);
+  return out;
+}
+
+/** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
+function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
+  const { items, k, p, w, start, meter, scratch, counters } = run;
+  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY)) throw capHalt();
+  try {
+    for (;;) {
+      // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
+      const status = kernel.coreStep(scratch.pollSteps, meter.quiet());
+      const paid = kernel.corePaid();
+      if (paid > 0) {
+        meter.spend(paid);
+        counters.states += paid;
+      }
+      if (status === CoreStatus.done) break;
+      if (status === CoreStatus.paused) meter.poll();
+      else if (status === CoreStatus.layer) {
+        const { states, history } = kernel.corePending();
+        meter.spend(states);
+        counters.states += states;
+        if (states > KNAPSACK_MAX_STATES || history + states > KNAPSACK_MAX_HISTORY) throw capHalt();
+      } else throw capHalt();
+    }
+  } finally {
+    scratch.swapCuts += kernel.coreSwapCuts();
+  }
+  return kernel.coreEnd();
+}
+
+/** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
+function coreDp(run: CoreRun): CoreEnd {
+  const { items, k, p, w, start, meter, scratch, counters } = run;
+  const { b, cap } = start;
+  let { z, bestH, bestW } = start;
   scratch.states(2);
-  scratch.sw[0] = bw;
-  scratch.sv[0] = bv;
+  scratch.sw[0] = start.bw;
+  scratch.sv[0] = start.bv;
   scratch.sh[0] = -1;
   // The swap bound needs two efficiencies to differ (with equal ones every term M is 0; see swapTerm).
   const swapping = p[items[0]!]! * w[items[k - 1]!]! !== p[items[k - 1]!]! * w[items[0]!]!;
@@ -220,7 +377,8 @@ export function knapsack(
   while (count > 0 && (s >= 0 || t < k)) {
     // Alternate the two directions while both have items left.
     if (adding ? t >= k : s < 0) adding = !adding;
-    const item = adding ? items[t]! : items[s]!;
+    const pos = adding ? t : s;
+    const item = items[pos]!;
     const dw = adding ? w[item]! : -w[item]!;
     const dv = adding ? p[item]! : -p[item]!;
     if (adding) t++;
@@ -245,9 +403,7 @@ export function knapsack(
 
     meter.spend(2 * count);
     counters.states += 2 * count;
-    if (2 * count > KNAPSACK_MAX_STATES || hist + 2 * count > KNAPSACK_MAX_HISTORY) {
-      throw new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
-    }
+    if (2 * count > KNAPSACK_MAX_STATES || hist + 2 * count > KNAPSACK_MAX_HISTORY) throw capHalt();
     scratch.states(2 * count);
     scratch.history(hist + 2 * count);
     const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
@@ -263,7 +419,13 @@ export function knapsack(
     let vx = sv[0]!;
     let wy = wx + dw;
     let vy = vx + dv;
+    // Merge steps left before the next halting check.
+    let poll = scratch.pollSteps;
     while (x < count || y < count) {
+      if (poll-- === 0) {
+        meter.poll();
+        poll = scratch.pollSteps - 1;
+      }
       let ww: number;
       let vv: number;
       let hh: number;
@@ -292,7 +454,7 @@ export function knapsack(
       if (ww <= cap) {
         if (vv > z) {
           if (hh <= -3) {
-            hItem[hist] = item;
+            hItem[hist] = pos;
             hParent[hist] = sh[-3 - hh]!;
             hh = hist++;
           }
@@ -341,7 +503,7 @@ export function knapsack(
       }
       if (!keep) continue;
       if (hh <= -3) {
-        hItem[hist] = item;
+        hItem[hist] = pos;
         hParent[hist] = sh[-3 - hh]!;
         hh = hist++;
       }
@@ -359,13 +521,6 @@ export function knapsack(
     scratch.th = sh;
     count = out;
   }
-  if (bestH === -2) return null;
-  // The break set with every item on the best state's history toggled.
-  const inSet = new Set<number>(breakSet());
-  for (let h = bestH; h >= 0; h = scratch.hParent[h]!) {
-    const item = scratch.hItem[h]!;
-    if (inSet.has(item)) inSet.delete(item);
-    else inSet.add(item);
-  }
-  return { value: z, weight: bestW, chosen: [...inSet] };
+  const { hItem, hParent } = scratch;
+  return { z, bestH, bestW, toggled: historyPath(bestH, (e) => hItem[e]!, (e) => hParent[e]!) };
 }

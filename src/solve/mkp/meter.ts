@@ -47,8 +47,18 @@ export class WorkMeter {
     this.#work += units;
     if (this.#work >= this.#nextCheck) {
       this.#nextCheck = this.#work + METER_CHECK_WORK;
-      const why = this.halted();
-      if (why !== undefined) throw new MkpHalt(why);
+      this.poll();
     }
+  }
+
+  /** Units that can be spent now without passing the budget or reaching the next halting check. */
+  quiet(): number {
+    return Math.max(0, Math.min(this.budget - this.#work, this.#nextCheck - 1 - this.#work));
+  }
+
+  /** Asks the halting check now (inside long steps that spend their work up front); throws MkpHalt if it says stop. */
+  poll(): void {
+    const why = this.halted();
+    if (why !== undefined) throw new MkpHalt(why);
   }
 }

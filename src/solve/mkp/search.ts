@@ -28,7 +28,7 @@
  *
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
-import { KnapsackScratch, knapsack, type KnapsackAnswer } from './knapsack.js';
+import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
 import { MkpHalt, WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
 import { denser } from '../knapsack.js';
@@ -527,11 +527,13 @@ function runs(walk: Generator<void, void, void>): boolean {
  * 3. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
- * On a halt, the best plan found so far (possibly empty).
+ * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
+ * runs in WebAssembly (the same answers).
  */
-export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter): MkpOutcome {
+export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel): MkpOutcome {
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
+  scratch.ks.kernel = kernel ?? null;
   const searches: Search[] = [];
   const start = (on: WorkMeter = meter): Search => {
     const s = new Search(packed, value, on, scratch);
