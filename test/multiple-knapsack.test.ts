@@ -531,6 +531,38 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
   });
 });
 
+describe('the aimed searches under the solve\'s limits', () => {
+  // Weak 100x10 instance 20 (seed 1): neither the first search nor the aimed searches close it within 2^22.
+  const problem = mkpProblem(1, 6, 'weak', 100, 10, 20);
+  const { packed } = prepare(problem, { quantum: 1 });
+  const values = nodeIndependentValues(packed)!;
+
+  it('a halting check that says stop while an aimed search runs ends the whole search with that reason', () => {
+    let asked = 0;
+    // The first search's share (2^22 / 40) passes about 6 checks; from the 10th on, the check says stop.
+    const meter = new WorkMeter(1 << 22, () => (++asked >= 10 ? 'stop now' : undefined), () => 'budget');
+    const out = searchMultipleKnapsack(packed, values, meter);
+    expect(out.optimal).toBe(false);
+    expect(out.reason).toBe('stop now');
+    expect(out.atBudget).toBe(false);
+    expect(out.counters.aims).toBeGreaterThanOrEqual(1);
+    expect(asked).toBe(10);
+    expectPlanWorthValue(packed, values, out);
+  });
+
+  it('the aimed searches\' work counts against the budget: the total never passes it', () => {
+    for (const budget of [1 << 18, 1 << 20, 1 << 22]) {
+      const meter = new WorkMeter(budget, () => undefined, () => 'budget');
+      const out = searchMultipleKnapsack(packed, values, meter);
+      expect(out.optimal).toBe(false);
+      expect(out.atBudget).toBe(true);
+      expect(out.counters.aims).toBeGreaterThanOrEqual(1);
+      expect(meter.work).toBeLessThanOrEqual(budget);
+      expectPlanWorthValue(packed, values, out);
+    }
+  });
+});
+
 describe('the root fill', () => {
   it('subset-sum 100x10 instances the split cannot close: each knapsack packed full at the root (value = total capacity, checked on the plan)', () => {
     let closedByFill = 0;
