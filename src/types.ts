@@ -178,6 +178,8 @@ export interface MultipleKnapsackStats {
   splitHits: number;
   /** Node capacities lowered to the largest subset sum of the sessions that could still go there. */
   tightened: number;
+  /** Aimed searches started (each looks only for a plan worth a proven bound on the optimum). */
+  aims: number;
 }
 
 /** Counters describing how a plan was obtained. */

@@ -17,10 +17,10 @@ import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { bfd } from '../src/solve/bfd.js';
 import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack } from '../src/solve/mkp/search.js';
+import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
-import { keyScales, nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
+import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../src/solve/pack.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
 import type { Plan, PlanValue, Problem, ProblemSession } from '../src/types.js';
 import { expectFeasible } from './helpers/plan-checks.js';
@@ -51,6 +51,21 @@ function efficiencyOrder(w: number[], p: number[]): Int32Array {
 function keyOf(packed: PackedProblem, v: PlanValue): bigint {
   const s = keyScales(packed.ready, packed.tokens);
   return BigInt(v.credit) * s.ready + BigInt(v.ready) * s.tokens + BigInt(v.tokens);
+}
+
+/** The search's plan is feasible (candidate nodes, capacities) and worth the value it reports. */
+function expectPlanWorthValue(packed: PackedProblem, values: Float64Array, out: MkpOutcome): void {
+  const m = nodesKept(packed);
+  const used = new Float64Array(m);
+  let v = 0;
+  out.node.forEach((b, j) => {
+    if (b < 0) return;
+    expect(packed.candidate[j * m + b]).toBe(1);
+    used[b] = used[b]! + packed.qweight[j]!;
+    v += values[j]!;
+  });
+  used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
+  expect(v).toBe(out.value);
 }
 
 /** Small problems whose values do not depend on the node: credit equal on every node or none. */
@@ -382,18 +397,7 @@ describe('the search against brute force', () => {
       expect(out.optimal).toBe(true);
       const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
       expect(BigInt(out.value)).toBe(expected);
-      // The plan is feasible (candidate nodes, capacities) and worth the value.
-      const m = nodesKept(packed);
-      const used = new Float64Array(m);
-      let v = 0;
-      out.node.forEach((b, j) => {
-        if (b < 0) return;
-        expect(packed.candidate[j * m + b]).toBe(1);
-        used[b] = used[b]! + packed.qweight[j]!;
-        v += values![j]!;
-      });
-      used.forEach((u, b) => expect(u).toBeLessThanOrEqual(packed.qcapacity[b]!));
-      expect(v).toBe(out.value);
+      expectPlanWorthValue(packed, values!, out);
       checked++;
       hits.nodes += out.counters.nodes;
       hits.splitHits += out.counters.splitHits;
@@ -449,6 +453,113 @@ describe('the search against brute force', () => {
       }
     }
     expect(taken).toBeGreaterThan(20);
+  });
+});
+
+describe('the aimed searches (knapsack-order branching at the root bound)', () => {
+  const shapes = [
+    { nodes: 3, sessions: 8, eligibility: false, equalCapacities: false, twins: false, credited: false },
+    { nodes: 3, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: true },
+    { nodes: 4, sessions: 7, eligibility: false, equalCapacities: true, twins: true, credited: false },
+    { nodes: 2, sessions: 9, eligibility: true, equalCapacities: true, twins: false, credited: true },
+    { nodes: 4, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: false },
+  ];
+
+  it('budgets that cut the first search short: optimal plans equal brute force, every plan is feasible and worth its value', () => {
+    // FIRST_SEARCH_SHARE of a small budget stops the first search after a few nodes, so the aimed searches
+    // run (eligibility limits, so candidate sets differ; equal capacities, so nodes are interchangeable;
+    // twins; quanta 1-3) and either find a plan worth the root bound, prove none exists, or run out.
+    let aimed = 0;
+    let aimedOptimal = 0;
+    let missed = 0;
+    for (let seed = 0; seed < 900; seed++) {
+      const shape = shapes[seed % shapes.length]!;
+      const quantum = [1, 2, 3][seed % 3]!;
+      const budget = [400, 1600, 6400][Math.floor(seed / 3) % 3]!;
+      const problem = independentProblem(seed + 5000, shape);
+      const { packed } = prepare(problem, { quantum });
+      const values = nodeIndependentValues(packed)!;
+      const out = searchMultipleKnapsack(packed, values, new WorkMeter(budget, () => undefined, () => 'budget'));
+      const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
+      expectPlanWorthValue(packed, values, out);
+      if (out.optimal) expect(BigInt(out.value)).toBe(expected);
+      else {
+        expect(BigInt(out.value) <= expected).toBe(true);
+        missed++;
+      }
+      if (out.counters.aims > 0) {
+        aimed++;
+        if (out.optimal) aimedOptimal++;
+      }
+    }
+    expect(aimed).toBeGreaterThan(100);
+    expect(aimedOptimal).toBeGreaterThan(50);
+    expect(missed).toBeLessThan(900);
+  });
+
+  it('weakly correlated 50 x 5 instances the first search cannot close: a plan worth the surrogate bound, checked by an independent DP', () => {
+    // Instances of the weak 50x5 group (seed 1) whose first search stops at its share. The surrogate bound
+    // (one knapsack over every item, capacity the total) is computed here by a plain DP over weights: a
+    // feasible plan worth it is optimal, whatever found it.
+    let aimedOptimal = 0;
+    for (const i of [35, 51, 65, 72]) {
+      const problem = mkpProblem(1, 5, 'weak', 50, 5, i);
+      const { packed } = prepare(problem, { quantum: 1 });
+      const values = nodeIndependentValues(packed)!;
+      const out = searchMultipleKnapsack(packed, values, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      const total = problem.nodes.reduce((a, n) => a + n.capacity, 0);
+      const best = new Float64Array(total + 1);
+      for (const s of problem.sessions) {
+        const p = s.credit![problem.nodes[0]!.id]!;
+        for (let c = total; c >= s.weight; c--) best[c] = Math.max(best[c]!, best[c - s.weight]! + p);
+      }
+      const used = new Map<string, number>();
+      let credit = 0;
+      unpackNodes(packed, out.node).forEach((b, j) => {
+        if (b < 0) return;
+        const s = problem.sessions[j]!;
+        const id = problem.nodes[b]!.id;
+        used.set(id, (used.get(id) ?? 0) + s.weight);
+        credit += s.credit![id]!;
+      });
+      for (const n of problem.nodes) expect(used.get(n.id) ?? 0).toBeLessThanOrEqual(n.capacity);
+      expect(out.optimal).toBe(true);
+      expect(credit).toBe(best[total]);
+      if (out.counters.aims > 0) aimedOptimal++;
+    }
+    expect(aimedOptimal).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the aimed searches under the solve\'s limits', () => {
+  // Weak 100x10 instance 20 (seed 1): neither the first search nor the aimed searches close it within 2^22.
+  const problem = mkpProblem(1, 6, 'weak', 100, 10, 20);
+  const { packed } = prepare(problem, { quantum: 1 });
+  const values = nodeIndependentValues(packed)!;
+
+  it('a halting check that says stop while an aimed search runs ends the whole search with that reason', () => {
+    let asked = 0;
+    // The first search's share (2^22 / 40) passes about 6 checks; from the 10th on, the check says stop.
+    const meter = new WorkMeter(1 << 22, () => (++asked >= 10 ? 'stop now' : undefined), () => 'budget');
+    const out = searchMultipleKnapsack(packed, values, meter);
+    expect(out.optimal).toBe(false);
+    expect(out.reason).toBe('stop now');
+    expect(out.atBudget).toBe(false);
+    expect(out.counters.aims).toBeGreaterThanOrEqual(1);
+    expect(asked).toBe(10);
+    expectPlanWorthValue(packed, values, out);
+  });
+
+  it('the aimed searches\' work counts against the budget: the total never passes it', () => {
+    for (const budget of [1 << 18, 1 << 20, 1 << 22]) {
+      const meter = new WorkMeter(budget, () => undefined, () => 'budget');
+      const out = searchMultipleKnapsack(packed, values, meter);
+      expect(out.optimal).toBe(false);
+      expect(out.atBudget).toBe(true);
+      expect(out.counters.aims).toBeGreaterThanOrEqual(1);
+      expect(meter.work).toBeLessThanOrEqual(budget);
+      expectPlanWorthValue(packed, values, out);
+    }
   });
 });
 

@@ -24,10 +24,12 @@
  *    copies (same weight, value and candidacy) are excluded with it, since any completion using a copy
  *    maps to one using the item, which the assignment branches cover.
  *
+ *    Or, in the aimed searches (see searchMultipleKnapsack), knapsack by knapsack (branchInOrder).
+ *
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
-import { KnapsackScratch, knapsack, type CoreDpKernel } from './knapsack.js';
-import { MkpHalt, type WorkMeter } from './meter.js';
+import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
+import { MkpHalt, WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
 import { denser } from '../knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
@@ -67,6 +69,20 @@ export const TIGHTEN_MAX_CAPACITY = 1 << 16;
 /** The split's exact subset sums run on rooms of about this many quanta; larger rooms are first filled greedily. */
 export const SPLIT_BITSET_ROOM = 1 << 16;
 
+/** The share of the meter's budget the first, plain search may spend before the search aims at its root bound. */
+export const FIRST_SEARCH_SHARE = 1 / 40;
+/** The share of the budget the aimed searches may spend together, and how many knapsack orders they try at most. */
+export const AIM_SHARE = 1 / 4;
+export const AIM_RESTARTS = 8;
+/**
+ * An aimed search stopped at its share having visited fewer nodes than this ends the aiming (measured on
+ * the strongly correlated 100 x 10 class, where one surrogate DP can cost a whole share: with 3 no plan
+ * is worse than without the aimed searches; with 8 the weakly correlated 100 x 10 class loses most of its gain).
+ */
+export const AIM_MIN_NODES = 3;
+
+/** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
+class Reached {}
 const FREE = -2;
 const EXCLUDED = -1;
 
@@ -84,10 +100,25 @@ class Search {
   /** The root's fill ran (see fill). */
   filled = false;
   readonly best: Int32Array;
-  readonly counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0 };
+  readonly counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
   readonly ks: KnapsackScratch;
   readonly ss: SubsetSumScratch;
   readonly buf: Int32Array;
+  /** The knapsack order of branchInOrder (see reorder) and each node's place in it. */
+  readonly byRank: Int32Array;
+  readonly rank: Int32Array;
+  /** Per item: the first place in the knapsack order it may still go to (branchInOrder bars it from earlier ones). */
+  readonly from: Int32Array;
+  /** Branch knapsack by knapsack (branchInOrder) instead of on the surrogate's left-out items (branch). */
+  ordered = false;
+  /** This search's own work limit (it pauses past it), and a proven bound on every plan (Reached at it). */
+  stopAt = Number.POSITIVE_INFINITY;
+  ceiling = Number.POSITIVE_INFINITY;
+  /** Search nodes open on the current path, and the root's surrogate bound (its tightest, after tightening). */
+  depth = 0;
+  rootBound = Number.POSITIVE_INFINITY;
+  /** Surrogate answers at the root, by threshold and residuals, shared by the aimed searches (null: not kept). */
+  rootMemo: Map<string, KnapsackAnswer | null> | null = null;
 
   constructor(
     readonly packed: PackedProblem,
@@ -125,6 +156,18 @@ class Search {
     this.resid = Float64Array.from(packed.capacity);
     this.best = new Int32Array(n).fill(-1);
     this.buf = new Int32Array(n);
+    this.byRank = Int32Array.from(Array.from({ length: m }, (_, b) => b).sort((a, b) => packed.capacity[a]! - packed.capacity[b]! || a - b));
+    this.rank = new Int32Array(m);
+    this.byRank.forEach((b, r) => (this.rank[b] = r));
+    this.from = new Int32Array(n);
+  }
+
+  /** Sets the knapsack order of branchInOrder: 0 capacity ascending, 1 descending, k > 1 ascending rotated by k - 1. */
+  reorder(k: number): void {
+    const asc = Array.from(this.byRank).sort((a, b) => this.packed.capacity[a]! - this.packed.capacity[b]! || a - b);
+    const order = k === 1 ? asc.reverse() : k > 1 ? [...asc.slice((k - 1) % this.m), ...asc.slice(0, (k - 1) % this.m)] : asc;
+    this.byRank.set(order);
+    this.byRank.forEach((b, r) => (this.rank[b] = r));
   }
 
   /** Items i and j have the same weight, value and candidate nodes. */
@@ -138,6 +181,11 @@ class Search {
     return this.packed.candidate[j * this.m + b] === 1;
   }
 
+  /** Item j may still go to node b: a candidate there, and b not before the item's first allowed rank. */
+  allowed(j: number, b: number): boolean {
+    return this.packed.candidate[j * this.m + b] === 1 && this.rank[b]! >= this.from[j]!;
+  }
+
   /** Records the current assignment plus `extra` (item -> node) as the incumbent. */
   record(value: number, extra: ReadonlyMap<number, number>): void {
     this.bestValue = value;
@@ -145,6 +193,7 @@ class Search {
       const b = this.assign[j]!;
       this.best[j] = b >= 0 ? b : (extra.get(j) ?? -1);
     }
+    if (value >= this.ceiling) throw new Reached();
   }
 
   /** The free items that are candidates on some node with room for them, in efficiency order, into buf. */
@@ -154,7 +203,7 @@ class Search {
     for (const j of this.order) {
       if (this.assign[j] !== FREE) continue;
       for (let b = 0; b < this.m; b++) {
-        if (this.candidate(j, b) && w[j]! <= this.resid[b]!) {
+        if (this.allowed(j, b) && w[j]! <= this.resid[b]!) {
           this.buf[k++] = j;
           break;
         }
@@ -173,7 +222,7 @@ class Search {
       const r = this.resid[b]!;
       if (r === 0 || r > TIGHTEN_MAX_CAPACITY) continue;
       let c = 0;
-      for (let x = 0; x < k; x++) if (this.candidate(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
+      for (let x = 0; x < k; x++) if (this.allowed(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
       const s = maxSubsetSum(mine, c, w, r, this.meter, this.ss);
       if (s !== null && s.sum < r) {
         this.resid[b] = s.sum;
@@ -187,26 +236,35 @@ class Search {
   /**
    * One search node: the surrogate bound and the split on the residuals as they are; when the split
    * falls short, the residuals tightened and, if that lowered any, the bound and the split again; then
-   * the branches.
+   * the branches. A generator: it pauses (yields) at the start of a node while the work is past stopAt,
+   * and resumes where it stopped when the caller raises stopAt and asks for the next step.
    */
-  node(): void {
+  *node(): Generator<void, void, void> {
     this.meter.spend(1);
+    while (this.meter.work > this.stopAt) yield;
     this.counters.nodes++;
+    this.depth++;
+    try {
+      yield* this.nodeBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  *nodeBody(): Generator<void, void, void> {
     const saved = Float64Array.from(this.resid);
     let tightened = false;
     for (;;) {
       const step = this.boundAndSplit();
-      if (step === null) {
-        this.resid.set(saved);
-        return;
-      }
+      if (step === null) break;
       if (tightened || !this.tighten(step.free)) {
-        this.branch(step.left, step.bound, step.free);
-        this.resid.set(saved);
-        return;
+        if (this.ordered) yield* this.branchInOrder(step.bound, step.free);
+        else yield* this.branch(step.left, step.bound, step.free);
+        break;
       }
       tightened = true;
     }
+    this.resid.set(saved);
   }
 
   /**
@@ -221,7 +279,7 @@ class Search {
     for (const b of order) {
       if (left.size === 0) break;
       let mine: number[] = [];
-      for (const j of left) if (this.candidate(j, b) && w[j]! <= room[b]!) mine.push(j);
+      for (const j of left) if (this.allowed(j, b) && w[j]! <= room[b]!) mine.push(j);
       if (mine.length === 0) continue;
       if (room[b]! > SPLIT_BITSET_ROOM) {
         // A large room: the heaviest items go in greedily while they leave at least SPLIT_BITSET_ROOM, so
@@ -276,13 +334,25 @@ class Search {
     const reach = new Float64Array(m);
     for (let x = 0; x < k; x++) {
       const j = free[x]!;
-      for (let b = 0; b < m; b++) if (this.candidate(j, b) && w[j]! <= this.resid[b]!) reach[b] = reach[b]! + w[j]!;
+      for (let b = 0; b < m; b++) if (this.allowed(j, b) && w[j]! <= this.resid[b]!) reach[b] = reach[b]! + w[j]!;
     }
     let cap = 0;
     for (let b = 0; b < m; b++) cap += Math.min(reach[b]!, this.resid[b]!);
-    const sur = knapsack(free, k, p, w, cap, this.bestValue - this.fixed, this.meter, this.ks, this.counters);
+    const threshold = this.bestValue - this.fixed;
+    // At the root of an aimed search the call is the same as at the root of the aimed searches before it
+    // (no item decided or barred; the same residuals, hence the same free items, and threshold): its
+    // answer is taken from them.
+    const memo = this.depth === 1 ? this.rootMemo : null;
+    const key = memo === null ? '' : `${threshold}:${this.resid.join(',')}`;
+    let sur: KnapsackAnswer | null;
+    if (memo?.has(key) === true) sur = memo.get(key)!;
+    else {
+      sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
+      memo?.set(key, sur);
+    }
     if (sur === null) return null;
     const bound = this.fixed + sur.value;
+    if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
 
     // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
     this.counters.splits++;
@@ -306,7 +376,7 @@ class Search {
       if (placed.has(j)) continue;
       let pick = -1;
       for (let b = 0; b < m; b++) {
-        if (this.candidate(j, b) && w[j]! <= room[b]! && (pick < 0 || room[b]! < room[pick]!)) pick = b;
+        if (this.allowed(j, b) && w[j]! <= room[b]! && (pick < 0 || room[b]! < room[pick]!)) pick = b;
       }
       if (pick < 0) continue;
       room[pick] = room[pick]! - w[j]!;
@@ -338,7 +408,7 @@ class Search {
     for (const b of ascending) {
       const r = this.resid[b]!;
       let c = 0;
-      for (const j of free) if (!placed.has(j) && this.candidate(j, b) && w[j]! <= r) mine[c++] = j;
+      for (const j of free) if (!placed.has(j) && this.allowed(j, b) && w[j]! <= r) mine[c++] = j;
       this.meter.spend(free.length);
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, r, 0, this.meter, this.ks, this.counters);
@@ -349,8 +419,46 @@ class Search {
     if (value > this.bestValue) this.record(value, placed);
   }
 
+  /**
+   * Knapsack-by-knapsack branching: the first knapsack in order with a free item that fits; its optimal
+   * single knapsack's most efficient item j; j on it, then j barred from it (and from every knapsack
+   * before it, where no free item fits any more).
+   */
+  *branchInOrder(bound: number, free: Int32Array): Generator<void, void, void> {
+    const w = this.packed.qweight;
+    const p = this.value;
+    const mine = new Int32Array(free.length);
+    for (let r = 0; r < this.m; r++) {
+      const b = this.byRank[r]!;
+      const room = this.resid[b]!;
+      if (room === 0) continue;
+      let c = 0;
+      for (const j of free) if (this.assign[j] === FREE && this.allowed(j, b) && w[j]! <= room) mine[c++] = j;
+      this.meter.spend(free.length);
+      if (c === 0) continue;
+      const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
+      if (best === null || best.chosen.length === 0) continue;
+      const inSet = new Set(best.chosen);
+      let j = -1;
+      for (let x = 0; x < c; x++) if (inSet.has(mine[x]!)) { j = mine[x]!; break; }
+      this.assign[j] = b;
+      this.resid[b] = room - w[j]!;
+      this.fixed += p[j]!;
+      yield* this.node();
+      this.fixed -= p[j]!;
+      this.resid[b] = room;
+      this.assign[j] = FREE;
+      if (this.bestValue >= bound) return;
+      const saved = this.from[j]!;
+      this.from[j] = r + 1;
+      yield* this.node();
+      this.from[j] = saved;
+      return;
+    }
+  }
+
   /** The branches on the heaviest surrogate item the split left out: to each node it may go to, then excluded. */
-  branch(left: ReadonlySet<number>, bound: number, free: Int32Array): void {
+  *branch(left: ReadonlySet<number>, bound: number, free: Int32Array): Generator<void, void, void> {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
@@ -366,7 +474,7 @@ class Search {
       this.assign[j] = b;
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
-      this.node();
+      yield* this.node();
       this.fixed -= p[j]!;
       this.resid[b] = this.resid[b]! + w[j]!;
       this.assign[j] = FREE;
@@ -381,29 +489,130 @@ class Search {
           excluded.push(i);
         }
       }
-      this.node();
+      yield* this.node();
       for (const i of excluded) this.assign[i] = FREE;
     }
   }
 }
 
+/** How many different knapsack orders reorder gives for m knapsacks (one per k below it). */
+function distinctOrders(m: number): number {
+  return m <= 2 ? m : m + 1;
+}
+
+/** Runs a search (its root's generator) on: true when it ended (or reached its ceiling), false when it paused at its work limit. */
+function runs(walk: Generator<void, void, void>): boolean {
+  try {
+    return walk.next().done === true;
+  } catch (e) {
+    if (e instanceof Reached) return true;
+    throw e;
+  }
+}
+
 /**
  * Solves the multiple knapsack of a packed problem whose values do not depend on the node (`value`: per
- * kept session), within the meter's budget. On a halt, the best plan found so far (possibly empty). With
- * `kernel`, the surrogate knapsacks' core DP runs in WebAssembly (the same answers).
+ * kept session), within the meter's budget, in up to three stages:
+ *
+ * 1. The search above (branching on the surrogate's left-out items), within FIRST_SEARCH_SHARE of the
+ *    budget; most problems end here.
+ * 2. Aimed searches: with U the first search's root bound, a search whose incumbent value is set to U - 1
+ *    (no plan) finds a plan worth U if one exists and otherwise ends having proven that none does; every
+ *    node whose bound is below U is closed at once, and the surrogate DP drops every state that cannot
+ *    reach U. These branch knapsack by knapsack (branchInOrder), one search per knapsack order (capacity
+ *    ascending, descending, rotations; a search's length is heavy-tailed in its order) within AIM_SHARE
+ *    of the budget in all, at most AIM_RESTARTS orders. A plan worth U is optimal (U bounds every plan);
+ *    a search that ends without one proves the optimum below U, and the next aims at U - 1. Their roots
+ *    share one surrogate answer (rootMemo) and skip the fill (the first search's root ran the same one).
+ * 3. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
+ *    soon as a plan reaches the bound stage 2 proved.
+ *
+ * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
+ * runs in WebAssembly (the same answers).
  */
 export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel): MkpOutcome {
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
   scratch.ks.kernel = kernel ?? null;
-  const s = new Search(packed, value, meter, scratch);
+  const searches: Search[] = [];
+  const start = (on: WorkMeter = meter): Search => {
+    const s = new Search(packed, value, on, scratch);
+    searches.push(s);
+    return s;
+  };
+  const outcome = (s: Search, halt?: MkpHalt): MkpOutcome => {
+    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
+    for (const t of searches) for (const k of Object.keys(counters) as (keyof MkpCounters)[]) counters[k] += t.counters[k];
+    const base = { node: s.best, value: Math.max(0, s.bestValue), counters };
+    return halt === undefined ? { ...base, optimal: true } : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
+  };
+  const first = start();
   try {
-    s.node();
+    first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
+    const walk = first.node();
+    if (runs(walk)) return outcome(first);
+    let ceiling = Number.POSITIVE_INFINITY;
+    let target = first.rootBound;
+    if (Number.isFinite(target)) {
+      const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
+      const share = (meter.budget * AIM_SHARE) / orders;
+      let attempt = 0;
+      const rootMemo = new Map<string, KnapsackAnswer | null>();
+      while (target > first.bestValue && attempt < orders) {
+        // Each aimed search counts its work on a meter of its own, bounded by its share, whose checks
+        // pass the work on to the solve's meter (so the budget, the deadline and the stop flag still hold).
+        let moved = 0;
+        let halt: MkpHalt | null = null;
+        const own: WorkMeter = new WorkMeter(
+          Math.min(share, meter.budget - meter.work),
+          () => {
+            try {
+              meter.spend(own.work - moved);
+            } catch (e) {
+              if (e instanceof MkpHalt) halt = e;
+              throw e;
+            }
+            moved = own.work;
+            return undefined;
+          },
+          () => 'aimed search share',
+        );
+        const aim = start(own);
+        aim.counters.aims = 1;
+        aim.ordered = true;
+        aim.reorder(attempt);
+        aim.bestValue = target - 1;
+        // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
+        aim.filled = true;
+        aim.rootMemo = rootMemo;
+        let ended = false;
+        try {
+          ended = runs(aim.node());
+        } catch (e) {
+          if (!(e instanceof MkpHalt) || halt !== null) throw e;
+        }
+        meter.spend(own.work - moved);
+        if (!ended) {
+          // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
+          // was not even bounded): the others would be too, and the first search gets the budget back.
+          if (aim.counters.nodes < AIM_MIN_NODES) break;
+          attempt++;
+          continue;
+        }
+        if (aim.bestValue >= target) return outcome(aim);
+        ceiling = target - 1;
+        target--;
+      }
+    }
+    if (first.bestValue >= ceiling) return outcome(first);
+    first.stopAt = Number.POSITIVE_INFINITY;
+    first.ceiling = ceiling;
+    runs(walk);
+    return outcome(first);
   } catch (e) {
     if (!(e instanceof MkpHalt)) throw e;
-    return { node: s.best, value: Math.max(0, s.bestValue), optimal: false, reason: e.reason, atBudget: e.atBudget, counters: s.counters };
+    return outcome(first, e);
   } finally {
     if (scratch.ks.small && scratch.ss.small) kept = scratch;
   }
-  return { node: s.best, value: Math.max(0, s.bestValue), optimal: true, counters: s.counters };
 }
