@@ -1,7 +1,11 @@
 /** The family report says which schema and which package produced it, and with which parameters. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyRunOptions } from '../src/bench/family-run.js';
+import { run as bench } from '../src/commands/bench.js';
+import { InvalidValueError } from '../src/errors.js';
 
 describe('family report', () => {
   it('carries schemaVersion, the package from package.json and the options it ran with', async () => {
@@ -13,7 +17,7 @@ describe('family report', () => {
       highsSample: 0,
       highsTimeLimitSec: 1,
       cycles: 1,
-      warmupIterations: 0,
+      warmupPasses: 0,
       pool: false,
       stateBudget: 1_000_000,
     };
@@ -24,5 +28,36 @@ describe('family report', () => {
     expect(report.options).toEqual(options);
     expect(report.command).toBe('tao bench --families mkp');
     expect(report.groups.length).toBeGreaterThan(0);
+    for (const g of report.groups) {
+      // CPU time and run-queue wait describe the very samples the wall clock does.
+      expect(g.inThreadCpu.n).toBe(g.inThread.n);
+      if (g.inThreadWait !== null) expect(g.inThreadWait.n).toBe(g.inThread.n);
+      expect(g.pool).toBeNull();
+      expect(g.poolWorker).toBeNull();
+    }
+  });
+});
+
+describe('tao bench --families flags', () => {
+  it('refuses --warmup (solves of the settings benchmark) with --families, naming --warmup-passes', async () => {
+    await expect(bench(['--families', 'mkp', '--warmup', '3'])).rejects.toThrow(InvalidValueError);
+    await expect(bench(['--families', 'mkp', '--warmup', '3'])).rejects.toThrow(/--warmup-passes/);
+  });
+
+  it('refuses --warmup-passes without --families', async () => {
+    await expect(bench(['--warmup-passes', '2'])).rejects.toThrow(/--warmup-passes applies to --families/);
+  });
+
+  it('refuses to render a saved report of another schema', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tao-family-report-'));
+    try {
+      const file = join(dir, 'old.json');
+      writeFileSync(file, JSON.stringify({ kind: 'tao-bench-families', schemaVersion: FAMILY_REPORT_SCHEMA_VERSION - 1, groups: [] }));
+      await expect(bench(['--families', 'mkp', '--from-report', file])).rejects.toThrow(
+        new RegExp(`schemaVersion ${FAMILY_REPORT_SCHEMA_VERSION - 1}; this tao reads tao-bench-families ${FAMILY_REPORT_SCHEMA_VERSION}`),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
