@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import type { Plan, Problem } from '../src/types.js';
 import { armFault, disarmFault, type WorkerFault } from './fixtures/fault-token.mjs';
 import { builtWorker, problemArb, timeless } from './pool-support.js';
 
@@ -184,8 +184,12 @@ describe('a worker that cannot start', () => {
     return Promise.race([p, late]).finally(() => clearTimeout(timer));
   }
 
-  it('answers a solve left in the queue when the last worker dies after another failed to start, and none can start again', async () => {
-    const pool = createSolverPool({ workerFile: strandingWorker('never-again', 'fail'), minThreads: 1, maxThreads: 2 });
+  /**
+   * Two solves on a warm pool of `strandingWorker(name, laterStarts)` (1 to 2 threads): the first dies with
+   * its worker; returns the pool and the second, which was queued behind it.
+   */
+  async function strandedSolve(name: string, laterStarts: 'fail' | 'only-the-second-fails'): Promise<{ pool: SolverPool; second: Plan }> {
+    const pool = createSolverPool({ workerFile: strandingWorker(name, laterStarts), minThreads: 1, maxThreads: 2 });
     pools.push(pool);
     await pool.ready();
     const [first, second] = await within(
@@ -194,24 +198,20 @@ describe('a worker that cannot start', () => {
       'the solve queued behind the dying worker',
     );
     expect(first.reason).toMatch(/^worker died: worker exited with code: 70; /);
+    expect(pool.stats()).toMatchObject({ revivals: 1, running: 0, queued: 0 });
+    return { pool, second };
+  }
+
+  it('answers a solve left in the queue when the last worker dies after another failed to start, and none can start again', async () => {
+    const { second } = await strandedSolve('never-again', 'fail');
     expect(second.status).toBe('fallback');
     expect(second.reason).toMatch(/^no worker could start: .*cannot start thread \d; heuristic fallback plan/);
     expect(timeless(second).value).toEqual(timeless(fallbackPlan(prepare(problem, { quantum: 256 }), 'x')).value);
-    expect(pool.stats()).toMatchObject({ revivals: 1, running: 0, queued: 0 });
   });
 
   it('runs a solve left in the queue when the last worker dies after another failed to start, on a thread started for it', async () => {
-    const pool = createSolverPool({ workerFile: strandingWorker('once-failed', 'only-the-second-fails'), minThreads: 1, maxThreads: 2 });
-    pools.push(pool);
-    await pool.ready();
-    const [first, second] = await within(
-      Promise.all([pool.solve(problem, { quantum: 256 }), pool.solve(problem, { quantum: 256 })]),
-      5_000,
-      'the solve queued behind the dying worker',
-    );
-    expect(first.reason).toMatch(/^worker died: worker exited with code: 70; /);
+    const { pool, second } = await strandedSolve('once-failed', 'only-the-second-fails');
     expect(timeless(second)).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
-    expect(pool.stats()).toMatchObject({ revivals: 1, running: 0, queued: 0 });
     // The pool serves on: later solves are exact.
     expect(timeless(await pool.solve(problem, { quantum: 256 }))).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
   });
