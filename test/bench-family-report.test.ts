@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyRunOptions } from '../src/bench/family-run.js';
+import { formatFamilyMarkdown } from '../src/bench/family-table.js';
+import { summarize } from '../src/bench/stats.js';
 import { run as bench } from '../src/commands/bench.js';
 import { InvalidValueError } from '../src/errors.js';
 
@@ -35,6 +37,33 @@ describe('family report', () => {
       expect(g.pool).toBeNull();
       expect(g.poolWorker).toBeNull();
     }
+  });
+});
+
+describe('family tables', () => {
+  it("show each group's run-queue wait beside its CPU time, and the pool worker's own P95 beside the round trip", async () => {
+    const options: FamilyRunOptions = {
+      families: ['near-fitting'],
+      seed: 1,
+      count: 2,
+      mkpCount: 1,
+      highsSample: 0,
+      highsTimeLimitSec: 1,
+      cycles: 1,
+      warmupPasses: 1,
+      pool: false,
+      stateBudget: 1_000_000,
+    };
+    const report = await runFamilies(options, 'tao bench --families near-fitting', { log: () => {} });
+    const g = report.groups[0]!;
+    g.inThreadCpu = summarize([0.25]);
+    g.inThreadWait = summarize([0.004]);
+    g.pool = summarize([0.5]);
+    g.poolWorker = summarize([0.2]);
+    const md = formatFamilyMarkdown(report, new Map());
+    expect(md).toContain('| CPU P50 / P95 ms | run-queue wait P95 ms | pool P50 / P95 (worker P95) ms |');
+    expect(md).toContain('| 0.250 / 0.250 | 0.004 | 0.500 / 0.500 (0.200) |');
+    expect(md).toContain('after 1 untimed pass per group');
   });
 });
 

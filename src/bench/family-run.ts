@@ -180,7 +180,7 @@ async function runGroup(
     pool === null
       ? null
       : await timeSolves(`${key}/pool`, problems, (p) => pool.solve(p, options), {
-          iterations: problems.length,
+          iterations,
           warmupIterations,
           async: true,
           inspect: (plan) => {
