@@ -9,20 +9,14 @@ import { summarize } from '../src/bench/stats.js';
 import { run as bench } from '../src/commands/bench.js';
 import { InvalidValueError } from '../src/errors.js';
 
+/** A small in-thread run without oracles or pool, for checks of the report's shape. */
+function quickOptions(o: Pick<FamilyRunOptions, 'families' | 'seed' | 'count' | 'warmupPasses'>): FamilyRunOptions {
+  return { ...o, mkpCount: 1, highsSample: 0, highsTimeLimitSec: 1, cycles: 1, pool: false, stateBudget: 1_000_000 };
+}
+
 describe('family report', () => {
   it('carries schemaVersion, the package from package.json and the options it ran with', async () => {
-    const options: FamilyRunOptions = {
-      families: ['mkp'],
-      seed: 3,
-      count: 1,
-      mkpCount: 1,
-      highsSample: 0,
-      highsTimeLimitSec: 1,
-      cycles: 1,
-      warmupPasses: 0,
-      pool: false,
-      stateBudget: 1_000_000,
-    };
+    const options = quickOptions({ families: ['mkp'], seed: 3, count: 1, warmupPasses: 0 });
     const report = await runFamilies(options, 'tao bench --families mkp', { log: () => {} });
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
     expect(report.schemaVersion).toBe(FAMILY_REPORT_SCHEMA_VERSION);
@@ -42,18 +36,7 @@ describe('family report', () => {
 
 describe('family tables', () => {
   it("show each group's run-queue wait beside its CPU time, and the pool worker's own P95 beside the round trip", async () => {
-    const options: FamilyRunOptions = {
-      families: ['near-fitting'],
-      seed: 1,
-      count: 2,
-      mkpCount: 1,
-      highsSample: 0,
-      highsTimeLimitSec: 1,
-      cycles: 1,
-      warmupPasses: 1,
-      pool: false,
-      stateBudget: 1_000_000,
-    };
+    const options = quickOptions({ families: ['near-fitting'], seed: 1, count: 2, warmupPasses: 1 });
     const report = await runFamilies(options, 'tao bench --families near-fitting', { log: () => {} });
     const g = report.groups[0]!;
     g.inThreadCpu = summarize([0.25]);
