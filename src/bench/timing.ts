@@ -41,7 +41,7 @@ export function collectGarbage(): boolean {
   return true;
 }
 
-/** The quiet wait before a timed run: polled in windows of WINDOW_MS, given up after MAX_MS. */
+/** The quiet wait before a timed run: polled in windows of `windowMs`, given up after `maxMs`. */
 export const SETTLE = Object.freeze({
   windowMs: 10,
   /** A window is quiet when the whole process used at most this share of one core during it. */
@@ -52,9 +52,9 @@ export const SETTLE = Object.freeze({
 /**
  * Waits, with this thread idle, until the process's other threads (background compilation, GC helpers,
  * pool workers finishing) have gone quiet: one window of `SETTLE.windowMs` in which the process used at
- * most `SETTLE.quietShare` of a core, or `SETTLE.maxMs` in all. Returns the time waited, ms.
+ * most `SETTLE.quietShare` of a core, or `SETTLE.maxMs` in all.
  */
-export async function settle(): Promise<number> {
+export async function settle(): Promise<void> {
   const t0 = performance.now();
   for (;;) {
     const c0 = process.cpuUsage();
@@ -62,8 +62,7 @@ export async function settle(): Promise<number> {
     await sleep(SETTLE.windowMs);
     const c = process.cpuUsage(c0);
     const window = performance.now() - w0;
-    const waited = performance.now() - t0;
-    if ((c.user + c.system) / 1000 <= SETTLE.quietShare * window || waited >= SETTLE.maxMs) return waited;
+    if ((c.user + c.system) / 1000 <= SETTLE.quietShare * window || performance.now() - t0 >= SETTLE.maxMs) return;
   }
 }
 
@@ -85,8 +84,6 @@ export interface Timing {
    * (JIT compiler, GC helpers), ms; what they took from the solving thread shows in `waitMs`.
    */
   otherThreadsCpuMs: number | null;
-  /** Time waited for the process to go quiet after the warm-up, ms. */
-  settledMs: number;
 }
 
 /** Runs the warm-up and the timed loop. `solve` must already have been validated on the corpus. */
@@ -97,7 +94,7 @@ export async function timeSolves(
   options: TimingOptions,
 ): Promise<Timing> {
   const n = problems.length;
-  if (n === 0) return { samplesMs: [], problemIndex: [], cpuMs: null, cpuClock: null, waitMs: null, otherThreadsCpuMs: null, settledMs: 0 };
+  if (n === 0) return { samplesMs: [], problemIndex: [], cpuMs: null, cpuClock: null, waitMs: null, otherThreadsCpuMs: null };
   let cursor = 0;
   const next = (): number => {
     const i = cursor;
@@ -109,7 +106,7 @@ export async function timeSolves(
   // compiling it again (measured: packProblem, the JS knapsack and validateProblem recompiled inside it).
   collectGarbage();
   for (let k = 0; k < options.warmupIterations; k++) await solve(problems[next()] as Problem);
-  const settledMs = await settle();
+  await settle();
 
   const clock = options.async ? null : openThreadClock();
   const samplesMs: number[] = [];
@@ -197,6 +194,5 @@ export async function timeSolves(
     cpuClock: options.async ? null : clock !== null ? 'thread' : 'process',
     waitMs: clock !== null ? waitMs : null,
     otherThreadsCpuMs,
-    settledMs,
   };
 }
