@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import type { Plan, Problem } from '../src/types.js';
 import { armFault, disarmFault, type WorkerFault } from './fixtures/fault-token.mjs';
 import { builtWorker, problemArb, timeless } from './pool-support.js';
 
@@ -140,5 +140,79 @@ describe('a worker that cannot start', () => {
     expect(second.status).toBe('fallback');
     expect(second.reason).toMatch(/^no worker could start: .*cannot start again; heuristic fallback plan/);
     expect(timeless(second).value).toEqual(timeless(fallbackPlan(prepare(problem, { quantum: 256 }), 'x')).value);
+  });
+
+  /**
+   * A worker script whose first thread starts and whose later threads fail to start (all of them, or only
+   * the second), writing `failed` before they throw. The first thread's first solve waits until a start has
+   * failed, lets the main thread hear of it, then exits: the solve queued behind it in Piscina is left with
+   * no worker, and Piscina, having seen a start fail, replaces none.
+   */
+  function strandingWorker(name: string, laterStarts: 'fail' | 'only-the-second-fails'): string {
+    const starts = join(dir, `${name}-starts`);
+    const failed = join(dir, `${name}-failed`);
+    const file = join(dir, `${name}.mjs`);
+    writeFileSync(starts, '');
+    writeFileSync(
+      file,
+      `import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';\n` +
+        `appendFileSync(${JSON.stringify(starts)}, 'x');\n` +
+        `const start = readFileSync(${JSON.stringify(starts)}, 'utf8').length;\n` +
+        `if (start === 2 || (start > 2 && ${JSON.stringify(laterStarts === 'fail')})) {\n` +
+        `  writeFileSync(${JSON.stringify(failed)}, '');\n` +
+        `  throw new Error('cannot start thread ' + start);\n` +
+        `}\n` +
+        `const { default: handle } = await import(${JSON.stringify(builtWorker())});\n` +
+        `let solves = 0;\n` +
+        `export default function (task) {\n` +
+        `  if (task.kind !== 'solve' || start !== 1 || ++solves > 1) return handle(task);\n` +
+        `  const pause = new Int32Array(new SharedArrayBuffer(4));\n` +
+        `  for (let i = 0; i < 1000 && !existsSync(${JSON.stringify(failed)}); i++) Atomics.wait(pause, 0, 0, 5);\n` +
+        `  Atomics.wait(pause, 0, 0, 100);\n` +
+        `  process.exit(70);\n` +
+        `}\n`,
+    );
+    return file;
+  }
+
+  /** Settles `p`, or rejects with a message saying it still waits after `ms`. */
+  function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} still waits after ${ms} ms`)), ms);
+    });
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Two solves on a warm pool of `strandingWorker(name, laterStarts)` (1 to 2 threads): the first dies with
+   * its worker; returns the pool and the second, which was queued behind it.
+   */
+  async function strandedSolve(name: string, laterStarts: 'fail' | 'only-the-second-fails'): Promise<{ pool: SolverPool; second: Plan }> {
+    const pool = createSolverPool({ workerFile: strandingWorker(name, laterStarts), minThreads: 1, maxThreads: 2 });
+    pools.push(pool);
+    await pool.ready();
+    const [first, second] = await within(
+      Promise.all([pool.solve(problem, { quantum: 256 }), pool.solve(problem, { quantum: 256 })]),
+      5_000,
+      'the solve queued behind the dying worker',
+    );
+    expect(first.reason).toMatch(/^worker died: worker exited with code: 70; /);
+    expect(pool.stats()).toMatchObject({ revivals: 1, running: 0, queued: 0 });
+    return { pool, second };
+  }
+
+  it('answers a solve left in the queue when the last worker dies after another failed to start, and none can start again', async () => {
+    const { second } = await strandedSolve('never-again', 'fail');
+    expect(second.status).toBe('fallback');
+    expect(second.reason).toMatch(/^no worker could start: .*cannot start thread \d; heuristic fallback plan/);
+    expect(timeless(second).value).toEqual(timeless(fallbackPlan(prepare(problem, { quantum: 256 }), 'x')).value);
+  });
+
+  it('runs a solve left in the queue when the last worker dies after another failed to start, on a thread started for it', async () => {
+    const { pool, second } = await strandedSolve('once-failed', 'only-the-second-fails');
+    expect(timeless(second)).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
+    // The pool serves on: later solves are exact.
+    expect(timeless(await pool.solve(problem, { quantum: 256 }))).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
   });
 });

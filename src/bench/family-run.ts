@@ -2,12 +2,14 @@
  * The per-family benchmark (`tao bench --families`): for every group of the chosen families, generate its
  * problems, describe what they look like, solve each once in-thread and judge the plan against an
  * independent oracle (brute force when small, HiGHS on a sample within a time limit per stage), then time
- * the in-thread solver (wall clock, and CPU time in a separate pass) and the worker pool. Every group is
- * reported separately, beside its goal.
+ * the in-thread solver and the worker pool, each after untimed passes through the group's problems (see
+ * timing.ts: the timed run starts once the JIT compiler has gone quiet). The in-thread run records, per
+ * solve, the wall clock beside the solving thread's CPU time and run-queue wait; the pool run records the
+ * round trip beside the worker's own time. Every group is reported separately, beside its goal.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
-import { createSolverPool } from '../pool/pool.js';
+import { createSolverPool, workerMicrosOf } from '../pool/pool.js';
 import { resolveSolveOptions, type ResolvedSolveOptions } from '../solve/options.js';
 import { loadSolver } from '../solve/solver.js';
 import type { Plan, PlanValue, Problem } from '../types.js';
@@ -33,7 +35,12 @@ export interface FamilyRunOptions {
   highsTimeLimitSec: number;
   /** Timed passes through each group's problems. */
   cycles: number;
-  warmupIterations: number;
+  /**
+   * Untimed passes through each group's problems before each timed run (in-thread, then pool), after the
+   * validation pass. Measured on the stress families: the JIT compiler is still busy during the second and
+   * third pass over a family new to the process and goes quiet by the fourth or fifth.
+   */
+  warmupPasses: number;
   /** Also time the worker pool. */
   pool: boolean;
   stateBudget: number;
@@ -46,7 +53,7 @@ export const defaultFamilyRunOptions: Readonly<Omit<FamilyRunOptions, 'families'
   highsSample: 5,
   highsTimeLimitSec: 2,
   cycles: 1,
-  warmupIterations: 20,
+  warmupPasses: 5,
   pool: true,
 });
 
@@ -72,10 +79,22 @@ export interface GroupReport {
   quantum: number;
   problems: number;
   shape: GroupShape;
+  /** Wall clock of one in-thread solve. */
   inThread: Summary;
-  /** In-thread CPU time of one solve (process user + system time), one pass: what load does not inflate. */
+  /**
+   * CPU time of the same solves, by `cpuClock`: the solving thread's own ('thread'), or the whole process's
+   * where the platform has no thread clock ('process'). What load on the machine does not inflate.
+   */
   inThreadCpu: Summary;
+  cpuClock: 'thread' | 'process';
+  /** Run-queue wait of the same solves (runnable, no core free): how much of the wall clock was preemption. */
+  inThreadWait: Summary | null;
+  /** CPU the process's other threads (JIT compiler, GC helpers) used during the in-thread timed run, ms. */
+  otherThreadsCpuMs: number | null;
+  /** Round trip of one pool solve, end to end from the caller. */
   pool: Summary | null;
+  /** Of the same pool solves, the time the worker spent on each (the rest is the round trip's overhead). */
+  poolWorker: Summary | null;
   fallbackPct: number;
   /** Oracle checks: problems with a value from brute force or HiGHS, and how the solver's plans compare. */
   exactness: { checked: number; equal: number; byBrute: number; byHighs: number; highsUnfinished: number; wrong: string[] };
@@ -154,15 +173,21 @@ async function runGroup(
     else if (plan.status === 'optimal') exactness.wrong.push(`#${i}: optimal plan worth ${JSON.stringify(plan.value)}, oracle ${JSON.stringify(oracle)}`);
   });
   const iterations = problems.length * o.cycles;
-  const warmupIterations = Math.min(o.warmupIterations, iterations);
+  const warmupIterations = problems.length * o.warmupPasses;
   const inThread = await timeSolves(`${key}/wasm`, problems, (p) => solver.solve(p, options), { iterations, warmupIterations, async: false });
-  const cpu = problems.map((p) => {
-    const c0 = process.cpuUsage();
-    solver.solve(p, options);
-    const c = process.cpuUsage(c0);
-    return (c.user + c.system) / 1000;
-  });
-  const pooled = pool === null ? null : await timeSolves(`${key}/pool`, problems, (p) => pool.solve(p, options), { iterations: problems.length, warmupIterations, async: true });
+  const workerMs: number[] = [];
+  const pooled =
+    pool === null
+      ? null
+      : await timeSolves(`${key}/pool`, problems, (p) => pool.solve(p, options), {
+          iterations,
+          warmupIterations,
+          async: true,
+          inspect: (plan) => {
+            const micros = workerMicrosOf(plan);
+            if (micros !== undefined) workerMs.push(micros / 1000);
+          },
+        });
   const paths: Record<string, number> = {};
   for (const p of plans) paths[p.stats.path] = (paths[p.stats.path] ?? 0) + 1;
   const report: GroupReport = {
@@ -174,8 +199,12 @@ async function runGroup(
     problems: problems.length,
     shape: describeProblems(problems),
     inThread: summarize(inThread.samplesMs),
-    inThreadCpu: summarize(cpu),
+    inThreadCpu: summarize(inThread.cpuMs ?? []),
+    cpuClock: inThread.cpuClock ?? 'process',
+    inThreadWait: inThread.waitMs === null ? null : summarize(inThread.waitMs),
+    otherThreadsCpuMs: inThread.otherThreadsCpuMs,
     pool: pooled === null ? null : summarize(pooled.samplesMs),
+    poolWorker: pooled === null ? null : summarize(workerMs),
     fallbackPct: pct(plans.filter((p) => p.status === 'fallback').length, plans.length),
     exactness,
     paths,
@@ -189,7 +218,7 @@ async function runGroup(
 }
 
 /** Changes whenever a field of the family report changes meaning or goes. */
-export const FAMILY_REPORT_SCHEMA_VERSION = 1;
+export const FAMILY_REPORT_SCHEMA_VERSION = 2;
 
 export interface FamilyReport {
   schemaVersion: typeof FAMILY_REPORT_SCHEMA_VERSION;

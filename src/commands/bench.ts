@@ -30,7 +30,7 @@ import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaseline
 import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
 import { judgePaired, measurePaired } from '../bench/paired.js';
 import { loadSolver } from '../solve/solver.js';
-import { defaultFamilyRunOptions, runFamilies, type FamilyReport } from '../bench/family-run.js';
+import { defaultFamilyRunOptions, FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyReport } from '../bench/family-run.js';
 import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
 
@@ -74,6 +74,8 @@ families (instead of the nine settings' corpora):
                          per family (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample
                          default ${defaultFamilyRunOptions.highsSample}; --cycles default ${defaultFamilyRunOptions.cycles})
   --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
+  --warmup-passes N      untimed passes through each group's problems before its in-thread and its pool
+                         timing (default ${defaultFamilyRunOptions.warmupPasses}); the timed run then waits until the process is quiet
   --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
   --from-report FILE     with --families: render the tables from a saved --json report instead of measuring
 
@@ -157,6 +159,7 @@ const SPEC = {
   'p95-bound': { type: 'string' },
   families: { type: 'string' },
   'mkp-count': { type: 'string' },
+  'warmup-passes': { type: 'string' },
   doc: { type: 'string' },
   'from-report': { type: 'string' },
   paired: { type: 'string' },
@@ -178,11 +181,23 @@ function parseFamilies(list: string, flag: string): string[] {
 
 type Values = ReturnType<typeof parseFlags<typeof SPEC>>['values'];
 
+/** A saved `--families --json` report, refused when an older or newer schema wrote it. */
+async function readFamilyReport(file: string): Promise<FamilyReport> {
+  const r = JSON.parse(await readFile(file, 'utf8')) as Partial<FamilyReport>;
+  if (r.kind !== 'tao-bench-families' || r.schemaVersion !== FAMILY_REPORT_SCHEMA_VERSION) {
+    throw new InvalidValueError(
+      `--from-report ${file}: kind ${String(r.kind)}, schemaVersion ${String(r.schemaVersion)}; this tao reads tao-bench-families ${FAMILY_REPORT_SCHEMA_VERSION}`,
+    );
+  }
+  return r as FamilyReport;
+}
+
 /** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
 async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   const d = defaultFamilyRunOptions;
+  if (v.warmup !== undefined) throw new InvalidValueError('--warmup counts solves of the settings benchmark; with --families use --warmup-passes');
   const saved = v['from-report'];
-  const report: FamilyReport = saved !== undefined ? (JSON.parse(await readFile(saved, 'utf8')) as FamilyReport) : await runFamilies(
+  const report: FamilyReport = saved !== undefined ? await readFamilyReport(saved) : await runFamilies(
     {
       families: parseFamilies(v.families as string, '--families'),
       seed: int(v.seed, '--seed', 0) ?? d.seed,
@@ -191,7 +206,7 @@ async function runFamilyBench(v: Values, args: string[]): Promise<number> {
       highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
       highsTimeLimitSec: d.highsTimeLimitSec,
       cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
-      warmupIterations: int(v.warmup, '--warmup', 0) ?? d.warmupIterations,
+      warmupPasses: int(v['warmup-passes'], '--warmup-passes', 0) ?? d.warmupPasses,
       pool: true,
       stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
     },
@@ -263,6 +278,7 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (v.families !== undefined) return runFamilyBench(v, args);
+  if (v['warmup-passes'] !== undefined) throw new InvalidValueError('--warmup-passes applies to --families; the settings benchmark counts warm-up solves with --warmup');
   if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
   if (v.paired !== undefined) return runPaired(v, v.paired);
 

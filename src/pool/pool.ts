@@ -56,6 +56,11 @@ export interface PoolStats {
   workerFailures: number;
   /** Workers the pool terminated after a failure (Piscina replaces them up to `minThreads`). */
   workersRetired: number;
+  /**
+   * Times the last worker was gone while solves waited for one, and the pool had a thread started for them
+   * (Piscina itself stops replacing workers once one has failed to start).
+   */
+  revivals: number;
   /** Solves rejected with AbortedError. */
   aborted: number;
   /** Errors Piscina reported outside any task (e.g. a worker failing at start-up). */
@@ -169,7 +174,7 @@ class PiscinaSolverPool implements SolverPool {
   #strandReason: Error | undefined;
   #closing: Promise<void> | undefined;
   #ready: Promise<void> | undefined;
-  readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, aborted: 0, poolErrors: 0 };
+  readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, revivals: 0, aborted: 0, poolErrors: 0 };
   /**
    * The unsettled tasks of each signal: one 'abort' listener per signal, however many solves share it
    * (a listener per solve would pass Node's limit of 10 and warn).
@@ -451,6 +456,23 @@ class PiscinaSolverPool implements SolverPool {
     }
     this.#settle(task, outcome);
     this.#dispatch();
+    if ('crashed' in reply) this.#revive();
+  }
+
+  /**
+   * Piscina stops replacing workers for good once one has failed while starting. A worker that dies after
+   * that (mid-task, or retired after a failure) leaves the tasks already handed to Piscina with no thread
+   * and none coming: they would wait until close(). Whenever the last worker is gone while such tasks wait,
+   * a ping makes Piscina start a thread (it does for new work below maxThreads), which runs them; should
+   * that thread fail to start too, #onPoolError gives them their fallback. Each round settles at least one
+   * task, so this cannot loop.
+   */
+  #revive(): void {
+    if (this.#destroyed !== undefined || this.#piscina.threads.length > 0 || this.#running.size === 0) return;
+    this.#counts.revivals += 1;
+    this.#run({ kind: 'ping' }, []).catch(() => {
+      // A ping that no thread answered: #onPoolError reports why.
+    });
   }
 
   #fallback(task: Task, reason: string): Plan {
@@ -483,6 +505,7 @@ class PiscinaSolverPool implements SolverPool {
   #retired(): void {
     this.#retiring -= 1;
     this.#dispatch();
+    this.#revive();
   }
 }
 
