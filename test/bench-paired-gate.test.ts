@@ -6,22 +6,18 @@ import { loadBaselineSolver, readBaselineBuild, writeBaselineBuild, type GateSol
 import { readFamilyCorpora, type FamilyCorpus } from '../src/bench/family-corpus.js';
 import { PAIRED_GATE } from '../src/bench/options.js';
 import { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from '../src/bench/paired.js';
+import { threadCpuMs } from '../src/bench/thread-clock.js';
 import { loadSolver } from '../src/solve/solver.js';
 
 const thresholds = { maxSlowdown: PAIRED_GATE.maxSlowdown, maxFallbackIncreasePct: PAIRED_GATE.maxFallbackIncreasePct };
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 /** `solve`, then a busy loop of `extra` times the solve's own CPU time: a solver made (1 + extra)x slower. */
 function slowedBy(solve: SolveFn, extra: number): SolveFn {
   return (p, o) => {
-    const t0 = cpuMs();
+    const t0 = threadCpuMs();
     const plan = solve(p, o);
-    const until = cpuMs() + (cpuMs() - t0) * extra;
-    while (cpuMs() < until);
+    const until = threadCpuMs() + (threadCpuMs() - t0) * extra;
+    while (threadCpuMs() < until);
     return plan;
   };
 }
@@ -50,7 +46,7 @@ describe('the paired regression gate', () => {
     const solve: SolveFn = (p, o) => solver.solve(p, o);
     // near-fitting/4n: still milliseconds per solve with the credit-level solver, so CPU-time accounting
     // granularity stays small beside the injected 15% (spread-credit/4n now solves in a fraction of that).
-    const r = measurePaired(hardGroup('near-fitting/4n', 20), solve, slowedBy(solve, 0.15), 3);
+    const r = measurePaired(hardGroup('near-fitting/4n', PAIRED_GATE.groups['near-fitting/4n']!), solve, slowedBy(solve, 0.15), PAIRED_GATE.rounds);
     const verdict = judgePaired([r], thresholds);
     expect(r.lower, verdict.lines.join('\n')).toBeGreaterThan(PAIRED_GATE.maxSlowdown);
     expect(verdict.code).toBe(1);

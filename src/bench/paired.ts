@@ -1,9 +1,11 @@
 /**
  * The paired regression gate: the baseline build and the current solver solve the same problems
  * alternately in one process (which goes first alternates with the problem and the round), each problem
- * several rounds after an untimed one. A solve is timed by the process's CPU time (user + system, from
- * `process.cpuUsage`, microseconds), not the wall clock: on a shared machine a multi-millisecond solve is
- * preempted on most runs, and the time it spends waiting for a core is not the solver's. Per problem the
+ * several rounds after an untimed one. A solve is timed by the solving thread's own CPU time (the thread
+ * clock of src/bench/thread-clock.ts; the process's CPU time where there is none), not the wall clock: on a
+ * shared machine a multi-millisecond solve is preempted on most runs, and the time it spends waiting for a
+ * core is not the solver's; nor is the work of the engine's background compiler threads, which the
+ * process's CPU time would count. Per problem the
  * ratio of the two least times is taken; per group the geometric mean of those ratios with a 95%
  * confidence interval over the problems (normal approximation on the log ratios). Machine speed and load
  * hit both builds alike, so a clean run reads about 1.00 whatever the machine is doing.
@@ -14,6 +16,7 @@
  */
 import type { SolveOptions } from '../solve/options.js';
 import type { Plan, Problem } from '../types.js';
+import { threadCpuMs } from './thread-clock.js';
 import { formatValue, sameValue } from './validation.js';
 
 /**
@@ -65,13 +68,8 @@ export function geometricInterval(ratios: readonly number[]): { ratio: number; l
   return { ratio: Math.exp(mean), lower: Math.exp(mean - half), upper: Math.exp(mean + half) };
 }
 
-/** How a solve is timed: process CPU time (the gate's) or wall time (hrtime), in ms. */
+/** How a solve is timed: the thread's CPU time (the gate's) or wall time (hrtime), in ms. */
 export type PairedClock = 'cpu' | 'wall';
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
 
 function wallMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -79,7 +77,7 @@ function wallMs(): number {
 
 /** Measures one group: `rounds` timed rounds after an untimed one, the two solvers alternating. */
 export function measurePaired(group: PairedGroup, baseline: SolveFn, current: SolveFn, rounds: number, clock: PairedClock = 'cpu'): PairedGroupResult {
-  const now = clock === 'cpu' ? cpuMs : wallMs;
+  const now = clock === 'cpu' ? threadCpuMs : wallMs;
   const n = group.problems.length;
   const minBase = new Float64Array(n).fill(Infinity);
   const minCur = new Float64Array(n).fill(Infinity);

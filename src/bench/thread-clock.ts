@@ -68,3 +68,25 @@ export function openThreadClock(): ThreadClock | null {
   }
   return clock;
 }
+
+/** The reader behind threadCpuMs, made on first use (module state is per thread, as the clock is). */
+let cpuReader: (() => number) | null = null;
+
+/**
+ * The calling thread's CPU time in milliseconds, from its thread clock (opened on first use and kept open
+ * for the thread's life), or the process's (`process.cpuUsage()`) where there is no thread clock.
+ */
+export function threadCpuMs(): number {
+  if (cpuReader === null) {
+    const clock = openThreadClock();
+    const t: ThreadTimes = { cpuNs: 0, waitNs: 0 };
+    cpuReader =
+      clock === null
+        ? () => {
+            const u = process.cpuUsage();
+            return (u.user + u.system) / 1000;
+          }
+        : () => clock.read(t).cpuNs / 1e6;
+  }
+  return cpuReader();
+}
