@@ -18,10 +18,6 @@ const TICK_FAMILIES = ['single-credit', 'spread-credit', 'near-fitting'];
 const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? '-' : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 const pc = (x: number): string => (x === 0 ? '0%' : x < 1 ? `${x.toFixed(2)}%` : `${x.toFixed(1)}%`);
 
-function exactPct(g: GroupReport): number {
-  return g.exactness.checked === 0 ? NaN : (100 * g.exactness.equal) / g.exactness.checked;
-}
-
 /** The goal's misses, e.g. `P95 3.1 > 0.5 ms`; empty when met (or when there is no goal). */
 export function goalMisses(g: GroupReport, goal: FamilyGoal | null = g.goal): string[] {
   if (goal === null) return [];
@@ -29,7 +25,7 @@ export function goalMisses(g: GroupReport, goal: FamilyGoal | null = g.goal): st
   if (goal.inThreadP95Ms !== undefined && !(g.inThread.p95 <= goal.inThreadP95Ms)) out.push(`P95 ${ms(g.inThread.p95)} > ${goal.inThreadP95Ms} ms`);
   if (goal.poolP95Ms !== undefined && g.pool !== null && !(g.pool.p95 <= goal.poolP95Ms)) out.push(`pool P95 ${ms(g.pool.p95)} > ${goal.poolP95Ms} ms`);
   if (goal.fallbackPct !== undefined && g.fallbackPct > goal.fallbackPct) out.push(`fallback ${pc(g.fallbackPct)} > ${goal.fallbackPct}%`);
-  if (goal.exactPct !== undefined && !(exactPct(g) >= goal.exactPct)) out.push(`exact ${Number.isFinite(exactPct(g)) ? pc(exactPct(g)) : 'unchecked'} < ${goal.exactPct}%`);
+  if (goal.provenPct !== undefined && !(100 - g.fallbackPct >= goal.provenPct)) out.push(`proven optimal ${pc(100 - g.fallbackPct)} < ${goal.provenPct}%`);
   if (g.exactness.wrong.length > 0) out.push(`${g.exactness.wrong.length} wrong answers`);
   return out;
 }
@@ -40,7 +36,7 @@ function goalText(goal: FamilyGoal | null): string {
   if (goal.inThreadP95Ms !== undefined) parts.push(`P95 <= ${goal.inThreadP95Ms} ms`);
   if (goal.poolP95Ms !== undefined) parts.push(`pool <= ${goal.poolP95Ms} ms`);
   if (goal.fallbackPct !== undefined) parts.push(`fallback <= ${goal.fallbackPct}%`);
-  if (goal.exactPct !== undefined) parts.push(`exact >= ${goal.exactPct}%`);
+  if (goal.provenPct !== undefined) parts.push(`proven optimal >= ${goal.provenPct}%`);
   return parts.join(', ');
 }
 

@@ -122,20 +122,25 @@ export interface FamilyGoal {
   inThreadP95Ms?: number;
   poolP95Ms?: number;
   fallbackPct?: number;
-  /** Share of the oracle-checked problems whose plan value equals the oracle's, percent. */
-  exactPct?: number;
+  /**
+   * Share of the problems whose plan the solver proves optimal (status `optimal`, not a fallback), percent.
+   * Every plan an oracle checked must equal the oracle's in any case (a wrong answer misses every goal).
+   */
+  provenPct?: number;
 }
 
 /**
  * The goal per family group (`family/group` keys, see goalForGroup): the paper-sized ticks (1, 2, 4
  * nodes, every simulator setting) at GOAL; 8 nodes at 2 ms and 1%; uncredited near-fitting pools at 4
- * nodes at 2% fallback; the multiple-knapsack classes exact on 95% within 10 ms; 16 nodes measured only.
+ * nodes at 2% fallback; the multiple-knapsack classes proven optimal on 95% within 10 ms (HiGHS finishes
+ * few of them past 25 x 2, so the solver's own proof is what is counted; where HiGHS finishes it must
+ * agree); 16 nodes measured only.
  */
 export const FAMILY_GOALS = Object.freeze({
   paperSized: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: GOAL.fallbackPct }),
   nearFitting4: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: 2 }),
   eightNodes: Object.freeze({ inThreadP95Ms: 2, fallbackPct: 1 }),
-  mkp: Object.freeze({ inThreadP95Ms: 10, exactPct: 95 }),
+  mkp: Object.freeze({ inThreadP95Ms: 10, provenPct: 95 }),
 } satisfies Record<string, FamilyGoal>);
 
 /** The goal of a family group, or null when it is measured only. */
