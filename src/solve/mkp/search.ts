@@ -14,6 +14,8 @@
  *    the best completion, and the node is closed. Otherwise the placed part, completed greedily with the
  *    other free items, is an incumbent candidate. At the root, when that falls short of the bound, the
  *    knapsacks are also filled one by one with an optimal single knapsack of the free items left (fill).
+ *    With one knapsack the surrogate is that knapsack: its items are placed as they are, and the search
+ *    ends at the root.
  * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
  *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
  *    can use more of it, since whatever is placed there later is such a subset. If any residual dropped,
@@ -269,13 +271,25 @@ class Search {
 
   /**
    * Packs `chosen` knapsack by knapsack in `order`, each taking the largest subset sum of the remaining
-   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit).
+   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit). With one
+   * knapsack, `chosen` (a surrogate answer) is placed whole.
    */
   split(chosen: readonly number[], order: readonly number[]): { left: Set<number>; placed: Map<number, number>; room: Float64Array } {
-    const w = this.packed.qweight;
-    const left = new Set(chosen);
     const placed = new Map<number, number>();
     const room = Float64Array.from(this.resid);
+    if (this.m === 1) {
+      // One knapsack: the surrogate's capacity is at most its residual and every free item is a candidate
+      // there, so the chosen items fit it as they are (no subset sum to run).
+      let sum = 0;
+      for (const j of chosen) {
+        placed.set(j, 0);
+        sum += this.packed.qweight[j]!;
+      }
+      room[0] = room[0]! - sum;
+      return { left: new Set(), placed, room };
+    }
+    const w = this.packed.qweight;
+    const left = new Set(chosen);
     for (const b of order) {
       if (left.size === 0) break;
       let mine: number[] = [];
