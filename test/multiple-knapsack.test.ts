@@ -526,6 +526,20 @@ describe('the search against brute force', () => {
     }
   });
 
+  it('with one knapsack a budget the knapsack passes stops it: no plan, the reason, the states counted within the budget', () => {
+    const problem = nearFittingProblem(1, 0, 1, 82);
+    const { packed } = prepare(problem, { quantum: 16 });
+    const meter = new WorkMeter(2000, () => undefined, () => 'budget of 2000 units');
+    const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter);
+    expect(out.optimal).toBe(false);
+    expect(out.reason).toBe('budget of 2000 units');
+    expect(out.atBudget).toBe(true);
+    expect(Array.from(out.node).every((b) => b === -1)).toBe(true);
+    expect(out.counters.states).toBeGreaterThan(0);
+    expect(out.counters.states).toBeLessThanOrEqual(2000);
+    expect(meter.work).toBeLessThanOrEqual(2000);
+  });
+
   it('rooms past the bitset sizes (the split pre-filled greedily, residuals not tightened) stay exact', () => {
     let branched = 0;
     for (let seed = 0; seed < 60; seed++) {
