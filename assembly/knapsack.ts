@@ -145,6 +145,26 @@ function swapTerm(last: i32, pa: f64, wa: f64): f64 {
   return least;
 }
 
+/** Whether no state of the current list moved by (dw, dv) can be kept by its Dantzig bound, as movesBeyondReach in the twin. */
+function movesBeyondReach(): bool {
+  const reach = stV(cur, count - 1) + Math.abs(dv) + Math.abs(z);
+  const far = stW(cur, count - 1) + cap + Math.abs(dw);
+  if (!(reach * wAdd + far * pAdd < EXACT && reach * wRemove + far * pRemove < EXACT)) return false;
+  let over = 0;
+  let hi = count;
+  while (over < hi) {
+    const mid = (over + hi) >> 1;
+    if (stW(cur, mid) + dw <= cap) over = mid + 1;
+    else hi = mid;
+  }
+  const needAdd = z * wAdd - dv * wAdd - (cap - dw) * pAdd;
+  for (let i = over - 1; i >= 0; i--) if (stV(cur, i) * wAdd - stW(cur, i) * pAdd > needAdd) return false;
+  if (!canRemove) return true;
+  const needRemove = z * wRemove - dv * wRemove - (cap - dw) * pRemove;
+  for (let i = over; i < count; i++) if (stV(cur, i) * wRemove - stW(cur, i) * pRemove > needRemove) return false;
+  return true;
+}
+
 /** The byte address just past the item region of `n` items. */
 function itemsEnd(base: usize, n: i32): usize {
   return align16(base + ((<usize>n + 1) << 3) * 3);
@@ -266,6 +286,7 @@ export function coreStep(steps: i32, allowance0: f64): i32 {
       wRemove = canRemove ? W(s) : 1;
       const roomMost = Math.max(0, cap - stW(cur, 0) - dw);
       if (stV(cur, count - 1) + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
+      if (movesBeyondReach()) continue;
       swap = -2;
       roomless = load<f64>(light + (<usize>t << 3));
       phase = 1;

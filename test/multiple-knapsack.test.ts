@@ -15,7 +15,7 @@ import { seededRandom } from '../src/commands/examples.js';
 import { mkpProblem } from '../src/bench/families/mkp.js';
 import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { bfd } from '../src/solve/bfd.js';
-import { ceilRatio, floorRatio, knapsack, KnapsackScratch } from '../src/solve/mkp/knapsack.js';
+import { ceilRatio, floorRatio, knapsack, KnapsackScratch, movesBeyondReach, REFILL_WINDOW } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
 import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from '../src/solve/mkp/subset-sum.js';
@@ -204,6 +204,105 @@ describe('surrogate knapsack (core DP)', () => {
     );
     // The bound was exercised (it drops states the Dantzig bound keeps).
     expect(scratch.swapCuts - before).toBeGreaterThan(100);
+  });
+
+  it('a layer is skipped only when no moved state passes its Dantzig bound, and whenever none does (small numbers)', () => {
+    let skipped = 0;
+    let merged = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ dw: fc.integer({ min: 0, max: 40 }), dv: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: -60, max: 60 }),
+        fc.integer({ min: -100, max: 100 }),
+        fc.record({ pAdd: fc.integer({ min: 0, max: 30 }), wAdd: fc.integer({ min: 1, max: 30 }), more: fc.integer({ min: 0, max: 30 }), canRemove: fc.boolean() }),
+        (steps, w0, cap, dw, zOffset, e) => {
+          // A list with weights ascending and values strictly ascending (as the DP keeps it).
+          const sw: number[] = [];
+          const sv: number[] = [];
+          let ww = w0;
+          let vv = 0;
+          for (const st of steps) {
+            ww += st.dw;
+            vv += st.dv;
+            if (sw.length > 0 && ww === sw[sw.length - 1]) continue;
+            sw.push(ww);
+            sv.push(vv);
+          }
+          // The removable item is at least as efficient as the addable one: pRemove / wRemove >= pAdd / wAdd.
+          const wRemove = e.wAdd;
+          const pRemove = e.pAdd + e.more;
+          const dv = dw * 3 - 5;
+          const z = Math.max(0, vv + zOffset);
+          // Kept by the Dantzig bound (exact rationals): within the capacity v + r pAdd / wAdd > z, over it
+          // (with an item to remove) v - o pRemove / wRemove > z.
+          const kept = sw.some((w, x) => {
+            const v = sv[x]! + dv;
+            const r = cap - (w + dw);
+            if (r >= 0) return v * e.wAdd + r * e.pAdd > z * e.wAdd;
+            return e.canRemove && v * wRemove + r * pRemove > z * wRemove;
+          });
+          const skip = movesBeyondReach(sw, sv, sw.length, cap, z, dw, dv, e.pAdd, e.wAdd, e.canRemove, pRemove, wRemove);
+          expect(skip).toBe(!kept);
+          if (skip) skipped++;
+          else merged++;
+        },
+      ),
+      { numRuns: 3000, seed: 17 },
+    );
+    expect(skipped).toBeGreaterThan(300);
+    expect(merged).toBeGreaterThan(300);
+  });
+
+  it('a layer is never skipped where the test\'s products could reach 2^53', () => {
+    // Every moved state is far below z, but z times the item weight is past 2^53.
+    expect(movesBeyondReach([1, 2], [1, 2], 2, 10, 2 ** 50, 1, 1, 1, 16, true, 2, 16)).toBe(false);
+    expect(movesBeyondReach([1, 2], [1, 2], 2, 10, 2 ** 40, 1, 1, 1, 16, true, 2, 16)).toBe(true);
+  });
+
+  it('the first incumbent refills the break solution less one of its last items: the DP still finds the optimum where that beats the plain greedy completion', () => {
+    const scratch = new KnapsackScratch();
+    let better = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean() }), { minLength: 2, maxLength: 16 }),
+        fc.constantFrom(1, 4, 16),
+        fc.integer({ min: 0, max: 40 }),
+        fc.double({ min: 0.3, max: 1.1, noNaN: true }),
+        (rows, quantum, reserve, rho) => {
+          const readyBonus = rows.reduce((a, x) => a + x.tokens, 0) + 1;
+          const w = rows.map((x) => Math.ceil((x.tokens + reserve) / quantum));
+          const p = rows.map((x) => x.tokens + (x.ready ? readyBonus : 0));
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const order = Array.from(efficiencyOrder(w, p));
+          // The greedy completions, computed here: of the break solution, and of it less one of its last items.
+          let b = 0;
+          let bw = 0;
+          while (b < order.length && bw + w[order[b]!]! <= cap) bw += w[order[b++]!]!;
+          const fill = (skip: number): number => {
+            let fw = 0;
+            let fv = 0;
+            order.forEach((i, x) => {
+              if (x === skip || (x >= b && fw + w[i]! > cap)) return;
+              fw += w[i]!;
+              fv += p[i]!;
+            });
+            return fv;
+          };
+          let refill = 0;
+          for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) refill = Math.max(refill, fill(x));
+          if (refill > fill(-1)) better++;
+          const best = enumerateKnapsack(w, p, cap).value;
+          const answer = knapsack(Int32Array.from(order), order.length, p, w, cap, -1, unbounded(), scratch, counters());
+          expect(answer?.value ?? 0).toBe(best);
+          expect(best).toBeGreaterThanOrEqual(refill);
+          if (answer !== null) expect(answer.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+        },
+      ),
+      { numRuns: 1500, seed: 19 },
+    );
+    expect(better).toBeGreaterThan(50);
   });
 
   it('stays exact with values near 2^50 (bounds past 2^53 take the rounded-outward branch)', () => {
@@ -410,6 +509,35 @@ describe('the search against brute force', () => {
     expect(hits.tightened).toBeGreaterThan(20);
     expect(hits.branched).toBeGreaterThan(20);
     expect(hits.missedSplit).toBeGreaterThan(20);
+  });
+
+  it('with one knapsack the surrogate answer is the plan: the search ends at its root with the brute-force optimum', () => {
+    for (let seed = 0; seed < 150; seed++) {
+      const shape = { nodes: 1, sessions: 6 + (seed % 6), eligibility: seed % 4 === 0, equalCapacities: false, twins: seed % 2 === 0, credited: seed % 3 === 0 };
+      const quantum = [1, 2, 3][seed % 3]!;
+      const problem = independentProblem(seed + 5000, shape);
+      const { packed } = prepare(problem, { quantum });
+      const values = nodeIndependentValues(packed)!;
+      const out = searchMultipleKnapsack(packed, values, unbounded());
+      expect(out.optimal).toBe(true);
+      expect(BigInt(out.value)).toBe(keyOf(packed, bruteForceOptimum(problem, quantum)));
+      expectPlanWorthValue(packed, values, out);
+      expect(out.counters).toMatchObject({ nodes: 1, splits: 1, splitHits: 1, tightened: 0, aims: 0 });
+    }
+  });
+
+  it('with one knapsack a budget the knapsack passes stops it: no plan, the reason, the states counted within the budget', () => {
+    const problem = nearFittingProblem(1, 0, 1, 82);
+    const { packed } = prepare(problem, { quantum: 16 });
+    const meter = new WorkMeter(2000, () => undefined, () => 'budget of 2000 units');
+    const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter);
+    expect(out.optimal).toBe(false);
+    expect(out.reason).toBe('budget of 2000 units');
+    expect(out.atBudget).toBe(true);
+    expect(Array.from(out.node).every((b) => b === -1)).toBe(true);
+    expect(out.counters.states).toBeGreaterThan(0);
+    expect(out.counters.states).toBeLessThanOrEqual(2000);
+    expect(meter.work).toBeLessThanOrEqual(2000);
   });
 
   it('rooms past the bitset sizes (the split pre-filled greedily, residuals not tightened) stay exact', () => {

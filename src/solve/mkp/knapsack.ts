@@ -29,6 +29,10 @@
  *   product reaches 2^53 or M is 0 (as when every efficiency is equal). On pools where a session's
  *   value is its weight less a fixed reserve, most states are over the capacity by less than one item; the
  *   Dantzig bound charges them e_s per unit of excess, this one the whole item they must give up.
+ * - Layer test: before a layer merges, a scan of the list checks whether any moved state would pass its
+ *   Dantzig bound; when none would, the item keeps its break-solution side in every state and the layer
+ *   costs nothing (measured on near-fitting pools at one node: late layers where every move is beyond
+ *   reach, 5% of the states).
  *
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
@@ -92,6 +96,12 @@ export const KNAPSACK_MAX_STATES = 1 << 21;
 export const KNAPSACK_MAX_HISTORY = 1 << 23;
 /** Merge steps of one DP layer between two halting checks (a layer may hold 2^21 states, ~30 ms). */
 export const KNAPSACK_POLL_STEPS = 1 << 14;
+
+/**
+ * The DP's first incumbent also tries the break solution less each of its last this many items, refilled
+ * greedily (measured on near-fitting pools at one node: 16 gives about all that every item gives, 10% fewer states).
+ */
+export const REFILL_WINDOW = 16;
 
 /** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
 const RETAIN_STATES = 1 << 16;
@@ -271,17 +281,21 @@ export function knapsack(
   const rootBound = bv + ceilRatio(cap - bw, p[items[b]!]!, w[items[b]!]!);
   if (rootBound <= threshold) return null;
 
-  // The greedy completion of the break solution (every later item that still fits) is reachable: states
-  // that cannot reach its value are dropped from the start (the DP still finds a set worth it).
-  let gw = bw;
-  let gv = bv;
-  for (let x = b; x < k; x++) {
-    const i = items[x]!;
-    if (gw + w[i]! <= cap) {
-      gw += w[i]!;
-      gv += p[i]!;
+  // The greedy completions (every later item that still fits) of the break solution and of the break
+  // solution less one of its last REFILL_WINDOW items are reachable: states that cannot reach the best of
+  // their values are dropped from the start (the DP still finds a set worth it).
+  const greedy = (from: number, fw: number, fv: number): number => {
+    for (let x = from; x < k && fw < cap; x++) {
+      const i = items[x]!;
+      if (fw + w[i]! <= cap) {
+        fw += w[i]!;
+        fv += p[i]!;
+      }
     }
-  }
+    return fv;
+  };
+  let gv = greedy(b, bw, bv);
+  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) gv = Math.max(gv, greedy(b, bw - w[items[x]!]!, bv - p[items[x]!]!));
   let z = Math.max(threshold, gv - 1);
   let bestH = -2;
   let bestW = 0;
@@ -353,6 +367,48 @@ function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
   return kernel.coreEnd();
 }
 
+/**
+ * Whether no state of the list (weights `sw` ascending, values `sv`, `count` of them) moved by (dw, dv)
+ * can be kept, by the Dantzig bound alone (see the module comment): a moved state of value v and room r is
+ * kept only if, within the capacity, v + r e_t > z (v > z when nothing is addable: pAdd 0, wAdd 1) and,
+ * over it, an item is left to remove and v - o e_s > z (o = -r). Weights ascend, so the moved states within
+ * the capacity come first (found by bisection). Compared in exact integers, times the item's weight: each
+ * state's v w - w_x p against what a moved state needs on its side; false (the layer merges) where a
+ * product could reach 2^53.
+ */
+export function movesBeyondReach(
+  sw: ArrayLike<number>,
+  sv: ArrayLike<number>,
+  count: number,
+  cap: number,
+  z: number,
+  dw: number,
+  dv: number,
+  pAdd: number,
+  wAdd: number,
+  canRemove: boolean,
+  pRemove: number,
+  wRemove: number,
+): boolean {
+  const reach = sv[count - 1]! + Math.abs(dv) + Math.abs(z);
+  const far = sw[count - 1]! + cap + Math.abs(dw);
+  if (!(reach * wAdd + far * pAdd < EXACT && reach * wRemove + far * pRemove < EXACT)) return false;
+  // The first state whose move passes the capacity; the scans start next to it, where the states that
+  // pass their bounds usually are.
+  let over = 0;
+  for (let hi = count; over < hi; ) {
+    const mid = (over + hi) >> 1;
+    if (sw[mid]! + dw <= cap) over = mid + 1;
+    else hi = mid;
+  }
+  const needAdd = z * wAdd - dv * wAdd - (cap - dw) * pAdd;
+  for (let x = over - 1; x >= 0; x--) if (sv[x]! * wAdd - sw[x]! * pAdd > needAdd) return false;
+  if (!canRemove) return true;
+  const needRemove = z * wRemove - dv * wRemove - (cap - dw) * pRemove;
+  for (let x = over; x < count; x++) if (sv[x]! * wRemove - sw[x]! * pRemove > needRemove) return false;
+  return true;
+}
+
 /** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
 function coreDp(run: CoreRun): CoreEnd {
   const { items, k, p, w, start, meter, scratch, counters } = run;
@@ -395,6 +451,8 @@ function coreDp(run: CoreRun): CoreEnd {
     // the item keeps its break-solution side in every state, and the layer costs nothing.
     const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
     if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
+    // Nor when no moved state passes its Dantzig bound (a scan of the list, no merge).
+    if (movesBeyondReach(scratch.sw, scratch.sv, count, cap, z, dw, dv, pAdd, wAdd, canRemove, pRemove, wRemove)) continue;
 
     // The swap bound's M times wAdd (computed when a state first needs it, see swapTerm); -2 while not
     // computed.

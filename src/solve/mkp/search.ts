@@ -14,6 +14,8 @@
  *    the best completion, and the node is closed. Otherwise the placed part, completed greedily with the
  *    other free items, is an incumbent candidate. At the root, when that falls short of the bound, the
  *    knapsacks are also filled one by one with an optimal single knapsack of the free items left (fill).
+ *    With one knapsack the surrogate is that knapsack and the split places its items whole: the search
+ *    is its root alone, run without the search's set-up (singleKnapsack).
  * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
  *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
  *    can use more of it, since whatever is placed there later is such a subset. If any residual dropped,
@@ -81,6 +83,15 @@ export const AIM_RESTARTS = 8;
  */
 export const AIM_MIN_NODES = 3;
 
+/**
+ * `items` in the search's efficiency order: density descending; equal densities lightest first (measured
+ * on the subset-sum 50x5 class, where every density is equal: 0 of 20 instances fall back this way, 7 in
+ * input order, 20 heaviest first), then by index.
+ */
+function efficiencyOrder(items: number[], value: Float64Array, w: Float64Array): Int32Array {
+  return Int32Array.from(items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b));
+}
+
 /** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
 class Reached {}
 const FREE = -2;
@@ -132,12 +143,9 @@ class Search {
     const m = nodesKept(packed);
     this.n = n;
     this.m = m;
-    const w = packed.qweight;
     const items: number[] = [];
     for (let j = 0; j < n; j++) if (value[j]! > 0) items.push(j);
-    // Density order; equal densities lightest first (measured on the subset-sum 50x5 class, where every
-    // density is equal: 0 of 20 instances fall back this way, 7 in input order, 20 heaviest first).
-    this.order = Int32Array.from(items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b));
+    this.order = efficiencyOrder(items, value, packed.qweight);
     this.nodeClass = new Int32Array(m);
     for (let b = 0; b < m; b++) {
       this.nodeClass[b] = b;
@@ -495,6 +503,35 @@ class Search {
   }
 }
 
+/**
+ * The search's root with one knapsack, without its set-up: the surrogate knapsack is that knapsack (its
+ * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
+ * plan, which the split would place whole. The same work and counters as the search's root.
+ */
+function singleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, ks: KnapsackScratch, counters: MkpCounters): MkpOutcome {
+  const n = sessionsKept(packed);
+  const w = packed.qweight;
+  const room = packed.capacity[0]!;
+  meter.spend(1);
+  counters.nodes++;
+  const items: number[] = [];
+  let reach = 0;
+  for (let j = 0; j < n; j++) {
+    if (value[j]! > 0 && packed.candidate[j]! === 1 && w[j]! <= room) {
+      items.push(j);
+      reach += w[j]!;
+    }
+  }
+  meter.spend(items.length);
+  const order = efficiencyOrder(items, value, w);
+  const answer = knapsack(order, order.length, value, w, Math.min(reach, room), -1, meter, ks, counters);
+  counters.splits++;
+  counters.splitHits++;
+  const node = new Int32Array(n).fill(-1);
+  for (const j of answer!.chosen) node[j] = 0;
+  return { node, value: answer!.value, optimal: true, counters };
+}
+
 /** How many different knapsack orders reorder gives for m knapsacks (one per k below it). */
 function distinctOrders(m: number): number {
   return m <= 2 ? m : m + 1;
@@ -534,6 +571,17 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
   scratch.ks.kernel = kernel ?? null;
+  if (nodesKept(packed) === 1) {
+    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
+    try {
+      return singleKnapsack(packed, value, meter, scratch.ks, counters);
+    } catch (e) {
+      if (!(e instanceof MkpHalt)) throw e;
+      return { node: new Int32Array(sessionsKept(packed)).fill(-1), value: 0, optimal: false, reason: e.reason, atBudget: e.atBudget, counters };
+    } finally {
+      if (scratch.ks.small && scratch.ss.small) kept = scratch;
+    }
+  }
   const searches: Search[] = [];
   const start = (on: WorkMeter = meter): Search => {
     const s = new Search(packed, value, on, scratch);
