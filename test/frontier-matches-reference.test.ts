@@ -7,7 +7,7 @@
  * work quotas (resuming in the middle of a layer).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
 import { DpStatus } from '../src/solve/engine.js';
 import { FrontierTwin, solveFrontierReference } from '../src/solve/ts/frontier.js';
@@ -15,22 +15,14 @@ import { heuristicPlan } from '../src/solve/incumbent.js';
 import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
 import { loadSolver, prepare } from '../src/solve/solver.js';
 import type { Problem } from '../src/types.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import type { TaoKernel } from '../src/solve/wasm.js';
 import { problemArb, quantizedCaseArb, type ShapeLimits } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { withTwins } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
+import { useKernels } from './helpers/kernels.js';
 
-let release: TaoKernel;
-let debug: TaoKernel;
-beforeAll(async () => {
-  release = await TaoKernel.create('release');
-  debug = await TaoKernel.create('debug');
-});
-afterAll(() => {
-  release.close();
-  debug.close();
-});
+const kernels = useKernels();
 
 interface Outcome {
   status: DpStatus;
@@ -76,7 +68,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
           if (sessionsKept(packed) === 0 || !packed.keyFits) return;
           const expected = viaReference(packed, 1e12);
           // A small quota pauses and resumes inside layers; the outcome must not depend on it.
-          expect(viaKernel(release, packed, quota)).toEqual(expected);
+          expect(viaKernel(kernels.release, packed, quota)).toEqual(expected);
           seen[expected.status === DpStatus.done ? 'done' : 'incumbent']++;
           if (expected.counters.prunedCredit! > 0) seen.credit++;
           const setup = frontierSetup(packed);
@@ -118,7 +110,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
       fc.property(problemArb({ maxNodes: 4, maxSessions: 10, maxCapacity: 40, maxWeight: 15 }), fc.constantFrom(1, 2), (problem, quantum) => {
         const { packed } = prepare(problem, { quantum });
         if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-        expect(viaKernel(debug, packed, 5)).toEqual(viaReference(packed, 1e12));
+        expect(viaKernel(kernels.debug, packed, 5)).toEqual(viaReference(packed, 1e12));
       }),
       { numRuns: 300, seed: 4242 },
     );

@@ -6,22 +6,14 @@
  * against enumeration where it is small. The halting check runs inside a layer (every `pollSteps` merge steps) on both.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { knapsack, KnapsackScratch, type KnapsackAnswer } from '../src/solve/mkp/knapsack.js';
 import { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import type { TaoKernel } from '../src/solve/wasm.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
+import { useKernels } from './helpers/kernels.js';
 
-let release: TaoKernel;
-let debug: TaoKernel;
-beforeAll(async () => {
-  release = await TaoKernel.create('release');
-  debug = await TaoKernel.create('debug');
-});
-afterAll(() => {
-  release.close();
-  debug.close();
-});
+const kernels = useKernels();
 
 /** A meter that never stops. */
 const unbounded = (): WorkMeter => new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
@@ -80,9 +72,9 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
           const best = enumerateKnapsack(w, p, cap).value;
           const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
           const twin = run(null, w, p, cap, threshold);
-          expect(run(release, w, p, cap, threshold)).toEqual(twin);
-          expect(run(debug, w, p, cap, threshold, pollSteps)).toEqual(twin);
-          expect(run(release, w, p, cap, threshold, pollSteps)).toEqual(twin);
+          expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
+          expect(run(kernels.debug, w, p, cap, threshold, pollSteps)).toEqual(twin);
+          expect(run(kernels.release, w, p, cap, threshold, pollSteps)).toEqual(twin);
           if (best <= threshold) expect(twin.answer).toBeNull();
           else expect(twin.answer!.value).toBe(best);
         },
@@ -103,8 +95,8 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
           const { w, p } = sessionItems(rows, quantum, 512);
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) / rho);
           const twin = run(null, w, p, cap, -1);
-          expect(run(release, w, p, cap, -1)).toEqual(twin);
-          expect(run(release, w, p, cap, -1, 1000)).toEqual(twin);
+          expect(run(kernels.release, w, p, cap, -1)).toEqual(twin);
+          expect(run(kernels.release, w, p, cap, -1, 1000)).toEqual(twin);
           const answer = twin.answer!;
           expect(answer.chosen.reduce((a, i) => a + w[i]!, 0)).toBe(answer.weight);
           expect(answer.weight).toBeLessThanOrEqual(cap);
@@ -149,7 +141,7 @@ describe('core DP: the work budget', () => {
             return { halt, work: meter.work, states: counters.states, asked };
           };
           const twin = outcome(null);
-          expect(outcome(release)).toEqual(twin);
+          expect(outcome(kernels.release)).toEqual(twin);
           expect(twin.halt === null).toBe(budget >= total);
           expect(twin.work).toBeLessThanOrEqual(budget);
         },
@@ -168,7 +160,7 @@ describe('core DP: the halting check inside a layer', () => {
 
   for (const name of ['TypeScript', 'WebAssembly'] as const) {
     it(`${name}: a check that says stop ends the DP within a layer, before the next one is paid for`, () => {
-      const kernel = name === 'WebAssembly' ? release : null;
+      const kernel = name === 'WebAssembly' ? kernels.release : null;
       const total = run(kernel, w, p, cap, -1).states;
       let asked = 0;
       let paidWhenAsked = -1;
@@ -194,7 +186,7 @@ describe('core DP: the halting check inside a layer', () => {
     });
 
     it(`${name}: a check that never says stop is asked about once per pollSteps merge steps`, () => {
-      const kernel = name === 'WebAssembly' ? release : null;
+      const kernel = name === 'WebAssembly' ? kernels.release : null;
       let asked = 0;
       const meter = new WorkMeter(Number.POSITIVE_INFINITY, () => (asked++, undefined), () => 'budget');
       const scratch = new KnapsackScratch();
