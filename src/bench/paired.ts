@@ -5,10 +5,10 @@
  * clock of src/bench/thread-clock.ts; the process's CPU time where there is none), not the wall clock: on a
  * shared machine a multi-millisecond solve is preempted on most runs, and the time it spends waiting for a
  * core is not the solver's; nor is the work of the engine's background compiler threads, which the
- * process's CPU time would count. Per problem the
- * ratio of the two least times is taken; per group the geometric mean of those ratios with a 95%
- * confidence interval over the problems (normal approximation on the log ratios). Machine speed and load
- * hit both builds alike, so a clean run reads about 1.00 whatever the machine is doing.
+ * process's CPU time would count (nor garbage collection on helper threads). Per problem the ratio of the
+ * two least times is taken; per group the geometric mean of those ratios with a 95% confidence interval
+ * over the problems (normal approximation on the log ratios). Machine speed and load hit both builds
+ * alike, so a clean run reads about 1.00 whatever the machine is doing.
  *
  * A group regresses when the interval's lower bound exceeds `maxSlowdown` (the slowdown is certain to be
  * at least that large), when the current solver falls back on more problems than the baseline by more than
