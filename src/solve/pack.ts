@@ -72,7 +72,13 @@ export interface PackedProblem {
 const DOUBLE_KEY_MAX = 2 ** 52;
 
 /** Index of the low 32-bit word of a 64-bit integer in a Uint32Array view (0 on little-endian platforms). */
-const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+/** Index of a key's low 32-bit word within its pair in `keyWords` (the platform's byte order). */
+export const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** The packed keys' 32-bit words, two per key (LOW_WORD first or second), read without a BigInt per key. */
+export function keyWords(key: BigInt64Array): Uint32Array {
+  return new Uint32Array(key.buffer, key.byteOffset, 2 * key.length);
+}
 
 /**
  * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
@@ -89,7 +95,7 @@ function doubleKeys(
 ): BigInt64Array {
   const n = ready.length;
   const m = n === 0 ? 0 : candidate.length / n;
-  const words = new Uint32Array(key.buffer, key.byteOffset, 2 * key.length);
+  const words = keyWords(key);
   for (let j = 0; j < n; j++) {
     const rt = ready[j]! * tokenScale + tokens[j]!;
     for (let b = 0; b < m; b++) {

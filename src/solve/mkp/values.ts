@@ -4,34 +4,40 @@
  * remainder of the credit level). Such a problem is a multiple knapsack (with per-item candidate
  * knapsacks), which the multiple-knapsack path solves with exact f64 sums.
  */
-import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
+import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 
 /** Every sum of values the path forms stays below this, so f64 arithmetic on them is exact. */
 const EXACT_LIMIT = 2 ** 53;
+/** A key whose high word reaches this is at least 2^53. */
+const HIGH_LIMIT = 2 ** 21;
 
 /**
  * Each kept session's value (its packed key, the same on all its candidate nodes), or null when some
  * session's key differs between two of its candidate nodes, the packed key does not fit, or the sum of
- * all values reaches 2^53.
+ * all values reaches 2^53. Keys are read as their two 32-bit words (no BigInt per key): each one below
+ * 2^53 is exact as a double, and one at or above 2^53 alone makes the sum reach it.
  */
 export function nodeIndependentValues(packed: PackedProblem): Float64Array | null {
   if (!packed.keyFits) return null;
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  const words = keyWords(packed.key);
   const out = new Float64Array(n);
-  let total = 0n;
+  let total = 0;
   for (let j = 0; j < n; j++) {
-    let key = -1n;
+    let key = -1;
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
       if (packed.candidate[e] !== 1) continue;
-      const k = packed.key[e]!;
-      if (key < 0n) key = k;
+      const high = words[2 * e + 1 - LOW_WORD]!;
+      if (high >= HIGH_LIMIT) return null;
+      const k = high * 4_294_967_296 + words[2 * e + LOW_WORD]!;
+      if (key < 0) key = k;
       else if (k !== key) return null;
     }
     total += key;
-    if (total >= BigInt(EXACT_LIMIT)) return null;
-    out[j] = Number(key);
+    if (total >= EXACT_LIMIT) return null;
+    out[j] = key;
   }
   return out;
 }
