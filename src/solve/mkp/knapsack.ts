@@ -106,6 +106,13 @@ export const REFILL_WINDOW = 16;
 /** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
 const RETAIN_STATES = 1 << 16;
 
+/** A copy of `a` in a new array of `size` entries. */
+function grown<T extends Float64Array | Int32Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
+}
+
 /** Growable typed arrays reused across calls (the search solves thousands of knapsacks). */
 export class KnapsackScratch {
   sw = new Float64Array(256);
@@ -135,17 +142,12 @@ export class KnapsackScratch {
   states(n: number): void {
     if (this.sw.length >= n) return;
     const size = Math.max(n, this.sw.length * 2);
-    const grow = <T extends Float64Array | Int32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(size);
-      b.set(a);
-      return b;
-    };
-    this.sw = grow(this.sw);
-    this.sv = grow(this.sv);
-    this.sh = grow(this.sh);
-    this.tw = grow(this.tw);
-    this.tv = grow(this.tv);
-    this.th = grow(this.th);
+    this.sw = grown(this.sw, size);
+    this.sv = grown(this.sv, size);
+    this.sh = grown(this.sh, size);
+    this.tw = grown(this.tw, size);
+    this.tv = grown(this.tv, size);
+    this.th = grown(this.th, size);
   }
 
   /** Small enough to keep for the next solve. */
@@ -157,12 +159,8 @@ export class KnapsackScratch {
   history(n: number): void {
     if (this.hItem.length >= n) return;
     const size = Math.max(n, this.hItem.length * 2);
-    const item = new Int32Array(size);
-    item.set(this.hItem);
-    const parent = new Int32Array(size);
-    parent.set(this.hParent);
-    this.hItem = item;
-    this.hParent = parent;
+    this.hItem = grown(this.hItem, size);
+    this.hParent = grown(this.hParent, size);
   }
 }
 

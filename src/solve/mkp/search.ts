@@ -92,6 +92,11 @@ function efficiencyOrder(items: number[], value: Float64Array, w: Float64Array):
   return Int32Array.from(items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b));
 }
 
+/** The nodes 0..m-1 by `room` ascending, then by index. */
+function ascending(room: ArrayLike<number>, m: number): number[] {
+  return Array.from({ length: m }, (_, b) => b).sort((a, b) => room[a]! - room[b]! || a - b);
+}
+
 /** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
 class Reached {}
 const FREE = -2;
@@ -115,6 +120,11 @@ class Search {
   readonly ks: KnapsackScratch;
   readonly ss: SubsetSumScratch;
   readonly buf: Int32Array;
+  /**
+   * The items offered to one knapsack (tighten, fill, branchInOrder): filled and read before any deeper
+   * search node runs, so one buffer serves every node.
+   */
+  readonly pick: Int32Array;
   /** The knapsack order of branchInOrder (see reorder) and each node's place in it. */
   readonly byRank: Int32Array;
   readonly rank: Int32Array;
@@ -164,7 +174,8 @@ class Search {
     this.resid = Float64Array.from(packed.capacity);
     this.best = new Int32Array(n).fill(-1);
     this.buf = new Int32Array(n);
-    this.byRank = Int32Array.from(Array.from({ length: m }, (_, b) => b).sort((a, b) => packed.capacity[a]! - packed.capacity[b]! || a - b));
+    this.pick = new Int32Array(n);
+    this.byRank = Int32Array.from(ascending(packed.capacity, m));
     this.rank = new Int32Array(m);
     this.byRank.forEach((b, r) => (this.rank[b] = r));
     this.from = new Int32Array(n);
@@ -172,7 +183,7 @@ class Search {
 
   /** Sets the knapsack order of branchInOrder: 0 capacity ascending, 1 descending, k > 1 ascending rotated by k - 1. */
   reorder(k: number): void {
-    const asc = Array.from(this.byRank).sort((a, b) => this.packed.capacity[a]! - this.packed.capacity[b]! || a - b);
+    const asc = ascending(this.packed.capacity, this.m);
     const order = k === 1 ? asc.reverse() : k > 1 ? [...asc.slice((k - 1) % this.m), ...asc.slice(0, (k - 1) % this.m)] : asc;
     this.byRank.set(order);
     this.byRank.forEach((b, r) => (this.rank[b] = r));
@@ -225,7 +236,7 @@ class Search {
     const w = this.packed.qweight;
     const k = items.length;
     let changed = false;
-    const mine = new Int32Array(k);
+    const mine = this.pick;
     for (let b = 0; b < this.m; b++) {
       const r = this.resid[b]!;
       if (r === 0 || r > TIGHTEN_MAX_CAPACITY) continue;
@@ -364,10 +375,10 @@ class Search {
 
     // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
     this.counters.splits++;
-    const ascending = Array.from({ length: m }, (_, b) => b).sort((a, b) => this.resid[a]! - this.resid[b]! || a - b);
-    let split = this.split(sur.chosen, ascending);
+    const order = ascending(this.resid, m);
+    let split = this.split(sur.chosen, order);
     if (split.left.size > 0 && m > 1) {
-      const second = this.split(sur.chosen, ascending.reverse());
+      const second = this.split(sur.chosen, order.reverse());
       if (second.left.size < split.left.size) split = second;
     }
     const { left, placed, room } = split;
@@ -410,10 +421,9 @@ class Search {
     const w = this.packed.qweight;
     const p = this.value;
     const placed = new Map<number, number>();
-    const mine = new Int32Array(free.length);
+    const mine = this.pick;
     let value = this.fixed;
-    const ascending = Array.from({ length: this.m }, (_, b) => b).sort((a, b) => this.resid[a]! - this.resid[b]! || a - b);
-    for (const b of ascending) {
+    for (const b of ascending(this.resid, this.m)) {
       const r = this.resid[b]!;
       let c = 0;
       for (const j of free) if (!placed.has(j) && this.allowed(j, b) && w[j]! <= r) mine[c++] = j;
@@ -435,7 +445,7 @@ class Search {
   *branchInOrder(bound: number, free: Int32Array): Generator<void, void, void> {
     const w = this.packed.qweight;
     const p = this.value;
-    const mine = new Int32Array(free.length);
+    const mine = this.pick;
     for (let r = 0; r < this.m; r++) {
       const b = this.byRank[r]!;
       const room = this.resid[b]!;
@@ -474,8 +484,7 @@ class Search {
     let j = -1;
     for (const x of left) if (j < 0 || w[x]! > w[j]! || (w[x] === w[j] && x < j)) j = x;
     const tried: number[] = [];
-    const targets = Array.from({ length: m }, (_, b) => b).sort((a, b) => this.resid[a]! - this.resid[b]! || a - b);
-    for (const b of targets) {
+    for (const b of ascending(this.resid, m)) {
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
       if (tried.some((c) => this.nodeClass[c] === this.nodeClass[b] && this.resid[c] === this.resid[b])) continue;
       tried.push(b);
