@@ -4,7 +4,7 @@
 // Exports: abiVersion, layout (the address of the layout table below), the dense DP denseLayoutEnd,
 // denseReserve, denseBegin, denseStep, denseFinish and setSimd, the frontier DP frontierReserve,
 // frontierBegin, frontierStep, frontierFinish and frontierCounters, the core DP of the surrogate knapsack
-// coreReserve, coreBegin and coreStep, and memory.
+// coreReserve, coreBegin, coreStep and coreCeiling, and memory.
 //
 // Layout table: i32[LAYOUT_ENTRIES] at layout(), entries in this order (byte addresses are those of
 // the region named; all regions 16-byte aligned):
@@ -39,7 +39,7 @@
 // incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
 // Core DP: coreReserve(k) -> (write coreProfit, coreWeight) -> coreBegin(...) -> coreStep(steps, allowance)...
-// until 0; each step writes coreOut.
+// until 0 (after 4, coreCeiling(ceiling) first); each step writes coreOut.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
 // optimal (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
@@ -52,12 +52,12 @@ import {
   frontierFinish as finishRun,
   frontierCounters as writeCounters,
 } from './frontier';
-import { CORE_REPORT, coreBegin as beginCore, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
+import { CORE_REPORT, coreBegin as beginCore, coreCeiling as setCoreCeiling, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
 import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
 import { align16f, ensureMemory } from './memory';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 5;
+const ABI_VERSION: i32 = 6;
 
 const radix: usize = memory.data(MAX_NODES * 4, 16);
 const stride: usize = memory.data(MAX_NODES * 4, 16);
@@ -250,24 +250,31 @@ export function coreReserve(k: i32): i32 {
 
 /**
  * Starts the core DP over the k items written: items before b form the break solution (weight bw, value
- * bv); a state must beat z; the best state so far is bestH (-1: the break solution, -2: none) of weight
- * bestW; a layer may hold at most maxStates states, the history maxHistory entries (past either, the
- * layer goes to the host). Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
+ * bv); a state must beat z; the run ends once its best value reaches ceiling; the best state so far is
+ * bestH (-1: the break solution, -2: none) of weight bestW; a layer may hold at most maxStates states, the
+ * history maxHistory entries (past either, the layer goes to the host); lists of pairStates states are
+ * paired with the items outside the core; after ceilingStates states the run asks for its cardinality
+ * ceiling. Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
  */
-export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64): i32 {
-  if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1) return -1;
-  const status = beginCore(k, b, capacity, bw, bv, z, bestH, bestW, maxStates, maxHistory);
+export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, ceiling: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64, pairStates: i32, ceilingStates: f64): i32 {
+  if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1 || pairStates < 1) return -1;
+  const status = beginCore(k, b, capacity, bw, bv, z, ceiling, bestH, bestW, maxStates, maxHistory, pairStates, ceilingStates);
   coreReport(coreOut);
   return status;
 }
 
 /**
  * Runs the core DP until it ends (0), a layer waits for the host to pay for it (1), memory cannot grow
- * (2) or `steps` merge steps ran (3); layers within `allowance` units in all are paid for by the step.
- * Writes coreOut.
+ * (2), `steps` merge steps ran (3) or it asks for its cardinality ceiling (4); layers within `allowance`
+ * units in all are paid for by the step. Writes coreOut.
  */
 export function coreStep(steps: i32, allowance: f64): i32 {
   const status = stepCore(steps, allowance);
   coreReport(coreOut);
   return status;
+}
+
+/** Lowers the core DP's ceiling to `ceiling` (after coreStep returned 4). */
+export function coreCeiling(ceiling: f64): void {
+  setCoreCeiling(ceiling);
 }

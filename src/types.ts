@@ -172,6 +172,11 @@ export interface MultipleKnapsackStats {
   knapsacks: number;
   /** States the surrogate knapsack DP generated over all nodes. */
   states: number;
+  /**
+   * Knapsack DPs that ended when their best set reached a proven ceiling on their optimum (Dantzig's bound
+   * or the cardinality ceiling), with states still open.
+   */
+  ceilingStops: number;
   /** Attempts to split a surrogate solution over the nodes. */
   splits: number;
   /** Splits that placed the whole surrogate solution (the node reached its bound). */

@@ -136,7 +136,7 @@ describe('node-independent values', () => {
 });
 
 describe('surrogate knapsack (core DP)', () => {
-  const counters = () => ({ knapsacks: 0, states: 0 });
+  const counters = () => ({ knapsacks: 0, states: 0, ceilingStops: 0 });
 
   it('equals enumeration, and answers null exactly when the optimum does not beat the threshold', () => {
     const scratch = new KnapsackScratch();

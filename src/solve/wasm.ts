@@ -15,7 +15,7 @@ import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engin
 import { historyPath, type CoreDpKernel, type CoreEnd, type CoreStart, type CoreStatus } from './mkp/knapsack.js';
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -46,8 +46,23 @@ interface TaoExports {
   frontierFinish(): void;
   frontierCounters(): void;
   coreReserve(k: number): number;
-  coreBegin(k: number, b: number, capacity: number, bw: number, bv: number, z: number, bestH: number, bestW: number, maxStates: number, maxHistory: number): number;
+  coreBegin(
+    k: number,
+    b: number,
+    capacity: number,
+    bw: number,
+    bv: number,
+    z: number,
+    ceiling: number,
+    bestH: number,
+    bestW: number,
+    maxStates: number,
+    maxHistory: number,
+    pairStates: number,
+    ceilingStates: number,
+  ): number;
   coreStep(steps: number, allowance: number): number;
+  coreCeiling(ceiling: number): void;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -70,6 +85,7 @@ export const ABI_FUNCTIONS = [
   'coreReserve',
   'coreBegin',
   'coreStep',
+  'coreCeiling',
 ] as const satisfies readonly ExportedFunction[];
 
 /**
@@ -270,7 +286,7 @@ export class TaoKernel implements CoreDpKernel {
   /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
   #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
   /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call. */
-  readonly #core = new Float64Array(8);
+  readonly #core = new Float64Array(9);
   /** Items of the last coreLoad. */
   #coreItems = 0;
   #closed = false;
@@ -497,9 +513,14 @@ export class TaoKernel implements CoreDpKernel {
     return true;
   }
 
-  /** Starts the core DP on the loaded items, with caps on a layer's states and the history; false when memory cannot grow. */
-  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean {
-    const status = this.#call('coreBegin', (x) => x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.bestH, start.bestW, maxStates, maxHistory));
+  /**
+   * Starts the core DP on the loaded items, with caps on a layer's states and the history, the least list
+   * it pairs and the states after which it asks for its ceiling; false when memory cannot grow.
+   */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number, pairStates: number, ceilingStates: number): boolean {
+    const status = this.#call('coreBegin', (x) =>
+      x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.ceiling, start.bestH, start.bestW, maxStates, maxHistory, pairStates, ceilingStates),
+    );
     if (status < 0) throw new RangeError(`coreBegin rejected its arguments (break item ${start.b})`);
     this.#coreReport();
     return status === 1;
@@ -513,6 +534,11 @@ export class TaoKernel implements CoreDpKernel {
     const status = this.#call('coreStep', (x) => x.coreStep(steps, allowance));
     this.#coreReport();
     return status as CoreStatus;
+  }
+
+  /** After `ceiling`: lowers the core DP's ceiling. */
+  coreCeiling(ceiling: number): void {
+    this.#call('coreCeiling', (x) => x.coreCeiling(ceiling));
   }
 
   /** After `layer`: the states of the layer waiting to merge and the history entries so far. */
@@ -535,7 +561,7 @@ export class TaoKernel implements CoreDpKernel {
     const i32 = this.#memory().i32;
     const history = this.#core[2]! >>> 2;
     const bestH = this.#core[5]!;
-    return { z: this.#core[4]!, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
+    return { z: this.#core[4]!, atCeiling: this.#core[8] === 1, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

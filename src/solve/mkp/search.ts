@@ -116,7 +116,7 @@ class Search {
   /** The root's fill ran (see fill). */
   filled = false;
   readonly best: Int32Array;
-  readonly counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
+  readonly counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
   readonly ks: KnapsackScratch;
   readonly ss: SubsetSumScratch;
   readonly buf: Int32Array;
@@ -581,7 +581,7 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
   kept = null;
   scratch.ks.kernel = kernel ?? null;
   if (nodesKept(packed) === 1) {
-    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
+    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
     try {
       return singleKnapsack(packed, value, meter, scratch.ks, counters);
     } catch (e) {
@@ -598,7 +598,7 @@ export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Arra
     return s;
   };
   const outcome = (s: Search, halt?: MkpHalt): MkpOutcome => {
-    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
+    const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
     for (const t of searches) for (const k of Object.keys(counters) as (keyof MkpCounters)[]) counters[k] += t.counters[k];
     const base = { node: s.best, value: Math.max(0, s.bestValue), counters };
     return halt === undefined ? { ...base, optimal: true } : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
