@@ -118,7 +118,7 @@ export const REFILL_WINDOW = 16;
 /** Lists of at least this many states are paired with the items outside the core after their layer (see Pairing). */
 export const PAIR_STATES = 32;
 /** States a DP generates before its cardinality ceiling is computed (see Ceiling). */
-export const CEILING_STATES = 1024;
+export const CEILING_STATES = 256;
 
 /** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
 const RETAIN_STATES = 1 << 16;
