@@ -44,6 +44,13 @@ function mostThatFit(items: ArrayLike<number>, k: number, w: ArrayLike<number>, 
   return n;
 }
 
+/** A linear relaxation's break item (-1: none), item count (the break item's fraction included) and value (in f64). */
+interface Relaxed {
+  readonly f: number;
+  readonly count: number;
+  readonly value: number;
+}
+
 /**
  * The linear relaxation with profits p - lambda: its break item (the first that does not fit whole, -1 if
  * all fit) and how many items it takes (the break item's fraction included). Found by a weighted
@@ -51,7 +58,7 @@ function mostThatFit(items: ArrayLike<number>, k: number, w: ArrayLike<number>, 
  * a sort: the items strictly more efficient than a pivot go in whole when they fit together, else the
  * break is among them; items as efficient as the pivot go in one by one.
  */
-function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, lambda: number): { f: number; count: number } {
+function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, lambda: number): Relaxed {
   if (ids.length < k) {
     ids = new Int32Array(Math.max(k, ids.length * 2));
     eff = new Float64Array(ids.length);
@@ -67,6 +74,7 @@ function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w
   let lo = 0;
   let room = cap;
   let count = 0;
+  let value = 0;
   while (lo < hi) {
     // Three-way partition of [lo, hi) around the middle entry's efficiency: above | equal | below.
     const pivot = eff[(lo + hi) >> 1]!;
@@ -80,22 +88,28 @@ function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w
       else i++;
     }
     let above = 0;
-    for (let x = lo; x < a; x++) above += w[ids[x]!]!;
+    let gain = 0;
+    for (let x = lo; x < a; x++) {
+      above += w[ids[x]!]!;
+      gain += p[ids[x]!]! - lambda;
+    }
     if (above > room) {
       hi = a;
       continue;
     }
     room -= above;
+    value += gain;
     count += a - lo;
     for (let x = a; x < b; x++) {
       const j = ids[x]!;
-      if (w[j]! > room) return { f: j, count: count + room / w[j]! };
+      if (w[j]! > room) return { f: j, count: count + room / w[j]!, value: value + (pivot * room) };
       room -= w[j]!;
+      value += p[j]! - lambda;
       count++;
     }
     lo = b;
   }
-  return { f: -1, count };
+  return { f: -1, count, value };
 }
 
 /** Swaps two entries of the selection's scratch. */
@@ -144,20 +158,36 @@ function ceilingAt(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w:
 export function cardinalityCeiling(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number): number {
   const kmax = mostThatFit(items, k, w, cap);
   if (kmax === k) return Number.POSITIVE_INFINITY;
-  let top = 0;
-  for (let x = 0; x < k; x++) top = Math.max(top, p[items[x]!]!);
-  // The least lambda in [0, top] whose relaxation takes at most kmax items (the count falls as lambda grows).
   let lo = 0;
-  let hi = top;
-  let at = relaxation(items, k, p, w, cap, 0);
-  if (at.count <= kmax) return ceilingAt(items, k, p, w, cap, kmax, 0, at.f);
+  let atLo = relaxation(items, k, p, w, cap, 0);
+  if (atLo.count <= kmax) return ceilingAt(items, k, p, w, cap, kmax, 0, atLo.f);
+  // The relaxation's value is convex and piecewise linear in lambda, with slope kmax - count (count falls
+  // as lambda grows): at the largest profit nothing is left and the slope is kmax > 0. Between a lambda of
+  // negative slope (lo) and one of non-negative slope (hi), the next is where their tangents meet (Kelley's
+  // cutting planes in one dimension: a few steps on a piecewise-linear function), kept strictly inside,
+  // until hi = lo + 1: the integer minimum is at one of them.
+  let hi = 0;
+  for (let x = 0; x < k; x++) hi = Math.max(hi, p[items[x]!]!);
+  let atHi = relaxation(items, k, p, w, cap, hi);
+  const L = (lambda: number, r: Relaxed): number => lambda * kmax + r.value;
+  // A step that kept more than half of the interval is followed by a bisection step, so the steps are at
+  // most about twice those of bisection.
+  let halve = false;
   while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (relaxation(items, k, p, w, cap, mid).count > kmax) lo = mid;
-    else hi = mid;
+    const width = hi - lo;
+    const sLo = kmax - atLo.count;
+    const sHi = kmax - atHi.count;
+    const meet = halve ? (lo + hi) / 2 : (L(hi, atHi) - L(lo, atLo) + sLo * lo - sHi * hi) / (sLo - sHi);
+    const mid = Math.min(hi - 1, Math.max(lo + 1, Math.round(meet)));
+    const at = relaxation(items, k, p, w, cap, mid);
+    if (at.count > kmax) {
+      lo = mid;
+      atLo = at;
+    } else {
+      hi = mid;
+      atHi = at;
+    }
+    halve = !halve && 2 * (hi - lo) > width;
   }
-  at = relaxation(items, k, p, w, cap, lo);
-  const below = ceilingAt(items, k, p, w, cap, kmax, lo, at.f);
-  const next = relaxation(items, k, p, w, cap, hi);
-  return Math.min(below, ceilingAt(items, k, p, w, cap, kmax, hi, next.f));
+  return Math.min(ceilingAt(items, k, p, w, cap, kmax, lo, atLo.f), ceilingAt(items, k, p, w, cap, kmax, hi, atHi.f));
 }
