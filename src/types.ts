@@ -185,6 +185,13 @@ export interface MultipleKnapsackStats {
   tightened: number;
   /** Aimed searches started (each looks only for a plan worth a proven bound on the optimum). */
   aims: number;
+  /**
+   * Groups of two or three nodes whose sessions, with the sessions the incumbent leaves out, were
+   * re-solved as a smaller multiple knapsack to improve the incumbent (regrouping).
+   */
+  regroups: number;
+  /** Regroupings that improved the incumbent. */
+  regroupGains: number;
 }
 
 /** Counters describing how a plan was obtained. */
