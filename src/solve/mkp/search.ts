@@ -32,7 +32,7 @@
  */
 import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
 import { MkpHalt, WorkMeter } from './meter.js';
-import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
+import { SubsetSumScratch, maxSubsetSum, type SubsetSumKernel } from './subset-sum.js';
 import { denser } from '../knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
@@ -576,10 +576,11 @@ function runs(walk: Generator<void, void, void>): boolean {
  * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
  * runs in WebAssembly (the same answers).
  */
-export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel): MkpOutcome {
+export function searchMultipleKnapsack(packed: PackedProblem, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel & SubsetSumKernel): MkpOutcome {
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
   scratch.ks.kernel = kernel ?? null;
+  scratch.ss.kernel = kernel ?? null;
   if (nodesKept(packed) === 1) {
     const counters: MkpCounters = { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0 };
     try {
