@@ -23,6 +23,7 @@
 // - The rows grow on demand; a failed grow (the module's declared maximum) ends the run with
 //   SUBSET_MEMORY, no trap.
 
+import { PAGE } from './limits';
 import { ensureMemory } from './memory';
 
 export const SUBSET_DONE: i32 = 0;
@@ -47,6 +48,8 @@ let extent: usize = 0;
 /** Row 0's word 0; row r's is at rows + r * stride. */
 let rows: usize = 0;
 let stride: usize = 0;
+/** Rows that fit in memory as it is. */
+let rowsCap: i32 = 0;
 
 // The run.
 let k: i32 = 0;
@@ -85,11 +88,20 @@ export function subsetBegin(base: usize, weights: usize, out: usize, n: i32, cap
   paid = 0;
   pending = 0;
   count = 0;
-  if (!ensureMemory(<f64>rows + <f64>stride)) return SUBSET_MEMORY;
+  rowsCap = 0;
+  if (!moreRows()) return SUBSET_MEMORY;
   v128.store(rows - 16, i32x4.splat(0));
   store<i32>(rows, 1);
   store<i32>(extent, 0);
   return subsetStep(allowance);
+}
+
+/** Room for row r + 1 (twice the rows so far when memory allows); false when memory cannot grow. */
+function moreRows(): bool {
+  const need = <f64>rows + <f64>(r + 2) * <f64>stride;
+  if (!ensureMemory(need + <f64>(r + 2) * <f64>stride) && !ensureMemory(need)) return false;
+  rowsCap = <i32>((<f64>memory.size() * <f64>PAGE - <f64>rows) / <f64>stride);
+  return true;
 }
 
 /** Folds item `item` of weight wi (at most the capacity) from row r into row r + 1. */
@@ -151,7 +163,7 @@ export function subsetStep(allowance: f64): i32 {
       }
       paid += units;
     }
-    if (!ensureMemory(<f64>rows + <f64>(r + 2) * <f64>stride)) {
+    if (r + 1 >= rowsCap && !moreRows()) {
       // The item stays unfolded; the host was charged for it, as the twin charges before it folds.
       return SUBSET_MEMORY;
     }

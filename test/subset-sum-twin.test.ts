@@ -3,13 +3,20 @@
  * (src/solve/mkp/subset-sum.ts): on every item set the same sum, the same subset in the same order and the
  * same work counted, through the windows (where the fold leaves the greedy items out) and without them;
  * the sum equals the boolean DP over capacities and the subset weighs exactly that. Under a work budget
- * and a halting check both stop at the same item with the same work and the same checks asked.
+ * and a halting check both stop at the same item with the same work and the same checks asked. The
+ * multiple-knapsack search with the kernel reaches the same outcome, counters and work as with the twins.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mkpProblem } from '../src/bench/families/mkp.js';
+import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
+import { searchMultipleKnapsack } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from '../src/solve/mkp/subset-sum.js';
+import { nodeIndependentValues } from '../src/solve/mkp/values.js';
+import { prepare } from '../src/solve/solver.js';
 import type { TaoKernel } from '../src/solve/wasm.js';
+import type { Problem } from '../src/types.js';
 import { useKernels } from './helpers/kernels.js';
 
 const kernels = useKernels();
@@ -136,5 +143,53 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
       { numRuns: 150, seed: 43 },
     );
     expect(halted).toBeGreaterThan(50);
+  });
+});
+
+describe('subset sums in the multiple-knapsack search', () => {
+  /** The search's outcome and work on `problem`, with the kernel or the twins (null), under `budget`. */
+  function search(kernel: TaoKernel | null, problem: Problem, quantum: number, budget: number) {
+    const { packed } = prepare(problem, { quantum });
+    const values = nodeIndependentValues(packed)!;
+    const meter = new WorkMeter(budget, () => undefined, (work) => `budget after ${work}`);
+    const out = searchMultipleKnapsack(packed, values, meter, kernel ?? undefined);
+    return { out, work: meter.work };
+  }
+
+  it('reaches the same outcome, counters and work with the kernel as with the twins on 100 x 10 strongly and weakly correlated and subset-sum instances and near-fitting pools, also when the budget stops it', () => {
+    const cases: { problem: Problem; quantum: number }[] = [];
+    for (const [gi, cls] of (['strong', 'weak', 'subset-sum'] as const).entries()) {
+      for (let i = 0; i < 4; i++) cases.push({ problem: mkpProblem(1, 10 + gi, cls, 100, 10, i), quantum: 1 });
+    }
+    for (const m of [2, 4]) for (let i = 0; i < 4; i++) cases.push({ problem: nearFittingProblem(1, m, m, i), quantum: 16 });
+    let tightened = 0;
+    let stopped = 0;
+    let folds = 0;
+    // The release kernel, counting the folds it starts (so the search is seen to hand them to it).
+    const counted = new Proxy(kernels.release, {
+      get(target, name) {
+        const v: unknown = Reflect.get(target, name, target);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (name === 'subsetBegin') folds++;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    for (const { problem, quantum } of cases) {
+      const twin = search(null, problem, quantum, 1 << 22);
+      expect(search(counted, problem, quantum, 1 << 22)).toEqual(twin);
+      tightened += twin.out.counters.tightened;
+      for (const share of [0.3, 0.7]) {
+        const budget = Math.floor(twin.work * share);
+        const cut = search(null, problem, quantum, budget);
+        expect(search(kernels.release, problem, quantum, budget)).toEqual(cut);
+        if (!cut.out.optimal) stopped++;
+      }
+    }
+    // The tightening's subset sums ran, and the budget stopped searches inside them or around them.
+    expect(tightened).toBeGreaterThan(0);
+    expect(stopped).toBeGreaterThan(10);
+    expect(folds).toBeGreaterThan(1000);
   });
 });
