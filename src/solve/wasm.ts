@@ -13,9 +13,13 @@ import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 import { historyPath, type CoreDpKernel, type CoreEnd, type CoreStart, type CoreStatus } from './mkp/knapsack.js';
+import type { SubsetSum, SubsetSumKernel, SubsetSumStatus } from './mkp/subset-sum.js';
+
+/** f64 entries of the subset sums' report: units paid by the step itself, units of the item waiting, the sum, the subset's size. */
+const SUBSET_REPORT = 4;
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 6;
+export const ABI_VERSION = 7;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -63,6 +67,8 @@ interface TaoExports {
   ): number;
   coreStep(steps: number, allowance: number): number;
   coreCeiling(ceiling: number): void;
+  subsetBegin(k: number, capacity: number, allowance: number): number;
+  subsetStep(allowance: number): number;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -86,6 +92,8 @@ export const ABI_FUNCTIONS = [
   'coreBegin',
   'coreStep',
   'coreCeiling',
+  'subsetBegin',
+  'subsetStep',
 ] as const satisfies readonly ExportedFunction[];
 
 /**
@@ -111,6 +119,9 @@ const LAYOUT = [
   'coreProfit',
   'coreWeight',
   'coreOut',
+  'subsetWeight',
+  'subsetChosen',
+  'subsetOut',
 ] as const;
 type LayoutEntry = (typeof LAYOUT)[number];
 /** Each layout entry's index in the table. */
@@ -239,6 +250,9 @@ interface FixedViews {
   readonly classStart: Int32Array;
   readonly incumbent: Int32Array;
   readonly counters: Float64Array;
+  readonly subsetWeight: Int32Array;
+  readonly subsetChosen: Int32Array;
+  readonly subsetOut: Float64Array;
 }
 
 /** Inputs of a frontier run, in the packed problem's kept indices. */
@@ -276,7 +290,7 @@ export interface KernelResult {
  * `denseLoad(radix, weight, keys)` -> `denseStep(j0, j1)` over 0..n in order -> `denseFinish()`; frontier DP
  * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
-export class TaoKernel implements CoreDpKernel {
+export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
   readonly build: WasmBuild;
   readonly #module: WebAssembly.Module;
   #exports: TaoExports | null;
@@ -340,6 +354,8 @@ export class TaoKernel implements CoreDpKernel {
   }
 
   #fixed(): FixedViews {
+    // A view over a buffer that memory growth detached has length 0; a trap or close() drops the views.
+    if (this.#views !== null && this.#views.subsetOut.length !== 0) return this.#views;
     const x = this.#live();
     const buffer = x.memory.buffer;
     if (this.#views === null || this.#views.buffer !== buffer) {
@@ -358,6 +374,9 @@ export class TaoKernel implements CoreDpKernel {
         classStart: new Int32Array(buffer, at.classStart, nodes),
         incumbent: new Int32Array(buffer, at.incumbent, sessions),
         counters: new Float64Array(buffer, at.counters, FRONTIER_COUNTER_NAMES.length),
+        subsetWeight: new Int32Array(buffer, at.subsetWeight, sessions),
+        subsetChosen: new Int32Array(buffer, at.subsetChosen, sessions),
+        subsetOut: new Float64Array(buffer, at.subsetOut, SUBSET_REPORT),
       };
     }
     return this.#views;
@@ -562,6 +581,47 @@ export class TaoKernel implements CoreDpKernel {
     const history = this.#core[2]! >>> 2;
     const bestH = this.#core[5]!;
     return { z: this.#core[4]!, atCeiling: this.#core[8] === 1, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
+  }
+
+  /**
+   * The subset sums' bitset fold (SubsetSumKernel, see src/solve/mkp/subset-sum.ts): writes the weights of
+   * the items at positions 0..k-1, a skipped one (or one above `cap`) as `cap + 1`, which the fold passes
+   * over, then starts the fold within `cap` and steps it.
+   */
+  subsetBegin(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, skipped: Uint8Array | null, allowance: number): SubsetSumStatus {
+    const weight = this.#fixed().subsetWeight;
+    if (k > weight.length) throw new RangeError(`${k} items do not fit the subset sums' weight region`);
+    for (let x = 0; x < k; x++) {
+      const wi = w[items[x]!]!;
+      weight[x] = wi > cap || (skipped !== null && skipped[x] === 1) ? cap + 1 : wi;
+    }
+    const status = this.#call('subsetBegin', (x) => x.subsetBegin(k, cap, allowance));
+    if (status < 0) throw new RangeError(`subsetBegin(${k}, ${cap}) rejected its arguments`);
+    return status as SubsetSumStatus;
+  }
+
+  /** Folds items while their units fit within `allowance` in all; the next one past it waits (`pending`). */
+  subsetStep(allowance: number): SubsetSumStatus {
+    return this.#call('subsetStep', (x) => x.subsetStep(allowance)) as SubsetSumStatus;
+  }
+
+  /** Units the last step paid for by itself. */
+  subsetPaid(): number {
+    return this.#fixed().subsetOut[0]!;
+  }
+
+  /** After `pending`: the units of the item waiting to be folded. */
+  subsetPending(): number {
+    return this.#fixed().subsetOut[1]!;
+  }
+
+  /** After `done`: the largest sum and the positions of the subset reaching it. */
+  subsetEnd(): SubsetSum {
+    const views = this.#fixed();
+    const count = views.subsetOut[3]!;
+    const chosen = new Array<number>(count);
+    for (let e = 0; e < count; e++) chosen[e] = views.subsetChosen[e]!;
+    return { sum: views.subsetOut[2]!, chosen };
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

@@ -33,7 +33,7 @@
  */
 import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
 import { MkpHalt, WorkMeter } from './meter.js';
-import { SubsetSumScratch, maxSubsetSum } from './subset-sum.js';
+import { SubsetSumScratch, maxSubsetSum, type SubsetSumKernel } from './subset-sum.js';
 import { regroup, type Incumbent, type MkpInstance, type Reoptimise } from './regroup.js';
 import { denser } from '../knapsack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
@@ -687,12 +687,13 @@ export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incu
  *    soon as a plan reaches the bound stage 2 proved.
  *
  * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
- * runs in WebAssembly (the same answers).
+ * and the subset sums run in WebAssembly (the same answers).
  */
-export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel): MkpOutcome {
+export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel & SubsetSumKernel): MkpOutcome {
   const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
   kept = null;
   scratch.ks.kernel = kernel ?? null;
+  scratch.ss.kernel = kernel ?? null;
   if (packed.capacity.length === 1) {
     const counters = noCounters();
     try {
