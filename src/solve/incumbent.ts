@@ -28,7 +28,8 @@ export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCr
   const sequence = weightOrder(packed);
   const residual = Float64Array.from(packed.qcapacity);
   const out = new Int32Array(n).fill(-1);
-  for (const j of sequence) {
+  for (let t = 0; t < n; t++) {
+    const j = sequence[t]!;
     const w = packed.qweight[j]!;
     let pick = -1;
     for (let b = 0; b < m; b++) {

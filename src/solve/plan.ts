@@ -45,7 +45,11 @@ export function elapsedMicros(t0: number): number {
   return Math.round((performance.now() - t0) * 10_000) / 10;
 }
 
-/** buildPlan's credit-by-session array (see there). */
+/**
+ * buildPlan's working arrays, reused from call to call (it runs synchronously and calls out to nothing):
+ * the admitted sessions, and the credit on the chosen node by session index.
+ */
+let chosenScratch = new Int32Array(256);
 let onNodeScratch = new Float64Array(256);
 
 /**
@@ -57,25 +61,29 @@ let onNodeScratch = new Float64Array(256);
  */
 export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number): Plan {
   const m = problem.nodeIds.length;
-  const chosen: number[] = [];
+  if (chosenScratch.length < node.length) {
+    chosenScratch = new Int32Array(2 * node.length);
+    onNodeScratch = new Float64Array(2 * node.length);
+  }
+  const chosen = chosenScratch;
+  const onNode = onNodeScratch;
+  let count = 0;
   const value: PlanValue = { credit: 0, ready: 0, tokens: 0 };
   for (let i = 0; i < node.length; i++) {
     const b = node[i]!;
     if (b < 0) continue;
-    chosen.push(i);
-    value.credit += problem.credit[i * m + b]!;
+    chosen[count++] = i;
+    onNode[i] = problem.credit[i * m + b]!;
+    value.credit += onNode[i]!;
     value.ready += problem.ready[i]!;
     value.tokens += problem.tokens[i]!;
   }
-  // Credit on the chosen node by session index, read by the sort alone: reused from call to call.
-  if (onNodeScratch.length < node.length) onNodeScratch = new Float64Array(2 * node.length);
-  const onNode = onNodeScratch;
-  for (const i of chosen) onNode[i] = problem.credit[i * m + node[i]!]!;
-  assignmentOrder(chosen, onNode, problem);
-  const assignments: Assignment[] = chosen.map((i) => ({
-    session: problem.sessionIds[i]!,
-    node: problem.nodeIds[node[i]!]!,
-  }));
+  assignmentOrder(chosen, count, onNode, problem);
+  const assignments = new Array<Assignment>(count);
+  for (let t = 0; t < count; t++) {
+    const i = chosen[t]!;
+    assignments[t] = { session: problem.sessionIds[i]!, node: problem.nodeIds[node[i]!]! };
+  }
   return {
     status: meta.status,
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
