@@ -5,6 +5,9 @@
  * passes here is a total order (its last tie-break is the index), so the order is the one those sorts give.
  */
 
+/** Ascending numeric order, for sorting a set of indices. */
+export const ascending = (a: number, b: number): number => a - b;
+
 /** Runs of at most this many indices are sorted by insertion before the merges. */
 const RUN = 16;
 

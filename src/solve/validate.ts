@@ -24,6 +24,9 @@ export interface IndexedProblem {
   readonly eligible: Uint8Array;
 }
 
+/** The numeric part of an IndexedProblem: what packing reads (a reduced problem has no ids). */
+export type IndexedArrays = Omit<IndexedProblem, 'nodeIds' | 'sessionIds'>;
+
 const NODE_KEYS = new Set(['id', 'capacity']);
 /** The fields of a Session. */
 function isSessionField(key: string): boolean {
