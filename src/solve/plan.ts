@@ -4,7 +4,7 @@
  */
 import { assignmentOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { Assignment, Plan, PlanStats, PlanValue } from '../types.js';
+import type { Assignment, Plan, PlanStats, PlanValue, SolvePath } from '../types.js';
 import type { IndexedProblem } from './validate.js';
 
 /** Plan stats without the wall time, which the caller measures around everything. */
@@ -28,11 +28,16 @@ export function workStats(work: number): Pick<RawStats, 'work' | 'cells'> {
   return { work, cells: work };
 }
 
-/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and the work (`workStats`). */
-export function trivialStats(packed: PackedProblem): RawStats {
+/**
+ * Stats of a solve of `packed` by `path` after `work` units of work (by default the trivial path, which
+ * does none), built as one object; callers add the fields of their path after these.
+ */
+export function pathStats(packed: PackedProblem, path: SolvePath = 'trivial', work = 0): RawStats {
   return {
-    path: 'trivial',
-    ...workStats(0),
+    path,
+    // workStats' two fields, written out so that no object is spread.
+    work,
+    cells: work,
     states: countStat(packed.states),
     keyFits: packed.keyFits,
     nodesKept: nodesKept(packed),
