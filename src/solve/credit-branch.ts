@@ -104,7 +104,7 @@ interface TreeNode {
   readonly seq: number;
 }
 
-/** Node b's knapsack under a node's decisions: forced sessions, free items, the capacity left to them. */
+/** Node b's knapsack under a node's decisions: forced sessions, free items (those within the capacity left), the capacity left to them. */
 interface Restricted {
   readonly forced: number[];
   readonly forcedValue: number;
@@ -164,7 +164,9 @@ class Search {
         left++;
       }
     }
-    const free = left === 0 ? (this.#itemsOf[b] as number[]) : this.#itemsOf[b]!.filter((j) => out[j] === 0);
+    // Without decisions on b every credited candidate fits b; with them, the free items are also cut to the
+    // capacity left (as the knapsacks would cut them), so that they are filtered once.
+    const free = left === 0 ? (this.#itemsOf[b] as number[]) : unmarkedWithin(this.#itemsOf[b]!, out, packed.qweight, cap);
     for (let d = decisions; d !== null; d = d.up) out[d.session] = 0;
     return { forced, forcedValue, free, cap };
   }
@@ -218,6 +220,11 @@ class Search {
 export function creditDecision(packed: PackedProblem, level: CreditLevel, halted?: () => boolean): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
   return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed), halted);
+}
+
+/** The items not marked in `marked` whose weight is within `cap`, in their order. */
+function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLike<number>, cap: number): number[] {
+  return items.filter((j) => marked[j] === 0 && w[j]! <= cap);
 }
 
 /** overlap's owner by session, reused from call to call. */

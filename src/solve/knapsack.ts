@@ -39,8 +39,16 @@ export function densityOrder(items: number[], w: ArrayLike<number>, p: ArrayLike
 /** The items that fit within `cap`, in density order (`sorted`: `items` already are, and keep it). */
 function fitting(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number, sorted: boolean): readonly number[] {
   const order = sorted ? items : densityOrder(items.slice(), w, p);
-  for (let t = 0; t < order.length; t++) if (w[order[t]!]! > cap) return order.filter((j) => w[j]! <= cap);
+  for (let t = 0; t < order.length; t++) if (w[order[t]!]! > cap) return within(order, w, cap);
   return order;
+}
+
+/**
+ * The items of `order` within `cap`: a function of its own, as the closure's variables would otherwise be
+ * allocated on every call of `fitting`, where it is rarely needed.
+ */
+function within(order: readonly number[], w: ArrayLike<number>, cap: number): number[] {
+  return order.filter((j) => w[j]! <= cap);
 }
 
 /** A Float64Array of at least `n` entries: `a` itself when it is large enough, else a larger one (contents not kept). */
