@@ -106,7 +106,7 @@ interface TreeNode {
 
 /** Node b's knapsack under a node's decisions: forced sessions, free items (those within the capacity left), the capacity left to them. */
 interface Restricted {
-  readonly forced: number[];
+  readonly forced: readonly number[];
   readonly forcedValue: number;
   readonly free: number[];
   readonly cap: number;
@@ -149,13 +149,14 @@ class Search {
     const packed = this.#packed;
     const m = this.#m;
     const out = this.#marked;
-    const forced: number[] = [];
+    // Allocated at the first forced session (most knapsacks have none).
+    let forced: number[] | null = null;
     let forcedValue = 0;
     let cap = packed.qcapacity[b]!;
     let left = 0;
     for (let d = decisions; d !== null; d = d.up) {
       if (d.force && d.node === b) {
-        forced.push(d.session);
+        (forced ??= []).push(d.session);
         forcedValue += packed.credit[d.session * m + b]!;
         cap -= packed.qweight[d.session]!;
       }
@@ -168,7 +169,7 @@ class Search {
     // capacity left (as the knapsacks would cut them), so that they are filtered once.
     const free = left === 0 ? (this.#itemsOf[b] as number[]) : unmarkedWithin(this.#itemsOf[b]!, out, packed.qweight, cap);
     for (let d = decisions; d !== null; d = d.up) out[d.session] = 0;
-    return { forced, forcedValue, free, cap };
+    return { forced: forced ?? NONE, forcedValue, free, cap };
   }
 
   #profits(b: number, items: readonly number[]): Float64Array {
@@ -191,6 +192,8 @@ class Search {
     const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.states, true);
     this.states += k.states;
     if (k.value < 0) return null;
+    // The knapsack's own set is fresh and ascending: it is the answer when nothing is forced.
+    if (r.forced.length === 0) return { value: k.value, set: k.set };
     const set = r.forced.concat(k.set);
     sortIndices(set, set.length, ascending);
     return { value: r.forcedValue + k.value, set };
@@ -221,6 +224,9 @@ export function creditDecision(packed: PackedProblem, level: CreditLevel, halted
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
   return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed), halted);
 }
+
+/** No sessions: the forced sessions of a knapsack without any. */
+const NONE: readonly number[] = [];
 
 /** The items not marked in `marked` whose weight is within `cap`, in their order. */
 function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLike<number>, cap: number): number[] {
