@@ -355,14 +355,15 @@ function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] 
     if (x >= b) added.push(items[x]!);
     else (removed ??= []).push(x);
   }
-  const out: number[] = [];
-  if (removed === null) for (let x = 0; x < b; x++) out.push(items[x]!);
+  const out = new Array<number>(b - (removed?.length ?? 0) + added.length);
+  let t = 0;
+  if (removed === null) for (let x = 0; x < b; x++) out[t++] = items[x]!;
   else {
     const gone = new Uint8Array(b);
     for (const x of removed) gone[x] = 1;
-    for (let x = 0; x < b; x++) if (gone[x] === 0) out.push(items[x]!);
+    for (let x = 0; x < b; x++) if (gone[x] === 0) out[t++] = items[x]!;
   }
-  for (const i of added) out.push(i);
+  for (const i of added) out[t++] = i;
   return out;
 }
 

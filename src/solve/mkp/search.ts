@@ -32,6 +32,7 @@
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
 import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
+import { sortIndices } from '../sort-indices.js';
 import { MkpHalt, WorkMeter } from './meter.js';
 import { SubsetSumScratch, maxSubsetSum, type SubsetSumKernel } from './subset-sum.js';
 import { regroup, type Incumbent, type MkpInstance, type Reoptimise } from './regroup.js';
@@ -90,7 +91,8 @@ export const AIM_MIN_NODES = 3;
  * input order, 20 heaviest first), then by index.
  */
 function efficiencyOrder(items: number[], value: Float64Array, w: Float64Array): Int32Array {
-  return Int32Array.from(items.sort((a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b));
+  sortIndices(items, items.length, (a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b);
+  return Int32Array.from(items);
 }
 
 /** The nodes 0..m-1 by `room` ascending, then by index. */
