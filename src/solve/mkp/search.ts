@@ -124,10 +124,17 @@ class Search {
   readonly ss: SubsetSumScratch;
   readonly buf: Int32Array;
   /**
-   * The items offered to one knapsack (tighten, fill, branchInOrder): filled and read before any deeper
+   * The items offered to one knapsack (split, tighten, fill, branchInOrder): filled and read before any deeper
    * search node runs, so one buffer serves every node.
    */
   readonly pick: Int32Array;
+  /**
+   * Per item, the knapsack each of a node's two splits placed it on (-1: not placed), their rooms left,
+   * and the knapsack the root's fill gave it: filled and read before any deeper node runs.
+   */
+  readonly placedBy: readonly [Int32Array, Int32Array];
+  readonly roomBy: readonly [Float64Array, Float64Array];
+  readonly filledAt: Int32Array;
   /** The knapsack order of branchInOrder (see reorder) and each node's place in it. */
   readonly byRank: Int32Array;
   readonly rank: Int32Array;
@@ -178,6 +185,9 @@ class Search {
     this.best = new Int32Array(n).fill(-1);
     this.buf = new Int32Array(n);
     this.pick = new Int32Array(n);
+    this.placedBy = [new Int32Array(n), new Int32Array(n)];
+    this.roomBy = [new Float64Array(m), new Float64Array(m)];
+    this.filledAt = new Int32Array(n);
     this.byRank = Int32Array.from(ascending(packed.capacity, m));
     this.rank = new Int32Array(m);
     this.byRank.forEach((b, r) => (this.rank[b] = r));
@@ -208,12 +218,12 @@ class Search {
     return this.packed.candidate[j * this.m + b] === 1 && this.rank[b]! >= this.from[j]!;
   }
 
-  /** Records the current assignment plus `extra` (item -> node) as the incumbent. */
-  record(value: number, extra: ReadonlyMap<number, number>): void {
+  /** Records the current assignment plus `extra` (per item, a node for an unassigned one; -1: none) as the incumbent. */
+  record(value: number, extra: Int32Array): void {
     this.bestValue = value;
     for (let j = 0; j < this.n; j++) {
       const b = this.assign[j]!;
-      this.best[j] = b >= 0 ? b : (extra.get(j) ?? -1);
+      this.best[j] = b >= 0 ? b : extra[j]!;
     }
     if (value >= this.ceiling) throw new Reached();
   }
@@ -285,7 +295,7 @@ class Search {
       if (step === null) break;
       if (tightened || !this.tighten(step.free, step.exact)) {
         if (this.ordered) yield* this.branchInOrder(step.bound, step.free);
-        else yield* this.branch(step.left, step.bound, step.free);
+        else yield* this.branch(step.item, step.bound, step.free);
         break;
       }
       tightened = true;
@@ -295,60 +305,63 @@ class Search {
 
   /**
    * Packs `chosen` knapsack by knapsack in `order`, each taking the largest subset sum of the remaining
-   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit).
+   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit), into
+   * `placed` (per item: its knapsack, -1 when not placed) and `room` (per knapsack: the room left).
+   * Returns how many of `chosen` it left out.
    */
-  split(chosen: readonly number[], order: readonly number[]): { left: Set<number>; placed: Map<number, number>; room: Float64Array } {
+  split(chosen: readonly number[], order: readonly number[], placed: Int32Array, room: Float64Array): number {
     const w = this.packed.qweight;
-    const left = new Set(chosen);
-    const placed = new Map<number, number>();
-    const room = Float64Array.from(this.resid);
+    const mine = this.pick;
+    placed.fill(-1);
+    room.set(this.resid);
+    let left = chosen.length;
+    // Heaviest first, equal weights in the order offered.
+    const heaviestFirst = (c: number): number[] => Array.from(mine.subarray(0, c)).sort((x, y) => w[y]! - w[x]!);
     for (const b of order) {
-      if (left.size === 0) break;
-      let mine: number[] = [];
-      for (const j of left) if (this.allowed(j, b) && w[j]! <= room[b]!) mine.push(j);
-      if (mine.length === 0) continue;
+      if (left === 0) break;
+      let c = 0;
+      for (const j of chosen) if (placed[j]! < 0 && this.allowed(j, b) && w[j]! <= room[b]!) mine[c++] = j;
+      if (c === 0) continue;
       if (room[b]! > SPLIT_BITSET_ROOM) {
         // A large room: the heaviest items go in greedily while they leave at least SPLIT_BITSET_ROOM, so
         // the exact subset sum below runs on a room about that size.
-        mine.sort((x, y) => w[y]! - w[x]!);
-        const rest: number[] = [];
-        for (const j of mine) {
+        const heavy = heaviestFirst(c);
+        c = 0;
+        for (const j of heavy) {
           if (room[b]! - w[j]! >= SPLIT_BITSET_ROOM) {
             room[b] = room[b]! - w[j]!;
-            placed.set(j, b);
-            left.delete(j);
-          } else rest.push(j);
+            placed[j] = b;
+            left--;
+          } else mine[c++] = j;
         }
-        mine = rest;
       }
-      const s = maxSubsetSum(mine, mine.length, w, room[b]!, this.meter, this.ss);
+      const s = maxSubsetSum(mine, c, w, room[b]!, this.meter, this.ss);
       if (s === null) {
-        mine.sort((x, y) => w[y]! - w[x]!);
-        for (const j of mine) {
+        for (const j of heaviestFirst(c)) {
           if (w[j]! <= room[b]!) {
             room[b] = room[b]! - w[j]!;
-            placed.set(j, b);
-            left.delete(j);
+            placed[j] = b;
+            left--;
           }
         }
         continue;
       }
       for (const x of s.chosen) {
-        const j = mine[x]!;
-        placed.set(j, b);
-        left.delete(j);
+        placed[mine[x]!] = b;
+        left--;
       }
       room[b] = room[b]! - s.sum;
     }
-    return { left, placed, room };
+    return left;
   }
 
   /**
    * The node's surrogate bound and split: null when the node is closed (its bound does not beat the
-   * incumbent, or the split reached it), else the bound, the surrogate items the split left out, the
-   * free items and the knapsacks a split or its completion filled exactly with them.
+   * incumbent, or the split reached it), else the bound, the heaviest surrogate item the split left out
+   * (the lowest index among equal weights), the free items and the knapsacks a split or its completion
+   * filled exactly with them.
    */
-  boundAndSplit(): { bound: number; left: Set<number>; free: Int32Array; exact: Uint8Array } | null {
+  boundAndSplit(): { bound: number; item: number; free: Int32Array; exact: Uint8Array } | null {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
@@ -383,33 +396,43 @@ class Search {
     // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
     this.counters.splits++;
     const order = ascending(this.resid, m);
-    let split = this.split(sur.chosen, order);
+    const [placedFirst, placedSecond] = this.placedBy;
+    const [roomFirst, roomSecond] = this.roomBy;
+    let left = this.split(sur.chosen, order, placedFirst, roomFirst);
+    let placed = placedFirst;
+    let room = roomFirst;
     const exact = new Uint8Array(m);
-    if (split.left.size > 0 && m > 1) {
-      const second = this.split(sur.chosen, order.reverse());
-      const other = second.left.size < split.left.size ? split : second;
-      if (other === split) split = second;
-      for (let b = 0; b < m; b++) if (other.room[b] === 0) exact[b] = 1;
+    if (left > 0 && m > 1) {
+      const second = this.split(sur.chosen, order.reverse(), placedSecond, roomSecond);
+      // The split that left fewer items out (the first on a tie) goes on; the other's exact fills are kept.
+      const other = second < left ? roomFirst : roomSecond;
+      if (second < left) {
+        left = second;
+        placed = placedSecond;
+        room = roomSecond;
+      }
+      for (let b = 0; b < m; b++) if (other[b] === 0) exact[b] = 1;
     }
-    const { left, placed, room } = split;
-    if (left.size === 0) {
+    if (left === 0) {
       this.counters.splitHits++;
       this.record(bound, placed);
       return null;
     }
+    let item = -1;
+    for (const j of sur.chosen) if (placed[j]! < 0 && (item < 0 || w[j]! > w[item]! || (w[j] === w[item] && j < item))) item = j;
     // The placed part completed greedily with the other free items (efficiency order, best fit).
     let lower = this.fixed;
-    for (const j of placed.keys()) lower += p[j]!;
+    for (let x = 0; x < k; x++) if (placed[free[x]!]! >= 0) lower += p[free[x]!]!;
     for (let x = 0; x < k; x++) {
       const j = free[x]!;
-      if (placed.has(j)) continue;
+      if (placed[j]! >= 0) continue;
       let pick = -1;
       for (let b = 0; b < m; b++) {
         if (this.allowed(j, b) && w[j]! <= room[b]! && (pick < 0 || room[b]! < room[pick]!)) pick = b;
       }
       if (pick < 0) continue;
       room[pick] = room[pick]! - w[j]!;
-      placed.set(j, pick);
+      placed[j] = pick;
       lower += p[j]!;
     }
     if (lower > this.bestValue) this.record(lower, placed);
@@ -419,7 +442,7 @@ class Search {
       this.fill(free);
     }
     if (this.bestValue >= bound) return null;
-    return { bound, left, free, exact };
+    return { bound, item, free, exact };
   }
 
   /**
@@ -431,18 +454,19 @@ class Search {
   fill(free: Int32Array): void {
     const w = this.packed.qweight;
     const p = this.value;
-    const placed = new Map<number, number>();
+    const placed = this.filledAt;
+    placed.fill(-1);
     const mine = this.pick;
     let value = this.fixed;
     for (const b of ascending(this.resid, this.m)) {
       const r = this.resid[b]!;
       let c = 0;
-      for (const j of free) if (!placed.has(j) && this.allowed(j, b) && w[j]! <= r) mine[c++] = j;
+      for (const j of free) if (placed[j]! < 0 && this.allowed(j, b) && w[j]! <= r) mine[c++] = j;
       this.meter.spend(free.length);
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, r, 0, this.meter, this.ks, this.counters);
       if (best === null) continue;
-      for (const j of best.chosen) placed.set(j, b);
+      for (const j of best.chosen) placed[j] = b;
       value += best.value;
     }
     if (value > this.bestValue) this.record(value, placed);
@@ -487,13 +511,11 @@ class Search {
   }
 
   /** The branches on the heaviest surrogate item the split left out: to each node it may go to, then excluded. */
-  *branch(left: ReadonlySet<number>, bound: number, free: Int32Array): Generator<void, void, void> {
+  *branch(j: number, bound: number, free: Int32Array): Generator<void, void, void> {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
     const k = free.length;
-    let j = -1;
-    for (const x of left) if (j < 0 || w[x]! > w[j]! || (w[x] === w[j] && x < j)) j = x;
     const tried: number[] = [];
     for (const b of ascending(this.resid, m)) {
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
