@@ -4,7 +4,8 @@
 // Exports: abiVersion, layout (the address of the layout table below), the dense DP denseLayoutEnd,
 // denseReserve, denseBegin, denseStep, denseFinish and setSimd, the frontier DP frontierReserve,
 // frontierBegin, frontierStep, frontierFinish and frontierCounters, the core DP of the surrogate knapsack
-// coreReserve, coreBegin and coreStep, and memory.
+// coreReserve, coreBegin, coreStep and coreCeiling, the subset sums' bitset fold subsetBegin and
+// subsetStep, and memory.
 //
 // Layout table: i32[LAYOUT_ENTRIES] at layout(), entries in this order (byte addresses are those of
 // the region named; all regions 16-byte aligned):
@@ -29,8 +30,12 @@
 //  16 coreWeight f64[k]             core DP: JS writes the weight per item position (after coreReserve)
 //   fixed again:
 //  17 coreOut    f64[CORE_REPORT]   core DP: each coreStep writes its report (see coreReport in knapsack.ts)
+//  18 subsetWeight i32[MAX_SESSIONS] subset sums: JS writes the weight per item position
+//  19 subsetChosen i32[MAX_SESSIONS] subset sums: the finished fold writes the subset's item positions
+//  20 subsetOut  f64[SUBSET_REPORT] subset sums: each step writes its report (see subsetReport in subset-sum.ts)
 //   the frontier's arena follows the keys (grown on demand, reset per run); the core DP's item region,
-//   state lists and history start at the same base (one DP runs at a time).
+//   state lists and history, and the subset sums' bitset and log start at the same base (one DP runs at
+//   a time).
 // (The dense DP's strides live in a private region written by denseBegin.)
 //
 // Dense DP: denseReserve(n, m, S) -> (write radix, weight, keys) -> denseBegin -> denseStep(j0, j1)...
@@ -39,7 +44,10 @@
 // incumbent) -> frontierBegin(tailStart, creditScale, creditGrid) -> frontierStep(quota)... -> frontierFinish; frontierCounters at
 // any time.
 // Core DP: coreReserve(k) -> (write coreProfit, coreWeight) -> coreBegin(...) -> coreStep(steps, allowance)...
-// until 0; each step writes coreOut.
+// until 0 (after 4, coreCeiling(ceiling) first); each step writes coreOut.
+// Subset sums: (write subsetWeight) -> subsetBegin(k, capacity, allowance), then subsetStep(allowance)...
+// until 0 (after 1, the host pays the pending item's units first); each writes subsetOut, the last one
+// subsetChosen.
 // A failed reserve (memory would pass the declared maximum) returns 0 and leaves the module usable.
 // Frontier statuses: 0 done, 1 paused (quota spent), 2 memory (the arena could not grow), 3 incumbent
 // optimal (nothing to fold), 4 a layer lost every state (a bug, reported instead of trapping).
@@ -52,12 +60,13 @@ import {
   frontierFinish as finishRun,
   frontierCounters as writeCounters,
 } from './frontier';
-import { CORE_REPORT, coreBegin as beginCore, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
+import { CORE_REPORT, coreBegin as beginCore, coreCeiling as setCoreCeiling, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
+import { SUBSET_MAX_CAPACITY, SUBSET_REPORT, subsetBegin as beginSubset, subsetReport, subsetStep as stepSubset } from './subset-sum';
 import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
 import { align16f, ensureMemory } from './memory';
 
 /** Bumped on any change to the exports or the layout above. */
-const ABI_VERSION: i32 = 5;
+const ABI_VERSION: i32 = 7;
 
 const radix: usize = memory.data(MAX_NODES * 4, 16);
 const stride: usize = memory.data(MAX_NODES * 4, 16);
@@ -71,8 +80,11 @@ const classStart: usize = memory.data(MAX_NODES * 4, 16);
 const incumbent: usize = memory.data(MAX_SESSIONS * 4, 16);
 const counters: usize = memory.data(COUNTERS * 8, 16);
 const coreOut: usize = memory.data(CORE_REPORT * 8, 16);
+const subsetWeight: usize = memory.data(MAX_SESSIONS * 4, 16);
+const subsetChosen: usize = memory.data(MAX_SESSIONS * 4, 16);
+const subsetOut: usize = memory.data(SUBSET_REPORT * 8, 16);
 
-const LAYOUT_ENTRIES: i32 = 18;
+const LAYOUT_ENTRIES: i32 = 21;
 const LAYOUT_KEYS: i32 = 12;
 const LAYOUT_TABLE: i32 = 13;
 const LAYOUT_CHOICE: i32 = 14;
@@ -98,6 +110,9 @@ setLayout(9, classStart);
 setLayout(10, incumbent);
 setLayout(11, counters);
 setLayout(17, coreOut);
+setLayout(18, subsetWeight);
+setLayout(19, subsetChosen);
+setLayout(20, subsetOut);
 
 let gN: i32 = 0;
 let gM: i32 = 0;
@@ -250,24 +265,57 @@ export function coreReserve(k: i32): i32 {
 
 /**
  * Starts the core DP over the k items written: items before b form the break solution (weight bw, value
- * bv); a state must beat z; the best state so far is bestH (-1: the break solution, -2: none) of weight
- * bestW; a layer may hold at most maxStates states, the history maxHistory entries (past either, the
- * layer goes to the host). Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
+ * bv); a state must beat z; the run ends once its best value reaches ceiling; the best state so far is
+ * bestH (-1: the break solution, -2: none) of weight bestW; a layer may hold at most maxStates states, the
+ * history maxHistory entries (past either, the layer goes to the host); lists of pairStates states are
+ * paired with the items outside the core; after ceilingStates states the run asks for its cardinality
+ * ceiling. Returns 1, 0 if memory cannot grow, -1 for arguments out of range.
  */
-export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64): i32 {
-  if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1) return -1;
-  const status = beginCore(k, b, capacity, bw, bv, z, bestH, bestW, maxStates, maxHistory);
+export function coreBegin(k: i32, b: i32, capacity: f64, bw: f64, bv: f64, z: f64, ceiling: f64, bestH: i32, bestW: f64, maxStates: f64, maxHistory: f64, pairStates: i32, ceilingStates: f64): i32 {
+  if (k < 1 || k > MAX_SESSIONS || b < 0 || b >= k || bestH < -2 || bestH > -1 || pairStates < 1) return -1;
+  const status = beginCore(k, b, capacity, bw, bv, z, ceiling, bestH, bestW, maxStates, maxHistory, pairStates, ceilingStates);
   coreReport(coreOut);
   return status;
 }
 
 /**
  * Runs the core DP until it ends (0), a layer waits for the host to pay for it (1), memory cannot grow
- * (2) or `steps` merge steps ran (3); layers within `allowance` units in all are paid for by the step.
- * Writes coreOut.
+ * (2), `steps` merge steps ran (3) or it asks for its cardinality ceiling (4); layers within `allowance`
+ * units in all are paid for by the step. Writes coreOut.
  */
 export function coreStep(steps: i32, allowance: f64): i32 {
   const status = stepCore(steps, allowance);
   coreReport(coreOut);
+  return status;
+}
+
+/** Lowers the core DP's ceiling to `ceiling` (after coreStep returned 4). */
+export function coreCeiling(ceiling: f64): void {
+  setCoreCeiling(ceiling);
+}
+
+/**
+ * Starts a fold of the k items whose weights the host wrote to subsetWeight (a weight above `capacity`
+ * skips its position) within `capacity`, its bitset and log laid out in the dynamic region (grown if
+ * needed), and steps it (see subsetStep). Returns a status, -1 for arguments out of range; writes
+ * subsetOut.
+ */
+export function subsetBegin(k: i32, capacity: i32, allowance: f64): i32 {
+  if (k < 1 || k > MAX_SESSIONS || capacity < 1 || capacity > SUBSET_MAX_CAPACITY) return -1;
+  const status = beginSubset(<usize>dynamicBase(), subsetWeight, subsetChosen, k, capacity, allowance);
+  subsetReport(subsetOut);
+  return status;
+}
+
+/**
+ * Folds the items in position order while their units of work (one per word of the bitset from the item's
+ * weight's word up, as the host's meter counts them) fit within `allowance` in all, until the best sum
+ * reaches the capacity or the items run out: 0 = done (subsetChosen holds the subset's positions), 1 = the
+ * next item waits for the host to pay for its units (the next step folds it first), 2 = memory, 3 = the
+ * walk back found a sum without its item (a bug, reported instead of trapping). Writes subsetOut.
+ */
+export function subsetStep(allowance: f64): i32 {
+  const status = stepSubset(allowance);
+  subsetReport(subsetOut);
   return status;
 }

@@ -1,5 +1,5 @@
 // The core DP of the multiple-knapsack path's surrogate 0-1 knapsack: an expanding core from the break
-// item, with dominance, Dantzig's bound and the swap bound.
+// item, with dominance, Dantzig's bound, the swap bound, pairing and the ceiling.
 //
 // The algorithm, its bounds and why each is exact are stated once, in src/solve/mkp/knapsack.ts (the
 // TypeScript twin this kernel is tested against: same value, same set, same states and swap cuts). This
@@ -11,8 +11,10 @@
 //   (the current one and the next), followed by the history: records of 8 bytes (position i32, parent
 //   entry i32), append-only for the walk back, which the host does.
 // - A step runs until the DP ends, until a layer is about to merge (the host pays for its states and
-//   checks its caps, then steps again), or until `steps` merge steps ran inside a layer (the host asks its
-//   deadline, then steps again): every loop variable is module state, so the merge resumes exactly there.
+//   checks its caps, then steps again), until `steps` merge steps ran inside a layer (the host asks its
+//   deadline, then steps again), or until the DP wants its cardinality ceiling (the host computes it,
+//   passes it with coreCeiling, then steps again): every loop variable is module state, so the run
+//   resumes exactly there.
 // - Memory grows on demand above the item region; a failed grow (the module's declared maximum) ends the
 //   run with CORE_MEMORY, no trap.
 
@@ -22,6 +24,7 @@ export const CORE_DONE: i32 = 0;
 export const CORE_LAYER: i32 = 1;
 export const CORE_MEMORY: i32 = 2;
 export const CORE_PAUSED: i32 = 3;
+export const CORE_CEILING: i32 = 4;
 
 /** 1 + 2^-50 (see UP in the twin). */
 const UP: f64 = 1.0 + 8.881784197001252e-16;
@@ -29,7 +32,7 @@ const UP: f64 = 1.0 + 8.881784197001252e-16;
 const EXACT: f64 = 9007199254740992.0;
 
 /** f64 entries of coreReport. */
-export const CORE_REPORT: i32 = 8;
+export const CORE_REPORT: i32 = 9;
 
 const STATE: usize = 24;
 const ENTRY: usize = 8;
@@ -58,6 +61,15 @@ let t: i32 = 0;
 let adding: bool = true;
 let swapping: bool = false;
 let swapCuts: f64 = 0;
+/** A proven ceiling on the optimum, and whether the run ended at it with layers left. */
+let ceiling: f64 = Infinity;
+let atCeiling: bool = false;
+/** States generated so far, and after how many the host is asked for the cardinality ceiling (once). */
+let made: f64 = 0;
+let ceilingStates: f64 = 0;
+let asked: bool = false;
+/** The least list the next pairing needs (lists that doubled since the last one are paired). */
+let pairAt: i32 = 0;
 /** 0: between layers; 1: a layer is paid for and waits to merge; 2: merging. */
 let phase: i32 = 0;
 /** The host's caps: most states in one layer, most history entries. */
@@ -221,8 +233,14 @@ function room(states: i32, entries: i32): bool {
 }
 
 /** Starts a run over the `n` items written at coreReserve: the break solution's state first. Returns 1, 0 (memory). */
-export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f64, bestH0: i32, bestW0: f64, statesCap: f64, historyCap0: f64): i32 {
+export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f64, ceiling0: f64, bestH0: i32, bestW0: f64, statesCap: f64, historyCap0: f64, pairStates0: i32, ceilingStates0: f64): i32 {
   k = n;
+  ceiling = ceiling0;
+  atCeiling = false;
+  made = 0;
+  ceilingStates = ceilingStates0;
+  asked = false;
+  pairAt = pairStates0;
   maxStates = statesCap;
   maxHistory = historyCap0;
   paid = 0;
@@ -250,6 +268,45 @@ export function coreBegin(n: i32, b: i32, capacity: f64, bw: f64, bv: f64, z0: f
   return 1;
 }
 
+/** Lowers the ceiling to `c` (after CORE_CEILING). */
+export function coreCeiling(c: f64): void {
+  if (c < ceiling) ceiling = c;
+}
+
+/** The last of the current list's states whose weight is at most `limit`, -1 for none. */
+function heaviestWithin(limit: f64): i32 {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (stW(cur, mid) <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The best so far becomes state `j` of the current list with position `at` toggled (value v, weight ww). */
+function pairedBest(j: i32, at: i32, v: f64, ww: f64): void {
+  const e = history + <usize>hist * ENTRY;
+  store<i32>(e, at);
+  store<i32>(e, stH(cur, j), 4);
+  z = v;
+  bestW = ww;
+  bestH = hist++;
+}
+
+/** Pairs each item outside the core with the heaviest state it can join, as the twin's pairing. */
+function pair(): void {
+  for (let i = t; i < k; i++) {
+    const j = heaviestWithin(cap - W(i));
+    if (j >= 0 && stV(cur, j) + P(i) > z) pairedBest(j, i, stV(cur, j) + P(i), stW(cur, j) + W(i));
+  }
+  for (let i = 0; i <= s; i++) {
+    const j = heaviestWithin(cap + W(i));
+    if (j >= 0 && stV(cur, j) - P(i) > z) pairedBest(j, i, stV(cur, j) - P(i), stW(cur, j) - W(i));
+  }
+}
+
 /** Writes a history entry for the new state made from state `y0` of the current list; returns it. */
 // @ts-ignore: decorator
 @inline function entry(y0: i32): i32 {
@@ -271,6 +328,14 @@ export function coreStep(steps: i32, allowance0: f64): i32 {
   for (;;) {
     if (phase == 0) {
       if (!(count > 0 && (s >= 0 || t < k))) return CORE_DONE;
+      if (z >= ceiling) {
+        atCeiling = true;
+        return CORE_DONE;
+      }
+      if (!asked && made >= ceilingStates) {
+        asked = true;
+        return CORE_CEILING;
+      }
       if (adding ? t >= k : s < 0) adding = !adding;
       pos = adding ? t : s;
       dw = adding ? W(pos) : -W(pos);
@@ -292,11 +357,13 @@ export function coreStep(steps: i32, allowance0: f64): i32 {
       phase = 1;
       // A layer within the allowance and the caps is paid for here; any other goes to the host.
       const units = <f64>(2 * count);
+      made += units;
       if (units > allowance - paid || units > maxStates || <f64>hist + units > maxHistory) return CORE_LAYER;
       paid += units;
     }
     if (phase == 1) {
-      if (!room(2 * count, hist + 2 * count)) return CORE_MEMORY;
+      // The merge writes at most one history entry per state, the pairing after it at most one per item.
+      if (!room(2 * count, hist + 2 * count + k)) return CORE_MEMORY;
       x = 0;
       y = 0;
       out = 0;
@@ -421,6 +488,10 @@ export function coreStep(steps: i32, allowance0: f64): i32 {
     nxt = from;
     count = lout;
     phase = 0;
+    if (count >= pairAt) {
+      pairAt = 2 * count;
+      pair();
+    }
   }
   return CORE_DONE; // not reached: the loop returns
 }
@@ -429,7 +500,8 @@ export function coreStep(steps: i32, allowance0: f64): i32 {
  * Writes the run's report, f64[CORE_REPORT] at `at`: the states of the layer waiting to merge (after
  * CORE_LAYER), the history entries written, the history's address (records of position i32 and parent
  * entry i32, valid until the next step), the states the swap bound dropped, the best value, its state's
- * history entry (-1: the break solution, -2: none beat the threshold) and its weight.
+ * history entry (-1: the break solution, -2: none beat the threshold), its weight, the units the last
+ * step paid for and whether the run ended at its ceiling with layers left (1, else 0).
  */
 export function coreReport(at: usize): void {
   store<f64>(at, <f64>(2 * count));
@@ -440,4 +512,5 @@ export function coreReport(at: usize): void {
   store<f64>(at, <f64>bestH, 40);
   store<f64>(at, bestW, 48);
   store<f64>(at, paid, 56);
+  store<f64>(at, atCeiling ? 1 : 0, 64);
 }

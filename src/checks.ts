@@ -138,13 +138,18 @@ export function nonNegativeOrInfinity(x: unknown, path: PathLike, field = ''): n
   return v;
 }
 
+/** Whether `x` is an integer number in [min, max]: `integerIn`'s test, for callers that build the path only on failure. */
+export function isIntegerIn(x: unknown, min: number, max: number): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
+}
+
 /**
  * An integer in [min, max] at `path` + `field`; `rule` completes the message (`must be ${rule}`), by default
  * `an integer from ${min} to ${max}`.
  */
 export function integerIn(x: unknown, path: PathLike, min: number, max: number, rule?: string, field = ''): number {
   const v = anyNumber(x, path, field);
-  if (!Number.isInteger(v) || v < min || v > max) {
+  if (!isIntegerIn(v, min, max)) {
     throw new InvalidValueError(`${at(path, field)} must be ${rule ?? `an integer from ${min} to ${max}`}`);
   }
   return v;

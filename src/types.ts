@@ -172,6 +172,11 @@ export interface MultipleKnapsackStats {
   knapsacks: number;
   /** States the surrogate knapsack DP generated over all nodes. */
   states: number;
+  /**
+   * Knapsack DPs that ended when their best set reached a proven ceiling on their optimum (Dantzig's bound
+   * or the cardinality ceiling), with states still open.
+   */
+  ceilingStops: number;
   /** Attempts to split a surrogate solution over the nodes. */
   splits: number;
   /** Splits that placed the whole surrogate solution (the node reached its bound). */
@@ -180,6 +185,13 @@ export interface MultipleKnapsackStats {
   tightened: number;
   /** Aimed searches started (each looks only for a plan worth a proven bound on the optimum). */
   aims: number;
+  /**
+   * Groups of two or three nodes whose sessions, with the sessions the incumbent leaves out, were
+   * re-solved as a smaller multiple knapsack to improve the incumbent (regrouping).
+   */
+  regroups: number;
+  /** Regroupings that improved the incumbent. */
+  regroupGains: number;
 }
 
 /** Counters describing how a plan was obtained. */

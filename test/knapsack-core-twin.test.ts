@@ -2,15 +2,16 @@
  * The surrogate knapsack's core DP in WebAssembly (assembly/knapsack.ts) against its TypeScript twin
  * (src/solve/mkp/knapsack.ts): on every instance the same answer (value, weight, the same set in the same
  * order), the same states generated and the same swap-bound cuts, also when the kernel pauses after a few
- * merge steps and resumes, when its lists and history grow and move, and when bounds pass 2^53; both
- * against enumeration where it is small. The halting check runs inside a layer (every `pollSteps` merge steps) on both.
+ * merge steps and resumes, when its lists and history grow and move, when bounds pass 2^53, and when
+ * pairing and the cardinality ceiling end it early; both against enumeration where it is small, and
+ * against the DP over capacities where it is not. The halting check runs inside a layer (every `pollSteps` merge steps) on both.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { knapsack, KnapsackScratch, type KnapsackAnswer } from '../src/solve/mkp/knapsack.js';
 import { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
 import type { TaoKernel } from '../src/solve/wasm.js';
-import { enumerateKnapsack } from './oracles/knapsack.js';
+import { capacityKnapsack, enumerateKnapsack } from './oracles/knapsack.js';
 import { useKernels } from './helpers/kernels.js';
 
 const kernels = useKernels();
@@ -32,16 +33,17 @@ interface Run {
   readonly answer: KnapsackAnswer | null;
   readonly states: number;
   readonly swapCuts: number;
+  readonly ceilingStops: number;
 }
 
 function run(kernel: TaoKernel | null, w: readonly number[], p: readonly number[], cap: number, threshold: number, pollSteps?: number): Run {
   const scratch = new KnapsackScratch();
   scratch.kernel = kernel;
   if (pollSteps !== undefined) scratch.pollSteps = pollSteps;
-  const counters = { knapsacks: 0, states: 0 };
+  const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
   const order = efficiencyOrder(w, p);
   const answer = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters);
-  return { answer, states: counters.states, swapCuts: scratch.swapCuts };
+  return { answer, states: counters.states, swapCuts: scratch.swapCuts, ceilingStops: counters.ceilingStops };
 }
 
 /** Sessions of `tokens` weighing tokens + reserve in quanta (rounded up), worth their tokens plus a ready bonus above every token sum. */
@@ -113,6 +115,45 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
   });
 });
 
+describe('core DP: pairing and the ceiling', () => {
+  it('take the same steps on 40-120 strongly correlated, subset-sum and inversely correlated items, and find the optimum of the DP over capacities; pairs and ceilings end most strongly correlated runs', () => {
+    let stops = 0;
+    let strong = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 10, max: 1000 }), { minLength: 40, maxLength: 120 }),
+        fc.constantFrom('strong', 'p=w', 'inverse'),
+        fc.double({ min: 0.2, max: 0.8, noNaN: true }),
+        fc.integer({ min: -1, max: 2 }),
+        (w, profile, rho, thresholdMode) => {
+          const p = w.map((x) => (profile === 'strong' ? x + 100 : profile === 'p=w' ? x : Math.max(1, x - 100)));
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const best = capacityKnapsack(w, p, cap);
+          const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
+          const twin = run(null, w, p, cap, threshold);
+          expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
+          expect(run(kernels.release, w, p, cap, threshold, 97)).toEqual(twin);
+          if (best <= threshold) expect(twin.answer).toBeNull();
+          else {
+            const { value, weight, chosen } = twin.answer!;
+            expect(value).toBe(best);
+            expect(new Set(chosen).size).toBe(chosen.length);
+            expect(chosen.reduce((a, i) => a + w[i]!, 0)).toBe(weight);
+            expect(weight).toBeLessThanOrEqual(cap);
+            expect(chosen.reduce((a, i) => a + p[i]!, 0)).toBe(value);
+          }
+          if (profile === 'strong') {
+            strong++;
+            stops += twin.ceilingStops;
+          }
+        },
+      ),
+      { numRuns: 150, seed: 35 },
+    );
+    expect(stops).toBeGreaterThan(strong / 2);
+  });
+});
+
 describe('core DP: the work budget', () => {
   it('stops both twins before the same layer, with the same work counted and the same halting checks asked', () => {
     fc.assert(
@@ -130,7 +171,7 @@ describe('core DP: the work budget', () => {
             const meter = new WorkMeter(budget, () => (asked++, undefined), (work) => `budget after ${work}`);
             const scratch = new KnapsackScratch();
             scratch.kernel = kernel;
-            const counters = { knapsacks: 0, states: 0 };
+            const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
             const order = efficiencyOrder(w, p);
             let halt: unknown = null;
             try {
@@ -177,7 +218,7 @@ describe('core DP: the halting check inside a layer', () => {
       scratch.kernel = kernel;
       scratch.pollSteps = 64;
       const order = efficiencyOrder(w, p);
-      expect(() => knapsack(order, order.length, p, w, cap, -1, meter, scratch, { knapsacks: 0, states: 0 })).toThrow(MkpHalt);
+      expect(() => knapsack(order, order.length, p, w, cap, -1, meter, scratch, { knapsacks: 0, states: 0, ceilingStops: 0 })).toThrow(MkpHalt);
       expect(asked).toBe(1);
       // Asked inside a layer of more than 64 states, before the meter's own check was due, and stopped there.
       expect(paidWhenAsked).toBeGreaterThan(64);
@@ -193,7 +234,7 @@ describe('core DP: the halting check inside a layer', () => {
       scratch.kernel = kernel;
       scratch.pollSteps = 50;
       const order = efficiencyOrder(w, p);
-      const counters = { knapsacks: 0, states: 0 };
+      const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
       knapsack(order, order.length, p, w, cap, -1, meter, scratch, counters);
       // Every merge step is one state paid for; a layer of L steps asks floor((L - 1) / 50) times, and
       // there are at most 60 layers (one per item); the meter's own check adds one per METER_CHECK_WORK units.

@@ -4,7 +4,8 @@
  * efficiencies, values near 2^53, values a weight less a reserve where the swap bound drops states); the exact ratio roundings against BigInt; the bitset subset sum against
  * enumeration across word boundaries; the search against brute force on small problems with eligibility
  * limits, interchangeable nodes, identical sessions, several quanta and ready-first values, hitting the
- * split, the tightening and the branching; the root fill against the total capacity on subset-sum
+ * split, the tightening and the branching; regrouping (after the aimed searches) against brute force and,
+ * on weakly correlated 100 x 10 instances, against the surrogate bound; the root fill against the total capacity on subset-sum
  * instances; the solver's plans against HiGHS on standard multiple-knapsack
  * instances and near-fitting pools; the fallback at the state budget, the deadline and the stop flag
  * (labelled, never worse than BFD, the work within the budget), also for a credit-split remainder.
@@ -14,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
 import { mkpProblem } from '../src/bench/families/mkp.js';
 import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
-import { bfd } from '../src/solve/bfd.js';
+import { bfd, bfdPacked } from '../src/solve/bfd.js';
 import { ceilRatio, floorRatio, knapsack, KnapsackScratch, movesBeyondReach, REFILL_WINDOW } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
+import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, noCounters, regroupPlan, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
 import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../src/solve/pack.js';
@@ -92,6 +93,29 @@ function independentProblem(seed: number, opts: { nodes: number; sessions: numbe
   return { nodes, sessions };
 }
 
+/**
+ * The surrogate bound of a problem whose credit is the same on every node: the best credit of a set of
+ * sessions weighing at most the total capacity, by a plain DP over weights (quantum 1).
+ */
+function surrogateBound(problem: Problem): number {
+  const total = problem.nodes.reduce((a, n) => a + n.capacity, 0);
+  const best = new Float64Array(total + 1);
+  for (const s of problem.sessions) {
+    const p = s.credit![problem.nodes[0]!.id]!;
+    for (let c = total; c >= s.weight; c--) best[c] = Math.max(best[c]!, best[c - s.weight]! + p);
+  }
+  return best[total]!;
+}
+
+/** Small shapes for the searches' later stages: eligibility limits, interchangeable nodes, twins, credit. */
+const laterStageShapes = [
+  { nodes: 3, sessions: 8, eligibility: false, equalCapacities: false, twins: false, credited: false },
+  { nodes: 3, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: true },
+  { nodes: 4, sessions: 7, eligibility: false, equalCapacities: true, twins: true, credited: false },
+  { nodes: 2, sessions: 9, eligibility: true, equalCapacities: true, twins: false, credited: true },
+  { nodes: 4, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: false },
+];
+
 describe('node-independent values', () => {
   it('are the packed keys when every session has one key on all its candidate nodes, else null', () => {
     fc.assert(
@@ -136,7 +160,7 @@ describe('node-independent values', () => {
 });
 
 describe('surrogate knapsack (core DP)', () => {
-  const counters = () => ({ knapsacks: 0, states: 0 });
+  const counters = () => ({ knapsacks: 0, states: 0, ceilingStops: 0 });
 
   it('equals enumeration, and answers null exactly when the optimum does not beat the threshold', () => {
     const scratch = new KnapsackScratch();
@@ -585,13 +609,7 @@ describe('the search against brute force', () => {
 });
 
 describe('the aimed searches (knapsack-order branching at the root bound)', () => {
-  const shapes = [
-    { nodes: 3, sessions: 8, eligibility: false, equalCapacities: false, twins: false, credited: false },
-    { nodes: 3, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: true },
-    { nodes: 4, sessions: 7, eligibility: false, equalCapacities: true, twins: true, credited: false },
-    { nodes: 2, sessions: 9, eligibility: true, equalCapacities: true, twins: false, credited: true },
-    { nodes: 4, sessions: 8, eligibility: true, equalCapacities: false, twins: true, credited: false },
-  ];
+  const shapes = laterStageShapes;
 
   it('budgets that cut the first search short: optimal plans equal brute force, every plan is feasible and worth its value', () => {
     // FIRST_SEARCH_SHARE of a small budget stops the first search after a few nodes, so the aimed searches
@@ -635,12 +653,6 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
       const { packed } = prepare(problem, { quantum: 1 });
       const values = nodeIndependentValues(packed)!;
       const out = searchMultipleKnapsack(packed, values, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
-      const total = problem.nodes.reduce((a, n) => a + n.capacity, 0);
-      const best = new Float64Array(total + 1);
-      for (const s of problem.sessions) {
-        const p = s.credit![problem.nodes[0]!.id]!;
-        for (let c = total; c >= s.weight; c--) best[c] = Math.max(best[c]!, best[c - s.weight]! + p);
-      }
       const used = new Map<string, number>();
       let credit = 0;
       unpackNodes(packed, out.node).forEach((b, j) => {
@@ -652,10 +664,62 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
       });
       for (const n of problem.nodes) expect(used.get(n.id) ?? 0).toBeLessThanOrEqual(n.capacity);
       expect(out.optimal).toBe(true);
-      expect(credit).toBe(best[total]);
+      expect(credit).toBe(surrogateBound(problem));
       if (out.counters.aims > 0) aimedOptimal++;
     }
     expect(aimedOptimal).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('regrouping (after the aimed searches)', () => {
+  const shapes = laterStageShapes;
+
+  it('regroupPlan (sub-problems solved by the search) from a feasible plan: feasible, never worse, and the brute-force optimum with two or three nodes', () => {
+    // The plan to improve: BFD's (eligibility limits, interchangeable nodes, twins, tied values; quanta 1-3).
+    let gained = 0;
+    for (let seed = 0; seed < 600; seed++) {
+      const shape = shapes[seed % shapes.length]!;
+      const quantum = [1, 2, 3][seed % 3]!;
+      const problem = independentProblem(seed + 9000, shape);
+      const { packed } = prepare(problem, { quantum });
+      const values = nodeIndependentValues(packed)!;
+      const node = bfdPacked(packed);
+      // Only sessions of positive value are placed (as the search's plans do).
+      let start = 0;
+      for (let j = 0; j < node.length; j++) {
+        if (!(values[j]! > 0)) node[j] = -1;
+        else if (node[j]! >= 0) start += values[j]!;
+      }
+      const plan = { node, value: start };
+      const counters = noCounters();
+      regroupPlan(packed, values, plan, Number.POSITIVE_INFINITY, unbounded(), counters);
+      expectPlanWorthValue(packed, values, { node: plan.node, value: plan.value, optimal: false, counters });
+      expect(plan.value).toBeGreaterThanOrEqual(start);
+      const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
+      // With two or three kept nodes the last group tried is all of them: the whole problem, solved exactly.
+      if (nodesKept(packed) >= 2 && nodesKept(packed) <= 3) expect(BigInt(plan.value)).toBe(expected);
+      else expect(BigInt(plan.value) <= expected).toBe(true);
+      if (plan.value > start) {
+        gained++;
+        expect(counters.regroupGains).toBeGreaterThan(0);
+      }
+    }
+    expect(gained).toBeGreaterThan(50);
+  });
+
+  it('weakly correlated 100 x 10 instances whose first incumbent falls short: proven optimal at the surrogate bound, checked by an independent DP', () => {
+    // Instance 45 of the weak 100x10 group (seed 1): the first search's incumbent is 54 below the root
+    // bound, and the aimed searches find no plan worth it within their share; regrouping does.
+    for (const i of [45]) {
+      const problem = mkpProblem(1, 6, 'weak', 100, 10, i);
+      const { packed } = prepare(problem, { quantum: 1 });
+      const values = nodeIndependentValues(packed)!;
+      const out = searchMultipleKnapsack(packed, values, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      expectPlanWorthValue(packed, values, out);
+      expect(out.optimal).toBe(true);
+      expect(out.value).toBe(surrogateBound(problem));
+      expect(out.counters.regroupGains).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -116,7 +116,7 @@ describe('packing arithmetic', () => {
           };
           const { packed } = prepare(problem, { quantum: 1 });
           const expected = Array.from(packed.qweight, (_, j) => j).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
-          expect(weightOrder(packed)).toEqual(expected);
+          expect(Array.from(weightOrder(packed))).toEqual(expected);
         },
       ),
     );

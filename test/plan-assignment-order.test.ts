@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { resolveSolveOptions } from '../src/solve/options.js';
 import { packProblem } from '../src/solve/pack.js';
-import { buildPlan, trivialStats } from '../src/solve/plan.js';
+import { buildPlan, pathStats } from '../src/solve/plan.js';
 import type { Problem } from '../src/types.js';
 import { validateProblem } from '../src/solve/validate.js';
 
@@ -24,7 +24,7 @@ it('orders by credit on the assigned node, ready, tokens, smaller weight, input 
   const indexed = validateProblem(problem);
   const packed = packProblem(indexed, resolveSolveOptions({ quantum: 1 }));
   const node = Int32Array.from([1, 0, 1, 1, 1, -1]);
-  const plan = buildPlan(indexed, node, { status: 'optimal', quantum: 1, stats: trivialStats(packed) }, 12.5);
+  const plan = buildPlan(indexed, node, { status: 'optimal', quantum: 1, stats: pathStats(packed) }, 12.5);
   expect(plan.assignments.map((x) => `${x.session}@${x.node}`)).toEqual(['q@a', 'r@b', 't@b', 'p@b', 's@b']);
   expect(plan.value).toEqual({ credit: 2 + 1 + 1 + 1 + 1, ready: 4, tokens: 29 });
   expect(plan.stats.micros).toBe(12.5);

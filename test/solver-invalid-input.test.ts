@@ -7,6 +7,7 @@ import { bfd } from '../src/solve/bfd.js';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
 import { solveReference } from '../src/solve/ts/dense.js';
 import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import { validateProblem } from '../src/solve/validate.js';
 import type { Problem } from '../src/types.js';
 
 let solver: Solver;
@@ -146,5 +147,39 @@ describe('valid edge cases', () => {
     const problem: Problem = { nodes: [{ id: 'a', capacity: 0 }, { id: 'b', capacity: 0 }], sessions: [session] };
     const plan = solver.solve(problem);
     expect(plan).toMatchObject({ status: 'optimal', assignments: [], stats: { path: 'trivial', nodesKept: 0 } });
+  });
+});
+
+describe('id checks across validations', () => {
+  const two = (a: string, b: string): Problem => ({
+    nodes: [{ id: 'n', capacity: 10 }],
+    sessions: [a, b].map((id) => ({ id, weight: 1, tokens: 1, ready: true, credit: { n: 1 } })),
+  });
+
+  it('ids seen by earlier validations are not duplicates; a repeat within one problem always is', () => {
+    for (let t = 0; t < 3000; t++) {
+      // Ids repeat across problems and new ones keep coming, past the size the kept id table is cleared at.
+      expect(validateProblem(two(`s${t}`, `s${t + 1}`)).sessionIds).toEqual([`s${t}`, `s${t + 1}`]);
+      if (t % 500 === 0) expectError(() => validateProblem(two(`s${t}`, `s${t}`)), InvalidValueError, `problem.sessions[1].id duplicates session "s${t}"`);
+    }
+  });
+
+  it('a validation run from a getter of the input neither disturbs nor is disturbed by the outer one', () => {
+    const inner = two('x', 'y');
+    const outer = two('x', 'z');
+    let nested: ReturnType<typeof validateProblem> | undefined;
+    Object.defineProperty(outer.sessions[1]!, 'weight', {
+      enumerable: true,
+      get: () => {
+        nested = validateProblem(inner);
+        return 1;
+      },
+    });
+    expect(validateProblem(outer).sessionIds).toEqual(['x', 'z']);
+    expect(nested!.sessionIds).toEqual(['x', 'y']);
+    const base = two('x', 'y');
+    const dup: Problem = { nodes: base.nodes, sessions: [...base.sessions, { id: 'x', weight: 1, tokens: 1, ready: true }] };
+    Object.defineProperty(dup.sessions[1]!, 'weight', { enumerable: true, get: () => (validateProblem(two('y', 'x')), 1) });
+    expectError(() => validateProblem(dup), InvalidValueError, 'problem.sessions[2].id duplicates session "x"');
   });
 });

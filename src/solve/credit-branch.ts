@@ -47,10 +47,11 @@
  * checks; past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
  * the credit level is left undecided (the solve goes on as without it, or ends with its fallback).
  */
-import { creditLevelBudget, decompositionPlan, type CreditLevel } from './credit-level.js';
+import { creditedSessions, creditLevelBudget, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
 import { anotherSetReaches, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
+import { ascending, sortIndices } from './sort-indices.js';
 
 /** Most branch-and-bound nodes explored (the root included). */
 export const CREDIT_BRANCH_MAX_NODES = 256;
@@ -103,9 +104,9 @@ interface TreeNode {
   readonly seq: number;
 }
 
-/** Node b's knapsack under a node's decisions: forced sessions, free items, the capacity left to them. */
+/** Node b's knapsack under a node's decisions: forced sessions, free items (those within the capacity left), the capacity left to them. */
 interface Restricted {
-  readonly forced: number[];
+  readonly forced: readonly number[];
   readonly forcedValue: number;
   readonly free: number[];
   readonly cap: number;
@@ -117,6 +118,8 @@ class Search {
   readonly #m: number;
   readonly #itemsOf: readonly (readonly number[])[];
   readonly #profit: Float64Array;
+  /** 1 for the sessions a restriction leaves out of a knapsack (or a set's forced sessions), cleared after each use. */
+  readonly #marked: Uint8Array;
   readonly #maxStates: number;
   states = 0;
 
@@ -125,13 +128,15 @@ class Search {
     const n = sessionsKept(packed);
     const m = nodesKept(packed);
     this.#m = m;
-    const credited: number[][] = Array.from({ length: m }, () => []);
-    for (let j = 0; j < n; j++) {
-      for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) credited[b]!.push(j);
-    }
     this.#profit = new Float64Array(n);
+    this.#marked = new Uint8Array(n);
     // Each node's items in density order once: a restriction filters them and keeps the order.
-    this.#itemsOf = credited.map((items, b) => densityOrder(items, packed.qweight, this.#profits(b, items)));
+    const itemsOf: number[][] = [];
+    for (let b = 0; b < m; b++) {
+      const items = creditedSessions(packed, b);
+      itemsOf.push(densityOrder(items, packed.qweight, this.#profits(b, items)));
+    }
+    this.#itemsOf = itemsOf;
     this.#maxStates = maxStates;
   }
 
@@ -143,25 +148,33 @@ class Search {
   restricted(decisions: Decision | null, b: number): Restricted {
     const packed = this.#packed;
     const m = this.#m;
-    const out = new Set<number>();
-    const forced: number[] = [];
+    const out = this.#marked;
+    // Allocated at the first forced session (most knapsacks have none).
+    let forced: number[] | null = null;
     let forcedValue = 0;
     let cap = packed.qcapacity[b]!;
+    let left = 0;
     for (let d = decisions; d !== null; d = d.up) {
       if (d.force && d.node === b) {
-        forced.push(d.session);
+        (forced ??= []).push(d.session);
         forcedValue += packed.credit[d.session * m + b]!;
         cap -= packed.qweight[d.session]!;
       }
-      if (d.force || d.node === b) out.add(d.session);
+      if (d.force || d.node === b) {
+        out[d.session] = 1;
+        left++;
+      }
     }
-    const free = out.size === 0 ? (this.#itemsOf[b] as number[]) : this.#itemsOf[b]!.filter((j) => !out.has(j));
-    return { forced, forcedValue, free, cap };
+    // Without decisions on b every credited candidate fits b; with them, the free items are also cut to the
+    // capacity left (as the knapsacks would cut them), so that they are filtered once.
+    const free = left === 0 ? (this.#itemsOf[b] as number[]) : unmarkedWithin(this.#itemsOf[b]!, out, packed.qweight, cap);
+    for (let d = decisions; d !== null; d = d.up) out[d.session] = 0;
+    return { forced: forced ?? NONE, forcedValue, free, cap };
   }
 
   #profits(b: number, items: readonly number[]): Float64Array {
     const m = this.#m;
-    for (const j of items) this.#profit[j] = this.#packed.credit[j * m + b]!;
+    for (let t = 0; t < items.length; t++) this.#profit[items[t]!] = this.#packed.credit[items[t]! * m + b]!;
     return this.#profit;
   }
 
@@ -179,7 +192,11 @@ class Search {
     const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.states, true);
     this.states += k.states;
     if (k.value < 0) return null;
-    return { value: r.forcedValue + k.value, set: [...r.forced, ...k.set].sort((x, y) => x - y) };
+    // The knapsack's own set is fresh and ascending: it is the answer when nothing is forced.
+    if (r.forced.length === 0) return { value: k.value, set: k.set };
+    const set = r.forced.concat(k.set);
+    sortIndices(set, set.length, ascending);
+    return { value: r.forcedValue + k.value, set };
   }
 
   /** Whether node b's set is its unique optimal set under `decisions`. */
@@ -188,8 +205,10 @@ class Search {
     const freeValue = value - r.forcedValue;
     // An empty free part of value 0 is the only set of value 0 (every other set has positive credit).
     if (freeValue === 0) return true;
-    const forced = new Set(r.forced);
-    const freeSet = set.filter((j) => !forced.has(j));
+    const forced = this.#marked;
+    for (let t = 0; t < r.forced.length; t++) forced[r.forced[t]!] = 1;
+    const freeSet = set.filter((j) => forced[j] === 0);
+    for (let t = 0; t < r.forced.length; t++) forced[r.forced[t]!] = 0;
     const c = anotherSetReaches(r.free, this.#packed.qweight, this.#profits(b, r.free), r.cap, freeSet, freeValue, this.#maxStates - this.states, true);
     this.states += c.states;
     return !c.reaches;
@@ -206,12 +225,26 @@ export function creditDecision(packed: PackedProblem, level: CreditLevel, halted
   return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed), halted);
 }
 
+/** No sessions: the forced sessions of a knapsack without any. */
+const NONE: readonly number[] = [];
+
+/** The items not marked in `marked` whose weight is within `cap`, in their order. */
+function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLike<number>, cap: number): number[] {
+  return items.filter((j) => marked[j] === 0 && w[j]! <= cap);
+}
+
+/** overlap's owner by session, reused from call to call. */
+let ownerScratch = new Int32Array(256);
+
 /** The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are disjoint. */
 function overlap(sets: readonly (readonly number[])[], n: number): { session: number; owners: number[] } | null {
-  const owner = new Int32Array(n).fill(-1);
+  if (ownerScratch.length < n) ownerScratch = new Int32Array(2 * n);
+  const owner = ownerScratch.fill(-1, 0, n);
   let best = -1;
   for (let b = 0; b < sets.length; b++) {
-    for (const j of sets[b]!) {
+    const set = sets[b]!;
+    for (let t = 0; t < set.length; t++) {
+      const j = set[t]!;
       if (owner[j]! >= 0 && (best < 0 || j < best)) best = j;
       owner[j] = b;
     }
@@ -268,9 +301,10 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     const value = Float64Array.from(node.value);
     const sets = node.sets.slice();
     const unique = Int8Array.from(node.unique);
-    for (const b of stale) if (unique[b] === 0) unique[b] = -1;
+    for (let t = 0; t < stale.length; t++) if (unique[stale[t]!] === 0) unique[stale[t]!] = -1;
     let bound = node.bound;
-    for (const b of resolve) {
+    for (let t = 0; t < resolve.length; t++) {
+      const b = resolve[t]!;
       const others = bound - value[b]!;
       const known = value[b]! - packed.credit[lost * m + b]!;
       const r = search.solve(decision, b, known, best - others);
@@ -307,7 +341,8 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     const shared = overlap(node.sets, n);
     if (shared !== null) {
       const j = shared.session;
-      for (const b of shared.owners) {
+      for (let t = 0; t < shared.owners.length; t++) {
+        const b = shared.owners[t]!;
         const d: Decision = { session: j, node: b, force: true, up: node.decisions };
         const stale: number[] = [b];
         for (let c = 0; c < m; c++) if (c !== b && packed.candidate[j * m + c] === 1 && packed.credit[j * m + c]! > 0) stale.push(c);
@@ -316,7 +351,7 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
         if (c !== null) open.push(c);
       }
       let d: Decision | null = node.decisions;
-      for (const b of shared.owners) d = { session: j, node: b, force: false, up: d };
+      for (let t = 0; t < shared.owners.length; t++) d = { session: j, node: shared.owners[t]!, force: false, up: d };
       const c = child(node, d!, shared.owners, j, []);
       if (search.exhausted) return null;
       if (c !== null) open.push(c);
@@ -334,7 +369,9 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     }
     if (tie < 0) {
       leaves.push({ bound: node.bound, sets: node.sets });
-      if (leaves.filter((l) => l.bound === best).length > CREDIT_BRANCH_MAX_LEAVES) return null;
+      let atBest = 0;
+      for (let t = 0; t < leaves.length; t++) if (leaves[t]!.bound === best) atBest++;
+      if (atBest > CREDIT_BRANCH_MAX_LEAVES) return null;
       continue;
     }
     const b = tie;

@@ -32,7 +32,8 @@
 import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
-import type { IndexedProblem } from './validate.js';
+import type { IndexedArrays } from './validate.js';
+import { sortIndices } from './sort-indices.js';
 import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 
 /**
@@ -86,22 +87,36 @@ export function creditLevel(packed: PackedProblem, maxStates: number = creditLev
   return level;
 }
 
+/** The kept sessions with positive credit on kept node b where they are candidates, ascending (an array of exactly their number). */
+export function creditedSessions(packed: PackedProblem, b: number): number[] {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  let count = 0;
+  for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) count++;
+  const out = new Array<number>(count);
+  for (let j = 0, t = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) out[t++] = j;
+  return out;
+}
+
+/** computeCreditLevel's per-session working arrays (profit on the node at hand, owning node), reused from call to call. */
+let levelScratch = { profit: new Float64Array(256), owner: new Int32Array(256) };
+
 function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLevel | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const w = packed.qweight;
   const nodeBound = new Float64Array(m);
   const sets: number[][] = [];
-  const profit = new Float64Array(n);
+  if (levelScratch.profit.length < n) levelScratch = { profit: new Float64Array(2 * n), owner: new Int32Array(2 * n) };
+  const { profit, owner } = levelScratch;
   const itemsOf: number[][] = [];
   let states = 0;
   let bound = 0;
-  const owner = new Int32Array(n).fill(-1);
+  owner.fill(-1, 0, n);
   let disjoint = true;
   for (let b = 0; b < m; b++) {
-    const credited: number[] = [];
-    for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) credited.push(j);
-    for (const j of credited) profit[j] = packed.credit[j * m + b]!;
+    const credited = creditedSessions(packed, b);
+    for (let t = 0; t < credited.length; t++) profit[credited[t]!] = packed.credit[credited[t]! * m + b]!;
     const items = densityOrder(credited, w, profit);
     itemsOf.push(items);
     const cap = packed.qcapacity[b]!;
@@ -111,7 +126,8 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLev
     nodeBound[b] = r.value;
     bound += r.value;
     sets.push(r.set);
-    for (const j of r.set) {
+    for (let t = 0; t < r.set.length; t++) {
+      const j = r.set[t]!;
       if (owner[j]! >= 0) disjoint = false;
       owner[j] = b;
     }
@@ -231,7 +247,7 @@ export function decompositionPlan(packed: PackedProblem, level: CreditLevel): In
     rest.push(j);
     for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > best[j]!) best[j] = packed.credit[j * m + b]!;
   }
-  rest.sort((a, b) => denser(best[b]!, packed.qweight[b]!, best[a]!, packed.qweight[a]!) || packed.ready[b]! - packed.ready[a]! || a - b);
+  sortIndices(rest, rest.length, (a, b) => denser(best[b]!, packed.qweight[b]!, best[a]!, packed.qweight[a]!) || packed.ready[b]! - packed.ready[a]! || a - b);
   for (const j of rest) {
     let pick = -1;
     for (let b = 0; b < m; b++) {
@@ -288,10 +304,9 @@ export function creditReduction(packed: PackedProblem, sets: readonly (readonly 
     }
   }
   // Residual capacities in tokens at the same quantum: floor(residual * q / q) = residual.
-  const sub: IndexedProblem = {
-    nodeIds: Array.from({ length: m }, (_, b) => String(b)),
-    sessionIds: Array.from({ length: n }, (_, j) => String(j)),
-    capacity: residual.map((r) => r * q),
+  for (let b = 0; b < m; b++) residual[b] = residual[b]! * q;
+  const sub: IndexedArrays = {
+    capacity: residual,
     weight: packed.weight,
     tokens: packed.tokens,
     ready: packed.ready,

@@ -21,14 +21,26 @@ import { weightOrder } from './orders.js';
 import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { HeuristicName } from '../types.js';
 
+/**
+ * bestNodesPlan's working arrays, reused from call to call (most calls find no such plan and return null):
+ * the weight order, the residual capacities, the plan until it is complete.
+ */
+const nodesScratch = { sequence: new Int32Array(256), residual: new Float64Array(64), out: new Int32Array(256) };
+
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
 export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const sequence = weightOrder(packed);
-  const residual = Float64Array.from(packed.qcapacity);
-  const out = new Int32Array(n).fill(-1);
-  for (const j of sequence) {
+  if (nodesScratch.sequence.length < n) {
+    nodesScratch.sequence = new Int32Array(2 * n);
+    nodesScratch.out = new Int32Array(2 * n);
+  }
+  if (nodesScratch.residual.length < m) nodesScratch.residual = new Float64Array(2 * m);
+  const { sequence, residual, out } = nodesScratch;
+  weightOrder(packed, sequence);
+  residual.set(packed.qcapacity);
+  for (let t = 0; t < n; t++) {
+    const j = sequence[t]!;
     const w = packed.qweight[j]!;
     let pick = -1;
     for (let b = 0; b < m; b++) {
@@ -42,7 +54,8 @@ export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCr
     out[j] = pick;
     residual[pick] = residual[pick]! - w;
   }
-  return out;
+  // Every session is placed: the plan is complete.
+  return out.slice(0, n);
 }
 
 /** Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower node index). */

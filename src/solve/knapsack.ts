@@ -6,6 +6,7 @@
  * typed scratch buffers reused from call to call (the DPs run one at a time and never nest), so a DP
  * allocates only its answer.
  */
+import { ascending, sortIndices } from './sort-indices.js';
 
 /** p_a / w_a > p_b / w_b, exact (cross products in f64 when they stay below 2^53, else BigInt). */
 export function denser(pa: number, wa: number, pb: number, wb: number): number {
@@ -26,16 +27,28 @@ export function fractionalCeil(p: number, rem: number, w: number): number {
   return Math.min(p, Math.ceil(((p * rem) / w) * UP));
 }
 
-/** `items` by density descending (exact order by cross products; ties by index ascending): the order every DP here folds in. */
-export function densityOrder(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>): number[] {
-  return items.slice().sort((a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
+/**
+ * Sorts `items` in place by density descending (exact order by cross products; ties by index ascending),
+ * the order every DP here folds in, and returns it.
+ */
+export function densityOrder(items: number[], w: ArrayLike<number>, p: ArrayLike<number>): number[] {
+  sortIndices(items, items.length, (a, b) => denser(p[b]!, w[b]!, p[a]!, w[a]!) || a - b);
+  return items;
 }
 
 /** The items that fit within `cap`, in density order (`sorted`: `items` already are, and keep it). */
 function fitting(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number, sorted: boolean): readonly number[] {
-  const order = sorted ? items : densityOrder(items, w, p);
-  for (const i of order) if (w[i]! > cap) return order.filter((j) => w[j]! <= cap);
+  const order = sorted ? items : densityOrder(items.slice(), w, p);
+  for (let t = 0; t < order.length; t++) if (w[order[t]!]! > cap) return within(order, w, cap);
   return order;
+}
+
+/**
+ * The items of `order` within `cap`: a function of its own, as the closure's variables would otherwise be
+ * allocated on every call of `fitting`, where it is rarely needed.
+ */
+function within(order: readonly number[], w: ArrayLike<number>, cap: number): number[] {
+  return order.filter((j) => w[j]! <= cap);
 }
 
 /** A Float64Array of at least `n` entries: `a` itself when it is large enough, else a larger one (contents not kept). */
@@ -43,8 +56,17 @@ function atLeast(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuf
   return a.length >= n ? a : new Float64Array(Math.max(n, 2 * a.length));
 }
 
-/** Scratch buffers: the current and next layer, the LP's prefix sums, the walk-back history. */
-const scratch: Record<'cw' | 'cv' | 'nw' | 'nv' | 'sw' | 'sp', Float64Array<ArrayBuffer>> & { parent: Int32Array<ArrayBuffer>; take: Uint8Array<ArrayBuffer> } = {
+/**
+ * Scratch buffers: the current and next layer, the LP's prefix sums, the walk-back history (`start`: where
+ * each layer's entries begin in it), and the members of the set a uniqueness test follows (1 by item index,
+ * cleared after each test).
+ */
+const scratch: Record<'cw' | 'cv' | 'nw' | 'nv' | 'sw' | 'sp', Float64Array<ArrayBuffer>> & {
+  parent: Int32Array<ArrayBuffer>;
+  take: Uint8Array<ArrayBuffer>;
+  start: Int32Array<ArrayBuffer>;
+  member: Uint8Array<ArrayBuffer>;
+} = {
   cw: new Float64Array(256),
   cv: new Float64Array(256),
   nw: new Float64Array(256),
@@ -53,6 +75,8 @@ const scratch: Record<'cw' | 'cv' | 'nw' | 'nv' | 'sw' | 'sp', Float64Array<Arra
   sp: new Float64Array(256),
   parent: new Int32Array(1024),
   take: new Uint8Array(1024),
+  start: new Int32Array(256),
+  member: new Uint8Array(256),
 };
 
 /** Room for `n` states in the next layer (its contents not kept). */
@@ -154,7 +178,8 @@ export function nodeKnapsack(
   scratch.cw[0] = 0;
   scratch.cv[0] = 0;
   let n0 = 1;
-  const start = new Int32Array(k);
+  if (scratch.start.length < k) scratch.start = new Int32Array(Math.max(k, 2 * scratch.start.length));
+  const start = scratch.start;
   let h = 0;
   let states = 1;
   for (let t = 0; t < k; t++) {
@@ -208,7 +233,8 @@ export function nodeKnapsack(
     if (scratch.take[e] === 1) set.push(order[t]!);
     idx = scratch.parent[e]!;
   }
-  return { value, set: set.sort((x, y) => x - y), states };
+  sortIndices(set, set.length, ascending);
+  return { value, set, states };
 }
 
 /**
@@ -230,7 +256,28 @@ export function anotherSetReaches(
   limit: number,
   sorted = false,
 ): { reaches: boolean; states: number } {
-  const inSet = new Set(set);
+  let size = scratch.member.length;
+  for (let t = 0; t < items.length; t++) size = Math.max(size, items[t]! + 1);
+  for (let t = 0; t < set.length; t++) size = Math.max(size, set[t]! + 1);
+  if (size > scratch.member.length) scratch.member = new Uint8Array(2 * size);
+  const member = scratch.member;
+  for (let t = 0; t < set.length; t++) member[set[t]!] = 1;
+  const r = leavesPath(items, w, p, cap, member, target, limit, sorted);
+  for (let t = 0; t < set.length; t++) member[set[t]!] = 0;
+  return r;
+}
+
+/** `anotherSetReaches` with the set given as `inSet` (1 by item index). */
+function leavesPath(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+  cap: number,
+  inSet: Uint8Array,
+  target: number,
+  limit: number,
+  sorted: boolean,
+): { reaches: boolean; states: number } {
   const order = fitting(items, w, p, cap, sorted);
   const k = order.length;
   prefixSums(order, w, p);
@@ -242,7 +289,7 @@ export function anotherSetReaches(
     const i = order[t]!;
     const wi = w[i]!;
     const pi = p[i]!;
-    const member = inSet.has(i);
+    const member = inSet[i] === 1;
     // The state that leaves the path here.
     const xw = member ? pw : pw + wi;
     const xv = member ? pv : pv + pi;
@@ -301,10 +348,11 @@ export function anotherSetReaches(
 
 /** A lower bound for one knapsack: items by density, each taken when it fits. `sorted`: `items` are already in `densityOrder`. */
 export function greedyValue(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number, sorted = false): number {
-  const order = sorted ? items : densityOrder(items, w, p);
+  const order = sorted ? items : densityOrder(items.slice(), w, p);
   let left = cap;
   let v = 0;
-  for (const i of order) {
+  for (let t = 0; t < order.length; t++) {
+    const i = order[t]!;
     if (w[i]! <= left) {
       left -= w[i]!;
       v += p[i]!;

@@ -14,9 +14,11 @@
  *   spread: the closed-form best-nodes plan and the tie spreading).
  *
  * Kept sessions keep input order, so comparing kept indices last is "then input order". Each function
- * returns the indices sorted; none modifies its inputs.
+ * returns the indices sorted and modifies none of its inputs, except `assignmentOrder`, which sorts the
+ * plan's list in place.
  */
 import type { PackedProblem } from './pack.js';
+import { sortIndices } from './sort-indices.js';
 
 /** Per-index arrays of a triple order: ready flags, token counts and weights. */
 interface TripleParts {
@@ -25,10 +27,12 @@ interface TripleParts {
   readonly weight: ArrayLike<number>;
 }
 
-/** `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first when `heavierFirst`), then index. */
-function byTriple(ids: number[], credit: ArrayLike<number>, parts: TripleParts, heavierFirst: boolean): number[] {
+/** The first `length` of `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first when `heavierFirst`), then index. */
+function byTriple<T extends number[] | Int32Array>(ids: T, length: number, credit: ArrayLike<number>, parts: TripleParts, heavierFirst: boolean): T {
   const sign = heavierFirst ? -1 : 1;
-  return ids.sort(
+  sortIndices(
+    ids,
+    length,
     (a, b) =>
       credit[b]! - credit[a]! ||
       parts.ready[b]! - parts.ready[a]! ||
@@ -36,44 +40,51 @@ function byTriple(ids: number[], credit: ArrayLike<number>, parts: TripleParts, 
       sign * (parts.weight[a]! - parts.weight[b]!) ||
       a - b,
   );
+  return ids;
 }
 
 function indices(n: number): number[] {
-  const out: number[] = [];
-  for (let j = 0; j < n; j++) out.push(j);
+  const out = new Array<number>(n);
+  for (let j = 0; j < n; j++) out[j] = j;
   return out;
 }
 
 /** BFD's `value` order over the kept sessions (`best`: best credit per kept session). */
 export function bfdValueOrder(packed: PackedProblem, best: ArrayLike<number>): number[] {
-  return byTriple(indices(best.length), best, packed, true);
+  return byTriple(indices(best.length), best.length, best, packed, true);
 }
 
 /** The frontier DP's order over the kept sessions (`best`: best credit per kept session). */
 export function frontierOrder(packed: PackedProblem, best: ArrayLike<number>): number[] {
-  return byTriple(indices(best.length), best, packed, false);
+  return byTriple(indices(best.length), best.length, best, packed, false);
 }
 
-/** The order of a plan's assignments: `chosen` (session indices) by `credit[i]`, the credit on i's node. */
-export function assignmentOrder(chosen: number[], credit: ArrayLike<number>, parts: TripleParts): number[] {
-  return byTriple(chosen, credit, parts, false);
+/** Sorts a plan's assignments in place: the first `count` of `chosen` (session indices) by `credit[i]`, the credit on i's node. */
+export function assignmentOrder(chosen: Int32Array, count: number, credit: ArrayLike<number>, parts: TripleParts): void {
+  byTriple(chosen, count, credit, parts, false);
 }
 
 /** BFD's `tokens` order over the kept sessions. */
 export function tokensOrder(packed: PackedProblem): number[] {
-  return indices(packed.tokens.length).sort((a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
+  const n = packed.tokens.length;
+  const out = indices(n);
+  sortIndices(out, n, (a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
+  return out;
 }
 
-/** The kept sessions by quantized weight descending, then input order. */
-export function weightOrder(packed: PackedProblem): number[] {
+/** weightOrder's sort keys, kept from call to call. */
+let rankScratch = new Float64Array(256);
+
+/** The kept sessions by quantized weight descending, then input order, in the first n entries of `out` (n kept sessions). */
+export function weightOrder(packed: PackedProblem, out: Int32Array = new Int32Array(packed.qweight.length)): Int32Array {
   // One number per session, qweight * n + (n - 1 - j), sorted natively: descending, it orders by qweight
   // descending, then j ascending. Quantized weights are integers below 2^32 and n <= 4096, so every such
   // number is an integer below 2^44, exact in a double.
   const n = packed.qweight.length;
-  const rank = new Float64Array(n);
+  if (rankScratch.length < n) rankScratch = new Float64Array(Math.max(n, 2 * rankScratch.length));
+  const rank = rankScratch.subarray(0, n);
   for (let j = 0; j < n; j++) rank[j] = packed.qweight[j]! * n + (n - 1 - j);
   rank.sort();
-  const out: number[] = [];
-  for (let r = n - 1; r >= 0; r--) out.push(n - 1 - (rank[r]! % n));
+  for (let r = n - 1; r >= 0; r--) out[n - 1 - r] = n - 1 - (rank[r]! % n);
   return out;
 }

@@ -5,7 +5,8 @@
  */
 import type { ResolvedSolveOptions } from './options.js';
 import { Slab } from './slab.js';
-import type { IndexedProblem } from './validate.js';
+import type { IndexedArrays } from './validate.js';
+import { sortIndices } from './sort-indices.js';
 
 /** 2^63 - 1: the largest packed key sum the i64 table can hold. */
 const I64_MAX = (1n << 63n) - 1n;
@@ -144,26 +145,33 @@ function ceilDiv(x: number, q: number): number {
   return r * q === x ? r : r + 1;
 }
 
-/** packProblem's working arrays (see there). */
-let scratch = new Float64Array(1024);
+/**
+ * packProblem's working arrays by original index, reused from call to call (packing is synchronous and
+ * calls out to nothing): per node its quantized capacity and the sum of w' of the sessions that fit on it
+ * (< 4096 * 2^32 < 2^53: exact); per session its quantized weight and 1 where it fits some node.
+ */
+const scratch = { qcap: new Float64Array(64), fitSum: new Float64Array(64), qweight: new Float64Array(1024), fits: new Uint8Array(1024) };
 
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
-export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptions): PackedProblem {
+export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions): PackedProblem {
   const q = options.quantum;
-  const m = problem.nodeIds.length;
-  const n = problem.sessionIds.length;
+  const m = problem.capacity.length;
+  const n = problem.weight.length;
 
-  // Per-call working arrays, reused from call to call (packing is synchronous and calls out to nothing).
-  if (scratch.length < 2 * m + 2 * n) scratch = new Float64Array(2 * (2 * m + 2 * n));
-  const qcapAll = scratch.subarray(0, m);
+  if (scratch.qcap.length < m) {
+    scratch.qcap = new Float64Array(2 * m);
+    scratch.fitSum = new Float64Array(2 * m);
+  }
+  if (scratch.qweight.length < n) {
+    scratch.qweight = new Float64Array(2 * n);
+    scratch.fits = new Uint8Array(2 * n);
+  }
+  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits } = scratch;
   for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  const qweightAll = scratch.subarray(m, m + n);
   for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
-
-  // Sum of w' of the sessions that fit on each node (< 4096 * 2^32 < 2^53: exact).
-  const fitSum = scratch.subarray(m + n, 2 * m + n).fill(0);
-  // 1 where the session fits some node.
-  const sessionFits = scratch.subarray(2 * m + n, 2 * m + 2 * n).fill(0);
+  fitSum.fill(0, 0, m);
+  sessionFits.fill(0, 0, n);
+  let nk = 0;
   for (let i = 0; i < n; i++) {
     const w = qweightAll[i]!;
     for (let b = 0; b < m; b++) {
@@ -172,17 +180,12 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
         sessionFits[i] = 1;
       }
     }
+    nk += sessionFits[i]!;
   }
   // A node with fitSum 0 has no candidate; a session that fits somewhere keeps every node it fits on.
-  const keptNodes: number[] = [];
-  for (let b = 0; b < m; b++) if (fitSum[b]! > 0) keptNodes.push(b);
-  const dpCap = (b: number): number => Math.min(qcapAll[b]!, fitSum[b]!);
-  keptNodes.sort((a, c) => dpCap(c) - dpCap(a) || a - c);
-  const keptSessions: number[] = [];
-  for (let i = 0; i < n; i++) if (sessionFits[i] === 1) keptSessions.push(i);
+  let mk = 0;
+  for (let b = 0; b < m; b++) if (fitSum[b]! > 0) mk++;
 
-  const mk = keptNodes.length;
-  const nk = keptSessions.length;
   // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
   const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
   const qcapacity = slab.f64(mk);
@@ -192,12 +195,16 @@ export function packProblem(problem: IndexedProblem, options: ResolvedSolveOptio
   const tokens = slab.f64(nk);
   const credit = slab.f64(nk * mk);
   const keySpace = slab.i64(nk * mk);
-  const nodeIndex = slab.i32(mk);
-  nodeIndex.set(keptNodes);
-  const sessionIndex = slab.i32(nk);
-  sessionIndex.set(keptSessions);
+  const keptNodes = slab.i32(mk);
+  const keptSessions = slab.i32(nk);
   const candidate = slab.u8(nk * mk);
   const ready = slab.u8(nk);
+  for (let b = 0, k = 0; b < m; b++) if (fitSum[b]! > 0) keptNodes[k++] = b;
+  const dpCap = (b: number): number => Math.min(qcapAll[b]!, fitSum[b]!);
+  sortIndices(keptNodes, mk, (a, c) => dpCap(c) - dpCap(a) || a - c);
+  for (let i = 0, j = 0; i < n; i++) if (sessionFits[i] === 1) keptSessions[j++] = i;
+  const nodeIndex = keptNodes;
+  const sessionIndex = keptSessions;
   let states = 1;
   for (let b = 0; b < mk; b++) {
     const ob = keptNodes[b]!;

@@ -4,7 +4,7 @@
  */
 import { assignmentOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { Assignment, Plan, PlanStats, PlanValue } from '../types.js';
+import type { Assignment, Plan, PlanStats, PlanValue, SolvePath } from '../types.js';
 import type { IndexedProblem } from './validate.js';
 
 /** Plan stats without the wall time, which the caller measures around everything. */
@@ -28,11 +28,16 @@ export function workStats(work: number): Pick<RawStats, 'work' | 'cells'> {
   return { work, cells: work };
 }
 
-/** Stats of a solve that did no DP work (path 'trivial'); callers override `path` and the work (`workStats`). */
-export function trivialStats(packed: PackedProblem): RawStats {
+/**
+ * Stats of a solve of `packed` by `path` after `work` units of work (by default the trivial path, which
+ * does none), built as one object; callers add the fields of their path after these.
+ */
+export function pathStats(packed: PackedProblem, path: SolvePath = 'trivial', work = 0): RawStats {
   return {
-    path: 'trivial',
-    ...workStats(0),
+    path,
+    // workStats' two fields, written out so that no object is spread.
+    work,
+    cells: work,
     states: countStat(packed.states),
     keyFits: packed.keyFits,
     nodesKept: nodesKept(packed),
@@ -45,7 +50,11 @@ export function elapsedMicros(t0: number): number {
   return Math.round((performance.now() - t0) * 10_000) / 10;
 }
 
-/** buildPlan's credit-by-session array (see there). */
+/**
+ * buildPlan's working arrays, reused from call to call (it runs synchronously and calls out to nothing):
+ * the admitted sessions, and the credit on the chosen node by session index.
+ */
+let chosenScratch = new Int32Array(256);
 let onNodeScratch = new Float64Array(256);
 
 /**
@@ -57,25 +66,29 @@ let onNodeScratch = new Float64Array(256);
  */
 export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number): Plan {
   const m = problem.nodeIds.length;
-  const chosen: number[] = [];
+  if (chosenScratch.length < node.length) {
+    chosenScratch = new Int32Array(2 * node.length);
+    onNodeScratch = new Float64Array(2 * node.length);
+  }
+  const chosen = chosenScratch;
+  const onNode = onNodeScratch;
+  let count = 0;
   const value: PlanValue = { credit: 0, ready: 0, tokens: 0 };
   for (let i = 0; i < node.length; i++) {
     const b = node[i]!;
     if (b < 0) continue;
-    chosen.push(i);
-    value.credit += problem.credit[i * m + b]!;
+    chosen[count++] = i;
+    onNode[i] = problem.credit[i * m + b]!;
+    value.credit += onNode[i]!;
     value.ready += problem.ready[i]!;
     value.tokens += problem.tokens[i]!;
   }
-  // Credit on the chosen node by session index, read by the sort alone: reused from call to call.
-  if (onNodeScratch.length < node.length) onNodeScratch = new Float64Array(2 * node.length);
-  const onNode = onNodeScratch;
-  for (const i of chosen) onNode[i] = problem.credit[i * m + node[i]!]!;
-  assignmentOrder(chosen, onNode, problem);
-  const assignments: Assignment[] = chosen.map((i) => ({
-    session: problem.sessionIds[i]!,
-    node: problem.nodeIds[node[i]!]!,
-  }));
+  assignmentOrder(chosen, count, onNode, problem);
+  const assignments = new Array<Assignment>(count);
+  for (let t = 0; t < count; t++) {
+    const i = chosen[t]!;
+    assignments[t] = { session: problem.sessionIds[i]!, node: problem.nodeIds[node[i]!]! };
+  }
   return {
     status: meta.status,
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),

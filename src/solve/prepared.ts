@@ -7,7 +7,7 @@ import { recordAt } from '../checks.js';
 import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, trivialStats, type RawStats } from './plan.js';
+import { buildPlan, elapsedMicros, pathStats, type RawStats } from './plan.js';
 import type { Plan, Problem } from '../types.js';
 import { validateProblem, type IndexedProblem } from './validate.js';
 
@@ -100,7 +100,7 @@ export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number)
 
 /** The decision when no session fits anywhere: nothing admitted, optimal, path `trivial`. */
 export function trivialSolution(packed: PackedProblem): RawSolution {
-  return { status: 'optimal', node: new Int32Array(packed.sessionCount).fill(-1), stats: trivialStats(packed) };
+  return { status: 'optimal', node: new Int32Array(packed.sessionCount).fill(-1), stats: pathStats(packed) };
 }
 
 /**
@@ -117,7 +117,7 @@ export function solvePrepared(
   const prepared = prepare(problem, options);
   const { packed } = prepared;
   if (sessionsKept(packed) === 0) return finishPlan(prepared, trivialSolution(packed), elapsedMicros(t0));
-  const { node, stats, status = 'optimal', reason } = decide(packed, trivialStats(packed));
+  const { node, stats, status = 'optimal', reason } = decide(packed, pathStats(packed));
   const raw: RawSolution = { status, ...(reason !== undefined ? { reason } : {}), node: unpackNodes(packed, node), stats };
   return finishPlan(prepared, raw, elapsedMicros(t0));
 }

@@ -32,7 +32,7 @@ import { MEMORY_CAP_BYTES } from '../limits.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { bfdPacked } from './bfd.js';
 import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { elapsedMicros, trivialStats, workStats } from './plan.js';
+import { elapsedMicros, pathStats } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { denseTwin } from './ts/dense.js';
 import { WorkMeter } from './mkp/meter.js';
@@ -106,13 +106,10 @@ export interface Solver {
 
 function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
   const { node, heuristic } = incumbent ?? solverIncumbent(packed);
-  const path = fallbackPath(heuristic);
-  return {
-    status: 'fallback',
-    reason,
-    node: unpackNodes(packed, spreadTies(packed, node)),
-    stats: { ...trivialStats(packed), path, heuristic, ...workStats(work), ...(frontier !== undefined ? { frontier } : {}) },
-  };
+  const stats = pathStats(packed, fallbackPath(heuristic), work);
+  stats.heuristic = heuristic;
+  if (frontier !== undefined) stats.frontier = frontier;
+  return { status: 'fallback', reason, node: unpackNodes(packed, spreadTies(packed, node)), stats };
 }
 
 /** A labelled heuristic plan (never worse than BFD) for a prepared problem, e.g. when the worker that held it crashed. */
@@ -180,11 +177,9 @@ function haltedBeforeDp(a: Attempt, reason: string): RawSolution {
 }
 
 function solved(a: Attempt, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = a.frontier): RawSolution {
-  return withLevel(a, {
-    status: 'optimal',
-    node: unpackNodes(a.packed, spreadTies(a.packed, node)),
-    stats: { ...trivialStats(a.packed), path, ...workStats(a.priorWork + work), ...(frontier !== undefined ? { frontier } : {}) },
-  });
+  const stats = pathStats(a.packed, path, a.priorWork + work);
+  if (frontier !== undefined) stats.frontier = frontier;
+  return withLevel(a, { status: 'optimal', node: unpackNodes(a.packed, spreadTies(a.packed, node)), stats });
 }
 
 /** The run passed its work cap: the caller may try the dense DP. */
@@ -380,17 +375,15 @@ function solveReduced(a: Attempt, level: CreditLevel, decision: CreditDecision):
     fallback = best !== undefined && lexBetter(best.value, planTriple(packed, h.node)) ? { node: best.node, heuristic: 'credit-decomposition' } : h;
     node = fallback.node;
   }
+  const stats = pathStats(packed, fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic), work);
+  if (fallback !== undefined) stats.heuristic = fallback.heuristic;
+  if (best?.frontier !== undefined) stats.frontier = best.frontier;
+  stats.creditLevel = levelStats(level, best?.fixed ?? 0, decision, best?.path);
   return {
     status: reason === undefined ? 'optimal' : 'fallback',
     ...(reason !== undefined ? { reason } : {}),
     node: unpackNodes(packed, spreadTies(packed, node!)),
-    stats: {
-      ...trivialStats(packed),
-      ...(fallback === undefined ? { path: 'credit-split' as const } : { path: fallbackPath(fallback.heuristic), heuristic: fallback.heuristic }),
-      ...workStats(work),
-      ...(best?.frontier !== undefined ? { frontier: best.frontier } : {}),
-      creditLevel: levelStats(level, best?.fixed ?? 0, decision, best?.path),
-    },
+    stats,
   };
 }
 

@@ -37,7 +37,8 @@ export function spreadTies(packed: PackedProblem, node: Int32Array): Int32Array 
   const sequence = weightOrder(packed);
   for (let pass = 0; pass < MAX_SPREAD_PASSES; pass++) {
     let moved = false;
-    for (const j of sequence) {
+    for (let t = 0; t < n; t++) {
+      const j = sequence[t]!;
       const a = node[j]!;
       if (a < 0) continue;
       const to = moveOf(packed, node, residual, j);

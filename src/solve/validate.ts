@@ -1,4 +1,4 @@
-import { integerIn, anObject, isRecord, nonEmptyString, rejectKeysOutside, rejectUnknownKeys } from '../checks.js';
+import { integerIn, isIntegerIn, anObject, isRecord, nonEmptyString, rejectKeysOutside, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
@@ -24,6 +24,9 @@ export interface IndexedProblem {
   readonly eligible: Uint8Array;
 }
 
+/** The numeric part of an IndexedProblem: what packing reads (a reduced problem has no ids). */
+export type IndexedArrays = Omit<IndexedProblem, 'nodeIds' | 'sessionIds'>;
+
 const NODE_KEYS = new Set(['id', 'capacity']);
 /** The fields of a Session. */
 function isSessionField(key: string): boolean {
@@ -42,12 +45,64 @@ function isSessionField(key: string): boolean {
 }
 const PROBLEM_KEYS = new Set(['nodes', 'sessions']);
 
+/** Ids an IdTable may hold beyond twice the ids of the current call before it is cleared. */
+const ID_TABLE_SLACK = 1024;
+
+/**
+ * Ids to indices within one validation, kept from call to call: a fresh Set or Map per call allocates
+ * and regrows its hash table every solve. Each call stores `start + index`, with `start` past every value
+ * an earlier call stored, so earlier calls' entries read as absent without clearing the table; it is
+ * cleared when it holds more than twice the call's ids plus ID_TABLE_SLACK, so ids that stopped appearing
+ * do not pile up.
+ */
+class IdTable {
+  readonly #index = new Map<string, number>();
+  #start = 0;
+  #end = 0;
+
+  /** Begins a call over `count` ids: every id reads as absent until `set`. */
+  begin(count: number): void {
+    if (this.#index.size > 2 * count + ID_TABLE_SLACK || this.#end + count > Number.MAX_SAFE_INTEGER) {
+      this.#index.clear();
+      this.#end = 0;
+    }
+    this.#start = this.#end;
+    this.#end += count;
+  }
+
+  /** The index `id` was given in this call, or -1. */
+  get(id: string): number {
+    const v = this.#index.get(id);
+    return v !== undefined && v >= this.#start && v < this.#end ? v - this.#start : -1;
+  }
+
+  set(id: string, index: number): void {
+    this.#index.set(id, this.#start + index);
+  }
+}
+
+/**
+ * The node and session tables `validateProblem` uses, or null while a validation holds them (a getter on
+ * the input could validate another problem meanwhile: that one gets tables of its own).
+ */
+let idTables: { nodes: IdTable; sessions: IdTable } | null = { nodes: new IdTable(), sessions: new IdTable() };
+
 /**
  * Checks every field of a Problem and returns its indexed form. Throws InvalidTypeError or
  * InvalidValueError whose message names the path, e.g. `problem.sessions[3].weight must be a positive
  * integer`. Nothing is clamped or dropped.
  */
 export function validateProblem(problem: unknown, path = 'problem'): IndexedProblem {
+  const tables = idTables ?? { nodes: new IdTable(), sessions: new IdTable() };
+  idTables = null;
+  try {
+    return validateWith(problem, path, tables.nodes, tables.sessions);
+  } finally {
+    idTables = tables;
+  }
+}
+
+function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: IdTable): IndexedProblem {
   if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
@@ -71,22 +126,22 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
   // Every pair is eligible unless its session lists its nodes (then its row is cleared first).
   const eligible = slab.u8(n * m).fill(1);
 
-  const nodeIds: string[] = [];
-  const nodeIndex = new Map<string, number>();
+  const nodeIds = new Array<string>(m);
+  nodeIndex.begin(m);
   for (let b = 0; b < m; b++) {
     const p = `${path}.nodes[${b}]`;
     const node: unknown = nodes[b];
     if (!isRecord(node)) throw new InvalidTypeError(`${p} must be ${anObject(node)}`);
     rejectUnknownKeys(node, NODE_KEYS, p);
     const nid = nonEmptyString(node.id, `${p}.id`);
-    if (nodeIndex.has(nid)) throw new InvalidValueError(`${p}.id duplicates node "${nid}"`);
+    if (nodeIndex.get(nid) >= 0) throw new InvalidValueError(`${p}.id duplicates node "${nid}"`);
     nodeIndex.set(nid, b);
-    nodeIds.push(nid);
+    nodeIds[b] = nid;
     capacity[b] = integerIn(node.capacity, `${p}.capacity`, 0, Number.MAX_SAFE_INTEGER, 'a non-negative safe integer');
   }
 
-  const sessionIds: string[] = [];
-  const seen = new Set<string>();
+  const sessionIds = new Array<string>(n);
+  seen.begin(n);
   // The path of session i for messages, built only when a check fails.
   let i = 0;
   const p = (): string => `${path}.sessions[${i}]`;
@@ -95,9 +150,9 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
     if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
     rejectKeysOutside(s, isSessionField, p);
     const sid = nonEmptyString(s.id, p, '.id');
-    seen.add(sid);
-    if (seen.size === i) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
-    sessionIds.push(sid);
+    if (seen.get(sid) >= 0) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
+    seen.set(sid, i);
+    sessionIds[i] = sid;
     weight[i] = integerIn(s.weight, p, 1, MAX_U32, 'a positive integer <= 4294967295', '.weight');
     tokens[i] = integerIn(s.tokens, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
     const r = s.ready;
@@ -116,9 +171,10 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
       if (!Array.isArray(listed)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
       eligible.fill(0, row, row + m);
       for (let e = 0; e < listed.length; e++) {
-        const nid = nonEmptyString(listed[e], () => `${p()}.eligible[${e}]`);
+        const given = listed[e];
+        const nid = typeof given === 'string' && given.length > 0 ? given : nonEmptyString(given, () => `${p()}.eligible[${e}]`);
         const b = nodeIndex.get(nid);
-        if (b === undefined) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
+        if (b < 0) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
         if (eligible[row + b] === 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
         eligible[row + b] = 1;
       }
@@ -129,8 +185,10 @@ export function validateProblem(problem: unknown, path = 'problem'): IndexedProb
       for (const nid in given) {
         if (!Object.prototype.hasOwnProperty.call(given, nid)) continue;
         const b = nodeIndex.get(nid);
-        if (b === undefined) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
-        credit[row + b] = integerIn(given[nid], p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
+        if (b < 0) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
+        const k = given[nid];
+        // The field's name is built only when the check fails.
+        credit[row + b] = isIntegerIn(k, 0, MAX_U32) ? k : integerIn(k, p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
       }
     }
   }

@@ -13,9 +13,13 @@ import { InvalidValueError, SolverTrapError } from '../errors.js';
 import { MEMORY_CAP_BYTES } from '../limits.js';
 import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engine.js';
 import { historyPath, type CoreDpKernel, type CoreEnd, type CoreStart, type CoreStatus } from './mkp/knapsack.js';
+import type { SubsetSum, SubsetSumKernel, SubsetSumStatus } from './mkp/subset-sum.js';
+
+/** f64 entries of the subset sums' report: units paid by the step itself, units of the item waiting, the sum, the subset's size. */
+const SUBSET_REPORT = 4;
 
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 7;
 
 /** `release`: -O3, no checks, SIMD. `debug`: unoptimized, with the ABI's argument assertions. */
 export type WasmBuild = 'release' | 'debug';
@@ -46,8 +50,25 @@ interface TaoExports {
   frontierFinish(): void;
   frontierCounters(): void;
   coreReserve(k: number): number;
-  coreBegin(k: number, b: number, capacity: number, bw: number, bv: number, z: number, bestH: number, bestW: number, maxStates: number, maxHistory: number): number;
+  coreBegin(
+    k: number,
+    b: number,
+    capacity: number,
+    bw: number,
+    bv: number,
+    z: number,
+    ceiling: number,
+    bestH: number,
+    bestW: number,
+    maxStates: number,
+    maxHistory: number,
+    pairStates: number,
+    ceilingStates: number,
+  ): number;
   coreStep(steps: number, allowance: number): number;
+  coreCeiling(ceiling: number): void;
+  subsetBegin(k: number, capacity: number, allowance: number): number;
+  subsetStep(allowance: number): number;
 }
 
 type ExportedFunction = Exclude<keyof TaoExports, 'memory'>;
@@ -70,6 +91,9 @@ export const ABI_FUNCTIONS = [
   'coreReserve',
   'coreBegin',
   'coreStep',
+  'coreCeiling',
+  'subsetBegin',
+  'subsetStep',
 ] as const satisfies readonly ExportedFunction[];
 
 /**
@@ -95,6 +119,9 @@ const LAYOUT = [
   'coreProfit',
   'coreWeight',
   'coreOut',
+  'subsetWeight',
+  'subsetChosen',
+  'subsetOut',
 ] as const;
 type LayoutEntry = (typeof LAYOUT)[number];
 /** Each layout entry's index in the table. */
@@ -223,6 +250,9 @@ interface FixedViews {
   readonly classStart: Int32Array;
   readonly incumbent: Int32Array;
   readonly counters: Float64Array;
+  readonly subsetWeight: Int32Array;
+  readonly subsetChosen: Int32Array;
+  readonly subsetOut: Float64Array;
 }
 
 /** Inputs of a frontier run, in the packed problem's kept indices. */
@@ -260,7 +290,7 @@ export interface KernelResult {
  * `denseLoad(radix, weight, keys)` -> `denseStep(j0, j1)` over 0..n in order -> `denseFinish()`; frontier DP
  * `frontierStart(input)` -> `frontierStep(quota)` until done -> `frontierFinish()`.
  */
-export class TaoKernel implements CoreDpKernel {
+export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
   readonly build: WasmBuild;
   readonly #module: WebAssembly.Module;
   #exports: TaoExports | null;
@@ -270,7 +300,7 @@ export class TaoKernel implements CoreDpKernel {
   /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
   #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
   /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call. */
-  readonly #core = new Float64Array(8);
+  readonly #core = new Float64Array(9);
   /** Items of the last coreLoad. */
   #coreItems = 0;
   #closed = false;
@@ -324,6 +354,8 @@ export class TaoKernel implements CoreDpKernel {
   }
 
   #fixed(): FixedViews {
+    // A view over a buffer that memory growth detached has length 0; a trap or close() drops the views.
+    if (this.#views !== null && this.#views.subsetOut.length !== 0) return this.#views;
     const x = this.#live();
     const buffer = x.memory.buffer;
     if (this.#views === null || this.#views.buffer !== buffer) {
@@ -342,6 +374,9 @@ export class TaoKernel implements CoreDpKernel {
         classStart: new Int32Array(buffer, at.classStart, nodes),
         incumbent: new Int32Array(buffer, at.incumbent, sessions),
         counters: new Float64Array(buffer, at.counters, FRONTIER_COUNTER_NAMES.length),
+        subsetWeight: new Int32Array(buffer, at.subsetWeight, sessions),
+        subsetChosen: new Int32Array(buffer, at.subsetChosen, sessions),
+        subsetOut: new Float64Array(buffer, at.subsetOut, SUBSET_REPORT),
       };
     }
     return this.#views;
@@ -497,9 +532,14 @@ export class TaoKernel implements CoreDpKernel {
     return true;
   }
 
-  /** Starts the core DP on the loaded items, with caps on a layer's states and the history; false when memory cannot grow. */
-  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean {
-    const status = this.#call('coreBegin', (x) => x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.bestH, start.bestW, maxStates, maxHistory));
+  /**
+   * Starts the core DP on the loaded items, with caps on a layer's states and the history, the least list
+   * it pairs and the states after which it asks for its ceiling; false when memory cannot grow.
+   */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number, pairStates: number, ceilingStates: number): boolean {
+    const status = this.#call('coreBegin', (x) =>
+      x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.ceiling, start.bestH, start.bestW, maxStates, maxHistory, pairStates, ceilingStates),
+    );
     if (status < 0) throw new RangeError(`coreBegin rejected its arguments (break item ${start.b})`);
     this.#coreReport();
     return status === 1;
@@ -513,6 +553,11 @@ export class TaoKernel implements CoreDpKernel {
     const status = this.#call('coreStep', (x) => x.coreStep(steps, allowance));
     this.#coreReport();
     return status as CoreStatus;
+  }
+
+  /** After `ceiling`: lowers the core DP's ceiling. */
+  coreCeiling(ceiling: number): void {
+    this.#call('coreCeiling', (x) => x.coreCeiling(ceiling));
   }
 
   /** After `layer`: the states of the layer waiting to merge and the history entries so far. */
@@ -535,7 +580,48 @@ export class TaoKernel implements CoreDpKernel {
     const i32 = this.#memory().i32;
     const history = this.#core[2]! >>> 2;
     const bestH = this.#core[5]!;
-    return { z: this.#core[4]!, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
+    return { z: this.#core[4]!, atCeiling: this.#core[8] === 1, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
+  }
+
+  /**
+   * The subset sums' bitset fold (SubsetSumKernel, see src/solve/mkp/subset-sum.ts): writes the weights of
+   * the items at positions 0..k-1, a skipped one (or one above `cap`) as `cap + 1`, which the fold passes
+   * over, then starts the fold within `cap` and steps it.
+   */
+  subsetBegin(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, skipped: Uint8Array | null, allowance: number): SubsetSumStatus {
+    const weight = this.#fixed().subsetWeight;
+    if (k > weight.length) throw new RangeError(`${k} items do not fit the subset sums' weight region`);
+    for (let x = 0; x < k; x++) {
+      const wi = w[items[x]!]!;
+      weight[x] = wi > cap || (skipped !== null && skipped[x] === 1) ? cap + 1 : wi;
+    }
+    const status = this.#call('subsetBegin', (x) => x.subsetBegin(k, cap, allowance));
+    if (status < 0) throw new RangeError(`subsetBegin(${k}, ${cap}) rejected its arguments`);
+    return status as SubsetSumStatus;
+  }
+
+  /** Folds items while their units fit within `allowance` in all; the next one past it waits (`pending`). */
+  subsetStep(allowance: number): SubsetSumStatus {
+    return this.#call('subsetStep', (x) => x.subsetStep(allowance)) as SubsetSumStatus;
+  }
+
+  /** Units the last step paid for by itself. */
+  subsetPaid(): number {
+    return this.#fixed().subsetOut[0]!;
+  }
+
+  /** After `pending`: the units of the item waiting to be folded. */
+  subsetPending(): number {
+    return this.#fixed().subsetOut[1]!;
+  }
+
+  /** After `done`: the largest sum and the positions of the subset reaching it. */
+  subsetEnd(): SubsetSum {
+    const views = this.#fixed();
+    const count = views.subsetOut[3]!;
+    const chosen = new Array<number>(count);
+    for (let e = 0; e < count; e++) chosen[e] = views.subsetChosen[e]!;
+    return { sum: views.subsetOut[2]!, chosen };
   }
 
   /** Drops the instance; the kernel cannot be used afterwards. */

@@ -24,3 +24,12 @@ export function enumerateKnapsack(w: readonly number[], p: readonly number[], ca
   }
   return { value, count };
 }
+
+/** Best value of a subset of items within cap, by the textbook DP over capacities 0..cap (O(items x cap)). */
+export function capacityKnapsack(w: readonly number[], p: readonly number[], cap: number): number {
+  const best = new Float64Array(cap + 1);
+  for (let i = 0; i < w.length; i++) {
+    for (let c = cap; c >= w[i]!; c--) best[c] = Math.max(best[c]!, best[c - w[i]!]! + p[i]!);
+  }
+  return best[cap]!;
+}

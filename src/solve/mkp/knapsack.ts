@@ -33,10 +33,22 @@
  *   Dantzig bound; when none would, the item keeps its break-solution side in every state and the layer
  *   costs nothing (measured on near-fitting pools at one node: late layers where every move is beyond
  *   reach, 5% of the states).
+ * - Pairing (after Martello, Pisinger and Toth's improved lower bound, Management Science 1999): after a
+ *   layer of at least PAIR_STATES states merges, each item outside the core is paired with the heaviest
+ *   state it can join: an item after the core (out of every state) with the heaviest state within
+ *   C - w_j, an item before it (in every state) taken out of the heaviest state within C + w_j. Each pair
+ *   is a feasible set; one worth more than the best becomes the best (its history entry toggles the
+ *   item). Items are scanned after the core first, then before it, each in position order.
+ * - Ceiling: the DP ends as soon as the best value reaches a proven ceiling on the optimum (no state can
+ *   beat it): Dantzig's bound of the whole problem from the start, lowered to the cardinality ceiling
+ *   (src/solve/mkp/cardinality.ts) once the layers merged so far generated CEILING_STATES states. On
+ *   strongly correlated items the pairs reach that ceiling within a few hundred states, where the layers
+ *   alone need hundreds of thousands to prove it.
  *
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
 import type { MultipleKnapsackStats } from '../../types.js';
+import { cardinalityCeiling } from './cardinality.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 
 /** 1 + 2^-50: scales an f64 quotient above the exact one (three roundings of at most 2^-53 each). */
@@ -103,6 +115,11 @@ export const KNAPSACK_POLL_STEPS = 1 << 14;
  */
 export const REFILL_WINDOW = 16;
 
+/** Lists of at least this many states are paired with the items outside the core after their layer (see Pairing). */
+export const PAIR_STATES = 32;
+/** States a DP generates before its cardinality ceiling is computed (see Ceiling). */
+export const CEILING_STATES = 256;
+
 /** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
 const RETAIN_STATES = 1 << 16;
 
@@ -165,7 +182,7 @@ export class KnapsackScratch {
 }
 
 /** Counters of the knapsack DP, summed over calls (named as in MultipleKnapsackStats). */
-export type KnapsackCounters = Pick<MultipleKnapsackStats, 'knapsacks' | 'states'>;
+export type KnapsackCounters = Pick<MultipleKnapsackStats, 'knapsacks' | 'states' | 'ceilingStops'>;
 
 /** What a core DP step reports (the WASM kernel's statuses; the TypeScript loop takes the same steps). */
 export const CoreStatus = {
@@ -177,6 +194,8 @@ export const CoreStatus = {
   memory: 2,
   /** The step's merge steps ran (KnapsackScratch.pollSteps): ask the halting check, then step again. */
   paused: 3,
+  /** The layers so far generated CEILING_STATES states: pass the cardinality ceiling (coreCeiling), then step again. */
+  ceiling: 4,
 } as const;
 export type CoreStatus = (typeof CoreStatus)[keyof typeof CoreStatus];
 
@@ -190,6 +209,8 @@ export interface CoreStart {
   readonly bv: number;
   /** The value a state must beat. */
   readonly z: number;
+  /** A proven ceiling on the optimum (Dantzig's bound): the DP ends once the best value reaches it. */
+  readonly ceiling: number;
   /** The best feasible state's history entry (-1: the break solution), or -2 for none yet. */
   readonly bestH: number;
   readonly bestW: number;
@@ -198,6 +219,8 @@ export interface CoreStart {
 /** Where the core DP ended: the best value and its state. */
 export interface CoreEnd {
   readonly z: number;
+  /** It ended at its ceiling with states still open. */
+  readonly atCeiling: boolean;
   /** The best state's history entry: -1 for the break solution, -2 when no state beat the threshold. */
   readonly bestH: number;
   readonly bestW: number;
@@ -219,8 +242,13 @@ export function historyPath(h: number, pos: (h: number) => number, parent: (h: n
 export interface CoreDpKernel {
   /** Writes the profits and weights of the items at positions 0..k-1; false when memory cannot grow. */
   coreLoad(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>): boolean;
-  /** Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes to the host. */
-  coreBegin(start: CoreStart, maxStates: number, maxHistory: number): boolean;
+  /**
+   * Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes
+   * to the host; lists of `pairStates` states are paired; after `ceilingStates` states it asks for the ceiling.
+   */
+  coreBegin(start: CoreStart, maxStates: number, maxHistory: number, pairStates: number, ceilingStates: number): boolean;
+  /** After `ceiling`: lowers the ceiling to `ceiling`. */
+  coreCeiling(ceiling: number): void;
   /** Layers within `allowance` units in all are paid for by the step itself (corePaid); the next one past it stops the step (`layer`). */
   coreStep(steps: number, allowance: number): CoreStatus;
   /** States of the layer about to merge (after `layer`) and history entries so far. */
@@ -302,8 +330,9 @@ export function knapsack(
     bestH = -1;
     bestW = bw;
   }
-  const run: CoreRun = { items, k, p, w, start: { b, cap, bw, bv, z, bestH, bestW }, meter, scratch, counters };
+  const run: CoreRun = { items, k, p, w, start: { b, cap, bw, bv, z, ceiling: rootBound, bestH, bestW }, meter, scratch, counters };
   const end = scratch.kernel === null ? coreDp(run) : kernelDp(scratch.kernel, run);
+  if (end.atCeiling) counters.ceilingStops++;
   if (end.bestH === -2) return null;
   return { value: end.z, weight: end.bestW, chosen: chosenSet(items, b, end) };
 }
@@ -326,21 +355,22 @@ function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] 
     if (x >= b) added.push(items[x]!);
     else (removed ??= []).push(x);
   }
-  const out: number[] = [];
-  if (removed === null) for (let x = 0; x < b; x++) out.push(items[x]!);
+  const out = new Array<number>(b - (removed?.length ?? 0) + added.length);
+  let t = 0;
+  if (removed === null) for (let x = 0; x < b; x++) out[t++] = items[x]!;
   else {
     const gone = new Uint8Array(b);
     for (const x of removed) gone[x] = 1;
-    for (let x = 0; x < b; x++) if (gone[x] === 0) out.push(items[x]!);
+    for (let x = 0; x < b; x++) if (gone[x] === 0) out[t++] = items[x]!;
   }
-  for (const i of added) out.push(i);
+  for (const i of added) out[t++] = i;
   return out;
 }
 
 /** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
 function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
   const { items, k, p, w, start, meter, scratch, counters } = run;
-  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY)) throw capHalt();
+  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY, PAIR_STATES, CEILING_STATES)) throw capHalt();
   try {
     for (;;) {
       // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
@@ -352,6 +382,7 @@ function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
       }
       if (status === CoreStatus.done) break;
       if (status === CoreStatus.paused) meter.poll();
+      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap));
       else if (status === CoreStatus.layer) {
         const { states, history } = kernel.corePending();
         meter.spend(states);
@@ -407,6 +438,17 @@ export function movesBeyondReach(
   return true;
 }
 
+/** The last of the first `count` weights (ascending) that is at most `limit`, -1 for none. */
+function heaviestWithin(sw: ArrayLike<number>, count: number, limit: number): number {
+  let lo = 0;
+  for (let hi = count; lo < hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (sw[mid]! <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
 /** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
 function coreDp(run: CoreRun): CoreEnd {
   const { items, k, p, w, start, meter, scratch, counters } = run;
@@ -428,7 +470,23 @@ function coreDp(run: CoreRun): CoreEnd {
   let s = b - 1;
   let t = b;
   let adding = true;
-  while (count > 0 && (s >= 0 || t < k)) {
+  let ceiling = start.ceiling;
+  let atCeiling = false;
+  // States generated so far; whether the cardinality ceiling was computed; the least list the next pairing needs.
+  let made = 0;
+  let asked = false;
+  let pairAt = PAIR_STATES;
+  for (;;) {
+    if (!(count > 0 && (s >= 0 || t < k))) break;
+    if (z >= ceiling) {
+      atCeiling = true;
+      break;
+    }
+    if (!asked && made >= CEILING_STATES) {
+      asked = true;
+      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap));
+      continue;
+    }
     // Alternate the two directions while both have items left.
     if (adding ? t >= k : s < 0) adding = !adding;
     const pos = adding ? t : s;
@@ -459,9 +517,11 @@ function coreDp(run: CoreRun): CoreEnd {
 
     meter.spend(2 * count);
     counters.states += 2 * count;
+    made += 2 * count;
     if (2 * count > KNAPSACK_MAX_STATES || hist + 2 * count > KNAPSACK_MAX_HISTORY) throw capHalt();
     scratch.states(2 * count);
-    scratch.history(hist + 2 * count);
+    // The merge writes at most one history entry per state, the pairing after it at most one per item.
+    scratch.history(hist + 2 * count + k);
     const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
     // Merge the old list (x) with the moved list (y), both by weight ascending, into the next list:
     // non-dominated (each value above every value of a lighter state merged before it, kept or not: a
@@ -576,7 +636,31 @@ function coreDp(run: CoreRun): CoreEnd {
     scratch.tv = sv;
     scratch.th = sh;
     count = out;
+    if (count >= pairAt) {
+      // Pairing (see the module comment), on lists that doubled since the last one.
+      pairAt = 2 * count;
+      for (let x = t; x < k; x++) {
+        const j = heaviestWithin(tw, count, cap - w[items[x]!]!);
+        if (j >= 0 && tv[j]! + p[items[x]!]! > z) {
+          z = tv[j]! + p[items[x]!]!;
+          bestW = tw[j]! + w[items[x]!]!;
+          hItem[hist] = x;
+          hParent[hist] = th[j]!;
+          bestH = hist++;
+        }
+      }
+      for (let x = 0; x <= s; x++) {
+        const j = heaviestWithin(tw, count, cap + w[items[x]!]!);
+        if (j >= 0 && tv[j]! - p[items[x]!]! > z) {
+          z = tv[j]! - p[items[x]!]!;
+          bestW = tw[j]! - w[items[x]!]!;
+          hItem[hist] = x;
+          hParent[hist] = th[j]!;
+          bestH = hist++;
+        }
+      }
+    }
   }
   const { hItem, hParent } = scratch;
-  return { z, bestH, bestW, toggled: historyPath(bestH, (e) => hItem[e]!, (e) => hParent[e]!) };
+  return { z, atCeiling, bestH, bestW, toggled: historyPath(bestH, (e) => hItem[e]!, (e) => hParent[e]!) };
 }

@@ -10,7 +10,7 @@
  * each knapsack's capacity to the largest sum its candidate items reach.
  */
 import { SolverTrapError } from '../../errors.js';
-import type { WorkMeter } from './meter.js';
+import { MkpHalt, type WorkMeter } from './meter.js';
 
 /** Capacities above this many quanta are not tightened or split by a bitset (it would need more than 256 KiB). */
 export const SUBSET_SUM_MAX_CAPACITY = 1 << 21;
@@ -22,8 +22,40 @@ export const SUBSET_SUM_MAX_CAPACITY = 1 << 21;
 export const SUBSET_SUM_KEEP_CAPACITY = 1 << 18;
 export const SUBSET_SUM_KEEP_ENTRIES = 1 << 16;
 
+/** What a fold step of the WebAssembly kernel reports. */
+export const SubsetSumStatus = {
+  /** The fold ended: its sum and subset are ready (subsetEnd). */
+  done: 0,
+  /** The next item's units were past the step's allowance: pay for them (subsetPending), then step again. */
+  pending: 1,
+  /** Memory could not grow for the next item's log entries. */
+  memory: 2,
+  /** A reachable sum had no log entry on the walk back (a bug, never an input). */
+  broken: 3,
+} as const;
+export type SubsetSumStatus = (typeof SubsetSumStatus)[keyof typeof SubsetSumStatus];
+
+/**
+ * The bitset fold compiled to WebAssembly (src/solve/wasm.ts implements it), folding exactly as `fold`
+ * does: `subsetBegin`, then `subsetStep` until `done`, then `subsetEnd`.
+ */
+export interface SubsetSumKernel {
+  /** Starts a fold of the items at positions 0..k-1 within `cap`, leaving out those `skipped`, and steps it. */
+  subsetBegin(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, skipped: Uint8Array | null, allowance: number): SubsetSumStatus;
+  /** Items whose units fit within `allowance` in all are paid for by the step itself (subsetPaid); the next one past it stops the step (`pending`). */
+  subsetStep(allowance: number): SubsetSumStatus;
+  /** Units the last step paid for by itself. */
+  subsetPaid(): number;
+  /** After `pending`: the units of the item waiting to be folded. */
+  subsetPending(): number;
+  /** After `done`: the largest sum and the subset the walk back names. */
+  subsetEnd(): SubsetSum;
+}
+
 /** Reused buffers: the bitset, each word's latest log entry, and the log (item, mask, the word's previous entry). */
 export class SubsetSumScratch {
+  /** The WebAssembly fold to run instead of the TypeScript one (null: the TypeScript one). */
+  kernel: SubsetSumKernel | null = null;
   bits = new Int32Array(64);
   head = new Int32Array(64);
   item = new Int32Array(1024);
@@ -125,8 +157,36 @@ function windowed(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap
   return { sum: cap, chosen: [...greedy, ...rest.chosen] };
 }
 
-/** The bitset fold over the items not `skipped` (see the module comment): the largest sum within `cap`. */
+/**
+ * The bitset fold over the items not `skipped` (see the module comment): the largest sum within `cap`. With
+ * `scratch.kernel` set, it runs in WebAssembly, with the same work and the same answer.
+ */
 function fold(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch, skipped: Uint8Array | null): SubsetSum {
+  return scratch.kernel === null ? foldHere(items, k, w, cap, meter, scratch, skipped) : kernelFold(scratch.kernel, items, k, w, cap, meter, skipped);
+}
+
+/** The fold in WebAssembly: the same items folded, paid for (by the kernel within the meter's quiet units) from here. */
+function kernelFold(kernel: SubsetSumKernel, items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, skipped: Uint8Array | null): SubsetSum {
+  // The items the kernel pays for by itself are those the meter would neither stop nor check on.
+  let status = kernel.subsetBegin(items, k, w, cap, skipped, meter.quiet());
+  for (;;) {
+    const paid = kernel.subsetPaid();
+    if (paid > 0) meter.spend(paid);
+    if (status === SubsetSumStatus.done) return kernel.subsetEnd();
+    if (status === SubsetSumStatus.pending) meter.spend(kernel.subsetPending());
+    else if (status === SubsetSumStatus.memory) throw memoryHalt(cap);
+    else throw new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back');
+    status = kernel.subsetStep(meter.quiet());
+  }
+}
+
+/** The memory-cap halt of the WebAssembly fold. */
+function memoryHalt(cap: number): MkpHalt {
+  return new MkpHalt(`memory cap exceeded: the subset sums' log within ${cap} quanta would pass the module's memory`);
+}
+
+/** The TypeScript twin of the kernel's fold. */
+function foldHere(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch, skipped: Uint8Array | null): SubsetSum {
   scratch.reserve(cap);
   const { bits, head } = scratch;
   const top = cap >>> 5;

@@ -1,0 +1,87 @@
+/**
+ * The cardinality ceiling of a 0-1 knapsack (src/solve/mkp/cardinality.ts): never below the optimum
+ * (enumeration), never above the linear relaxation's floor (computed here by sorting), and on strongly
+ * correlated items (p = w + K) at most C + K kmax, below the relaxation.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cardinalityCeiling } from '../src/solve/mkp/cardinality.js';
+import { enumerateKnapsack } from './oracles/knapsack.js';
+
+/** floor of the linear relaxation's optimum (exact rationals via BigInt), sorting by p / w. */
+function relaxationFloor(w: readonly number[], p: readonly number[], cap: number): number {
+  const ids = w.map((_, i) => i).sort((a, b) => p[b]! * w[a]! - p[a]! * w[b]!);
+  let room = cap;
+  let value = 0;
+  for (const j of ids) {
+    if (w[j]! <= room) {
+      room -= w[j]!;
+      value += p[j]!;
+    } else return value + Math.floor((room * p[j]!) / w[j]!);
+  }
+  return value;
+}
+
+/** The most items that fit together: the lightest first. */
+function mostThatFit(w: readonly number[], cap: number): number {
+  let n = 0;
+  let sum = 0;
+  for (const x of [...w].sort((a, b) => a - b)) {
+    if (sum + x > cap) break;
+    sum += x;
+    n++;
+  }
+  return n;
+}
+
+const all = (k: number): Int32Array => Int32Array.from({ length: k }, (_, i) => i);
+
+describe('cardinality ceiling', () => {
+  it('is at least the optimum and at most the linear relaxation on every profile, with items in any order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 60 }), p: fc.integer({ min: 1, max: 90 }) }), { minLength: 1, maxLength: 14 }),
+        fc.constantFrom('free', 'strong', 'p=w', 'inverse'),
+        fc.double({ min: 0, max: 1.1, noNaN: true }),
+        (raw, profile, rho) => {
+          const w = raw.map((x) => x.w);
+          const p = raw.map((x) => (profile === 'strong' ? x.w + 20 : profile === 'p=w' ? x.w : profile === 'inverse' ? Math.max(1, x.w - 10) : x.p));
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
+          if (mostThatFit(w, cap) === w.length) expect(ceiling).toBe(Number.POSITIVE_INFINITY);
+          else {
+            expect(ceiling).toBeGreaterThanOrEqual(enumerateKnapsack(w, p, cap).value);
+            expect(ceiling).toBeLessThanOrEqual(relaxationFloor(w, p, cap));
+          }
+        },
+      ),
+      { numRuns: 1500, seed: 41 },
+    );
+  });
+
+  it('is at most C + K kmax on strongly correlated items (p = w + K), and below the linear relaxation on most of them', () => {
+    let below = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 10, max: 1000 }), { minLength: 20, maxLength: 100 }), fc.double({ min: 0.2, max: 0.8, noNaN: true }), (w, rho) => {
+        const p = w.map((x) => x + 100);
+        const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+        const kmax = mostThatFit(w, cap);
+        const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
+        expect(ceiling).toBeLessThanOrEqual(cap + 100 * kmax);
+        runs++;
+        if (ceiling < relaxationFloor(w, p, cap)) below++;
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+    expect(below).toBeGreaterThan(runs * 0.8);
+  });
+
+  it('reads only the items listed, by id', () => {
+    const w = [5, 900, 7, 900, 9];
+    const p = [105, 1, 107, 1, 109];
+    // Items 0, 2 and 4 within 14: at most 2 of them fit; with lambda = 100 the relaxation is 14 + 200.
+    expect(cardinalityCeiling(Int32Array.from([4, 0, 2]), 3, p, w, 14)).toBe(214);
+    expect(enumerateKnapsack([5, 7, 9], [105, 107, 109], 14).value).toBe(214);
+  });
+});
