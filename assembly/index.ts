@@ -33,6 +33,7 @@
 //  18 subsetWeight i32[MAX_SESSIONS] subset sums: JS writes the weight per item position
 //  19 subsetChosen i32[MAX_SESSIONS] subset sums: the finished fold writes the subset's item positions
 //  20 subsetOut  f64[SUBSET_REPORT] subset sums: each step writes its report (see subsetReport in subset-sum.ts)
+//  21 CORE_REPORT  22 SUBSET_REPORT  (the f64 entries of coreOut and subsetOut)
 //   the frontier's arena follows the keys (grown on demand, reset per run); the core DP's item region,
 //   state lists and history, and the subset sums' bitset and log start at the same base (one DP runs at
 //   a time).
@@ -84,7 +85,7 @@ const subsetWeight: usize = memory.data(MAX_SESSIONS * 4, 16);
 const subsetChosen: usize = memory.data(MAX_SESSIONS * 4, 16);
 const subsetOut: usize = memory.data(SUBSET_REPORT * 8, 16);
 
-const LAYOUT_ENTRIES: i32 = 21;
+const LAYOUT_ENTRIES: i32 = 23;
 const LAYOUT_KEYS: i32 = 12;
 const LAYOUT_TABLE: i32 = 13;
 const LAYOUT_CHOICE: i32 = 14;
@@ -113,6 +114,8 @@ setLayout(17, coreOut);
 setLayout(18, subsetWeight);
 setLayout(19, subsetChosen);
 setLayout(20, subsetOut);
+setLayout(21, CORE_REPORT);
+setLayout(22, SUBSET_REPORT);
 
 let gN: i32 = 0;
 let gM: i32 = 0;

@@ -15,9 +15,6 @@ import { DpStatus, FRONTIER_COUNTER_NAMES, type FrontierCounters } from './engin
 import { historyPath, type CoreDpKernel, type CoreEnd, type CoreStart, type CoreStatus } from './mkp/knapsack.js';
 import type { SubsetSum, SubsetSumKernel, SubsetSumStatus } from './mkp/subset-sum.js';
 
-/** f64 entries of the subset sums' report: units paid by the step itself, units of the item waiting, the sum, the subset's size. */
-const SUBSET_REPORT = 4;
-
 /** The ABI version this file speaks; `abiVersion()` of the module must match. */
 export const ABI_VERSION = 7;
 
@@ -98,7 +95,8 @@ export const ABI_FUNCTIONS = [
 
 /**
  * The entries of the module's layout table (i32 each, at `layout()`), in order: the two size limits,
- * then the byte address of each region (assembly/index.ts).
+ * the byte address of each region, then the f64 entries of the core DP's and the subset sums' reports
+ * (assembly/index.ts).
  */
 const LAYOUT = [
   'maxNodes',
@@ -122,6 +120,8 @@ const LAYOUT = [
   'subsetWeight',
   'subsetChosen',
   'subsetOut',
+  'coreReport',
+  'subsetReport',
 ] as const;
 type LayoutEntry = (typeof LAYOUT)[number];
 /** Each layout entry's index in the table. */
@@ -299,8 +299,8 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
   #simd = true;
   /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
   #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
-  /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call. */
-  readonly #core = new Float64Array(9);
+  /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call (sized from the layout table). */
+  #core = new Float64Array(0);
   /** Items of the last coreLoad. */
   #coreItems = 0;
   #closed = false;
@@ -376,7 +376,7 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
         counters: new Float64Array(buffer, at.counters, FRONTIER_COUNTER_NAMES.length),
         subsetWeight: new Int32Array(buffer, at.subsetWeight, sessions),
         subsetChosen: new Int32Array(buffer, at.subsetChosen, sessions),
-        subsetOut: new Float64Array(buffer, at.subsetOut, SUBSET_REPORT),
+        subsetOut: new Float64Array(buffer, at.subsetOut, at.subsetReport),
       };
     }
     return this.#views;
@@ -401,6 +401,7 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
   #coreReport(): void {
     const f64 = this.#memory().f64;
     const at = this.#at('coreOut') >>> 3;
+    if (this.#core.length === 0) this.#core = new Float64Array(this.#at('coreReport'));
     for (let i = 0; i < this.#core.length; i++) this.#core[i] = f64[at + i]!;
   }
 
