@@ -12,7 +12,7 @@ import { mkpProblem } from '../src/bench/families/mkp.js';
 import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
 import { searchMultipleKnapsack } from '../src/solve/mkp/search.js';
-import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from '../src/solve/mkp/subset-sum.js';
+import { maxSubsetSum, SUBSET_SUM_KERNEL_MAX_BYTES, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from '../src/solve/mkp/subset-sum.js';
 import { nodeIndependentValues } from '../src/solve/mkp/values.js';
 import { prepare } from '../src/solve/solver.js';
 import type { TaoKernel } from '../src/solve/wasm.js';
@@ -45,6 +45,8 @@ function run(kernel: TaoKernel | null, ids: Int32Array, w: readonly number[], ca
   const meter = new WorkMeter(budget, () => (++asked > stopAfter ? 'stopped' : undefined), (work) => `budget after ${work}`);
   const scratch = new SubsetSumScratch();
   scratch.kernel = kernel;
+  // Every fold in the kernel, however many bytes its rows take (the default sends the largest to TypeScript).
+  scratch.kernelMaxBytes = Number.POSITIVE_INFINITY;
   try {
     return { answer: maxSubsetSum(ids, ids.length, w, cap, meter, scratch), halt: null, work: meter.work, asked };
   } catch (e) {
@@ -143,6 +145,38 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
       { numRuns: 150, seed: 43 },
     );
     expect(halted).toBeGreaterThan(50);
+  });
+});
+
+describe('subset sums: where they run', () => {
+  it('folds whose rows could pass SUBSET_SUM_KERNEL_MAX_BYTES run in TypeScript, the others in the kernel, with the same answer', () => {
+    // The capacities of the folds the kernel starts (the windows' rooms first, then the whole room).
+    const rooms: unknown[] = [];
+    const counted = new Proxy(kernels.release, {
+      get(target, name) {
+        const v: unknown = Reflect.get(target, name, target);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (name === 'subsetBegin') rooms.push(args[3]);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    // 120 even weights against odd capacities: no subset fills a room exactly (every window's room is odd
+    // too), so the windows miss and the whole room is folded.
+    const w = Array.from({ length: 120 }, (_, i) => 2 * (500 + ((i * 7919) % 30_000)));
+    const ids = Int32Array.from(w.keys());
+    const caps = [(1 << 16) + 123, (1 << 21) - 5];
+    // One fold on each side of the limit.
+    expect(caps.map((cap) => w.length * ((cap >>> 5) + 1) * 4 <= SUBSET_SUM_KERNEL_MAX_BYTES)).toEqual([true, false]);
+    for (const cap of caps) {
+      const rows = w.length * ((cap >>> 5) + 1) * 4;
+      const scratch = new SubsetSumScratch();
+      scratch.kernel = counted;
+      const meter = new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+      expect(maxSubsetSum(ids, ids.length, w, cap, meter, scratch)).toEqual(run(null, ids, w, cap).answer);
+      expect(rooms.includes(cap)).toBe(rows <= SUBSET_SUM_KERNEL_MAX_BYTES);
+    }
   });
 });
 

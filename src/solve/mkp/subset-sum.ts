@@ -52,10 +52,20 @@ export interface SubsetSumKernel {
   subsetEnd(): SubsetSum;
 }
 
+/**
+ * Folds whose rows could pass this many bytes (one bitset of the room per item) run in TypeScript: the
+ * kernel keeps a row per item folded, and the module's memory, once grown, is never returned; the
+ * TypeScript buffers are released above their kept size. (The multiple-knapsack search folds rooms of
+ * about 2^16 quanta at most, 8 KiB a row: up to 2048 items stay in WebAssembly.)
+ */
+export const SUBSET_SUM_KERNEL_MAX_BYTES = 1 << 24;
+
 /** Reused buffers: the bitset, each word's latest log entry, and the log (item, mask, the word's previous entry). */
 export class SubsetSumScratch {
   /** The WebAssembly fold to run instead of the TypeScript one (null: the TypeScript one). */
   kernel: SubsetSumKernel | null = null;
+  /** Folds whose rows could pass this many bytes run in TypeScript (see SUBSET_SUM_KERNEL_MAX_BYTES). */
+  kernelMaxBytes = SUBSET_SUM_KERNEL_MAX_BYTES;
   bits = new Int32Array(64);
   head = new Int32Array(64);
   item = new Int32Array(1024);
@@ -159,10 +169,13 @@ function windowed(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap
 
 /**
  * The bitset fold over the items not `skipped` (see the module comment): the largest sum within `cap`. With
- * `scratch.kernel` set, it runs in WebAssembly, with the same work and the same answer.
+ * `scratch.kernel` set, it runs in WebAssembly (unless its rows could pass `scratch.kernelMaxBytes`), with
+ * the same work and the same answer.
  */
 function fold(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch, skipped: Uint8Array | null): SubsetSum {
-  return scratch.kernel === null ? foldHere(items, k, w, cap, meter, scratch, skipped) : kernelFold(scratch.kernel, items, k, w, cap, meter, skipped);
+  const rowBytes = ((cap >>> 5) + 1) * 4;
+  if (scratch.kernel === null || k * rowBytes > scratch.kernelMaxBytes) return foldHere(items, k, w, cap, meter, scratch, skipped);
+  return kernelFold(scratch.kernel, items, k, w, cap, meter, skipped);
 }
 
 /** The fold in WebAssembly: the same items folded, paid for (by the kernel within the meter's quiet units) from here. */
