@@ -30,7 +30,8 @@ function efficiencyOrder(w: readonly number[], p: readonly number[]): Int32Array
 }
 
 interface Run {
-  readonly answer: KnapsackAnswer | null;
+  /** The answer, its set copied out of the scratch. */
+  readonly answer: { readonly value: number; readonly weight: number; readonly chosen: number[] } | null;
   readonly states: number;
   readonly swapCuts: number;
   readonly ceilingStops: number;
@@ -42,7 +43,8 @@ function run(kernel: TaoKernel | null, w: readonly number[], p: readonly number[
   if (pollSteps !== undefined) scratch.pollSteps = pollSteps;
   const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
   const order = efficiencyOrder(w, p);
-  const answer = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters);
+  const found: KnapsackAnswer | null = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters);
+  const answer = found === null ? null : { value: found.value, weight: found.weight, chosen: Array.from(found.chosen.subarray(0, found.count)) };
   return { answer, states: counters.states, swapCuts: scratch.swapCuts, ceilingStops: counters.ceilingStops };
 }
 

@@ -16,7 +16,7 @@ import { seededRandom } from '../src/commands/examples.js';
 import { mkpProblem } from '../src/bench/families/mkp.js';
 import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
 import { bfd, bfdPacked } from '../src/solve/bfd.js';
-import { ceilRatio, floorRatio, knapsack, KnapsackScratch, movesBeyondReach, REFILL_WINDOW } from '../src/solve/mkp/knapsack.js';
+import { ceilRatio, floorRatio, knapsack, KnapsackScratch, movesBeyondReach, REFILL_WINDOW, type KnapsackAnswer } from '../src/solve/mkp/knapsack.js';
 import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
 import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, noCounters, regroupPlan, searchMultipleKnapsack, type MkpOutcome } from '../src/solve/mkp/search.js';
 import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from '../src/solve/mkp/subset-sum.js';
@@ -28,6 +28,11 @@ import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
+
+/** The items of a knapsack answer's set (its first `count` entries). */
+function chosenOf(answer: KnapsackAnswer): number[] {
+  return Array.from(answer.chosen.subarray(0, answer.count));
+}
 
 let solver: Solver;
 beforeAll(async () => {
@@ -183,9 +188,9 @@ describe('surrogate knapsack (core DP)', () => {
           expect(answer).not.toBeNull();
           expect(answer!.value).toBe(best);
           // The set is real: distinct items, within cap, worth the value.
-          expect(new Set(answer!.chosen).size).toBe(answer!.chosen.length);
-          expect(answer!.chosen.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
-          expect(answer!.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+          expect(new Set(chosenOf(answer!)).size).toBe(answer!.count);
+          expect(chosenOf(answer!).reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+          expect(chosenOf(answer!).reduce((a, i) => a + p[i]!, 0)).toBe(best);
         },
       ),
       { numRuns: 1500, seed: 11 },
@@ -220,8 +225,8 @@ describe('surrogate knapsack (core DP)', () => {
             return;
           }
           expect(answer!.value).toBe(best);
-          expect(answer!.chosen.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
-          expect(answer!.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+          expect(chosenOf(answer!).reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+          expect(chosenOf(answer!).reduce((a, i) => a + p[i]!, 0)).toBe(best);
         },
       ),
       { numRuns: 1500, seed: 13 },
@@ -321,7 +326,7 @@ describe('surrogate knapsack (core DP)', () => {
           const answer = knapsack(Int32Array.from(order), order.length, p, w, cap, -1, unbounded(), scratch, counters());
           expect(answer?.value ?? 0).toBe(best);
           expect(best).toBeGreaterThanOrEqual(refill);
-          if (answer !== null) expect(answer.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(best);
+          if (answer !== null) expect(chosenOf(answer).reduce((a, i) => a + p[i]!, 0)).toBe(best);
         },
       ),
       { numRuns: 1500, seed: 19 },
@@ -720,6 +725,40 @@ describe('regrouping (after the aimed searches)', () => {
       expect(out.value).toBe(surrogateBound(problem));
       expect(out.counters.regroupGains).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('buffers kept between solves', () => {
+  it('a solve\'s plan and counters do not depend on the solves before it (sizes up and down, searches halted mid-path)', () => {
+    // 25 x 2 up to 100 x 10 (aimed searches, regrouping), stopped by the budget with nodes open (also
+    // aimed searches stopped at their share), and stopped before any plan was found.
+    const cases = [
+      { problem: mkpProblem(1, 0, 'weak', 25, 2, 3), budget: 1 << 22 },
+      { problem: mkpProblem(1, 6, 'weak', 100, 10, 45), budget: 1 << 22 },
+      { problem: mkpProblem(1, 3, 'strong', 50, 5, 7), budget: 1 << 22 },
+      { problem: mkpProblem(1, 6, 'weak', 100, 10, 20), budget: 1 << 18 },
+      { problem: mkpProblem(1, 6, 'weak', 100, 10, 20), budget: 1 << 22 },
+      { problem: mkpProblem(1, 6, 'weak', 100, 10, 20), budget: 1000 },
+      { problem: mkpProblem(1, 2, 'subset-sum', 50, 5, 1), budget: 1 << 22 },
+      { problem: mkpProblem(1, 0, 'uncorrelated', 25, 2, 5), budget: 1 << 22 },
+    ];
+    const solveAll = (order: readonly number[]): string[] => {
+      const out: string[] = [];
+      for (const i of order) {
+        const { problem, budget } = cases[i]!;
+        const { packed } = prepare(problem, { quantum: 1 });
+        const o = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, new WorkMeter(budget, () => undefined, () => 'budget'));
+        out[i] = JSON.stringify({ ...o, node: Array.from(o.node) });
+      }
+      return out;
+    };
+    const forward = solveAll([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(solveAll([7, 6, 5, 4, 3, 2, 1, 0])).toEqual(forward);
+    expect(solveAll([3, 7, 0, 6, 1, 4, 2, 5])).toEqual(forward);
+    // The cases reach what the test is about: a halted search and an aimed or regrouping one.
+    expect(forward.some((x) => JSON.parse(x).optimal === false)).toBe(true);
+    expect(forward.some((x) => JSON.parse(x).counters.aims > 0)).toBe(true);
+    expect(JSON.parse(forward[cases.findIndex((c) => c.budget === 1000)]!).value).toBe(0);
   });
 });
 

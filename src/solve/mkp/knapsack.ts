@@ -99,8 +99,9 @@ function swapTerm(items: ArrayLike<number>, s: number, p: ArrayLike<number>, w: 
 export interface KnapsackAnswer {
   readonly value: number;
   readonly weight: number;
-  /** The items of an optimal set. */
-  readonly chosen: number[];
+  /** The items of an optimal set: chosen[0..count). */
+  readonly chosen: Int32Array;
+  readonly count: number;
 }
 
 /** Most states in one list, and most history entries, of one knapsack (about 80 MiB and 64 MiB). */
@@ -143,6 +144,14 @@ export class KnapsackScratch {
   hParent = new Int32Array(1024);
   /** Per position: the lightest weight from it on. */
   light = new Float64Array(256);
+  /** Per position of the break solution: whether the best state removed it (all 0 between calls). */
+  gone = new Uint8Array(256);
+  /**
+   * The answer `knapsack` returns, rewritten by its next call with this scratch (a caller keeping it
+   * longer copies it), and where the core DP starts.
+   */
+  readonly answer = { value: 0, weight: 0, chosen: new Int32Array(256), count: 0 };
+  readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = { b: 0, cap: 0, bw: 0, bv: 0, z: 0, ceiling: 0, bestH: 0, bestW: 0 };
   /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
   swapCuts = 0;
   /** The WebAssembly core DP to run instead of the TypeScript one (null: the TypeScript one). */
@@ -167,9 +176,15 @@ export class KnapsackScratch {
     this.th = grown(this.th, size);
   }
 
+  /** Room for `n` items in the answer's set and `n` positions in `gone`. */
+  items(n: number): void {
+    if (this.answer.chosen.length < n) this.answer.chosen = new Int32Array(Math.max(n, this.answer.chosen.length * 2));
+    if (this.gone.length < n) this.gone = new Uint8Array(Math.max(n, this.gone.length * 2));
+  }
+
   /** Small enough to keep for the next solve. */
   get small(): boolean {
-    return this.sw.length <= RETAIN_STATES && this.hItem.length <= 4 * RETAIN_STATES;
+    return this.sw.length <= RETAIN_STATES && this.hItem.length <= 4 * RETAIN_STATES && this.answer.chosen.length <= RETAIN_STATES;
   }
 
   /** Room for `n` history entries. */
@@ -260,18 +275,6 @@ export interface CoreDpKernel {
   coreEnd(): CoreEnd;
 }
 
-/** One core DP's inputs: the items (ids into p, w, in efficiency order), where it starts, and what it spends and counts into. */
-interface CoreRun {
-  readonly items: ArrayLike<number>;
-  readonly k: number;
-  readonly p: ArrayLike<number>;
-  readonly w: ArrayLike<number>;
-  readonly start: CoreStart;
-  readonly meter: WorkMeter;
-  readonly scratch: KnapsackScratch;
-  readonly counters: KnapsackCounters;
-}
-
 /** The memory-cap halt of the core DP. */
 function capHalt(): MkpHalt {
   return new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
@@ -280,7 +283,8 @@ function capHalt(): MkpHalt {
 /**
  * The best set of `items` (ids into `p`, `w`, in efficiency order) within `cap` if it is worth more than
  * `threshold`, else null. Spends one unit of work per state generated. With `scratch.kernel` set, the
- * core DP runs in WebAssembly, with the same steps and the same answer.
+ * core DP runs in WebAssembly, with the same steps and the same answer. The answer is `scratch.answer`,
+ * valid until the next call with `scratch`.
  */
 export function knapsack(
   items: ArrayLike<number>,
@@ -302,7 +306,7 @@ export function knapsack(
     bv += p[items[b]!]!;
     b++;
   }
-  if (b === k) return bv > threshold ? { value: bv, weight: bw, chosen: prefix(items, b) } : null;
+  if (b === k) return bv > threshold ? answer(scratch, bv, bw, prefix(items, b, scratch)) : null;
   // Dantzig's bound of the whole problem: nothing beats it.
   const rootBound = bv + ceilRatio(cap - bw, p[items[b]!]!, w[items[b]!]!);
   if (rootBound <= threshold) return null;
@@ -310,18 +314,8 @@ export function knapsack(
   // The greedy completions (every later item that still fits) of the break solution and of the break
   // solution less one of its last REFILL_WINDOW items are reachable: states that cannot reach the best of
   // their values are dropped from the start (the DP still finds a set worth it).
-  const greedy = (from: number, fw: number, fv: number): number => {
-    for (let x = from; x < k && fw < cap; x++) {
-      const i = items[x]!;
-      if (fw + w[i]! <= cap) {
-        fw += w[i]!;
-        fv += p[i]!;
-      }
-    }
-    return fv;
-  };
-  let gv = greedy(b, bw, bv);
-  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) gv = Math.max(gv, greedy(b, bw - w[items[x]!]!, bv - p[items[x]!]!));
+  let gv = greedy(items, k, p, w, cap, b, bw, bv);
+  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) gv = Math.max(gv, greedy(items, k, p, w, cap, b, bw - w[items[x]!]!, bv - p[items[x]!]!));
   let z = Math.max(threshold, gv - 1);
   let bestH = -2;
   let bestW = 0;
@@ -330,46 +324,81 @@ export function knapsack(
     bestH = -1;
     bestW = bw;
   }
-  const run: CoreRun = { items, k, p, w, start: { b, cap, bw, bv, z, ceiling: rootBound, bestH, bestW }, meter, scratch, counters };
-  const end = scratch.kernel === null ? coreDp(run) : kernelDp(scratch.kernel, run);
+  const start = scratch.start;
+  start.b = b;
+  start.cap = cap;
+  start.bw = bw;
+  start.bv = bv;
+  start.z = z;
+  start.ceiling = rootBound;
+  start.bestH = bestH;
+  start.bestW = bestW;
+  const end = scratch.kernel === null ? coreDp(items, k, p, w, start, meter, scratch, counters) : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
   if (end.atCeiling) counters.ceilingStops++;
   if (end.bestH === -2) return null;
-  return { value: end.z, weight: end.bestW, chosen: chosenSet(items, b, end) };
+  return answer(scratch, end.z, end.bestW, chosenSet(items, b, end.toggled, scratch));
 }
 
-/** The first `b` items. */
-function prefix(items: ArrayLike<number>, b: number): number[] {
-  const out = new Array<number>(b);
-  for (let x = 0; x < b; x++) out[x] = items[x]!;
+/** The greedy completion from position `from` of a set weighing `fw`, worth `fv`: every later item that still fits; its value. */
+function greedy(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, from: number, fw: number, fv: number): number {
+  for (let x = from; x < k && fw < cap; x++) {
+    const i = items[x]!;
+    if (fw + w[i]! <= cap) {
+      fw += w[i]!;
+      fv += p[i]!;
+    }
+  }
+  return fv;
+}
+
+/** `scratch.answer` set to a value and weight, its set the first `count` entries of its `chosen`. */
+function answer(scratch: KnapsackScratch, value: number, weight: number, count: number): KnapsackAnswer {
+  const out = scratch.answer;
+  out.value = value;
+  out.weight = weight;
+  out.count = count;
   return out;
+}
+
+/** The first `b` items into the answer's set; how many. */
+function prefix(items: ArrayLike<number>, b: number, scratch: KnapsackScratch): number {
+  scratch.items(b);
+  const out = scratch.answer.chosen;
+  for (let x = 0; x < b; x++) out[x] = items[x]!;
+  return b;
 }
 
 /**
- * The best state's set: the break set without the positions its history removed, then the positions it
- * added, latest decision first (each position is decided at most once on a history path).
+ * The best state's set into the answer's set: the break set without the positions its history
+ * (`toggled`) removed, then the positions it added, latest decision first (each position is decided at
+ * most once on a history path); how many.
  */
-function chosenSet(items: ArrayLike<number>, b: number, end: CoreEnd): number[] {
-  const added: number[] = [];
-  let removed: number[] | null = null;
-  for (const x of end.toggled) {
-    if (x >= b) added.push(items[x]!);
-    else (removed ??= []).push(x);
-  }
-  const out = new Array<number>(b - (removed?.length ?? 0) + added.length);
+function chosenSet(items: ArrayLike<number>, b: number, toggled: readonly number[], scratch: KnapsackScratch): number {
+  scratch.items(b + toggled.length);
+  const { gone } = scratch;
+  const out = scratch.answer.chosen;
+  for (let y = 0; y < toggled.length; y++) if (toggled[y]! < b) gone[toggled[y]!] = 1;
   let t = 0;
-  if (removed === null) for (let x = 0; x < b; x++) out[t++] = items[x]!;
-  else {
-    const gone = new Uint8Array(b);
-    for (const x of removed) gone[x] = 1;
-    for (let x = 0; x < b; x++) if (gone[x] === 0) out[t++] = items[x]!;
+  for (let x = 0; x < b; x++) {
+    if (gone[x] === 0) out[t++] = items[x]!;
+    else gone[x] = 0;
   }
-  for (const i of added) out[t++] = i;
-  return out;
+  for (let y = 0; y < toggled.length; y++) if (toggled[y]! >= b) out[t++] = items[toggled[y]!]!;
+  return t;
 }
 
 /** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
-function kernelDp(kernel: CoreDpKernel, run: CoreRun): CoreEnd {
-  const { items, k, p, w, start, meter, scratch, counters } = run;
+function kernelDp(
+  kernel: CoreDpKernel,
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  start: CoreStart,
+  meter: WorkMeter,
+  scratch: KnapsackScratch,
+  counters: KnapsackCounters,
+): CoreEnd {
   if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY, PAIR_STATES, CEILING_STATES)) throw capHalt();
   try {
     for (;;) {
@@ -450,8 +479,7 @@ function heaviestWithin(sw: ArrayLike<number>, count: number, limit: number): nu
 }
 
 /** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
-function coreDp(run: CoreRun): CoreEnd {
-  const { items, k, p, w, start, meter, scratch, counters } = run;
+function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, start: CoreStart, meter: WorkMeter, scratch: KnapsackScratch, counters: KnapsackCounters): CoreEnd {
   const { b, cap } = start;
   let { z, bestH, bestW } = start;
   scratch.states(2);

@@ -72,6 +72,12 @@ export function regroup(inst: MkpInstance, value: Float64Array, order: Int32Arra
   meter.spend(node.length);
   const at = new Int32Array(m).fill(-1);
   const pool: number[] = [];
+  // The sub-problems' arrays, for up to every item and the largest group (each sub-problem views its first entries).
+  const most = REGROUP_SIZES[REGROUP_SIZES.length - 1]!;
+  const subWeight = new Float64Array(order.length);
+  const subValue = new Float64Array(order.length);
+  const subCapacity = new Float64Array(most);
+  const subCandidate = new Uint8Array(order.length * most);
   let s = 0;
   while (s < REGROUP_SIZES.length && plan.value < goal) {
     const size = REGROUP_SIZES[s]!;
@@ -79,7 +85,7 @@ export function regroup(inst: MkpInstance, value: Float64Array, order: Int32Arra
     for (const g of groups(m, size)) {
       if (plan.value >= goal) break;
       meter.spend(order.length);
-      g.forEach((b, y) => (at[b] = y));
+      for (let y = 0; y < size; y++) at[g[y]!] = y;
       pool.length = 0;
       let held = 0;
       let open = false;
@@ -99,15 +105,17 @@ export function regroup(inst: MkpInstance, value: Float64Array, order: Int32Arra
       }
       if (open) {
         const k = pool.length;
-        const sub: MkpInstance = {
-          qweight: Float64Array.from(pool, (j) => inst.qweight[j]!),
-          capacity: Float64Array.from(g, (b) => room[b]!),
-          candidate: new Uint8Array(k * size),
-        };
-        pool.forEach((j, x) => g.forEach((b, y) => (sub.candidate[x * size + y] = inst.candidate[j * m + b]!)));
-        const better = reoptimise(sub, Float64Array.from(pool, (j) => value[j]!), held);
+        for (let x = 0; x < k; x++) {
+          const j = pool[x]!;
+          subWeight[x] = inst.qweight[j]!;
+          subValue[x] = value[j]!;
+          for (let y = 0; y < size; y++) subCandidate[x * size + y] = inst.candidate[j * m + g[y]!]!;
+        }
+        for (let y = 0; y < size; y++) subCapacity[y] = room[g[y]!]!;
+        const sub: MkpInstance = { qweight: subWeight.subarray(0, k), capacity: subCapacity.subarray(0, size), candidate: subCandidate.subarray(0, k * size) };
+        const better = reoptimise(sub, subValue.subarray(0, k), held);
         if (better !== null) {
-          pool.forEach((j, x) => (node[j] = better.node[x]! >= 0 ? g[better.node[x]!]! : -1));
+          for (let x = 0; x < k; x++) node[pool[x]!] = better.node[x]! >= 0 ? g[better.node[x]!]! : -1;
           plan.value += better.value - held;
           improved = true;
         }

@@ -56,10 +56,111 @@ export interface MkpOutcome {
   readonly counters: MkpCounters;
 }
 
-/** The buffers of a search, kept between solves while they are small. */
-interface Scratch {
-  readonly ks: KnapsackScratch;
-  readonly ss: SubsetSumScratch;
+/** Search buffers are kept between solves while their entries (items and knapsacks, times the depths reached) stay below this. */
+const SEARCH_KEEP_ENTRIES = 1 << 16;
+
+/** The buffers of one search node on the current path: written when it starts, read by its branches between their yields. */
+class Level {
+  /** The residuals when the node started (restored when it ends). */
+  readonly saved: Float64Array;
+  /** The node's free items (`k` of them), its surrogate bound and the item branch branches on. */
+  readonly free: Int32Array;
+  k = 0;
+  bound = 0;
+  item = -1;
+  /** branch: the knapsacks by residual ascending, those tried (`tried` of them) and the items excluded with the item. */
+  readonly byRoom: Int32Array;
+  readonly tried: Int32Array;
+  readonly excluded: Int32Array;
+
+  constructor(n: number, m: number) {
+    this.saved = new Float64Array(m);
+    this.free = new Int32Array(n);
+    this.byRoom = new Int32Array(m);
+    this.tried = new Int32Array(m);
+    this.excluded = new Int32Array(n);
+  }
+}
+
+/**
+ * The arrays of one search, for up to `n` items and `m` knapsacks (a search uses the first entries), and
+ * its levels by depth: kept from one search to the next, grown on demand. Per item and per knapsack, they
+ * are filled and read between two yields of the search (or set up by its constructor); per depth, they
+ * are its Level.
+ */
+class SearchBuffers {
+  n = 0;
+  m = 0;
+  order = new Int32Array(0);
+  assign = new Int32Array(0);
+  best = new Int32Array(0);
+  pick = new Int32Array(0);
+  heavy = new Int32Array(0);
+  placedBy: [Int32Array, Int32Array] = [new Int32Array(0), new Int32Array(0)];
+  filledAt = new Int32Array(0);
+  from = new Int32Array(0);
+  mark = new Uint8Array(0);
+  nodeClass = new Int32Array(0);
+  resid = new Float64Array(0);
+  roomBy: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
+  reach = new Float64Array(0);
+  exact = new Uint8Array(0);
+  byRoom = new Int32Array(0);
+  byRank = new Int32Array(0);
+  rank = new Int32Array(0);
+  readonly levels: Level[] = [];
+
+  /** Room for `n` items and `m` knapsacks (the levels are made again for larger ones). */
+  reserve(n: number, m: number): void {
+    if (n <= this.n && m <= this.m) return;
+    this.n = n = Math.max(n, this.n);
+    this.m = m = Math.max(m, this.m);
+    this.levels.length = 0;
+    this.order = new Int32Array(n);
+    this.assign = new Int32Array(n);
+    this.best = new Int32Array(n);
+    this.pick = new Int32Array(n);
+    this.heavy = new Int32Array(n);
+    this.placedBy = [new Int32Array(n), new Int32Array(n)];
+    this.filledAt = new Int32Array(n);
+    this.from = new Int32Array(n);
+    this.mark = new Uint8Array(n);
+    this.nodeClass = new Int32Array(m);
+    this.resid = new Float64Array(m);
+    this.roomBy = [new Float64Array(m), new Float64Array(m)];
+    this.reach = new Float64Array(m);
+    this.exact = new Uint8Array(m);
+    this.byRoom = new Int32Array(m);
+    this.byRank = new Int32Array(m);
+    this.rank = new Int32Array(m);
+  }
+
+  /** The level of search depth `d` (1: the root). */
+  level(d: number): Level {
+    while (this.levels.length < d) this.levels.push(new Level(this.n, this.m));
+    return this.levels[d - 1]!;
+  }
+
+  /** Small enough to keep for the next solve. */
+  get small(): boolean {
+    return (this.n + this.m) * (this.levels.length + 1) <= SEARCH_KEEP_ENTRIES;
+  }
+}
+
+/**
+ * The buffers of a solve, kept between solves while they are small: the knapsack and subset-sum scratch,
+ * the first search's buffers, and those of the searches that run while it is paused (the aimed searches
+ * and the regrouping sub-searches, one at a time, each ended or dropped before the next starts).
+ */
+class Scratch {
+  readonly ks = new KnapsackScratch();
+  readonly ss = new SubsetSumScratch();
+  readonly first = new SearchBuffers();
+  readonly side = new SearchBuffers();
+
+  get small(): boolean {
+    return this.ks.small && this.ss.small && this.first.small && this.side.small;
+  }
 }
 let kept: Scratch | null = null;
 
@@ -86,18 +187,28 @@ export const AIM_RESTARTS = 8;
 export const AIM_MIN_NODES = 3;
 
 /**
- * `items` in the search's efficiency order: density descending; equal densities lightest first (measured
- * on the subset-sum 50x5 class, where every density is equal: 0 of 20 instances fall back this way, 7 in
- * input order, 20 heaviest first), then by index.
+ * Sorts the first `k` of `items` into the search's efficiency order: density descending; equal densities
+ * lightest first (measured on the subset-sum 50x5 class, where every density is equal: 0 of 20 instances
+ * fall back this way, 7 in input order, 20 heaviest first), then by index.
  */
-function efficiencyOrder(items: number[], value: Float64Array, w: Float64Array): Int32Array {
-  sortIndices(items, items.length, (a, b) => denser(value[b]!, w[b]!, value[a]!, w[a]!) || w[a]! - w[b]! || a - b);
-  return Int32Array.from(items);
+function efficiencyOrder(items: Int32Array, k: number, value: Float64Array, w: Float64Array): void {
+  // The sign of `denser`: a product difference past 2^31 would be returned as a fresh heap number per comparison.
+  sortIndices(items, k, (a, b) => Math.sign(denser(value[b]!, w[b]!, value[a]!, w[a]!)) || w[a]! - w[b]! || a - b);
 }
 
-/** The nodes 0..m-1 by `room` ascending, then by index. */
-function ascending(room: ArrayLike<number>, m: number): number[] {
-  return Array.from({ length: m }, (_, b) => b).sort((a, b) => room[a]! - room[b]! || a - b);
+/** The items 0..n-1 with a positive value in the search's efficiency order, into `out`; how many. */
+function valuedItems(n: number, value: Float64Array, w: Float64Array, out: Int32Array): number {
+  let k = 0;
+  for (let j = 0; j < n; j++) if (value[j]! > 0) out[k++] = j;
+  efficiencyOrder(out, k, value, w);
+  return k;
+}
+
+/** The nodes 0..m-1 by `room` ascending, then by index, into `out`. */
+function ascending(room: ArrayLike<number>, m: number, out: Int32Array): Int32Array {
+  for (let b = 0; b < m; b++) out[b] = b;
+  sortIndices(out, m, (a, b) => room[a]! - room[b]! || a - b);
+  return out;
 }
 
 /** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
@@ -108,8 +219,9 @@ const EXCLUDED = -1;
 class Search {
   readonly n: number;
   readonly m: number;
-  /** Items (kept sessions with a positive value) in efficiency order. */
+  /** Items (kept sessions with a positive value) in efficiency order: the first `items` entries. */
   readonly order: Int32Array;
+  readonly items: number;
   /** Per node: the first node with the same candidacy column. */
   readonly nodeClass: Int32Array;
   readonly assign: Int32Array;
@@ -122,12 +234,14 @@ class Search {
   readonly counters: MkpCounters = noCounters();
   readonly ks: KnapsackScratch;
   readonly ss: SubsetSumScratch;
-  readonly buf: Int32Array;
+  /** The arrays below, and the levels of the nodes on the current path. */
+  readonly buffers: SearchBuffers;
   /**
-   * The items offered to one knapsack (split, tighten, fill, branchInOrder): filled and read before any deeper
-   * search node runs, so one buffer serves every node.
+   * The items offered to one knapsack (split, tighten, fill, branchInOrder), and the split's heaviest-first
+   * copy of them: filled and read before any deeper search node runs, so one buffer serves every node.
    */
   readonly pick: Int32Array;
+  readonly heavy: Int32Array;
   /**
    * Per item, the knapsack each of a node's two splits placed it on (-1: not placed), their rooms left,
    * and the knapsack the root's fill gave it: filled and read before any deeper node runs.
@@ -135,6 +249,11 @@ class Search {
   readonly placedBy: readonly [Int32Array, Int32Array];
   readonly roomBy: readonly [Float64Array, Float64Array];
   readonly filledAt: Int32Array;
+  /** Per item, marks of an optimal set (all 0 between uses), and per knapsack, a node's surrogate capacity and exact fills, and knapsacks by residual: the same. */
+  readonly mark: Uint8Array;
+  readonly reach: Float64Array;
+  readonly exact: Uint8Array;
+  readonly byRoom: Int32Array;
   /** The knapsack order of branchInOrder (see reorder) and each node's place in it. */
   readonly byRank: Int32Array;
   readonly rank: Int32Array;
@@ -151,11 +270,13 @@ class Search {
   /** Surrogate answers at the root, by threshold and residuals, shared by the aimed searches (null: not kept). */
   rootMemo: Map<string, KnapsackAnswer | null> | null = null;
 
+  /** A search of `packed` in `buffers` (no other search may use them until this one has ended or is dropped). */
   constructor(
     readonly packed: MkpInstance,
     readonly value: Float64Array,
     readonly meter: WorkMeter,
     scratch: Scratch,
+    buffers: SearchBuffers,
   ) {
     this.ks = scratch.ks;
     this.ss = scratch.ss;
@@ -163,10 +284,11 @@ class Search {
     const m = packed.capacity.length;
     this.n = n;
     this.m = m;
-    const items: number[] = [];
-    for (let j = 0; j < n; j++) if (value[j]! > 0) items.push(j);
-    this.order = efficiencyOrder(items, value, packed.qweight);
-    this.nodeClass = new Int32Array(m);
+    buffers.reserve(n, m);
+    this.buffers = buffers;
+    this.order = buffers.order;
+    this.items = valuedItems(n, value, packed.qweight, this.order);
+    this.nodeClass = buffers.nodeClass;
     for (let b = 0; b < m; b++) {
       this.nodeClass[b] = b;
       for (let c = 0; c < b; c++) {
@@ -179,27 +301,42 @@ class Search {
         }
       }
     }
-    this.assign = new Int32Array(n).fill(EXCLUDED);
-    for (const j of items) this.assign[j] = FREE;
-    this.resid = Float64Array.from(packed.capacity);
-    this.best = new Int32Array(n).fill(-1);
-    this.buf = new Int32Array(n);
-    this.pick = new Int32Array(n);
-    this.placedBy = [new Int32Array(n), new Int32Array(n)];
-    this.roomBy = [new Float64Array(m), new Float64Array(m)];
-    this.filledAt = new Int32Array(n);
-    this.byRank = Int32Array.from(ascending(packed.capacity, m));
-    this.rank = new Int32Array(m);
-    this.byRank.forEach((b, r) => (this.rank[b] = r));
-    this.from = new Int32Array(n);
+    this.assign = buffers.assign;
+    this.assign.fill(EXCLUDED, 0, n);
+    for (let x = 0; x < this.items; x++) this.assign[this.order[x]!] = FREE;
+    this.resid = buffers.resid;
+    this.resid.set(packed.capacity);
+    this.best = buffers.best;
+    this.best.fill(-1, 0, n);
+    this.pick = buffers.pick;
+    this.heavy = buffers.heavy;
+    this.placedBy = buffers.placedBy;
+    this.roomBy = buffers.roomBy;
+    this.filledAt = buffers.filledAt;
+    this.mark = buffers.mark;
+    this.mark.fill(0, 0, n);
+    this.reach = buffers.reach;
+    this.exact = buffers.exact;
+    this.byRoom = buffers.byRoom;
+    this.byRank = buffers.byRank;
+    this.rank = buffers.rank;
+    this.reorder(0);
+    this.from = buffers.from;
+    this.from.fill(0, 0, n);
   }
 
   /** Sets the knapsack order of branchInOrder: 0 capacity ascending, 1 descending, k > 1 ascending rotated by k - 1. */
   reorder(k: number): void {
-    const asc = ascending(this.packed.capacity, this.m);
-    const order = k === 1 ? asc.reverse() : k > 1 ? [...asc.slice((k - 1) % this.m), ...asc.slice(0, (k - 1) % this.m)] : asc;
-    this.byRank.set(order);
-    this.byRank.forEach((b, r) => (this.rank[b] = r));
+    const { m } = this;
+    const asc = ascending(this.packed.capacity, m, this.byRoom);
+    const shift = k > 1 ? (k - 1) % m : 0;
+    for (let r = 0; r < m; r++) this.byRank[r] = k === 1 ? asc[m - 1 - r]! : asc[(r + shift) % m]!;
+    for (let r = 0; r < m; r++) this.rank[this.byRank[r]!] = r;
+  }
+
+  /** The best plan found (per item, its node; -1: out), in an array of its own. */
+  plan(): Int32Array {
+    return this.best.slice(0, this.n);
   }
 
   /** Items i and j have the same weight, value and candidate nodes. */
@@ -228,15 +365,16 @@ class Search {
     if (value >= this.ceiling) throw new Reached();
   }
 
-  /** The free items that are candidates on some node with room for them, in efficiency order, into buf. */
-  freeItems(): number {
+  /** The free items that are candidates on some node with room for them, in efficiency order, into `out`; how many. */
+  freeItems(out: Int32Array): number {
     const w = this.packed.qweight;
     let k = 0;
-    for (const j of this.order) {
+    for (let x = 0; x < this.items; x++) {
+      const j = this.order[x]!;
       if (this.assign[j] !== FREE) continue;
       for (let b = 0; b < this.m; b++) {
         if (this.allowed(j, b) && w[j]! <= this.resid[b]!) {
-          this.buf[k++] = j;
+          out[k++] = j;
           break;
         }
       }
@@ -245,13 +383,13 @@ class Search {
   }
 
   /**
-   * Tightens every residual to the largest subset sum of the free items that are candidates there; whether
-   * any dropped. Knapsacks marked in `exact` are skipped: free items that are candidates there already
-   * fill them exactly (the node's split found them), so their residual is that largest sum.
+   * Tightens every residual to the largest subset sum of the free items (the first `k` of `items`) that
+   * are candidates there; whether any dropped. Knapsacks marked in `exact` are skipped: free items that
+   * are candidates there already fill them exactly (the node's split found them), so their residual is
+   * that largest sum.
    */
-  tighten(items: Int32Array, exact: Uint8Array): boolean {
+  tighten(items: Int32Array, k: number, exact: Uint8Array): boolean {
     const w = this.packed.qweight;
-    const k = items.length;
     let changed = false;
     const mine = this.pick;
     for (let b = 0; b < this.m; b++) {
@@ -281,53 +419,57 @@ class Search {
     this.counters.nodes++;
     this.depth++;
     try {
-      yield* this.nodeBody();
+      const { m } = this;
+      const level = this.buffers.level(this.depth);
+      const saved = level.saved;
+      for (let b = 0; b < m; b++) saved[b] = this.resid[b]!;
+      let tightened = false;
+      for (;;) {
+        if (!this.boundAndSplit(level)) break;
+        if (tightened || !this.tighten(level.free, level.k, this.exact)) {
+          if (this.ordered) yield* this.branchInOrder(level);
+          else yield* this.branch(level);
+          break;
+        }
+        tightened = true;
+      }
+      for (let b = 0; b < m; b++) this.resid[b] = saved[b]!;
     } finally {
       this.depth--;
     }
   }
 
-  *nodeBody(): Generator<void, void, void> {
-    const saved = Float64Array.from(this.resid);
-    let tightened = false;
-    for (;;) {
-      const step = this.boundAndSplit();
-      if (step === null) break;
-      if (tightened || !this.tighten(step.free, step.exact)) {
-        if (this.ordered) yield* this.branchInOrder(step.bound, step.free);
-        else yield* this.branch(step.item, step.bound, step.free);
-        break;
-      }
-      tightened = true;
-    }
-    this.resid.set(saved);
-  }
-
   /**
-   * Packs `chosen` knapsack by knapsack in `order`, each taking the largest subset sum of the remaining
-   * items that are its candidates (greedily, heaviest first, above the bitset's capacity limit), into
-   * `placed` (per item: its knapsack, -1 when not placed) and `room` (per knapsack: the room left).
-   * Returns how many of `chosen` it left out.
+   * Packs `chosen` (its first `count` entries) knapsack by knapsack in `order` (its first m entries, or
+   * its first m backwards when `backwards`), each taking the largest subset sum of the remaining items
+   * that are its candidates (greedily, heaviest first, above the bitset's capacity limit), into `placed`
+   * (per item: its knapsack, -1 when not placed) and `room` (per knapsack: the room left). Returns how
+   * many of `chosen` it left out.
    */
-  split(chosen: readonly number[], order: readonly number[], placed: Int32Array, room: Float64Array): number {
+  split(chosen: Int32Array, count: number, order: Int32Array, backwards: boolean, placed: Int32Array, room: Float64Array): number {
+    const { m } = this;
     const w = this.packed.qweight;
     const mine = this.pick;
-    placed.fill(-1);
-    room.set(this.resid);
-    let left = chosen.length;
-    // Heaviest first, equal weights in the order offered.
-    const heaviestFirst = (c: number): number[] => Array.from(mine.subarray(0, c)).sort((x, y) => w[y]! - w[x]!);
-    for (const b of order) {
+    placed.fill(-1, 0, this.n);
+    for (let b = 0; b < m; b++) room[b] = this.resid[b]!;
+    let left = count;
+    for (let r = 0; r < m; r++) {
+      const b = order[backwards ? m - 1 - r : r]!;
       if (left === 0) break;
       let c = 0;
-      for (const j of chosen) if (placed[j]! < 0 && this.allowed(j, b) && w[j]! <= room[b]!) mine[c++] = j;
+      for (let x = 0; x < count; x++) {
+        const j = chosen[x]!;
+        if (placed[j]! < 0 && this.allowed(j, b) && w[j]! <= room[b]!) mine[c++] = j;
+      }
       if (c === 0) continue;
       if (room[b]! > SPLIT_BITSET_ROOM) {
         // A large room: the heaviest items go in greedily while they leave at least SPLIT_BITSET_ROOM, so
         // the exact subset sum below runs on a room about that size.
-        const heavy = heaviestFirst(c);
+        const heavy = this.heaviestFirst(c);
+        const offered = c;
         c = 0;
-        for (const j of heavy) {
+        for (let x = 0; x < offered; x++) {
+          const j = heavy[x]!;
           if (room[b]! - w[j]! >= SPLIT_BITSET_ROOM) {
             room[b] = room[b]! - w[j]!;
             placed[j] = b;
@@ -337,7 +479,9 @@ class Search {
       }
       const s = maxSubsetSum(mine, c, w, room[b]!, this.meter, this.ss);
       if (s === null) {
-        for (const j of heaviestFirst(c)) {
+        const heavy = this.heaviestFirst(c);
+        for (let x = 0; x < c; x++) {
+          const j = heavy[x]!;
           if (w[j]! <= room[b]!) {
             room[b] = room[b]! - w[j]!;
             placed[j] = b;
@@ -355,22 +499,32 @@ class Search {
     return left;
   }
 
+  /** The first `c` items of `pick` heaviest first, equal weights in the order offered (a stable sort), in `heavy`. */
+  heaviestFirst(c: number): Int32Array {
+    const w = this.packed.qweight;
+    for (let x = 0; x < c; x++) this.heavy[x] = this.pick[x]!;
+    sortIndices(this.heavy, c, (x, y) => w[y]! - w[x]!);
+    return this.heavy;
+  }
+
   /**
-   * The node's surrogate bound and split: null when the node is closed (its bound does not beat the
-   * incumbent, or the split reached it), else the bound, the heaviest surrogate item the split left out
-   * (the lowest index among equal weights), the free items and the knapsacks a split or its completion
-   * filled exactly with them.
+   * The node's surrogate bound and split into `level`: false when the node is closed (its bound does not
+   * beat the incumbent, or the split reached it), else true with the bound, the heaviest surrogate item
+   * the split left out (the lowest index among equal weights) and the free items in `level`, and in
+   * `exact` the knapsacks a split or its completion filled exactly with them.
    */
-  boundAndSplit(): { bound: number; item: number; free: Int32Array; exact: Uint8Array } | null {
+  boundAndSplit(level: Level): boolean {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
-    const k = this.freeItems();
-    const free = this.buf.slice(0, k);
+    const free = level.free;
+    const k = this.freeItems(free);
+    level.k = k;
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
     this.meter.spend(k * m);
     // The surrogate capacity: each residual, but no more than its free candidates weigh.
-    const reach = new Float64Array(m);
+    const reach = this.reach;
+    reach.fill(0, 0, m);
     for (let x = 0; x < k; x++) {
       const j = free[x]!;
       for (let b = 0; b < m; b++) if (this.allowed(j, b) && w[j]! <= this.resid[b]!) reach[b] = reach[b]! + w[j]!;
@@ -380,30 +534,31 @@ class Search {
     const threshold = this.bestValue - this.fixed;
     // At the root of an aimed search the call is the same as at the root of the aimed searches before it
     // (no item decided or barred; the same residuals, hence the same free items, and threshold): its
-    // answer is taken from them.
+    // answer is taken from them (a copy: the knapsack's own answer is rewritten by its next call).
     const memo = this.depth === 1 ? this.rootMemo : null;
-    const key = memo === null ? '' : `${threshold}:${this.resid.join(',')}`;
+    const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, m).join(',')}`;
     let sur: KnapsackAnswer | null;
     if (memo?.has(key) === true) sur = memo.get(key)!;
     else {
       sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
-      memo?.set(key, sur);
+      memo?.set(key, sur === null ? null : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count });
     }
-    if (sur === null) return null;
+    if (sur === null) return false;
     const bound = this.fixed + sur.value;
     if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
 
     // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
     this.counters.splits++;
-    const order = ascending(this.resid, m);
+    const order = ascending(this.resid, m, this.byRoom);
     const [placedFirst, placedSecond] = this.placedBy;
     const [roomFirst, roomSecond] = this.roomBy;
-    let left = this.split(sur.chosen, order, placedFirst, roomFirst);
+    let left = this.split(sur.chosen, sur.count, order, false, placedFirst, roomFirst);
     let placed = placedFirst;
     let room = roomFirst;
-    const exact = new Uint8Array(m);
+    const exact = this.exact;
+    exact.fill(0, 0, m);
     if (left > 0 && m > 1) {
-      const second = this.split(sur.chosen, order.reverse(), placedSecond, roomSecond);
+      const second = this.split(sur.chosen, sur.count, order, true, placedSecond, roomSecond);
       // The split that left fewer items out (the first on a tie) goes on; the other's exact fills are kept.
       const other = second < left ? roomFirst : roomSecond;
       if (second < left) {
@@ -416,10 +571,13 @@ class Search {
     if (left === 0) {
       this.counters.splitHits++;
       this.record(bound, placed);
-      return null;
+      return false;
     }
     let item = -1;
-    for (const j of sur.chosen) if (placed[j]! < 0 && (item < 0 || w[j]! > w[item]! || (w[j] === w[item] && j < item))) item = j;
+    for (let x = 0; x < sur.count; x++) {
+      const j = sur.chosen[x]!;
+      if (placed[j]! < 0 && (item < 0 || w[j]! > w[item]! || (w[j] === w[item] && j < item))) item = j;
+    }
     // The placed part completed greedily with the other free items (efficiency order, best fit).
     let lower = this.fixed;
     for (let x = 0; x < k; x++) if (placed[free[x]!]! >= 0) lower += p[free[x]!]!;
@@ -439,34 +597,38 @@ class Search {
     for (let b = 0; b < m; b++) if (room[b] === 0) exact[b] = 1;
     if (!this.filled && this.bestValue < bound) {
       this.filled = true;
-      this.fill(free);
+      this.fill(free, k);
     }
-    if (this.bestValue >= bound) return null;
-    return { bound, item, free, exact };
+    if (this.bestValue >= bound) return false;
+    level.bound = bound;
+    level.item = item;
+    return true;
   }
 
   /**
-   * An incumbent candidate from all the free items: the knapsacks filled one by one, smallest residual
-   * first, each with an optimal single knapsack of the free items not yet placed that are its candidates
-   * and fit. (Measured on the subset-sum 100x10 class: the split of the surrogate's own items, completed
-   * greedily, stays 10-60 short of a perfect packing that this finds at once.)
+   * An incumbent candidate from all the free items (the first `k` of `free`): the knapsacks filled one by
+   * one, smallest residual first, each with an optimal single knapsack of the free items not yet placed
+   * that are its candidates and fit. (Measured on the subset-sum 100x10 class: the split of the
+   * surrogate's own items, completed greedily, stays 10-60 short of a perfect packing that this finds at once.)
    */
-  fill(free: Int32Array): void {
+  fill(free: Int32Array, k: number): void {
     const w = this.packed.qweight;
     const p = this.value;
     const placed = this.filledAt;
-    placed.fill(-1);
+    placed.fill(-1, 0, this.n);
     const mine = this.pick;
     let value = this.fixed;
-    for (const b of ascending(this.resid, this.m)) {
-      const r = this.resid[b]!;
+    const order = ascending(this.resid, this.m, this.byRoom);
+    for (let r = 0; r < this.m; r++) {
+      const b = order[r]!;
+      const room = this.resid[b]!;
       let c = 0;
-      for (const j of free) if (placed[j]! < 0 && this.allowed(j, b) && w[j]! <= r) mine[c++] = j;
-      this.meter.spend(free.length);
+      for (let x = 0; x < k; x++) if (placed[free[x]!]! < 0 && this.allowed(free[x]!, b) && w[free[x]!]! <= room) mine[c++] = free[x]!;
+      this.meter.spend(k);
       if (c === 0) continue;
-      const best = knapsack(mine, c, p, w, r, 0, this.meter, this.ks, this.counters);
+      const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
       if (best === null) continue;
-      for (const j of best.chosen) placed[j] = b;
+      for (let x = 0; x < best.count; x++) placed[best.chosen[x]!] = b;
       value += best.value;
     }
     if (value > this.bestValue) this.record(value, placed);
@@ -477,23 +639,29 @@ class Search {
    * single knapsack's most efficient item j; j on it, then j barred from it (and from every knapsack
    * before it, where no free item fits any more).
    */
-  *branchInOrder(bound: number, free: Int32Array): Generator<void, void, void> {
+  *branchInOrder(level: Level): Generator<void, void, void> {
     const w = this.packed.qweight;
     const p = this.value;
     const mine = this.pick;
+    const { free, k, bound } = level;
     for (let r = 0; r < this.m; r++) {
       const b = this.byRank[r]!;
       const room = this.resid[b]!;
       if (room === 0) continue;
       let c = 0;
-      for (const j of free) if (this.assign[j] === FREE && this.allowed(j, b) && w[j]! <= room) mine[c++] = j;
-      this.meter.spend(free.length);
+      for (let x = 0; x < k; x++) {
+        const j = free[x]!;
+        if (this.assign[j] === FREE && this.allowed(j, b) && w[j]! <= room) mine[c++] = j;
+      }
+      this.meter.spend(k);
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
-      if (best === null || best.chosen.length === 0) continue;
-      const inSet = new Set(best.chosen);
+      if (best === null || best.count === 0) continue;
+      // The first of the offered items in the optimal set.
+      for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 1;
       let j = -1;
-      for (let x = 0; x < c; x++) if (inSet.has(mine[x]!)) { j = mine[x]!; break; }
+      for (let x = 0; x < c; x++) if (this.mark[mine[x]!] === 1) { j = mine[x]!; break; }
+      for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 0;
       this.assign[j] = b;
       this.resid[b] = room - w[j]!;
       this.fixed += p[j]!;
@@ -511,16 +679,20 @@ class Search {
   }
 
   /** The branches on the heaviest surrogate item the split left out: to each node it may go to, then excluded. */
-  *branch(j: number, bound: number, free: Int32Array): Generator<void, void, void> {
+  *branch(level: Level): Generator<void, void, void> {
     const { m } = this;
     const w = this.packed.qweight;
     const p = this.value;
-    const k = free.length;
-    const tried: number[] = [];
-    for (const b of ascending(this.resid, m)) {
+    const { free, k, bound, item: j, tried, excluded } = level;
+    const order = ascending(this.resid, m, level.byRoom);
+    let nTried = 0;
+    for (let r = 0; r < m; r++) {
+      const b = order[r]!;
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
-      if (tried.some((c) => this.nodeClass[c] === this.nodeClass[b] && this.resid[c] === this.resid[b])) continue;
-      tried.push(b);
+      let twin = false;
+      for (let t = 0; t < nTried && !twin; t++) twin = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
+      if (twin) continue;
+      tried[nTried++] = b;
       this.assign[j] = b;
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
@@ -531,16 +703,16 @@ class Search {
       if (this.bestValue >= bound) break;
     }
     if (this.bestValue < bound) {
-      const excluded: number[] = [];
+      let nExcluded = 0;
       for (let x = 0; x < k; x++) {
         const i = free[x]!;
         if (this.assign[i] === FREE && this.identical(i, j)) {
           this.assign[i] = EXCLUDED;
-          excluded.push(i);
+          excluded[nExcluded++] = i;
         }
       }
       yield* this.node();
-      for (const i of excluded) this.assign[i] = FREE;
+      for (let x = 0; x < nExcluded; x++) this.assign[excluded[x]!] = FREE;
     }
   }
 }
@@ -550,28 +722,30 @@ class Search {
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
  * plan, which the split would place whole. The same work and counters as the search's root.
  */
-function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, ks: KnapsackScratch, counters: MkpCounters): MkpOutcome {
+function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: Scratch, counters: MkpCounters): MkpOutcome {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
   meter.spend(1);
   counters.nodes++;
-  const items: number[] = [];
+  scratch.first.reserve(n, 1);
+  const order = scratch.first.order;
+  let k = 0;
   let reach = 0;
   for (let j = 0; j < n; j++) {
     if (value[j]! > 0 && packed.candidate[j]! === 1 && w[j]! <= room) {
-      items.push(j);
+      order[k++] = j;
       reach += w[j]!;
     }
   }
-  meter.spend(items.length);
-  const order = efficiencyOrder(items, value, w);
-  const answer = knapsack(order, order.length, value, w, Math.min(reach, room), -1, meter, ks, counters);
+  meter.spend(k);
+  efficiencyOrder(order, k, value, w);
+  const answer = knapsack(order, k, value, w, Math.min(reach, room), -1, meter, scratch.ks, counters)!;
   counters.splits++;
   counters.splitHits++;
   const node = new Int32Array(n).fill(-1);
-  for (const j of answer!.chosen) node[j] = 0;
-  return { node, value: answer!.value, optimal: true, counters };
+  for (let x = 0; x < answer.count; x++) node[answer.chosen[x]!] = 0;
+  return { node, value: answer.value, optimal: true, counters };
 }
 
 /** How many different knapsack orders reorder gives for m knapsacks (one per k below it). */
@@ -583,6 +757,9 @@ function distinctOrders(m: number): number {
 export function noCounters(): MkpCounters {
   return { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0, regroups: 0, regroupGains: 0 };
 }
+
+/** The counters' names. */
+const COUNTER_NAMES = Object.keys(noCounters()) as readonly (keyof MkpCounters)[];
 
 /** Runs a search (its root's generator) on: true when it ended (or reached its ceiling), false when it paused at its work limit. */
 function runs(walk: Generator<void, void, void>): boolean {
@@ -664,11 +841,11 @@ function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters)
     parent.spend(k);
     if (knapsack(ids, k, value, sub.qweight, cap, beat, parent, scratch.ks, counters) === null) return null;
     const share = new ShareMeter(parent, parent.budget * REGROUP_GROUP_SHARE, 'regroup share');
-    const s = new Search(sub, value, share.meter, scratch);
+    const s = new Search(sub, value, share.meter, scratch, scratch.side);
     s.bestValue = beat;
     share.run(() => runs(s.node()));
     counters.regroups++;
-    for (const k of Object.keys(counters) as (keyof MkpCounters)[]) if (k !== 'regroups' && k !== 'regroupGains') counters[k] += s.counters[k];
+    for (const k of COUNTER_NAMES) if (k !== 'regroups' && k !== 'regroupGains') counters[k] += s.counters[k];
     if (s.bestValue <= beat) return null;
     counters.regroupGains++;
     return { node: s.best, value: s.bestValue };
@@ -681,10 +858,11 @@ function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters)
  * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
  */
 export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: Scratch, order?: Int32Array): void {
-  const items: number[] = [];
-  if (order === undefined) for (let j = 0; j < value.length; j++) if (value[j]! > 0) items.push(j);
-  const s = scratch ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
-  regroup(packed, value, order ?? efficiencyOrder(items, value, packed.qweight), plan, goal, reoptimiser(s, meter, counters), meter);
+  if (order === undefined) {
+    const items = new Int32Array(value.length);
+    order = items.subarray(0, valuedItems(value.length, value, packed.qweight, items));
+  }
+  regroup(packed, value, order, plan, goal, reoptimiser(scratch ?? new Scratch(), meter, counters), meter);
 }
 
 /**
@@ -714,34 +892,34 @@ export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incu
  * and the subset sums run in WebAssembly (the same answers).
  */
 export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel & SubsetSumKernel): MkpOutcome {
-  const scratch = kept ?? { ks: new KnapsackScratch(), ss: new SubsetSumScratch() };
+  const scratch = kept ?? new Scratch();
   kept = null;
   scratch.ks.kernel = kernel ?? null;
   scratch.ss.kernel = kernel ?? null;
   if (packed.capacity.length === 1) {
     const counters = noCounters();
     try {
-      return singleKnapsack(packed, value, meter, scratch.ks, counters);
+      return singleKnapsack(packed, value, meter, scratch, counters);
     } catch (e) {
       if (!(e instanceof MkpHalt)) throw e;
       return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason: e.reason, atBudget: e.atBudget, counters };
     } finally {
-      if (scratch.ks.small && scratch.ss.small) kept = scratch;
+      if (scratch.small) kept = scratch;
     }
   }
   const tallies: MkpCounters[] = [];
-  const start = (on: WorkMeter = meter): Search => {
-    const s = new Search(packed, value, on, scratch);
+  const start = (buffers: SearchBuffers, on: WorkMeter = meter): Search => {
+    const s = new Search(packed, value, on, scratch, buffers);
     tallies.push(s.counters);
     return s;
   };
   const outcome = (s: Search, halt?: MkpHalt): MkpOutcome => {
     const counters = noCounters();
-    for (const t of tallies) for (const k of Object.keys(counters) as (keyof MkpCounters)[]) counters[k] += t[k];
-    const base = { node: s.best, value: Math.max(0, s.bestValue), counters };
+    for (const t of tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
+    const base = { node: s.plan(), value: Math.max(0, s.bestValue), counters };
     return halt === undefined ? { ...base, optimal: true } : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
   };
-  const first = start();
+  const first = start(scratch.first);
   try {
     first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
     const walk = first.node();
@@ -754,8 +932,8 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
       const counters = noCounters();
       tallies.push(counters);
       const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
-      const plan = { node: Int32Array.from(first.best), value: first.bestValue };
-      share.run(() => regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order));
+      const plan = { node: first.plan(), value: first.bestValue };
+      share.run(() => regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order.subarray(0, first.items)));
       if (plan.value > first.bestValue) {
         first.bestValue = plan.value;
         first.best.set(plan.node);
@@ -771,7 +949,7 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
       while (target > first.bestValue && attempt < orders) {
         // Each aimed search counts its work on a meter of its own, bounded by its share.
         const own = new ShareMeter(meter, share, 'aimed search share');
-        const aim = start(own.meter);
+        const aim = start(scratch.side, own.meter);
         aim.counters.aims = 1;
         aim.ordered = true;
         aim.reorder(attempt);
@@ -803,6 +981,6 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
     if (!(e instanceof MkpHalt)) throw e;
     return outcome(first, e);
   } finally {
-    if (scratch.ks.small && scratch.ss.small) kept = scratch;
+    if (scratch.small) kept = scratch;
   }
 }
