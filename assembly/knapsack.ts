@@ -162,13 +162,7 @@ function movesBeyondReach(): bool {
   const reach = stV(cur, count - 1) + Math.abs(dv) + Math.abs(z);
   const far = stW(cur, count - 1) + cap + Math.abs(dw);
   if (!(reach * wAdd + far * pAdd < EXACT && reach * wRemove + far * pRemove < EXACT)) return false;
-  let over = 0;
-  let hi = count;
-  while (over < hi) {
-    const mid = (over + hi) >> 1;
-    if (stW(cur, mid) + dw <= cap) over = mid + 1;
-    else hi = mid;
-  }
+  const over = heaviestWithin(cap - dw) + 1;
   const needAdd = z * wAdd - dv * wAdd - (cap - dw) * pAdd;
   for (let i = over - 1; i >= 0; i--) if (stV(cur, i) * wAdd - stW(cur, i) * pAdd > needAdd) return false;
   if (!canRemove) return true;

@@ -453,12 +453,7 @@ export function movesBeyondReach(
   if (!(reach * wAdd + far * pAdd < EXACT && reach * wRemove + far * pRemove < EXACT)) return false;
   // The first state whose move passes the capacity; the scans start next to it, where the states that
   // pass their bounds usually are.
-  let over = 0;
-  for (let hi = count; over < hi; ) {
-    const mid = (over + hi) >> 1;
-    if (sw[mid]! + dw <= cap) over = mid + 1;
-    else hi = mid;
-  }
+  const over = heaviestWithin(sw, count, cap - dw) + 1;
   const needAdd = z * wAdd - dv * wAdd - (cap - dw) * pAdd;
   for (let x = over - 1; x >= 0; x--) if (sv[x]! * wAdd - sw[x]! * pAdd > needAdd) return false;
   if (!canRemove) return true;
