@@ -136,8 +136,10 @@ export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<n
   for (let x = 0; x < k; x++) total += w[items[x]!]!;
   if (total <= cap) return { sum: total, chosen: Array.from({ length: k }, (_, x) => x) };
   if (cap > SUBSET_SUM_MAX_CAPACITY) return null;
+  // The positions heaviest first (ties by position), the order every window fills its greedy part in.
+  const heavy = SUBSET_SUM_WINDOW * WINDOW_GROWTH <= cap ? Array.from({ length: k }, (_, x) => x).sort((a, b) => w[items[b]!]! - w[items[a]!]! || a - b) : [];
   for (let window = SUBSET_SUM_WINDOW; window * WINDOW_GROWTH <= cap; ) {
-    const tried = windowed(items, k, w, cap, window, meter, scratch);
+    const tried = windowed(items, k, w, cap, window, heavy, meter, scratch);
     if (typeof tried !== 'number') return tried;
     if (tried === 0) break;
     window = tried * WINDOW_GROWTH;
@@ -146,11 +148,20 @@ export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<n
 }
 
 /**
- * A subset summing to exactly `cap` found through a window of at least `window` quanta; else the room the
- * window left (0 when that room is above cap / WINDOW_GROWTH and was not tried).
+ * A subset summing to exactly `cap` found through a window of at least `window` quanta, the greedy part
+ * taken in the order `heavy`; else the room the window left (0 when that room is above cap / WINDOW_GROWTH
+ * and was not tried).
  */
-function windowed(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, window: number, meter: WorkMeter, scratch: SubsetSumScratch): SubsetSum | number {
-  const heavy = Array.from({ length: k }, (_, x) => x).sort((a, b) => w[items[b]!]! - w[items[a]!]! || a - b);
+function windowed(
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  window: number,
+  heavy: readonly number[],
+  meter: WorkMeter,
+  scratch: SubsetSumScratch,
+): SubsetSum | number {
   const taken = new Uint8Array(k);
   const greedy: number[] = [];
   let room = cap;
