@@ -13,7 +13,7 @@ import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } fr
 import { Session } from './session.js';
 import type { SimSetting } from './settings.js';
 import { mean, quantileSorted } from '../stats.js';
-import { MAX_SERIES_SAMPLES } from './run-limits.js';
+import { MAX_SERIES_SAMPLES, MAX_SIM_TASKS } from './run-limits.js';
 import type { Trace } from './trace.js';
 import { generateTask } from './workload.js';
 
@@ -267,6 +267,9 @@ export class Simulation {
   }
 
   private startTask(): void {
+    if (this.nextTask >= MAX_SIM_TASKS) {
+      throw new InvalidValueError(`a run may start at most ${MAX_SIM_TASKS} tasks: this --duration (mode.duration ${this.endTime} s) needs more, shorten it`);
+    }
     const index = this.nextTask++;
     const trace = this.options.trace;
     // A traced task with an arrival still to come holds its worker until then (EV_TOOL class, kind 1).
