@@ -5,8 +5,8 @@
  *
  * The worker threads load the compiled dist/sim/parallel-worker.js: these tests need `npm run build` first.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,9 @@ import { PARALLEL_WORKER_FILE, runAll } from '../src/sim/parallel.js';
 import { assembleReport, planSimulation, simulate, type SimulateOptions, type SimulationHeader } from '../src/sim/run.js';
 import { mergeShards, parseShardSpec, runShard, shardIndices } from '../src/sim/shard.js';
 import { sweep } from '../src/sim/sweep.js';
+import { generatedTraceLines } from '../src/sim/trace.js';
+import { SETTINGS } from '../src/sim/settings.js';
+import { isOneLineError } from './helpers/cli.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -107,5 +110,24 @@ describe('shards', () => {
     const mergedOut = execFileSync(process.execPath, [CLI, 'merge', ...parts.reverse(), '--json', merged], { encoding: 'utf8' });
     expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
     expect(mergedOut).toBe(out);
+  });
+
+  it('tao simulate --trace --shard and tao merge give the unsharded report; merge refuses an incomplete set with one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tao-shard-'));
+    const trace = join(dir, 't.jsonl');
+    writeFileSync(trace, [...generatedTraceLines(SETTINGS['ds-16']!.workload, 4, 10)].join(''));
+    const common = ['simulate', '--setting', 'ds-16', '--trace', trace, '--policy', 'round-robin,dynamo,tao', '--baseline', 'round-robin'];
+    const whole = join(dir, 'whole.json');
+    execFileSync(process.execPath, [CLI, ...common, '--json', whole]);
+    const parts = [1, 2].map((i) => join(dir, `part${i}.json`));
+    parts.forEach((p, i) => execFileSync(process.execPath, [CLI, ...common, '--shard', `${i + 1}/2`, '--json', p]));
+    const merged = join(dir, 'merged.json');
+    execFileSync(process.execPath, [CLI, 'merge', ...parts, '--json', merged]);
+    expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+    const r = spawnSync(process.execPath, [CLI, 'merge', parts[1]!], { encoding: 'utf8' });
+    expect(isOneLineError({ code: r.status, stderr: r.stderr })).toBe(true);
+    expect(r.stderr).toBe('tao: shards 1/2 are missing\n');
+    const none = spawnSync(process.execPath, [CLI, 'merge'], { encoding: 'utf8' });
+    expect(none.stderr).toBe('tao: tao merge needs the shard files (e.g. tao merge part*.json)\n');
   });
 });

@@ -19,7 +19,7 @@ import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
 import { recordLine } from '../sim/record.js';
 import { defaultSimulateOptions, planSimulation, type SimulateOptions, type SimulationReport, simulate } from '../sim/run.js';
-import { runShard } from '../sim/shard.js';
+import { runShard, shardIndices } from '../sim/shard.js';
 import { generatedTraceLines, loadTraceFile, type Trace } from '../sim/trace.js';
 import { MAX_JOBS, MAX_SEEDS, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from '../sim/run-limits.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
@@ -289,7 +289,7 @@ export async function run(args: string[]): Promise<number> {
   const progress = process.stderr.isTTY === true || values.progress === true;
   if (shard !== undefined) {
     const plan = planSimulation(options);
-    const bar = new ProgressBar(Math.ceil((plan.runs.length - shard.index + 1) / shard.count), 'simulate', process.stderr, progress);
+    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'simulate', process.stderr, progress);
     try {
       const out = await runShard('simulate', plan, shard, { jobs, onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`) });
       writeFileSync(values.json!, out.text);

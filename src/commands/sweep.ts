@@ -13,7 +13,7 @@ import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
 import { checkSweepValue, planSweep, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam, type SweepReport } from '../sim/sweep.js';
-import { runShard } from '../sim/shard.js';
+import { runShard, shardIndices } from '../sim/shard.js';
 import { MAX_JOBS, MAX_SEEDS } from '../sim/run-limits.js';
 import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
@@ -131,7 +131,7 @@ export async function run(args: string[]): Promise<number> {
   const progress = process.stderr.isTTY === true || values.progress === true;
   if (shard !== undefined) {
     const plan = planSweep(options);
-    const bar = new ProgressBar(Math.ceil((plan.runs.length - shard.index + 1) / shard.count), 'sweep', process.stderr, progress);
+    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'sweep', process.stderr, progress);
     try {
       const out = await runShard('sweep', { header: { ...plan.header, description: setting.description }, runs: plan.runs }, shard, {
         jobs,
