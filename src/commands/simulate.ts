@@ -41,7 +41,7 @@ Simulates agent workers on GPU nodes under a scheduling policy and prints metric
 
 options:
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
-  --setting-file FILE   a custom setting (JSON, see README); replaces --setting
+  --setting-file FILE   a custom setting (JSON, docs/simulator-runs.md); replaces --setting
   --policy NAME|a,b,... ${POLICY_NAMES.join(', ')}, a comma-separated list of them, or all (default ${DEFAULT_POLICY})
   --baseline NAME       reference policy (one of those run): adds paired 95% intervals of each other
                         policy's difference to it over the seeds

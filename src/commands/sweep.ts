@@ -33,7 +33,7 @@ parameters: h (credit half-life, s), H (readiness horizon = period, s), delta, q
 options:
   --param NAME=LIST     a parameter and its values, e.g. --param h=5,10,20 (repeatable)
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
-  --setting-file FILE   a custom setting (JSON)
+  --setting-file FILE   a custom setting (JSON, docs/simulator-runs.md)
   --workload NAME       replace the setting's workload profile
   --policy NAME         policy to sweep (default ${DEFAULT_POLICY}; ${POLICY_NAMES.join(', ')})
   --seeds N|a,b,...     seeds 1..N, or a list, at most ${MAX_SEEDS} (default ${defaultSimulateOptions.seeds.length})
