@@ -55,6 +55,13 @@ describe('parallel runs', () => {
     await expect(runAll(plan.runs, { jobs: 2, onProblem: () => {} })).rejects.toThrow('options.onProblem is called in this thread: it needs options.jobs 1');
     await expect(runAll(plan.runs, { jobs: 0 })).rejects.toThrow('options.jobs must be an integer from 1 to 256');
   });
+
+  it('refuses a missing compiled worker with the command that builds it', async () => {
+    const plan = planSimulation({ ...options, mode: { tasks: 4 } });
+    await expect(runAll(plan.runs, { jobs: 2, workerFile: '/nonexistent/dist/sim/parallel-worker.js' })).rejects.toThrow(
+      '/nonexistent/dist/sim/parallel-worker.js is missing: parallel runs load the compiled package, run `npm run build` first',
+    );
+  });
 });
 
 describe('shards', () => {
