@@ -211,3 +211,16 @@ describe('trace lines', () => {
     expect(thrown(() => parseTrace(`${JSON.stringify(a)}\n${JSON.stringify(b)}`, 't'))).toBe('t line 2: arrival 10 is before the arrival 20 of line 1 (tasks start in file order)');
   });
 });
+
+describe('docs/simulator-runs.md', () => {
+  it('shows a trace line and a setting file that both the runtime and the schemas accept', () => {
+    const doc = readFileSync(new URL('../docs/simulator-runs.md', import.meta.url), 'utf8');
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as unknown);
+    expect(blocks).toHaveLength(2);
+    const [traceLine, setting] = blocks;
+    expect(thrown(() => parseTrace(JSON.stringify(traceLine), 'doc'))).toBeUndefined();
+    expect(validate.trace(traceLine)).toBe(true);
+    expect(thrown(() => parseSetting(setting))).toBeUndefined();
+    expect(validate.setting(setting)).toBe(true);
+  });
+});
