@@ -120,6 +120,17 @@ describe('public API', () => {
       'sweepSvg',
       'validateSetting',
       'runningRequestsSvg',
+      'planSimulation',
+      'assembleReport',
+      'planSweep',
+      'assembleSweep',
+      'runAll',
+      'runShard',
+      'mergeShards',
+      'parseShardSpec',
+      'parseTrace',
+      'loadTraceFile',
+      'generatedTraceLines',
     ].sort());
   });
 });

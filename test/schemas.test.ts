@@ -338,8 +338,17 @@ const crossFieldPredictors: [string, Json, string][] = [
 // ---------------------------------------------------------------- tests
 
 describe('schema files', () => {
-  it('are the six published schemas, each draft 2020-12 with its id under the package', () => {
-    expect(files).toEqual(['plan.schema.json', 'predictor.schema.json', 'problem.schema.json', 'request.schema.json', 'response.schema.json', 'snapshot.schema.json']);
+  it('are the eight published schemas, each draft 2020-12 with its id under the package', () => {
+    expect(files).toEqual([
+      'plan.schema.json',
+      'predictor.schema.json',
+      'problem.schema.json',
+      'request.schema.json',
+      'response.schema.json',
+      'setting.schema.json',
+      'snapshot.schema.json',
+      'trace.schema.json',
+    ]);
     for (const f of files) {
       const s = JSON.parse(readFileSync(new URL(`../schemas/${f}`, import.meta.url), 'utf8')) as { $schema: string; $id: string };
       expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

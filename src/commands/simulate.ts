@@ -7,7 +7,8 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { ownValue } from '../checks.js';
 import { InvalidValueError } from '../errors.js';
-import { intFlag, numFlag, parseFlags, positiveNumberFlag, seedsFlag } from './cli-args.js';
+import { intFlag, numFlag, parseFlags } from './cli-args.js';
+import { jobsFlag, modeFromFlags, sampleFlag, shardFlag, simSeedsFlag } from './sim-flags.js';
 import { checkWritable } from './outputs.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
@@ -17,7 +18,10 @@ import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
 import { recordLine } from '../sim/record.js';
-import { defaultSimulateOptions, type RunMode, simulate } from '../sim/run.js';
+import { defaultSimulateOptions, planSimulation, type SimulateOptions, type SimulationReport, simulate } from '../sim/run.js';
+import { runShard, shardIndices } from '../sim/shard.js';
+import { generatedTraceLines, loadTraceFile, type Trace } from '../sim/trace.js';
+import { MAX_JOBS, MAX_SEEDS, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from '../sim/run-limits.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
 import { SETTING_NAMES, type SimSetting } from '../sim/settings.js';
 import { runningRequestsSvg } from '../sim/svg.js';
@@ -37,14 +41,18 @@ Simulates agent workers on GPU nodes under a scheduling policy and prints metric
 
 options:
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
-  --setting-file FILE   a custom setting (JSON, see README); replaces --setting
+  --setting-file FILE   a custom setting (JSON, docs/simulator-runs.md); replaces --setting
   --policy NAME|a,b,... ${POLICY_NAMES.join(', ')}, a comma-separated list of them, or all (default ${DEFAULT_POLICY})
   --baseline NAME       reference policy (one of those run): adds paired 95% intervals of each other
                         policy's difference to it over the seeds
-  --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
-  --tasks N             run N tasks in total (default: the setting's task count)
-  --duration SECONDS    instead, run workers back to back for this much simulated time
+  --seeds N|a,b,...     seeds 1..N, or a list, at most ${MAX_SEEDS}; one with --trace (default ${defaultSimulateOptions.seeds.length})
+  --tasks N             run N tasks in total, at most ${MAX_SIM_TASKS} (default: the setting's task count)
+  --duration SECONDS    instead, run workers back to back for this much simulated time (at most ${MAX_SIM_DURATION})
   --workload NAME       replace the setting's workload profile: ${Object.keys(WORKLOAD_PROFILES).join(', ')}
+  --trace FILE          replay the recorded tasks of FILE (JSONL, see docs/simulator-runs.md) instead of a profile
+  --write-trace FILE    also write the tasks the profile draws for the first seed as a trace (JSONL)
+  --jobs N              worker threads for the runs, 1 to ${MAX_JOBS} (default: one per core); results do not depend on it
+  --shard I/N           run only every N-th run, starting with run I, into the shard file --json; tao merge joins them
   --half-life S         TAO credit half-life h (default ${defaultTaoParams.halfLife})
   --horizon S           TAO readiness horizon H = scheduling period (default ${defaultTaoParams.horizon})
   --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
@@ -55,7 +63,7 @@ options:
   --wait-threshold S    tao-bounded: seconds of waiting after which a session is starved (default ${defaultTaoBoundedParams.waitThreshold})
   --hold-horizon S      tao-bounded: hold horizon tau in seconds, or Infinity (default ${defaultTaoBoundedParams.holdHorizon})
   --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
-  --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
+  --sample S            seconds between samples of running requests, at least ${MIN_SAMPLE_EVERY} (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
@@ -78,6 +86,10 @@ const FLAGS = {
   tasks: { type: 'string' },
   duration: { type: 'string' },
   workload: { type: 'string' },
+  trace: { type: 'string' },
+  'write-trace': { type: 'string' },
+  jobs: { type: 'string' },
+  shard: { type: 'string' },
   'half-life': { type: 'string' },
   horizon: { type: 'string' },
   delta: { type: 'string' },
@@ -108,14 +120,6 @@ export async function settingFromFlags(values: {
     validateSetting(setting, `${setting.name} with --workload ${values.workload}`);
   }
   return setting;
-}
-
-/** Run mode from --tasks / --duration. */
-export function modeFromFlags(values: { tasks?: string | undefined; duration?: string | undefined }, setting: SimSetting): RunMode {
-  if (values.tasks !== undefined && values.duration !== undefined) throw new InvalidValueError('--tasks and --duration are exclusive');
-  if (values.duration !== undefined) return { duration: positiveNumberFlag('--duration', values.duration, 'seconds') };
-  if (values.tasks !== undefined) return { tasks: intFlag('--tasks', values.tasks) };
-  return { tasks: setting.tasks };
 }
 
 /** TAO parameters from their flags. */
@@ -174,15 +178,61 @@ function policiesFlag(text: string): PolicyName[] {
   return names as PolicyName[];
 }
 
+/** The setting's lines of `formatSetting`, with the trace in place of the profile when one is replayed. */
+function settingText(report: SimulationReport): string {
+  const text = formatSetting(report);
+  if (report.trace === null) return text;
+  const lines = text.split('\n');
+  const cut = lines.findIndex((l) => l.startsWith('profile '));
+  const t = report.trace;
+  return [...lines.slice(0, cut), `trace ${t.name}: ${t.tasks} tasks; tools ${t.toolNames.join(', ')}`].join('\n');
+}
+
+/** Prints a simulate report's tables and writes its --json and --svg files (also used by tao merge). */
+export function outputSimulate(report: SimulationReport, out: { json?: string | undefined; svg?: string | undefined }): void {
+  process.stdout.write(settingText(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
+  if (report.comparisons.length > 0) {
+    process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
+  }
+  if (out.json !== undefined) {
+    const { schemaVersion, ...rest } = report;
+    // JSON has no Infinity: a knob switched off is written as the string "Infinity", as its flag takes it.
+    const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
+    writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
+  }
+  if (out.svg !== undefined) {
+    const first = report.seeds[0]!;
+    const series = report.runs
+      .filter((r) => r.seed === first)
+      .map((r) => ({
+        label: r.policy,
+        interval: r.series.interval,
+        running: r.series.running,
+        note: r.metrics.makespan === null ? `${r.metrics.tasksCompleted} tasks` : `done at ${(r.metrics.makespan / 60).toFixed(1)} min`,
+      }));
+    writeFileSync(out.svg, runningRequestsSvg(series, `Running requests, ${report.setting}, seed ${first}`));
+  }
+}
+
+/** `--trace FILE`, with the flags it cannot be combined with refused by name. */
+async function traceFromFlags(values: { trace?: string | undefined; workload?: string | undefined; duration?: string | undefined; 'write-trace'?: string | undefined }): Promise<Trace | undefined> {
+  if (values.trace === undefined) return undefined;
+  if (values.workload !== undefined) throw new InvalidValueError('--trace replaces the workload profile: drop --workload');
+  if (values.duration !== undefined) throw new InvalidValueError('--duration cannot be used with --trace: a trace has a fixed number of tasks (use --tasks)');
+  if (values['write-trace'] !== undefined) throw new InvalidValueError('--write-trace writes the tasks a profile draws: it cannot be combined with --trace');
+  return loadTraceFile(values.trace);
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  const trace = await traceFromFlags(values);
   const setting = await settingFromFlags(values);
   const policies = policiesFlag(values.policy ?? DEFAULT_POLICY);
-  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
+  const seeds = values.seeds === undefined ? (trace === undefined ? [...defaultSimulateOptions.seeds] : [1]) : simSeedsFlag(values.seeds);
   let baseline: PolicyName | undefined;
   if (values.baseline !== undefined) {
     if (!isPolicyName(values.baseline) || !policies.includes(values.baseline)) {
@@ -190,10 +240,24 @@ export async function run(args: string[]): Promise<number> {
     }
     baseline = values.baseline;
   }
-  const mode = modeFromFlags(values, setting);
+  const mode = trace !== undefined && values.tasks === undefined ? { tasks: trace.tasks.length } : modeFromFlags(values, setting);
+  if (trace !== undefined) {
+    if (seeds.length !== 1) throw new InvalidValueError(`--seeds must be a single seed with --trace: a trace's tasks are the same on every seed (got ${seeds.length} seeds)`);
+    if ('tasks' in mode && mode.tasks > trace.tasks.length) {
+      throw new InvalidValueError(`--tasks ${mode.tasks} is more than the ${trace.tasks.length} tasks of ${trace.name}`);
+    }
+  }
+  if (values['write-trace'] !== undefined && !('tasks' in mode)) {
+    throw new InvalidValueError('--write-trace needs a task count: it cannot be combined with --duration');
+  }
   const tao = taoFromFlags(values);
   const taoBounded = taoBoundedFromFlags(values);
-  const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : positiveNumberFlag('--sample', values.sample, 'seconds');
+  const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : sampleFlag(values.sample, mode);
+  const shard = shardFlag(values.shard, values.json, [
+    ['--svg', values.svg],
+    ['--record', values.record],
+    ['--write-trace', values['write-trace']],
+  ]);
 
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {
@@ -202,24 +266,53 @@ export async function run(args: string[]): Promise<number> {
     if (!PROBLEM_POLICIES.includes(recorded)) {
       throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
     }
+    if (values.jobs !== undefined && values.jobs !== '1') throw new InvalidValueError('--record runs in one thread: drop --jobs (or give --jobs 1)');
   }
+  const jobs = values.record !== undefined ? 1 : jobsFlag(values.jobs);
   if (values.json !== undefined) checkWritable('--json', values.json);
   if (values.svg !== undefined) checkWritable('--svg', values.svg);
   if (values.record !== undefined) checkWritable('--record', values.record);
+  if (values['write-trace'] !== undefined) checkWritable('--write-trace', values['write-trace']);
+  const options: SimulateOptions = {
+    setting,
+    policies,
+    seeds,
+    mode,
+    tao,
+    taoBounded,
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(trace === undefined ? {} : { trace }),
+    sampleEvery,
+    checkInvariants: values.check === true,
+    jobs,
+  };
+  const progress = process.stderr.isTTY === true || values.progress === true;
+  if (shard !== undefined) {
+    const plan = planSimulation(options);
+    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'simulate', process.stderr, progress);
+    try {
+      const out = await runShard('simulate', plan, shard, { jobs, onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`) });
+      writeFileSync(values.json!, out.text);
+      process.stdout.write(`shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`);
+    } finally {
+      bar.finish();
+    }
+    return 0;
+  }
+  if (values['write-trace'] !== undefined && 'tasks' in mode) {
+    const fd = openSync(values['write-trace'], 'w');
+    try {
+      for (const line of generatedTraceLines(setting.workload, seeds[0]!, mode.tasks)) writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+  }
   const recordFd = values.record === undefined ? undefined : openSync(values.record, 'w');
-  const bar = new ProgressBar(policies.length * seeds.length, 'simulate', process.stderr, process.stderr.isTTY === true || values.progress === true);
+  const bar = new ProgressBar(policies.length * seeds.length, 'simulate', process.stderr, progress);
   let report;
   try {
     report = await simulate({
-      setting,
-      policies,
-      seeds,
-      mode,
-      tao,
-      taoBounded,
-      ...(baseline === undefined ? {} : { baseline }),
-      sampleEvery,
-      checkInvariants: values.check === true,
+      ...options,
       ...(recordFd === undefined
         ? {}
         : {
@@ -234,27 +327,6 @@ export async function run(args: string[]): Promise<number> {
     bar.finish();
     if (recordFd !== undefined) closeSync(recordFd);
   }
-  process.stdout.write(formatSetting(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
-  if (report.comparisons.length > 0) {
-    process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
-  }
-  if (values.json !== undefined) {
-    const { schemaVersion, ...rest } = report;
-    // JSON has no Infinity: a knob switched off is written as the string "Infinity", as its flag takes it.
-    const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
-    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
-  }
-  if (values.svg !== undefined) {
-    const first = seeds[0]!;
-    const series = report.runs
-      .filter((r) => r.seed === first)
-      .map((r) => ({
-        label: r.policy,
-        interval: r.series.interval,
-        running: r.series.running,
-        note: r.metrics.makespan === null ? `${r.metrics.tasksCompleted} tasks` : `done at ${(r.metrics.makespan / 60).toFixed(1)} min`,
-      }));
-    writeFileSync(values.svg, runningRequestsSvg(series, `Running requests, ${setting.name}, seed ${first}`));
-  }
+  outputSimulate(report, { json: values.json, svg: values.svg });
   return 0;
 }

@@ -7,16 +7,19 @@
 import { writeFileSync } from 'node:fs';
 import { PACKAGE_VERSION } from '../version.js';
 import { InvalidValueError } from '../errors.js';
-import { numFlag, parseFlags, seedsFlag } from './cli-args.js';
+import { numFlag, parseFlags } from './cli-args.js';
+import { jobsFlag, modeFromFlags, shardFlag, simSeedsFlag } from './sim-flags.js';
 import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
-import { checkSweepValue, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam } from '../sim/sweep.js';
+import { checkSweepValue, planSweep, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam, type SweepReport } from '../sim/sweep.js';
+import { runShard, shardIndices } from '../sim/shard.js';
+import { MAX_JOBS, MAX_SEEDS } from '../sim/run-limits.js';
 import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
 import { formatSummaryTable, TABLE_COLUMNS } from '../sim/table.js';
 import type { SummaryMetric } from '../sim/summary.js';
-import { DEFAULT_POLICY, DEFAULT_SETTING, modeFromFlags, settingFromFlags } from './simulate.js';
+import { DEFAULT_POLICY, DEFAULT_SETTING, settingFromFlags } from './simulate.js';
 import { defaultSimulateOptions } from '../sim/run.js';
 
 const HELP = `usage: tao sweep --param NAME=V1,V2,... [--param ...] [options]
@@ -30,11 +33,13 @@ parameters: h (credit half-life, s), H (readiness horizon = period, s), delta, q
 options:
   --param NAME=LIST     a parameter and its values, e.g. --param h=5,10,20 (repeatable)
   --setting NAME        ${SETTING_NAMES.join(', ')} (default ${DEFAULT_SETTING})
-  --setting-file FILE   a custom setting (JSON)
+  --setting-file FILE   a custom setting (JSON, docs/simulator-runs.md)
   --workload NAME       replace the setting's workload profile
   --policy NAME         policy to sweep (default ${DEFAULT_POLICY}; ${POLICY_NAMES.join(', ')})
-  --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
-  --tasks N | --duration SECONDS   run mode (default: the setting's task count)
+  --seeds N|a,b,...     seeds 1..N, or a list, at most ${MAX_SEEDS} (default ${defaultSimulateOptions.seeds.length})
+  --tasks N | --duration SECONDS   run mode (default: the setting's task count; ranges as in tao simulate)
+  --jobs N              worker threads for the runs, 1 to ${MAX_JOBS} (default: one per core); results do not depend on it
+  --shard I/N           run only every N-th run, starting with run I, into the shard file --json; tao merge joins them
   --json FILE           write the report as JSON
   --svg PREFIX          write PREFIX.latency.svg, PREFIX.ttft.svg, PREFIX.decode.svg
   --progress            show a progress bar on stderr even when it is not a terminal
@@ -49,6 +54,8 @@ const FLAGS = {
   seeds: { type: 'string' },
   tasks: { type: 'string' },
   duration: { type: 'string' },
+  jobs: { type: 'string' },
+  shard: { type: 'string' },
   json: { type: 'string' },
   svg: { type: 'string' },
   progress: { type: 'boolean' },
@@ -85,6 +92,23 @@ const PLOTS: readonly { file: string; metric: SummaryMetric; label: string }[] =
   { file: 'decode', metric: 'decodeThroughput', label: 'decode throughput (tok/s)' },
 ];
 
+/** Prints a sweep report's table and writes its --json and --svg files (also used by tao merge). */
+export function outputSweep(report: SweepReport, description: string, out: { json?: string | undefined; svg?: string | undefined }): void {
+  const rows = report.points.map((p) => ({ policy: p.label, metrics: p.summary.metrics }));
+  process.stdout.write(`sweep of ${report.policy} on ${report.setting} (${description}), seeds ${report.seeds.join(',')}\n\n`);
+  process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
+  if (out.json !== undefined) {
+    const { schemaVersion, ...rest } = report;
+    writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
+  }
+  if (out.svg !== undefined) {
+    for (const plot of PLOTS) {
+      const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
+      writeFileSync(`${out.svg}.${plot.file}.svg`, sweepSvg(pts, `${report.policy} on ${report.setting}: ${plot.label}`, plot.label));
+    }
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values } = parseFlags(args, FLAGS);
   if (values.help === true) {
@@ -97,30 +121,37 @@ export async function run(args: string[]): Promise<number> {
   const setting = await settingFromFlags(values);
   const policy = values.policy ?? DEFAULT_POLICY;
   if (!isPolicyName(policy)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')} (got "${policy}")`);
-  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
+  const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : simSeedsFlag(values.seeds);
   const mode = modeFromFlags(values, setting);
+  const jobs = jobsFlag(values.jobs);
+  const shard = shardFlag(values.shard, values.json, [['--svg', values.svg]]);
   if (values.json !== undefined) checkWritable('--json', values.json);
   if (values.svg !== undefined) for (const plot of PLOTS) checkWritable('--svg', `${values.svg}.${plot.file}.svg`);
+  const options = { setting, grid, policy, seeds, mode, jobs };
+  const progress = process.stderr.isTTY === true || values.progress === true;
+  if (shard !== undefined) {
+    const plan = planSweep(options);
+    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'sweep', process.stderr, progress);
+    try {
+      const out = await runShard('sweep', { header: { ...plan.header, description: setting.description }, runs: plan.runs }, shard, {
+        jobs,
+        onRun: (r) => bar.tick(1, `seed ${r.seed}`),
+      });
+      writeFileSync(values.json!, out.text);
+      process.stdout.write(`shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`);
+    } finally {
+      bar.finish();
+    }
+    return 0;
+  }
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
-  const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, process.stderr.isTTY === true || values.progress === true);
+  const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, progress);
   let report;
   try {
-    report = await sweep({ setting, grid, policy, seeds, mode, onRun: (r) => bar.tick(1, `seed ${r.seed}`) });
+    report = await sweep({ ...options, onRun: (r) => bar.tick(1, `seed ${r.seed}`) });
   } finally {
     bar.finish();
   }
-  const rows = report.points.map((p) => ({ policy: p.label, metrics: p.summary.metrics }));
-  process.stdout.write(`sweep of ${policy} on ${setting.name} (${setting.description}), seeds ${seeds.join(',')}\n\n`);
-  process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
-  if (values.json !== undefined) {
-    const { schemaVersion, ...rest } = report;
-    writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
-  }
-  if (values.svg !== undefined) {
-    for (const plot of PLOTS) {
-      const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
-      writeFileSync(`${values.svg}.${plot.file}.svg`, sweepSvg(pts, `${policy} on ${setting.name}: ${plot.label}`, plot.label));
-    }
-  }
+  outputSweep(report, setting.description, { json: values.json, svg: values.svg });
   return 0;
 }

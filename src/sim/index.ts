@@ -1,21 +1,31 @@
 /**
  * `tao-solver/simulate`: the discrete-event simulator of agent sessions on GPU nodes, for running and
- * tuning scheduling policies. Runs (`simulate`, `sweep`), the recorded solver Problems (`recordProblems`),
+ * tuning scheduling policies. Runs (`simulate`, `sweep`; on worker threads with `runAll`, in shards with
+ * `runShard` and `mergeShards`), recorded workloads (`parseTrace`), the recorded solver Problems (`recordProblems`),
  * the settings and workload profiles to run them on, the policies' parameters with their defaults, the
  * reports' types and their table and SVG renderings. The simulator's machinery (event heap, random
  * streams, block pools, nodes, sessions) is not exported.
  */
 export {
   simulate,
+  planSimulation,
+  assembleReport,
   resolveSetting,
   defaultSimulateOptions,
   SIM_REPORT_SCHEMA_VERSION,
   type SimulateOptions,
   type SimulationReport,
+  type SimulationHeader,
+  type SimulationPlan,
   type RunMode,
 } from './run.js';
+export { runAll, type RunAllOptions, type RunDescription } from './parallel.js';
+export { runShard, mergeShards, parseShardSpec, type ShardSpec } from './shard.js';
+export { parseTrace, loadTraceFile, generatedTraceLines, type Trace, type TraceTaskJson, type TraceTurnJson } from './trace.js';
 export {
   sweep,
+  planSweep,
+  assembleSweep,
   SWEEP_PARAMS,
   type SweepParam,
   type SweepGrid,
@@ -23,6 +33,7 @@ export {
   type SweepOptions,
   type SweepReport,
   type SweepPointResult,
+  type SweepHeader,
 } from './sweep.js';
 export { recordProblems, recordLine, type RecordedProblem, type RecordOptions } from './record.js';
 export {

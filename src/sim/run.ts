@@ -1,18 +1,21 @@
 /**
  * Running the simulator: one run, or every (policy, seed) pair of a setting, with the summary over seeds.
  */
-import { checkOptionsObject, nonNegativeInteger, positiveInteger, recordAt, rejectUnknownKeys } from '../checks.js';
+import { checkOptionsObject, integerIn, nonNegativeInteger, recordAt, rejectUnknownKeys } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { loadTaoDeps, type TaoDeps } from './deps.js';
+import type { TaoDeps } from './deps.js';
 import type { EngineModel } from './engine.js';
-import { createPolicy, needsDeps } from './policies/index.js';
+import { runAll } from './parallel.js';
+import type { RunDescription } from './parallel-run.js';
 import { defaultTaoParams, type TaoParams } from './policies/tao.js';
 import { resolveTaoBoundedParams, type TaoBoundedParams } from './policies/tao-bounded.js';
 import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './policy.js';
+import { MAX_RUNS, MAX_SEEDS, MAX_SERIES_SAMPLES, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from './run-limits.js';
 import { namedSetting, parseSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
 import { Simulation, type RunResult } from './simulation.js';
 import { compareToBaseline, type PairedComparison, type PolicySummary, summarize } from './summary.js';
+import { checkTraceFits, type Trace } from './trace.js';
 import type { WorkloadProfile } from './workload.js';
 
 export type RunMode = { readonly tasks: number } | { readonly duration: number };
@@ -43,7 +46,14 @@ export interface SimulateOptions {
   readonly sampleEvery?: number;
   /** Check invariants after every event (slow). @default false */
   readonly checkInvariants?: boolean;
-  /** Called with every Problem a Problem-building policy decides (for `--record`). */
+  /**
+   * Replay these recorded tasks instead of drawing them from the setting's profile (see trace.ts). A trace
+   * is the same on every seed: one seed only (default [1]); mode `tasks` only (default: all of them).
+   */
+  readonly trace?: Trace;
+  /** Worker threads for the runs (results identical to 1). @default 1, in this thread */
+  readonly jobs?: number;
+  /** Called with every Problem a Problem-building policy decides (for `--record`; needs `jobs` 1). */
   readonly onProblem?: (policy: PolicyName, seed: number, tick: ProblemTick) => void;
   /** Called after each run (progress). */
   readonly onRun?: (result: RunResult, done: number, total: number) => void;
@@ -62,8 +72,10 @@ export interface SimulationReport {
   readonly workers: number;
   readonly nodes: readonly NodeSpec[];
   readonly engine: EngineModel;
-  /** The workload profile the runs used, in full. */
+  /** The workload profile the runs used, in full (not used by a trace's runs). */
   readonly profile: WorkloadProfile;
+  /** The trace replayed instead of the profile, or null. */
+  readonly trace: { readonly name: string; readonly tasks: number; readonly toolNames: readonly string[] } | null;
   readonly mode: RunMode;
   readonly seeds: readonly number[];
   readonly policies: readonly PolicyName[];
@@ -90,15 +102,38 @@ export function resolveSetting(setting: string | SimSetting): SimSetting {
 function checkMode(mode: RunMode): void {
   recordAt(mode, 'mode');
   if ('tasks' in mode) {
-    positiveInteger(mode.tasks, 'mode.tasks');
+    integerIn(mode.tasks, 'mode.tasks', 1, MAX_SIM_TASKS);
   } else {
     if (typeof mode.duration !== 'number') throw new InvalidTypeError('mode.duration must be a number');
-    if (!Number.isFinite(mode.duration) || mode.duration <= 0) throw new InvalidValueError('mode.duration must be a positive number of seconds');
+    if (!(mode.duration > 0 && mode.duration <= MAX_SIM_DURATION)) {
+      throw new InvalidValueError(`mode.duration must be a positive number of seconds of at most ${MAX_SIM_DURATION}`);
+    }
   }
+}
+
+/** 0 (no series) or at least MIN_SAMPLE_EVERY; a duration run must fit MAX_SERIES_SAMPLES (a task run is checked as it runs). */
+function checkSampling(sampleEvery: number, mode: RunMode): void {
+  if (typeof sampleEvery !== 'number') throw new InvalidTypeError('sampleEvery must be a number');
+  if (sampleEvery === 0) return;
+  if (!(sampleEvery >= MIN_SAMPLE_EVERY && Number.isFinite(sampleEvery))) {
+    throw new InvalidValueError(`sampleEvery must be 0 (no series) or a finite number of seconds of at least ${MIN_SAMPLE_EVERY} (got ${sampleEvery})`);
+  }
+  if ('duration' in mode && mode.duration / sampleEvery > MAX_SERIES_SAMPLES) {
+    throw new InvalidValueError(`sampleEvery ${sampleEvery} s over mode.duration ${mode.duration} s would record more than ${MAX_SERIES_SAMPLES} samples per run`);
+  }
+}
+
+/** A trace's runs: one seed (its tasks are the same on all), a task count within it, a capacity that fits it. */
+function checkTrace(trace: Trace, setting: SimSetting, seeds: readonly number[], mode: RunMode): void {
+  if (seeds.length !== 1) throw new InvalidValueError(`seeds must be a single seed with a trace: its tasks are the same on every seed (got ${seeds.length} seeds)`);
+  if (!('tasks' in mode)) throw new InvalidValueError('mode must be { tasks } with a trace: a trace has a fixed number of tasks');
+  if (mode.tasks > trace.tasks.length) throw new InvalidValueError(`mode.tasks (${mode.tasks}) is more than the ${trace.tasks.length} tasks of ${trace.name}`);
+  checkTraceFits(trace, setting);
 }
 
 function checkSeeds(seeds: readonly number[]): void {
   if (seeds.length === 0) throw new InvalidValueError('seeds must not be empty');
+  if (seeds.length > MAX_SEEDS) throw new InvalidValueError(`seeds must have at most ${MAX_SEEDS} seeds (got ${seeds.length})`);
   seeds.forEach((s, i) => nonNegativeInteger(s, () => `seeds[${i}]`));
 }
 
@@ -130,13 +165,25 @@ const SIMULATE_OPTION_KEYS: ReadonlySet<string> = new Set(
     baseline: true,
     sampleEvery: true,
     checkInvariants: true,
+    trace: true,
+    jobs: true,
     onProblem: true,
     onRun: true,
     deps: true,
   } satisfies Record<keyof SimulateOptions, true>),
 );
 
-export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
+/** A report without its runs and what is computed from them: what rebuilds the report from the runs. */
+export type SimulationHeader = Omit<SimulationReport, 'runs' | 'summary' | 'comparisons'>;
+
+/** The runs a simulate call makes, in report order, and the report's header. */
+export interface SimulationPlan {
+  readonly header: SimulationHeader;
+  readonly runs: readonly RunDescription[];
+}
+
+/** Checks the options and lists the runs of `simulate(options)` without running them. */
+export function planSimulation(options: SimulateOptions): SimulationPlan {
   rejectUnknownKeys(recordAt(options, 'options'), SIMULATE_OPTION_KEYS, 'options', 'option');
   if (options.tao !== undefined) checkOptionsObject(options.tao, defaultTaoParams, 'options.tao');
   const taoBounded = resolveTaoBoundedParams(options.taoBounded);
@@ -147,7 +194,8 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
       throw new InvalidValueError(`policies[${i}] must be one of ${POLICY_NAMES.join(', ')} (got "${p}")`);
     }
   });
-  const seeds = options.seeds ?? defaultSimulateOptions.seeds;
+  const trace = options.trace;
+  const seeds = options.seeds ?? (trace === undefined ? defaultSimulateOptions.seeds : [1]);
   checkSeeds(seeds);
   if (options.tao?.eventAdmission !== undefined && typeof options.tao.eventAdmission !== 'boolean') {
     throw new InvalidTypeError('tao.eventAdmission must be a boolean');
@@ -159,30 +207,32 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
   if (baseline !== null && !policies.includes(baseline)) {
     throw new InvalidValueError(`baseline must be one of the policies run (${policies.join(', ')}); got "${baseline}"`);
   }
-  const mode = options.mode ?? { tasks: setting.tasks };
+  const mode = options.mode ?? { tasks: trace === undefined ? setting.tasks : trace.tasks.length };
   checkMode(mode);
-  const deps = policies.some(needsDeps) ? (options.deps ?? (await loadTaoDeps())) : options.deps;
-  const runs: RunResult[] = [];
-  const total = policies.length * seeds.length;
-  for (const name of policies) {
+  const sampleEvery = options.sampleEvery ?? defaultSimulateOptions.sampleEvery;
+  checkSampling(sampleEvery, mode);
+  if (trace !== undefined) checkTrace(trace, setting, seeds, mode);
+  if (policies.length * seeds.length > MAX_RUNS) {
+    throw new InvalidValueError(`policies x seeds must be at most ${MAX_RUNS} runs (got ${policies.length} x ${seeds.length})`);
+  }
+  const checkInvariants = options.checkInvariants ?? defaultSimulateOptions.checkInvariants;
+  const runs: RunDescription[] = [];
+  for (const policy of policies) {
     for (const seed of seeds) {
-      const onProblem = options.onProblem;
-      const policy = createPolicy(name, {
+      runs.push({
         setting,
-        ...(deps === undefined ? {} : { deps }),
+        policy,
+        seed,
+        mode,
         ...(options.tao === undefined ? {} : { tao: options.tao }),
         taoBounded,
-        ...(onProblem === undefined ? {} : { onProblem: (tick: ProblemTick) => onProblem(name, seed, tick) }),
+        sampleEvery,
+        checkInvariants,
+        ...(trace === undefined ? {} : { trace }),
       });
-      const result = runOnce(setting, policy, seed, mode, {
-        sampleEvery: options.sampleEvery ?? defaultSimulateOptions.sampleEvery,
-        checkInvariants: options.checkInvariants ?? defaultSimulateOptions.checkInvariants,
-      });
-      runs.push(result);
-      options.onRun?.(result, runs.length, total);
     }
   }
-  return {
+  const header: SimulationHeader = {
     schemaVersion: SIM_REPORT_SCHEMA_VERSION,
     setting: setting.name,
     description: setting.description,
@@ -190,14 +240,36 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
     nodes: setting.nodes,
     engine: setting.engine,
     profile: setting.workload,
+    trace: trace === undefined ? null : { name: trace.name, tasks: trace.tasks.length, toolNames: trace.toolNames },
     mode,
     seeds,
     policies,
     tao: { ...defaultTaoParams, ...options.tao },
     taoBounded,
+    baseline,
+  };
+  return { header, runs };
+}
+
+/** The report of a plan from its runs' results (in the plan's order). */
+export function assembleReport(header: SimulationHeader, runs: readonly RunResult[]): SimulationReport {
+  const { baseline } = header;
+  return {
+    ...header,
     runs,
     summary: summarize(runs),
-    baseline,
     comparisons: baseline === null ? [] : compareToBaseline(runs, baseline),
   };
+}
+
+export async function simulate(options: SimulateOptions): Promise<SimulationReport> {
+  const plan = planSimulation(options);
+  const onProblem = options.onProblem;
+  const runs = await runAll(plan.runs, {
+    ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
+    ...(options.deps === undefined ? {} : { deps: options.deps }),
+    ...(onProblem === undefined ? {} : { onProblem: (run: RunDescription, tick: ProblemTick) => onProblem(run.policy, run.seed, tick) }),
+    ...(options.onRun === undefined ? {} : { onRun: options.onRun }),
+  });
+  return assembleReport(plan.header, runs);
 }

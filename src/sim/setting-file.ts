@@ -16,6 +16,7 @@ import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { readTextFile } from '../input.js';
 import { MAX_NODES, MAX_SESSIONS } from '../limits.js';
 import { type Dist, upperBound, validateDist } from './dist.js';
+import { MAX_SIM_TASKS } from './run-limits.js';
 import type { EngineModel } from './engine.js';
 import { SETTINGS, SETTING_NAMES, type NodeSpec, type SimSetting } from './settings.js';
 import { type ContextLimitAction, type DeadlineExposure, type ToolKind, WORKLOAD_PROFILES, type WorkloadProfile } from './workload.js';
@@ -167,7 +168,7 @@ function parseWorkload(x: unknown, base: WorkloadProfile | undefined, path: stri
   const dist = (key: 'initialTokens' | 'turns' | 'output' | 'compactTo'): Dist => validateDist(pick(key), `${path}.${key}`);
   return {
     name: str(pick('name'), `${path}.name`),
-    description: typeof pick('description') === 'string' ? (pick('description') as string) : '',
+    description: str(pick('description'), `${path}.description`),
     initialTokens: dist('initialTokens'),
     turns: dist('turns'),
     output: dist('output'),
@@ -211,8 +212,8 @@ export function parseSetting(x: unknown, path = 'setting'): SimSetting {
     name,
     description: x.description === undefined ? `custom setting ${name}` : str(x.description, `${path}.description`),
     workers: positiveInt(need('workers'), `${path}.workers`, MAX_SESSIONS),
-    tasks: positiveInt(need('tasks'), `${path}.tasks`, 10_000_000),
-    nodes: x.nodes === undefined ? base!.nodes : parseNodes(x.nodes, `${path}.nodes`),
+    tasks: positiveInt(need('tasks'), `${path}.tasks`, MAX_SIM_TASKS),
+    nodes: x.nodes === undefined && base !== undefined ? base.nodes : parseNodes(need('nodes'), `${path}.nodes`),
     engine:
       x.engine === undefined && base !== undefined ? base.engine : parseEngine(engineRaw ?? need('engine'), base?.engine, `${path}.engine`),
     workload: x.workload === undefined && base !== undefined ? base.workload : parseWorkload(need('workload'), base?.workload, `${path}.workload`),

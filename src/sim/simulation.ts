@@ -5,6 +5,7 @@
  * Events, in time order; at equal times by class (completions, then tool returns, then scheduling, then
  * sampling), then by insertion: the order is a pure function of the inputs, so a seed gives one result.
  */
+import { InvalidValueError } from '../errors.js';
 import { MinHeap } from './heap.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { EngineNode } from './node.js';
@@ -12,6 +13,8 @@ import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } fr
 import { Session } from './session.js';
 import type { SimSetting } from './settings.js';
 import { mean, quantileSorted } from '../stats.js';
+import { MAX_SERIES_SAMPLES, MAX_SIM_TASKS } from './run-limits.js';
+import type { Trace } from './trace.js';
 import { generateTask } from './workload.js';
 
 const EV_NODE = 0;
@@ -37,6 +40,8 @@ export interface SimulationOptions {
   readonly sampleEvery: number;
   /** Check capacity, held-weight and KV block invariants after every event (tests; slows runs down). */
   readonly checkInvariants?: boolean;
+  /** Tasks replayed from a trace instead of drawn from the setting's workload profile (task i = trace task i). */
+  readonly trace?: Trace;
 }
 
 /** A run's full result. */
@@ -135,7 +140,8 @@ export class Simulation {
           this.onNode(kind & 0xffffff, arg);
           break;
         case EV_TOOL:
-          this.onToolReturn(arg);
+          if ((kind & 0xffffff) === 1) this.beginTask(arg);
+          else this.onToolReturn(arg);
           break;
         case EV_TICK:
           this.onTick();
@@ -233,7 +239,7 @@ export class Simulation {
       setting: this.options.setting.name,
       policy: this.policy.name,
       seed: this.options.seed,
-      profile: this.options.setting.workload.name,
+      profile: this.options.trace === undefined ? this.options.setting.workload.name : `trace ${this.options.trace.name}`,
       workers: this.options.setting.workers,
       mode: this.options.mode,
       simulatedTime: end,
@@ -261,8 +267,21 @@ export class Simulation {
   }
 
   private startTask(): void {
+    if (this.nextTask >= MAX_SIM_TASKS) {
+      throw new InvalidValueError(`a run may start at most ${MAX_SIM_TASKS} tasks: this --duration (mode.duration ${this.endTime} s) needs more, shorten it`);
+    }
     const index = this.nextTask++;
-    const task = generateTask(this.options.setting.workload, this.options.seed, index);
+    const trace = this.options.trace;
+    // A traced task with an arrival still to come holds its worker until then (EV_TOOL class, kind 1).
+    const arrival = trace === undefined ? Number.NaN : trace.arrivals[index]!;
+    if (arrival > this.now) this.push(arrival, EV_TOOL, 1, index);
+    else this.beginTask(index);
+  }
+
+  private beginTask(index: number): void {
+    const trace = this.options.trace;
+    const task = trace === undefined ? generateTask(this.options.setting.workload, this.options.seed, index) : trace.tasks[index]!;
+    if (trace !== undefined) this.lastProgress = this.now;
     const s = new Session(task, this.nodes.length, this.now);
     this.sessions[index] = s;
     this.pool.push(s);
@@ -320,6 +339,11 @@ export class Simulation {
   private onSample(): void {
     let r = 0;
     for (const n of this.nodes) r += n.running;
+    if (this.running.length >= MAX_SERIES_SAMPLES) {
+      throw new InvalidValueError(
+        `the sample interval (--sample, sampleEvery) ${this.options.sampleEvery} s records more than ${MAX_SERIES_SAMPLES} samples in one run (simulated time reached ${this.now} s): sample less often`,
+      );
+    }
     this.running.push(r);
     this.lastSample++;
     this.push(this.lastSample * this.options.sampleEvery, EV_SAMPLE, 0, 0);
@@ -542,12 +566,12 @@ export class Simulation {
     else this.release(s);
     this.startWaiting(node);
     if (kind >= 0) {
-      const tool = this.options.setting.workload.tools[kind]!;
+      const toolName = this.options.trace === undefined ? this.options.setting.workload.tools[kind]!.name : this.options.trace.toolNames[kind]!;
       const duration = s.task.duration[j]!;
       const deadline = s.task.deadline[j]!;
       const command = s.task.command[j];
       s.tool = {
-        name: tool.name,
+        name: toolName,
         startedAt: this.now,
         ...(Number.isNaN(deadline) ? {} : { deadline: this.now + deadline }),
         ...(command === undefined ? {} : { command }),

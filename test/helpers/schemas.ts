@@ -9,7 +9,7 @@ const Ajv2020 = Ajv2020Module.default.default ?? Ajv2020Module.default;
 export const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 export const SCHEMA_BASE = 'https://unpkg.com/tao-solver/schemas/';
 
-export type SchemaName = 'problem' | 'plan' | 'snapshot' | 'predictor' | 'request' | 'response';
+export type SchemaName = 'problem' | 'plan' | 'snapshot' | 'predictor' | 'request' | 'response' | 'trace' | 'setting';
 
 /** Every schema file by name, and a compiled validator of each. */
 export function loadSchemas(): { files: string[]; validate: Record<SchemaName, ValidateFunction> } {
@@ -30,6 +30,8 @@ export function loadSchemas(): { files: string[]; validate: Record<SchemaName, V
       predictor: get('predictor'),
       request: get('request'),
       response: get('response'),
+      trace: get('trace'),
+      setting: get('setting'),
     },
   };
 }
