@@ -70,14 +70,14 @@ export const DEEPSEEK_CALIBRATION: FamilyCalibration = Object.freeze({
   engine: Object.freeze({
     name: 'deepseek-like TP4',
     blockSize: 16,
-    stepBase: 0.0048,
-    stepPerSeq: 0.00048,
+    stepBase: 0.006,
+    stepPerSeq: 0.00024,
     stepPerKToken: 0.00002,
-    prefillPerKToken: 0.0121,
+    prefillPerKToken: 0.00287,
     prefillChunk: 8192,
-    requestOverhead: 0.092,
+    requestOverhead: 0.152,
   }),
-  outputMedian: 150,
+  outputMedian: 182,
 });
 
 /** Qwen3-32B on 4 replicas of 2 x H100 (TP2). */
@@ -100,14 +100,14 @@ export const QWEN_CALIBRATION: FamilyCalibration = Object.freeze({
   engine: Object.freeze({
     name: 'qwen-like TP2',
     blockSize: 16,
-    stepBase: 0.0097,
-    stepPerSeq: 0.00024,
+    stepBase: 0.0121,
+    stepPerSeq: 0.000075,
     stepPerKToken: 0.00004,
-    prefillPerKToken: 0.0558,
+    prefillPerKToken: 0.0198,
     prefillChunk: 8192,
     requestOverhead: 0.053,
   }),
-  outputMedian: 310,
+  outputMedian: 282,
 });
 
 /** GLM-4.7 (GLM-4.6 architecture) on one node of 8 x H100 (TP8). */
@@ -130,12 +130,12 @@ export const GLM_CALIBRATION: FamilyCalibration = Object.freeze({
   engine: Object.freeze({
     name: 'glm-like TP8',
     blockSize: 16,
-    stepBase: 0.0097,
-    stepPerSeq: 0.00037,
+    stepBase: 0.0074,
+    stepPerSeq: 0.00041,
     stepPerKToken: 0.000015,
     prefillPerKToken: 0.0293,
     prefillChunk: 8192,
-    requestOverhead: 0.073,
+    requestOverhead: 0.066,
   }),
   outputMedian: 183,
 });

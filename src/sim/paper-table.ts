@@ -54,7 +54,7 @@ export function formatPaperText(r: PaperReport): string {
     out.push('');
   }
   for (const g of r.goal) out.push(`${g.met ? 'ok  ' : 'MISS'} ${g.label}: ${Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2)} (need ${g.target})`);
-  out.push(`     TAO under the hold reading (${TAO_ABLATION}): latency within the band in ${r.taoHoldLatencyCells}/9 cells`);
+  out.push(`     TAO under the hold reading (${TAO_ABLATION}): latency within the band in ${r.taoHoldLatencyCells}/${r.cells.length / 3} cells`);
   out.push('', r.verdict);
   return out.join('\n');
 }
@@ -79,7 +79,7 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
     '| goal | value | need | |',
     '|---|---|---|---|',
     ...r.goal.map((g) => mdRow([g.label, Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2), String(g.target), g.met ? 'met' : '**missed**'])),
-    mdRow([`TAO's latency under the hold reading within x0.75-x1.33`, `${r.taoHoldLatencyCells}/9`, '(reported)', '']),
+    mdRow([`TAO's latency under the hold reading within x0.75-x1.33`, `${r.taoHoldLatencyCells}/${r.cells.length / 3}`, '(reported)', '']),
     '',
   ];
   for (const [setting, cells] of byCell(r)) {

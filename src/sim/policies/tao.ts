@@ -234,6 +234,8 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
       const snapshot = buildSnapshot(view, params.creditSource);
       const evaluated = deps.evaluate(options.snapshot?.(snapshot, view) ?? snapshot, predictor, evaluateOptions);
       const problem = admissibleProblem(selectionProblem(variant, evaluated, view), evaluated, view, admissible, variant);
+      // Nothing admissible: no decision to make (and nothing to record).
+      if (problem.sessions.length === 0) return [];
       onProblem?.({ tick: Math.round(view.time / params.horizon), time: view.time, problem });
       const assignments = decide(evaluated, problem);
       if (assignments.length === 0) return [];
