@@ -33,4 +33,22 @@ describe('calibration constants come from one place', () => {
     expect(DEEPSEEK_CALIBRATION.capacity.kvBytesPerToken).toBeNull();
     expect(DEEPSEEK_CALIBRATION.capacity.derived).toBeNull();
   });
+
+  it('the fitted constants are pinned (docs/results/paper.md was generated with them: regenerate it when they change)', () => {
+    const fitted = FAMILY_CALIBRATIONS.map((f) => ({
+      family: f.prefix,
+      capacity: f.capacity.capacity,
+      stepBase: f.engine.stepBase,
+      stepPerSeq: f.engine.stepPerSeq,
+      stepPerKToken: f.engine.stepPerKToken,
+      prefillPerKToken: f.engine.prefillPerKToken,
+      requestOverhead: f.engine.requestOverhead,
+      outputMedian: f.outputMedian,
+    }));
+    expect(fitted).toEqual([
+      { family: 'ds', capacity: 511_000, stepBase: 0.006, stepPerSeq: 0.00024, stepPerKToken: 0.00002, prefillPerKToken: 0.00287, requestOverhead: 0.152, outputMedian: 182 },
+      { family: 'qwen', capacity: 276_000, stepBase: 0.0121, stepPerSeq: 0.000075, stepPerKToken: 0.00004, prefillPerKToken: 0.0198, requestOverhead: 0.053, outputMedian: 282 },
+      { family: 'glm', capacity: 544_000, stepBase: 0.0074, stepPerSeq: 0.00041, stepPerKToken: 0.000015, prefillPerKToken: 0.0293, requestOverhead: 0.066, outputMedian: 183 },
+    ]);
+  });
 });

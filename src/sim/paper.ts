@@ -195,6 +195,6 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
   const verdict =
     failed.length === 0
       ? `goal met: ${goal.map(show).join('; ')}`
-      : `goal not met (${goal.length - failed.length} of ${goal.length} parts): ${goal.map((x) => `${x.met ? 'ok' : 'MISS'} ${show(x)}`).join('; ')}`;
+      : `goal not met (${goal.length - failed.length} of ${goal.length} parts met): ${goal.map((x) => `${x.met ? 'ok' : 'MISS'} ${show(x)}`).join('; ')}`;
   return { seeds, tasks, cells, goal, taoHoldLatencyCells: taoCells(TAO_ABLATION), verdict };
 }
