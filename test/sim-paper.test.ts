@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kendallTau, paperRuns, PAPER_SETTINGS } from '../src/sim/paper.js';
+import { InvalidValueError } from '../src/errors.js';
+import { kendallTau, paperRuns, PAPER_SETTINGS, runPaperRuns } from '../src/sim/paper.js';
 import { paperCell } from '../src/sim/paper-tables.js';
 
 /** Brute force over all pairs, written independently: concordant minus discordant over n(n-1)/2. */
@@ -28,6 +29,12 @@ describe('paper comparison', () => {
     const a = [3, 1, 4, 1.5, 9];
     const b = [2, 7, 1, 8, 2.8];
     expect(kendallTau(a, b)).toBeCloseTo(tauOracle(a, b), 12);
+  });
+
+  it('bad input gets a typed error', () => {
+    expect(() => kendallTau([1, 2], [1, 2, 3])).toThrow(InvalidValueError);
+    expect(() => runPaperRuns([{ setting: 'ds-17', policy: 'dynamo', seed: 1 }], {})).toThrow('setting must be a paper setting (got "ds-17")');
+    expect(() => paperCell('ds', 'SWE-Lite', 'tao', 17)).toThrow(InvalidValueError);
   });
 
   it('the run list covers nine settings x six policies x the seeds, each once', () => {

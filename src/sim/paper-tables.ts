@@ -3,6 +3,8 @@
  * [mean latency s, mean TTFT s, decode tok/s]. Transcribed from the paper's close reading (SWE-Lite columns
  * are the calibration target of calibration.ts; TAO's are the out-of-sample check).
  */
+import { InvalidValueError } from '../errors.js';
+
 export type PaperCell = readonly [latency: number, ttft: number, decode: number];
 export type PaperRow = 'dynamo' | 'vllm_rr' | 'vllm_ca' | 'thunderagent' | 'tao';
 export interface PaperTable {
@@ -91,6 +93,6 @@ export const PAPER_TABLES: readonly PaperTable[] = Object.freeze([
 export function paperCell(family: string, benchmark: string, row: PaperRow, workers: number): PaperCell {
   const t = PAPER_TABLES.find((x) => x.family === family && x.benchmark === benchmark);
   const cell = t?.rows[row][String(workers)];
-  if (cell === undefined) throw new RangeError(`the paper has no ${benchmark} cell for ${family}-${workers} / ${row}`);
+  if (cell === undefined) throw new InvalidValueError(`the paper has no ${benchmark} cell for ${family}-${workers} / ${row}`);
   return cell;
 }

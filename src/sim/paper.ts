@@ -7,6 +7,7 @@
  * reported under both readings of its lifecycle (`tao`: sessions admissible once their tool returned or is
  * predicted to return within H; `tao-hold`: every pooled session admissible); the order statistics use `tao`.
  */
+import { InvalidValueError } from '../errors.js';
 import { mean } from '../stats.js';
 import { FAMILY_CALIBRATIONS } from './calibration.js';
 import type { TaoDeps } from './deps.js';
@@ -79,7 +80,7 @@ export function runPaperRuns(
   const out: RunResult[] = [];
   for (const spec of specs) {
     const setting = SETTINGS[spec.setting];
-    if (setting === undefined) throw new RangeError(`setting must be a paper setting (got "${spec.setting}")`);
+    if (setting === undefined) throw new InvalidValueError(`setting must be a paper setting (got "${spec.setting}")`);
     if (needsDeps(spec.policy) && options.deps === undefined) throw new Error(`policy ${spec.policy} needs the solver: load it with loadTaoDeps()`);
     const policy = createPolicy(spec.policy, { setting, ...(options.deps === undefined ? {} : { deps: options.deps }) });
     const result = runOnce(setting, policy, spec.seed, { tasks: options.tasks ?? setting.tasks }, { sampleEvery: 0 });
@@ -91,7 +92,7 @@ export function runPaperRuns(
 
 /** Kendall's tau-a of two equally long value lists (ties count as neither concordant nor discordant). */
 export function kendallTau(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length || a.length < 2) throw new RangeError('kendallTau needs two lists of the same length >= 2');
+  if (a.length !== b.length || a.length < 2) throw new InvalidValueError('kendallTau needs two lists of the same length >= 2');
   let s = 0;
   for (let i = 0; i < a.length; i++) {
     for (let j = i + 1; j < a.length; j++) s += Math.sign(a[i]! - a[j]!) * Math.sign(b[i]! - b[j]!);
@@ -150,7 +151,7 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
     for (const m of PAPER_METRICS) {
       const value = (policy: PolicyName, row: PaperRow): PaperValue => {
         const xs = runs.filter((r) => r.setting === setting && r.policy === policy).map(m.read);
-        if (xs.length === 0) throw new RangeError(`no runs of ${policy} on ${setting}`);
+        if (xs.length === 0) throw new InvalidValueError(`no runs of ${policy} on ${setting}`);
         const sim = mean(xs);
         const paper = paperCell(family, 'SWE-Lite', row, s.workers)[m.index];
         return { policy, row, sim, paper, ratio: sim / paper };
