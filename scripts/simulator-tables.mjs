@@ -1,4 +1,4 @@
-// Writes the Markdown tables of docs/simulator.md from `tao simulate --json` reports and the flow/stock
+// Writes the Markdown tables of docs/history.md ("## Simulator", the earlier model) from `tao simulate --json` reports and the flow/stock
 // measurements of scripts/sim-flow-stock.mjs:
 //   node scripts/simulator-tables.mjs DIR                       print the tables
 //   node scripts/simulator-tables.mjs DIR --save OUT            also keep compact copies (no per-run data) in OUT

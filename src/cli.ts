@@ -18,6 +18,7 @@ const commands: Record<string, Command> = {
   simulate: { summary: 'simulate agent workers on GPU nodes under a scheduling policy and report metrics over seeds', load: () => import('./commands/simulate.js') },
   sweep: { summary: 'run a policy over a grid of h, H, delta, quantum and state budget and report metrics with CIs', load: () => import('./commands/sweep.js') },
   merge: { summary: 'join the shard files of a simulate or sweep run with --shard I/N into its whole report', load: () => import('./commands/merge.js') },
+  paper: { summary: "run the calibrated paper settings and compare every cell with the paper's Tables 1-2", load: () => import('./commands/paper.js') },
   serve: { summary: 'a long-running JSON-lines sidecar on stdio or a Unix socket: solve, evaluate, observe, predictor state', load: () => import('./commands/serve.js') },
 };
 

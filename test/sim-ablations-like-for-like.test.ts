@@ -42,8 +42,10 @@ function view(capacities: number[], pool: S[], time = 100): SchedulerView {
   return { time, nodes, pool: sessions, cachedTokens: () => 0, admitted: [] };
 }
 
+// Under the hold reading, so that sessions whose tool still runs are admissible in every arm: these tests
+// pin what the selection does, the lifecycle reading is pinned in sim-tao-lifecycle.
 function run(variant: TaoVariant, v: SchedulerView): Admission[] {
-  return [...createTaoPolicy({ variant, params: defaultTaoParams, deps }).schedule(v, 'tick')].sort((a, b) => a.session - b.session);
+  return [...createTaoPolicy({ variant, admissible: 'any', params: defaultTaoParams, deps }).schedule(v, 'tick')].sort((a, b) => a.session - b.session);
 }
 
 const cachedOn = (node: string, tokens: number): CacheObservation[] => [{ node, tokens, observedAt: 99 }];

@@ -34,7 +34,7 @@ describe('tao simulate flags', () => {
     [['--duration', '-3'], InvalidTypeError, '--duration needs a value (for a value starting with "-", write --duration=VALUE)'],
     [['--tasks', '5', '--duration', '10'], InvalidValueError, '--tasks and --duration are exclusive'],
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
-    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-bench, claude-code, decode-heavy (got "chat")'],
+    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-lite-ds, swe-lite-qwen, swe-lite-glm, swe-bench, claude-code, decode-heavy (got "chat")'],
     [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
     [['--policy', 'tao,fifo'], InvalidValueError, '--policy must be one of tao, '],
     [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
@@ -95,11 +95,11 @@ describe('tao simulate flags', () => {
     expect(code).toBe(0);
     const text = io.out();
     expect(text).toContain('setting ds-16');
-    expect(text).toContain('profile swe-bench');
+    expect(text).toContain('profile swe-lite-ds');
     for (const p of ['tao', 'thunderagent', 'dynamo', 'round-robin']) expect(text).toMatch(new RegExp(`^${p} `, 'm'));
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string; seed: number }[]; profile: { name: string } };
     expect(report.runs).toHaveLength(2 * POLICY_NAMES.length);
-    expect(report.profile.name).toBe('swe-bench');
+    expect(report.profile.name).toBe('swe-lite-ds');
     const svgText = readFileSync(svg, 'utf8');
     expect(svgText.startsWith('<svg')).toBe(true);
     expect(svgText.match(/<polyline/g)).toHaveLength(POLICY_NAMES.length);

@@ -10,7 +10,7 @@ import type { Policy, SchedulerView } from '../src/sim/policy.js';
 import { simulate } from '../src/sim/run.js';
 import { sweep } from '../src/sim/sweep.js';
 import { defaultTaoParams } from '../src/sim/policies/tao.js';
-import { SETTINGS } from '../src/sim/settings.js';
+import { parseSetting } from '../src/sim/setting-file.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { compareToBaseline, pairedDifference } from '../src/sim/summary.js';
 import type { RunResult } from '../src/sim/simulation.js';
@@ -98,7 +98,16 @@ describe('reports', () => {
 
 describe('no snapshot a policy sees holds future information', () => {
   it.each(['tao', 'tao-sticky', 'thunderagent', 'cache-aware'] as const)('%s: running tools show no return time, and nothing equals one', (name) => {
-    const setting = SETTINGS['ds-16']!;
+    // Long tools on small nodes, so that sticky policies pause sessions during their tools too.
+    const setting = parseSetting({
+      name: 'ds-16-long',
+      extends: 'ds-16',
+      workload: 'swe-bench',
+      nodes: [
+        { id: 'n0', capacity: 48_000 },
+        { id: 'n1', capacity: 48_000 },
+      ],
+    });
     const inner = createPolicy(name, { setting, deps, tao: { creditSource: 'live' } });
     let checked = 0;
     let sim: Simulation | undefined;

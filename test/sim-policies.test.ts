@@ -153,7 +153,8 @@ describe('tao pipeline', () => {
 
   it('evaluates the pool, solves, and admits in plan order holding tokens + reserve', () => {
     const ticks: ProblemTick[] = [];
-    const tao = createTaoPolicy({ variant: 'tao', params: defaultTaoParams, deps, onProblem: (t) => ticks.push(t) });
+    // The hold reading, so that the session whose tool still runs is admissible too (see sim-tao-lifecycle).
+    const tao = createTaoPolicy({ variant: 'tao-hold', params: defaultTaoParams, deps, onProblem: (t) => ticks.push(t) });
     const v = view(
       [{ capacity: 20_000 }, { capacity: 20_000 }],
       [

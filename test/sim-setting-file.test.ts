@@ -52,7 +52,7 @@ describe('custom settings from JSON', () => {
       'capacity too small for the workload',
       { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 20000 }] },
       InvalidValueError,
-      'setting.nodes[0].capacity must be at least 28624 (contextLimit 24000 + output max 4096 + reserve 512 + one block), got 20000',
+      'setting.nodes[0].capacity must be at least 36624 (contextLimit 32000 + output max 4096 + reserve 512 + one block), got 20000',
     ],
     [
       'duplicate node id',

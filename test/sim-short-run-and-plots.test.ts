@@ -21,7 +21,7 @@ describe('a short run at 160 workers finishes', () => {
       expect(r.series.running).toHaveLength(121);
       expect(Math.max(...r.series.running)).toBeGreaterThan(0);
     }
-    expect(report.profile.name).toBe('swe-bench');
+    expect(report.profile.name).toBe('swe-lite-qwen');
     const table = formatSummaryTable(report.summary);
     expect(table.split('\n')).toHaveLength(3);
     expect(formatMarkdownTable(report.summary).split('\n')[1]).toMatch(/^\|---\|/);

@@ -8,7 +8,9 @@
  *     stepBase + stepPerSeq * n + stepPerKToken * K / 1000 + (prefilling ? prefillPerKToken * prefillChunk / 1000 : 0)
  *
  * seconds, with n the decode batch size and K the KV tokens the batch reads (each sequence counted at its
- * prompt plus half its output). The first output token comes with the end of a request's prefill, so a
+ * prompt plus half its output). Every request also costs a fixed `requestOverhead` seconds of engine time
+ * (scheduling, sampling setup, detokenization, the HTTP round trip), served in the prefill queue as
+ * `requestOverhead x prefill rate` extra tokens: a floor under TTFT that also takes engine time. The first output token comes with the end of a request's prefill, so a
  * request of `output` tokens then needs `output - 1` decode steps. The model is fluid: a prefill smaller
  * than a chunk costs a fraction of a step. Decode throughput rises with n and saturates as stepPerSeq
  * and the KV term take over, which is the batch dependence the schedulers compete on.
@@ -29,6 +31,13 @@ export interface EngineModel {
   readonly prefillPerKToken: number;
   /** Prefill tokens per step while prompts wait (the chunked-prefill token budget). */
   readonly prefillChunk: number;
+  /** Seconds of engine time every request costs on top of its tokens, at the idle prefill rate. */
+  readonly requestOverhead: number;
+}
+
+/** Prefill-queue tokens that stand for a request's fixed overhead. */
+export function overheadTokens(e: EngineModel): number {
+  return e.requestOverhead * prefillRate(e);
 }
 
 /** Seconds of one step. */

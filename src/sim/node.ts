@@ -18,7 +18,7 @@
  * one more node event (see `reschedule`).
  */
 import { BlockPool, CacheEntry } from './cache.js';
-import { type EngineModel, stepTime } from './engine.js';
+import { type EngineModel, overheadTokens, stepTime } from './engine.js';
 import { MinHeap } from './heap.js';
 import type { NodeView } from './policy.js';
 import type { Session } from './session.js';
@@ -60,7 +60,11 @@ export class EngineNode implements NodeView {
   ) {
     this.blocks = new BlockPool(Math.floor(capacity / engine.blockSize));
     this.tau = stepTime(engine, 0, 0, false);
+    this.overhead = overheadTokens(engine);
   }
+
+  /** Prefill-queue tokens of a request's fixed overhead (see engine.ts). */
+  private readonly overhead: number;
 
   get running(): number {
     return this.prefillQueue.length - this.prefillHead + this.nDecode;
@@ -211,6 +215,7 @@ export class EngineNode implements NodeView {
       // The newest request in prefill is the prefill queue's tail.
       const tail = this.prefillQueue[this.prefillQueue.length - 1];
       if (tail !== s) throw new Error('preemption: the newest request is neither decoding nor the last prefill');
+      // The request's overhead is served before its tokens.
       const start = s.prefillTarget - (s.prompt - s.hit);
       const computed = Math.max(0, Math.min(s.prompt - s.hit, this.prefillDone - start));
       this.prefillQueue.pop();
@@ -260,7 +265,7 @@ export class EngineNode implements NodeView {
 
   /** Queues `s`'s uncached prompt tokens for prefill (FCFS). */
   enqueuePrefill(s: Session): void {
-    const uncached = s.prompt - s.hit;
+    const uncached = s.prompt - s.hit + this.overhead;
     const base = this.prefillHead < this.prefillQueue.length ? this.prefillTail : this.prefillDone;
     s.prefillTarget = base + uncached;
     this.prefillTail = s.prefillTarget;

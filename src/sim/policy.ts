@@ -15,27 +15,8 @@
 import type { CompletedToolCall } from '../evaluate/readiness/predictor.js';
 import type { CacheObservation, ToolCall } from '../evaluate/snapshot.js';
 
-/** Every policy name, in the order reports list them. */
-export const POLICY_NAMES = [
-  'tao',
-  'tao-sticky',
-  'tao-no-credit',
-  'tao-no-ready',
-  'tao-bfd',
-  'tao-ta-order',
-  'tao-bounded',
-  'tao-bounded-no-wait',
-  'tao-bounded-no-reserve',
-  'tao-bounded-no-hold',
-  'tao-bounded-observed',
-  'thunderagent',
-  'greedy',
-  'round-robin',
-  'cache-aware',
-  'dynamo',
-] as const;
-
-export type PolicyName = (typeof POLICY_NAMES)[number];
+export { POLICY_NAMES, isPolicyName, type PolicyName } from './policies/index.js';
+import type { PolicyName } from './policies/index.js';
 
 /** Whether a session keeps its admission across tool calls (see the file comment). */
 export type Lifecycle = 'interrupt' | 'sticky';
@@ -61,10 +42,6 @@ export interface Rebalance {
   readonly pause: readonly number[];
   /** Sessions with a request, to pause at their next tool boundary. */
   readonly mark: readonly number[];
-}
-
-export function isPolicyName(x: string): x is PolicyName {
-  return (POLICY_NAMES as readonly string[]).includes(x);
 }
 
 /** A node as policies see it. Capacity is the node's KV capacity in tokens, also its admission capacity. */

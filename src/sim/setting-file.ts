@@ -67,7 +67,7 @@ export function namedSetting(name: string, path = 'setting'): SimSetting {
   return s;
 }
 
-const ENGINE_KEYS = ['name', 'blockSize', 'stepBase', 'stepPerSeq', 'stepPerKToken', 'prefillPerKToken', 'prefillChunk'] as const;
+const ENGINE_KEYS = ['name', 'blockSize', 'stepBase', 'stepPerSeq', 'stepPerKToken', 'prefillPerKToken', 'prefillChunk', 'requestOverhead'] as const;
 
 function parseEngine(x: unknown, base: EngineModel | undefined, path: string): EngineModel {
   if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
@@ -85,6 +85,7 @@ function parseEngine(x: unknown, base: EngineModel | undefined, path: string): E
     stepPerKToken: nonNegative(pick('stepPerKToken'), `${path}.stepPerKToken`),
     prefillPerKToken: positive(pick('prefillPerKToken'), `${path}.prefillPerKToken`),
     prefillChunk: positiveInt(pick('prefillChunk'), `${path}.prefillChunk`, 1 << 24),
+    requestOverhead: nonNegative(pick('requestOverhead'), `${path}.requestOverhead`),
   };
 }
 

@@ -1,35 +1,17 @@
-/** Builds any policy by name. */
+/**
+ * The policy registry: every policy by name, whether it needs the solver, and how it is built. It is the
+ * one list of policies; `POLICY_NAMES` (the order reports list them in) and `PolicyName` derive from it.
+ */
 import { InvalidValueError } from '../../errors.js';
 import type { TaoDeps } from '../deps.js';
-import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from '../policy.js';
+import type { Policy, ProblemTick } from '../policy.js';
 import type { SimSetting } from '../settings.js';
 import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
 import { createDynamo } from './dynamo.js';
 import { createRoundRobin } from './round-robin.js';
-import { createTaoPolicy, defaultTaoParams, type TaoParams } from './tao.js';
-import {
-  createTaoBoundedPolicy,
-  defaultTaoBoundedParams,
-  TAO_BOUNDED_VARIANTS,
-  type TaoBoundedParams,
-} from './tao-bounded.js';
+import { createTaoPolicy, defaultTaoParams, type TaoParams, type TaoVariant } from './tao.js';
+import { createTaoBoundedPolicy, defaultTaoBoundedParams, type TaoBoundedParams, type TaoBoundedVariant } from './tao-bounded.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
-
-/** Policies that build a solver Problem every tick (and so need the solver and evaluation loaded). */
-export const PROBLEM_POLICIES: readonly PolicyName[] = [
-  'tao',
-  'tao-sticky',
-  'tao-no-credit',
-  'tao-no-ready',
-  'tao-bfd',
-  'tao-ta-order',
-  'greedy',
-  ...TAO_BOUNDED_VARIANTS,
-];
-
-export function needsDeps(name: PolicyName): boolean {
-  return PROBLEM_POLICIES.includes(name);
-}
 
 export interface PolicyContext {
   readonly setting: SimSetting;
@@ -41,11 +23,14 @@ export interface PolicyContext {
   readonly onProblem?: (tick: ProblemTick) => void;
 }
 
+export interface PolicyEntry {
+  /** Builds a solver Problem every tick (needs the solver and evaluation loaded: loadTaoDeps). */
+  readonly needsSolver: boolean;
+  readonly create: (ctx: PolicyContext) => Policy;
+}
+
 /** What every policy on TAO's pipeline takes from the context: params, the solver, the recording hook. */
-function pipeline(
-  name: PolicyName,
-  ctx: PolicyContext,
-): { params: TaoParams; deps: TaoDeps; onProblem?: (tick: ProblemTick) => void } {
+function pipeline(name: string, ctx: PolicyContext): { params: TaoParams; deps: TaoDeps; onProblem?: (tick: ProblemTick) => void } {
   if (ctx.deps === undefined) throw new Error(`policy ${name} needs the solver: load it with loadTaoDeps()`);
   return {
     params: { ...defaultTaoParams, ...ctx.tao },
@@ -54,38 +39,59 @@ function pipeline(
   };
 }
 
+function tao(variant: TaoVariant): PolicyEntry {
+  return { needsSolver: true, create: (ctx) => createTaoPolicy({ variant, ...pipeline(variant, ctx) }) };
+}
+
+function bounded(variant: TaoBoundedVariant): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) =>
+      createTaoBoundedPolicy({ variant, bounded: { ...defaultTaoBoundedParams, ...ctx.taoBounded }, ...pipeline(variant, ctx) }),
+  };
+}
+
+/** Every policy, in the order reports list them. */
+export const POLICY_REGISTRY = Object.freeze({
+  tao: tao('tao'),
+  'tao-hold': tao('tao-hold'),
+  'tao-sticky': tao('tao-sticky'),
+  'tao-no-credit': tao('tao-no-credit'),
+  'tao-no-ready': tao('tao-no-ready'),
+  'tao-bfd': tao('tao-bfd'),
+  'tao-ta-order': tao('tao-ta-order'),
+  'tao-bounded': bounded('tao-bounded'),
+  'tao-bounded-no-wait': bounded('tao-bounded-no-wait'),
+  'tao-bounded-no-reserve': bounded('tao-bounded-no-reserve'),
+  'tao-bounded-no-hold': bounded('tao-bounded-no-hold'),
+  'tao-bounded-observed': bounded('tao-bounded-observed'),
+  thunderagent: { needsSolver: false, create: () => createThunderAgent(defaultThunderAgentParams) },
+  greedy: tao('greedy'),
+  'round-robin': { needsSolver: false, create: (ctx) => createRoundRobin(ctx.setting.nodes.length) },
+  'cache-aware': { needsSolver: false, create: (ctx) => createCacheAware(ctx.setting.nodes.length, defaultCacheAwareParams) },
+  dynamo: {
+    needsSolver: false,
+    create: (ctx) => createDynamo(ctx.setting.nodes.length, { overlapWeight: 1, blockSize: ctx.setting.engine.blockSize }),
+  },
+} satisfies Record<string, PolicyEntry>);
+
+export type PolicyName = keyof typeof POLICY_REGISTRY;
+
+/** Every policy name, in the order reports list them. */
+export const POLICY_NAMES: readonly PolicyName[] = Object.freeze(Object.keys(POLICY_REGISTRY) as PolicyName[]);
+
+export function isPolicyName(x: string): x is PolicyName {
+  return Object.prototype.hasOwnProperty.call(POLICY_REGISTRY, x);
+}
+
+/** Policies that build a solver Problem every tick. */
+export const PROBLEM_POLICIES: readonly PolicyName[] = Object.freeze(POLICY_NAMES.filter((n) => POLICY_REGISTRY[n].needsSolver));
+
+export function needsDeps(name: PolicyName): boolean {
+  return POLICY_REGISTRY[name].needsSolver;
+}
+
 export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
-  const nodeCount = ctx.setting.nodes.length;
-  switch (name) {
-    case 'round-robin':
-      return createRoundRobin(nodeCount);
-    case 'cache-aware':
-      return createCacheAware(nodeCount, defaultCacheAwareParams);
-    case 'dynamo':
-      return createDynamo(nodeCount, { overlapWeight: 1, blockSize: ctx.setting.engine.blockSize });
-    case 'thunderagent':
-      return createThunderAgent(defaultThunderAgentParams);
-    case 'tao':
-    case 'tao-sticky':
-    case 'tao-no-credit':
-    case 'tao-no-ready':
-    case 'tao-bfd':
-    case 'tao-ta-order':
-    case 'greedy':
-      return createTaoPolicy({ variant: name, ...pipeline(name, ctx) });
-    case 'tao-bounded':
-    case 'tao-bounded-no-wait':
-    case 'tao-bounded-no-reserve':
-    case 'tao-bounded-no-hold':
-    case 'tao-bounded-observed':
-      return createTaoBoundedPolicy({
-        variant: name,
-        bounded: { ...defaultTaoBoundedParams, ...ctx.taoBounded },
-        ...pipeline(name, ctx),
-      });
-    default: {
-      const never: never = name;
-      throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(never)}")`);
-    }
-  }
+  if (!isPolicyName(name)) throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(name)}")`);
+  return POLICY_REGISTRY[name].create(ctx);
 }

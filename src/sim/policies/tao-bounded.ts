@@ -136,6 +136,8 @@ export function createTaoBoundedPolicy(options: TaoBoundedPolicyOptions): Policy
   const live = b.creditSource === 'live';
   return createTaoPolicy({
     variant: 'tao',
+    // Its own hold horizon decides how early a session may be seated.
+    admissible: 'any',
     name: variant,
     params: { ...params, eventAdmission: b.eventAdmission },
     deps,

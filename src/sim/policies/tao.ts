@@ -4,7 +4,14 @@
  *     Snapshot of the pool -> evaluate(snapshot, predictor) -> Problem -> decision -> admissions in plan order
  *
  * - `tao`: the decision is `solve(problem, { quantum, stateBudget })` (the lexicographic DP; BFD when
- *   the state budget is exceeded, counted as a fallback), under the paper's interrupt lifecycle.
+ *   the state budget is exceeded, counted as a fallback), under the paper's interrupt lifecycle as the paper
+ *   describes it: at a tool boundary a session releases its quota, and "after the tool returns" it is
+ *   restarted and re-admitted. Admissible are the sessions whose request is issued (the tool returned, or
+ *   a new task) and those whose tool the readiness bit predicts to return within H (seated one period
+ *   ahead); a session whose tool is far from returning stays in the pool at no cost (docs/simulator.md,
+ *   "TAO's lifecycle").
+ * - `tao-hold`: the other reading, every pooled session admissible: a session admitted while its tool
+ *   runs holds its weight through the tool (its large credit readmits it at the next tick).
  * - `tao-sticky`: the same decision resumes paused sessions under ThunderAgent's sticky lifecycle
  *   (sessions keep their node across tools, holding tokens + reserve; after each tick the pause step of
  *   sticky.ts pauses acting sessions smallest first on a node over capacity and marks reasoning ones).
@@ -45,7 +52,7 @@ import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 import { pauseUntilSafe } from './sticky.js';
 
-export type TaoVariant = 'tao' | 'tao-sticky' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy';
+export type TaoVariant = 'tao' | 'tao-hold' | 'tao-sticky' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy';
 
 /** Where the evaluation's cache observations come from. */
 export type CreditSource = 'observed' | 'live';
@@ -119,6 +126,20 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
   }
 }
 
+/**
+ * Which pooled sessions the Problem keeps: with `admissible: 'ready'`, those with an issued request or a
+ * ready bit (for `tao-no-ready`, which has no readiness, issued requests only); every one with `'any'`.
+ */
+function admissibleProblem(problem: Problem, evaluated: Problem, view: SchedulerView, admissible: Admissible, variant: TaoVariant): Problem {
+  if (admissible === 'any') return problem;
+  const keep = new Set<string>();
+  view.pool.forEach((p, i) => {
+    if (p.pending || (variant !== 'tao-no-ready' && evaluated.sessions[i]!.ready === true)) keep.add(p.id);
+  });
+  if (keep.size === problem.sessions.length) return problem;
+  return { nodes: problem.nodes, sessions: problem.sessions.filter((s) => keep.has(s.id)) };
+}
+
 /** The selection ablations: the selection is theirs, the placement TAO's. */
 function separatesPlacement(variant: TaoVariant): boolean {
   return variant === 'tao-no-credit' || variant === 'tao-ta-order';
@@ -147,8 +168,13 @@ export function placementProblem(problem: Problem, selected: ReadonlySet<string>
   };
 }
 
+/** Which pooled sessions a policy may admit (see `admissibleProblem`). */
+export type Admissible = 'ready' | 'any';
+
 export interface TaoPolicyOptions {
   readonly variant: TaoVariant;
+  /** @default 'any' for `tao-hold` and `tao-sticky`, 'ready' for the other variants */
+  readonly admissible?: Admissible;
   readonly params: TaoParams;
   readonly deps: TaoDeps;
   /** Extra predictor options (horizon and delta come from `params`). */
@@ -196,6 +222,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   }
 
   const sticky = variant === 'tao-sticky';
+  const admissible: Admissible = options.admissible ?? (sticky || variant === 'tao-hold' ? 'any' : 'ready');
   return {
     name: options.name ?? (variant satisfies PolicyName),
     lifecycle: sticky ? 'sticky' : 'interrupt',
@@ -206,7 +233,9 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
     schedule(view: SchedulerView): readonly Admission[] {
       const snapshot = buildSnapshot(view, params.creditSource);
       const evaluated = deps.evaluate(options.snapshot?.(snapshot, view) ?? snapshot, predictor, evaluateOptions);
-      const problem = selectionProblem(variant, evaluated, view);
+      const problem = admissibleProblem(selectionProblem(variant, evaluated, view), evaluated, view, admissible, variant);
+      // Nothing admissible: no decision to make (and nothing to record).
+      if (problem.sessions.length === 0) return [];
       onProblem?.({ tick: Math.round(view.time / params.horizon), time: view.time, problem });
       const assignments = decide(evaluated, problem);
       if (assignments.length === 0) return [];
