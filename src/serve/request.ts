@@ -104,3 +104,23 @@ export function readRequest(line: string): ReadRequest {
   }
   return { id, request: value as unknown as SidecarRequest };
 }
+
+/**
+ * Bytes a `predictor.load` line may spend around the predictor's JSON: the envelope
+ * (`{"id":...,"op":"predictor.load","predictor":...}`) with an id of up to about 970 characters.
+ */
+export const LOAD_ENVELOPE_BYTES = 1024;
+
+/**
+ * Throws an InvalidValueError unless `predictor`, as JSON, fits in a `predictor.load` line under
+ * `maxLineBytes`: what the sidecar saves it must be able to load.
+ */
+export function checkLoadable(predictor: unknown, maxLineBytes: number): void {
+  const room = maxLineBytes - LOAD_ENVELOPE_BYTES;
+  const bytes = Buffer.byteLength(JSON.stringify(predictor));
+  if (bytes > room) {
+    throw new InvalidValueError(
+      `predictor state is ${bytes} bytes of JSON, over the ${room} a predictor.load line under --max-line-bytes ${maxLineBytes} can carry`,
+    );
+  }
+}

@@ -414,6 +414,11 @@ export class ReadinessPredictor implements ReadinessSource {
     return s + elapsed - now;
   }
 
+  /** How much the predictor holds: tools with a history, samples in the global one, probe states. O(1). */
+  counts(): { tools: number; globalSamples: number; probes: number } {
+    return { tools: this.#tools.size, globalSamples: this.#global.count, probes: this.#probes.size };
+  }
+
   /** The persisted state: options, histories (with their eviction order) and probe states. */
   toJSON(): PredictorJSON {
     const tools = [];
