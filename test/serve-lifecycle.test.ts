@@ -3,7 +3,8 @@
  * clients are doing. Every cell of the matrix ends with exit 0 within 2 s, no file left behind and nothing
  * but the listening line on stderr. Clients:
  * - idle: connected (stdio: stdin open), one request answered, then silent;
- * - busy: sent 20,000 requests and reads no response, so the sidecar's output is congested;
+ * - busy: sent 20,000 requests (2,000 before a stdio `shutdown`) and reads no response, so the sidecar's
+ *   output is congested;
  * - half-open: the same burst, then closed its sending side (stdin ended), still not reading.
  * Over stdio, `shutdown` is the client's own last line (the client then reads); over the socket it comes
  * from a second connection. Also: the socket path's length, the socket file's mode, and silence on
@@ -27,7 +28,13 @@ afterAll(() => {
 });
 
 const EXIT_MS = 2000;
-const BURST = (JSON.stringify({ id: 0, op: 'hello' }) + '\n').repeat(20_000);
+const hellos = (n: number): string => (JSON.stringify({ id: 0, op: 'hello' }) + '\n').repeat(n);
+const BURST = hellos(20_000);
+/**
+ * Over stdio a `shutdown` is answered after every request before it: a burst still larger than the pipe
+ * holds (~360 KB of responses), small enough that answering it is not what the 2 s measure.
+ */
+const BURST_BEFORE_SHUTDOWN = hellos(2_000);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 type Trigger = 'SIGTERM' | 'SIGINT' | 'SIGHUP' | 'shutdown';
@@ -43,7 +50,7 @@ describe('tao serve over stdio: every way of ending exits 0 within 2 s', () => {
         expect(await s.request({ id: 'h', op: 'hello' })).toMatchObject({ ok: true });
         if (client !== 'idle') {
           s.child.stdout.pause();
-          s.write(BURST);
+          s.write(trigger === 'shutdown' ? BURST_BEFORE_SHUTDOWN : BURST);
           if (trigger === 'shutdown') s.write(JSON.stringify({ id: 'bye', op: 'shutdown' }) + '\n');
           if (client === 'half-open') s.child.stdin.end();
           await sleep(300);
