@@ -4,7 +4,7 @@
  * `run(args: string[]): Promise<number>` returning the exit code. Exit codes: 0 success, 1 failure
  * (e.g. a benchmark regression), 2 invalid input or usage.
  */
-import { exitQuietlyOnClosedPipe } from './commands/output.js';
+import { handleStdoutErrors } from './commands/output.js';
 import { InvalidTypeError, InvalidValueError } from './errors.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
-exitQuietlyOnClosedPipe(process.stdout);
+handleStdoutErrors(process.stdout);
 
 main(process.argv.slice(2)).then(
   (code) => {

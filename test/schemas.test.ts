@@ -18,6 +18,7 @@ import type { SidecarResponse } from '../src/serve/protocol.js';
 import { loadSolver, type Solver } from '../src/solve/solver.js';
 import { validateProblem } from '../src/solve/validate.js';
 import type { Problem } from '../src/types.js';
+import { MAX_COMMAND_LENGTH } from '../src/limits.js';
 import { loadSchemas, SCHEMA_BASE } from './helpers/schemas.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -255,6 +256,7 @@ const perFieldSnapshots: [string, Json, string][] = [
   ['tool name empty', edited(snap, (s) => (s.sessions[0].tool.name = '')), 'snapshot.sessions[0].tool.name must be a non-empty string'],
   ['tool startedAt missing', edited(snap, (s) => delete s.sessions[0].tool.startedAt), 'snapshot.sessions[0].tool.startedAt must be a number'],
   ['tool command a number', edited(snap, (s) => (s.sessions[0].tool.command = 5)), 'snapshot.sessions[0].tool.command must be a string'],
+  ['tool command too long', edited(snap, (s) => (s.sessions[0].tool.command = 'x'.repeat(MAX_COMMAND_LENGTH + 1))), `snapshot.sessions[0].tool.command must have at most ${MAX_COMMAND_LENGTH} characters (has ${MAX_COMMAND_LENGTH + 1})`],
   ['tool progress above 1', edited(snap, (s) => (s.sessions[0].tool.progress = 1.5)), 'snapshot.sessions[0].tool.progress must be from 0 to 1'],
   ['tool progress negative', edited(snap, (s) => (s.sessions[0].tool.progress = -0.1)), 'snapshot.sessions[0].tool.progress must be from 0 to 1'],
   ['waitingSince a string', edited(snap, (s) => (s.sessions[1].waitingSince = '90')), 'snapshot.sessions[1].waitingSince must be a number'],
@@ -353,6 +355,13 @@ describe('schema files', () => {
       const s = JSON.parse(readFileSync(new URL(`../schemas/${f}`, import.meta.url), 'utf8')) as { $schema: string; $id: string };
       expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
       expect(s.$id).toBe(`${SCHEMA_BASE}${f}`);
+    }
+  });
+
+  it('state the command-length rule with the runtime constant', () => {
+    const text = (f: string): string => readFileSync(new URL(`../schemas/${f}`, import.meta.url), 'utf8');
+    for (const f of ['snapshot.schema.json', 'request.schema.json']) {
+      expect(text(f).match(/"maxLength": \d+/g), f).toEqual([`"maxLength": ${MAX_COMMAND_LENGTH}`]);
     }
   });
 });
@@ -495,6 +504,7 @@ describe('sidecar messages', () => {
     ['observe, call without name', { id: 1, op: 'observe', calls: [{ startedAt: 1, returnedAt: 2 }] }, 'calls[0].name must be a string'],
     ['observe, call with unknown field', { id: 1, op: 'observe', calls: [{ name: 'x', startedAt: 1, returnedAt: 2, tool: 'x' }] }, 'calls[0].tool is not a known field'],
     ['observe, command a number', { id: 1, op: 'observe', calls: [{ name: 'x', startedAt: 1, returnedAt: 2, command: 1 }] }, 'calls[0].command must be a string'],
+    ['observe, command too long', { id: 1, op: 'observe', calls: [{ name: 'x', startedAt: 1, returnedAt: 2, command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) }] }, `calls[0].command must have at most ${MAX_COMMAND_LENGTH} characters (has ${MAX_COMMAND_LENGTH + 1})`],
     ['predictor.load without predictor', { id: 1, op: 'predictor.load' }, 'predictor must be an object'],
     ['predictor.load, bad predictor', { id: 1, op: 'predictor.load', predictor: perFieldPredictors[6]![1] }, perFieldPredictors[6]![2]],
   ];

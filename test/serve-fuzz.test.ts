@@ -6,16 +6,23 @@
  * package error code and a one-line message without a stack trace; the sidecar keeps serving (a `hello`
  * after the storm still answers) and ends with exit 0 on `shutdown`, with nothing on stderr.
  *
+ * Over the socket, several clients do the same at once, and each may vanish at random: mid-line, with
+ * requests unanswered, or while responses are still being written. The clients that stay get one valid
+ * response per line, in order; the sidecar logs nothing, and shutdown removes the socket.
+ *
  * Seeded and reproducible: TAO_FUZZ_SEED=<n> replays a run, TAO_FUZZ_CASES=<n> changes its length. Runs the
  * compiled CLI: `npm run build` first.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/commands/examples.js';
 import { SIDECAR_OPS } from '../src/serve/protocol.js';
 import { int, pick, randomValue, STRINGS, type Rand } from './helpers/fuzz.js';
 import { STACK_FRAME } from './helpers/cli.js';
 import { loadSchemas } from './helpers/schemas.js';
-import { SidecarProcess, type Json } from './helpers/sidecar.js';
+import { exitWithin, SidecarProcess, socketSidecar, SocketClient, type Json } from './helpers/sidecar.js';
 
 const SEED = Number(process.env.TAO_FUZZ_SEED ?? 20261130);
 const CASES = Number(process.env.TAO_FUZZ_CASES ?? 400);
@@ -105,6 +112,20 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   ]);
 }
 
+/** Checks one response line from the storm: schema-valid, a refusal with a package code and one line without a stack. */
+function checkResponse(validate: (x: unknown) => boolean, text: string, what: string): Json {
+  const response = JSON.parse(text) as Json;
+  expect(validate(response), `${what} -> ${text.slice(0, 300)}`).toBe(true);
+  if (response.ok === false) {
+    const error = response.error as { code: string; message: string };
+    expect(error.code, what).toMatch(/^ERR_TAO_/);
+    expect(error.code, `${what}: an internal error is a bug: ${error.message}`).not.toBe('ERR_TAO_INTERNAL');
+    expect(error.message, what).not.toMatch(STACK_FRAME);
+    expect(error.message.includes('\n'), what).toBe(false);
+  }
+  return response;
+}
+
 describe('tao serve under random input', () => {
   it(`answers each of ${CASES} random lines with one schema-valid response, keeps serving, exits 0 (seed ${SEED})`, async () => {
     const { validate } = loadSchemas();
@@ -116,16 +137,7 @@ describe('tao serve under random input', () => {
       s.write(line + '\n');
       const text = await withTimeout(s.nextLine(), `case ${i}: ${line.slice(0, 200)}`);
       expect(text, `case ${i}: stdout ended; stderr: ${s.stderr}`).toBeDefined();
-      const response = JSON.parse(text!) as Json;
-      expect(validate.response(response), `case ${i}: ${line.slice(0, 200)} -> ${text!.slice(0, 300)}`).toBe(true);
-      if (response.ok === false) {
-        refused++;
-        const error = response.error as { code: string; message: string };
-        expect(error.code, `case ${i}`).toMatch(/^ERR_TAO_/);
-        expect(error.code, `case ${i}: an internal error is a bug: ${error.message}`).not.toBe('ERR_TAO_INTERNAL');
-        expect(error.message, `case ${i}`).not.toMatch(STACK_FRAME);
-        expect(error.message.includes('\n'), `case ${i}`).toBe(false);
-      }
+      if (checkResponse(validate.response, text!, `case ${i}: ${line.slice(0, 200)}`).ok === false) refused++;
     }
     // The storm is mostly refusals, but not only: valid requests slip through and are answered.
     expect(refused).toBeGreaterThan(CASES / 2);
@@ -133,5 +145,52 @@ describe('tao serve under random input', () => {
     expect(await s.request({ id: 'after', op: 'hello' })).toMatchObject({ id: 'after', ok: true });
     await s.shutdown();
     expect(s.stderr).toBe('');
+  });
+});
+
+describe('tao serve --socket under concurrent random clients', () => {
+  const CLIENTS = 6;
+  it(`${CLIENTS} clients send ${CASES} random lines in all, vanishing at random; the rest are answered (seed ${SEED})`, async () => {
+    const { validate } = loadSchemas();
+    const r = seededRandom(SEED + 1);
+    const dir = mkdtempSync(join(tmpdir(), 'tao-fuzz-'));
+    const path = join(dir, 'tao.sock');
+    try {
+      const s = await socketSidecar(path);
+      let answered = 0;
+      let vanished = 0;
+      const client = async (c: number): Promise<void> => {
+        let conn = await SocketClient.connect(path);
+        for (let i = c; i < CASES; i += CLIENTS) {
+          const line = randomLine(r, i);
+          const k = r();
+          if (k < 0.04) {
+            // Vanish mid-line, or with a burst of requests whose responses are never read.
+            conn.write(k < 0.02 ? line.slice(0, 1 + int(r, line.length)) : (line + '\n').repeat(1 + int(r, 200)));
+            conn.socket.destroy();
+            vanished++;
+            conn = await SocketClient.connect(path);
+            continue;
+          }
+          conn.write(line + '\n');
+          const text = await withTimeout(conn.nextLine(), `client ${c} case ${i}: ${line.slice(0, 200)}`);
+          expect(text, `client ${c} case ${i}: connection ended; stderr: ${s.stderr}`).toBeDefined();
+          checkResponse(validate.response, text!, `client ${c} case ${i}: ${line.slice(0, 200)}`);
+          answered++;
+        }
+        expect(await conn.request({ id: `after-${c}`, op: 'hello' })).toMatchObject({ id: `after-${c}`, ok: true });
+        conn.socket.end();
+      };
+      await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+      expect(vanished).toBeGreaterThan(0);
+      expect(answered).toBeGreaterThan(CASES / 2);
+      const last = await SocketClient.connect(path);
+      expect(await last.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+      expect(await exitWithin(s, 2000)).toBe(0);
+      expect(existsSync(path)).toBe(false);
+      expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

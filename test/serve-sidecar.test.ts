@@ -17,7 +17,7 @@ import { ReadinessPredictor, type CompletedCall } from '../src/evaluate/readines
 import type { Snapshot } from '../src/evaluate/snapshot.js';
 import { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION } from '../src/serve/protocol.js';
 import type { PlanValue, Problem } from '../src/types.js';
-import { CLI, SidecarProcess, type Json } from './helpers/sidecar.js';
+import { CLI, SidecarProcess, socketSidecar, type Json } from './helpers/sidecar.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -286,11 +286,9 @@ describe('tao serve over stdio', () => {
 
 describe('tao serve --socket', () => {
   /** A sidecar serving a fresh socket path, once it listens. */
-  async function socketSidecar(): Promise<{ s: SidecarProcess; path: string }> {
+  async function freshSocketSidecar(args: string[] = []): Promise<{ s: SidecarProcess; path: string }> {
     const path = join(tempDir(), 'tao.sock');
-    const s = new SidecarProcess(['--socket', path]);
-    while (!s.stderr.includes('listening')) await new Promise((r) => setTimeout(r, 20));
-    return { s, path };
+    return { s: await socketSidecar(path, args), path };
   }
 
   /** Connects, sends the lines, resolves with the response lines once `count` have arrived. */
@@ -313,7 +311,7 @@ describe('tao serve --socket', () => {
   }
 
   it('serves several connections with one predictor and removes the socket on shutdown', async () => {
-    const { s, path } = await socketSidecar();
+    const { s, path } = await freshSocketSidecar();
     expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);
     const [, c] = cases.find(([f]) => f === 'appendix-h-cache.json')!;
     const [solved, observed] = await exchange(path, [
@@ -330,8 +328,8 @@ describe('tao serve --socket', () => {
     expect(await s.nextLine()).toBeUndefined(); // nothing on stdout in socket mode
   });
 
-  it('stops reading a connection whose responses are not read, then answers everything', async () => {
-    const { s, path } = await socketSidecar();
+  it('reads ahead at most one line cap, then stops reading a connection whose responses are not read', async () => {
+    const { s, path } = await freshSocketSidecar(['--max-line-bytes', '65536']);
     const sock = connect(path);
     await new Promise((r) => sock.once('connect', r));
     sock.pause();
@@ -339,7 +337,8 @@ describe('tao serve --socket', () => {
     // ~0.5 MB of requests, ~3.6 MB of responses: far more than the socket's buffers hold.
     sock.write((JSON.stringify({ id: 0, op: 'hello' }) + '\n').repeat(n));
     await new Promise((r) => setTimeout(r, 1000));
-    // The sidecar holds back instead of buffering responses: requests it has not read stay queued here.
+    // The sidecar holds back instead of buffering responses: past 64 KiB read ahead (and what the socket
+    // buffers hold), requests it has not read stay queued here.
     expect(sock.writableLength).toBeGreaterThan(0);
     let text = '';
     sock.setEncoding('utf8');
@@ -352,7 +351,7 @@ describe('tao serve --socket', () => {
   });
 
   it('a client that vanishes mid-stream does not stop the others', async () => {
-    const { s, path } = await socketSidecar();
+    const { s, path } = await freshSocketSidecar();
     const rude = connect(path);
     await new Promise((r) => rude.once('connect', r));
     rude.pause();
@@ -369,7 +368,7 @@ describe('tao serve --socket', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} closes the server and removes the socket: exit 0`, async () => {
-      const { s, path } = await socketSidecar();
+      const { s, path } = await freshSocketSidecar();
       expect(existsSync(path)).toBe(true);
       s.child.kill(signal);
       expect(await s.exited).toBe(0);

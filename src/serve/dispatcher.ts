@@ -26,7 +26,7 @@ import {
   type StatsResponse,
 } from './protocol.js';
 import type { Line } from './lines.js';
-import { readRequest } from './request.js';
+import { checkLoadable, readRequest } from './request.js';
 
 /** A response, and whether the sidecar stops after sending it. */
 export interface Reply {
@@ -108,8 +108,11 @@ export class Dispatcher {
         for (const call of calls) if (this.#predictor.observe(call)) learned += 1;
         return { id, ok: true, learned };
       }
-      case 'predictor.save':
-        return { id, ok: true, predictor: this.#predictor.toJSON() };
+      case 'predictor.save': {
+        const predictor = this.#predictor.toJSON();
+        checkLoadable(predictor, this.maxLineBytes);
+        return { id, ok: true, predictor };
+      }
       case 'predictor.load':
         this.#predictor = ReadinessPredictor.fromJSON(r.predictor, 'predictor');
         return { id, ok: true };
@@ -121,7 +124,7 @@ export class Dispatcher {
   }
 
   #stats(id: RequestId): StatsResponse {
-    const p = this.#predictor.toJSON();
+    const p = this.#predictor.counts();
     return {
       id,
       ok: true,
@@ -132,7 +135,7 @@ export class Dispatcher {
       requests: { ...this.#requests },
       errors: { ...this.#errors },
       solveMicros: this.#solveMicros.summary(),
-      predictor: { tools: p.tools.length, globalSamples: p.global.durations.length },
+      predictor: { tools: p.tools, globalSamples: p.globalSamples },
     };
   }
 

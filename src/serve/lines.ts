@@ -20,6 +20,11 @@ export class LineSplitter {
     this.maxBytes = maxBytes;
   }
 
+  /** Bytes of the line still arriving that are held (0 while an oversized line is being dropped). */
+  get pendingBytes(): number {
+    return this.#length;
+  }
+
   /** Feeds one chunk; returns the lines it completes. */
   push(chunk: Buffer): Line[] {
     const out: Line[] = [];

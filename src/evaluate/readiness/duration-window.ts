@@ -1,6 +1,10 @@
 /**
- * A bounded history of tool-call durations: the last `capacity` samples in a ring buffer, with the
- * empirical Bernstein bound recomputed on each push (O(capacity)), so that a readiness query is O(1).
+ * A bounded history of tool-call durations: the last `capacity` samples in a ring buffer, and the
+ * empirical Bernstein bound over them. A push costs O(1); the bound is recomputed (O(capacity), two
+ * passes in a fixed order) on the first query after the samples changed, so a batch of pushes costs one
+ * recomputation at most, and a restored window computes bit-identical bounds. Running sums updated on
+ * each push would drift from the two-pass value by rounding, and differ between a window and its restored
+ * copy.
  */
 import { bernsteinBound, durationStats } from './bernstein.js';
 
@@ -11,11 +15,14 @@ export class DurationWindow {
   #count = 0;
   /** Largest `returnedAt` among the samples pushed: when this history last gained evidence. */
   #lastSampleAt = Number.NEGATIVE_INFINITY;
-  /** The bound over the kept samples; NaN below 1 sample. */
+  /** The bound over the kept samples; NaN below 1 sample. Stale while #dirty. */
   #bound = Number.NaN;
+  #dirty = false;
+  readonly #delta: number;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, delta: number) {
     this.#buf = new Float64Array(capacity);
+    this.#delta = delta;
   }
 
   get count(): number {
@@ -28,11 +35,15 @@ export class DurationWindow {
 
   /** The empirical Bernstein bound of the kept samples (NaN when empty). */
   get bound(): number {
+    if (this.#dirty) {
+      this.#dirty = false;
+      this.#bound = bernsteinBound(durationStats(this.#buf, this.#start, this.#count), this.#delta);
+    }
     return this.#bound;
   }
 
-  /** Adds a duration observed at `at`, dropping the oldest when full, and refreshes the bound. */
-  push(duration: number, at: number, delta: number): void {
+  /** Adds a duration observed at `at`, dropping the oldest when full. */
+  push(duration: number, at: number): void {
     const cap = this.#buf.length;
     if (this.#count < cap) {
       this.#buf[(this.#start + this.#count) % cap] = duration;
@@ -42,7 +53,7 @@ export class DurationWindow {
       this.#start = this.#start + 1 === cap ? 0 : this.#start + 1;
     }
     if (at > this.#lastSampleAt) this.#lastSampleAt = at;
-    this.#bound = bernsteinBound(durationStats(this.#buf, this.#start, this.#count), delta);
+    this.#dirty = true;
   }
 
   /**
@@ -50,11 +61,11 @@ export class DurationWindow {
    * `lastSampleAt`: the state `values()` and `lastSampleAt` describe, with the same bound.
    */
   static restore(capacity: number, values: readonly number[], lastSampleAt: number, delta: number): DurationWindow {
-    const w = new DurationWindow(capacity);
+    const w = new DurationWindow(capacity, delta);
     w.#buf.set(values);
     w.#count = values.length;
     w.#lastSampleAt = lastSampleAt;
-    if (values.length > 0) w.#bound = bernsteinBound(durationStats(w.#buf, 0, values.length), delta);
+    w.#dirty = values.length > 0;
     return w;
   }
 

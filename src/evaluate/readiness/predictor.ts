@@ -207,7 +207,7 @@ export class ReadinessPredictor implements ReadinessSource {
 
   constructor(options?: PredictorOptions) {
     this.options = Object.freeze(resolvePredictorOptions(options));
-    this.#global = new DurationWindow(this.options.globalWindow);
+    this.#global = new DurationWindow(this.options.globalWindow, this.options.delta);
   }
 
   /**
@@ -229,14 +229,14 @@ export class ReadinessPredictor implements ReadinessSource {
         const oldest = this.#tools.keys().next();
         if (!oldest.done) this.#tools.delete(oldest.value);
       }
-      w = new DurationWindow(o.window);
+      w = new DurationWindow(o.window, o.delta);
     } else {
       this.#tools.delete(name); // re-inserted below: most recently observed
     }
     this.#tools.set(name, w);
     const duration = returnedAt - startedAt;
-    w.push(duration, returnedAt, o.delta);
-    this.#global.push(duration, returnedAt, o.delta);
+    w.push(duration, returnedAt);
+    this.#global.push(duration, returnedAt);
     return true;
   }
 
@@ -412,6 +412,11 @@ export class ReadinessPredictor implements ReadinessSource {
     let elapsed = state.next - s;
     while (s + elapsed <= now) elapsed *= 2;
     return s + elapsed - now;
+  }
+
+  /** How much the predictor holds: tools with a history, samples in the global one, probe states. O(1). */
+  counts(): { tools: number; globalSamples: number; probes: number } {
+    return { tools: this.#tools.size, globalSamples: this.#global.count, probes: this.#probes.size };
   }
 
   /** The persisted state: options, histories (with their eviction order) and probe states. */
