@@ -45,6 +45,7 @@ export async function serveStream(
     // Blank lines (e.g. a keep-alive newline) are not requests.
     if (line.kind === 'line' && line.text.trim() === '') return undefined;
     const reply = dispatcher.handle(line);
+    if (reply.response === undefined) return undefined; // a notification: no response line
     if (!(await send(output, JSON.stringify(reply.response) + '\n')) || outputGone) return 'output-closed';
     return reply.shutdown ? 'shutdown' : undefined;
   };
