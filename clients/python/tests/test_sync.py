@@ -135,7 +135,7 @@ class SyncOther(unittest.TestCase):
 class SyncSocket(unittest.TestCase):
     def test_spawned_socket_sidecar(self):
         path = socket_path()
-        with TaoClient(TAO, socket=path) as tao:
+        with TaoClient(TAO, socket=path, stderr=subprocess.DEVNULL) as tao:
             self.assertTrue(os.path.exists(path))
             tao.observe(CALLS)
             self.assertEqual(len(tao.tick(snapshot()).plan["assignments"]), 2)

@@ -205,7 +205,14 @@ class TaoClient:
                 stdin.flush()
 
             # Responses are read from the descriptor itself (select + os.read), never through `stdout`'s buffer.
-            self._conn = _Connection(stdout.fileno(), write, lambda: (stdin.close(), stdout.close()))
+            def close() -> None:
+                for stream in (stdin, stdout):
+                    try:
+                        stream.close()
+                    except OSError:  # a flush into a pipe the sidecar closed
+                        pass
+
+            self._conn = _Connection(stdout.fileno(), write, close)
         else:
             if self._spawn:
                 assert self._command is not None
