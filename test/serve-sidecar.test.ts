@@ -301,7 +301,7 @@ describe('tao serve over stdio', () => {
     const r = spawnSync(process.execPath, [CLI, 'serve', '--max-line-bytes', '0'], { encoding: 'utf8', input: '' });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`tao: --max-line-bytes must be an integer from 1 to ${2 ** 30} (got "0")\n`);
+    expect(r.stderr).toBe(`tao serve: --max-line-bytes must be an integer from 1 to ${2 ** 30} (got "0")\n`);
   });
 });
 
