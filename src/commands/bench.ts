@@ -13,6 +13,7 @@ import { compareReports } from '../bench/check.js';
 import {
   defaultBenchOptions,
   defaultGateThresholds,
+  GOAL,
   PAIRED_GATE,
   quickBenchOptions,
   type BenchOptions,
@@ -51,6 +52,9 @@ const HELP = `usage: tao bench [options]
 Validates, then times, the solver runners on steady-state ticks of the paper's nine settings (recorded from
 the simulator after ${STEADY_STATE.warmUpSec} s of warm-up, ${STEADY_STATE.seeds} seeds), prints a table beside the paper's Table 9, and
 optionally writes a JSON report and an SVG plot. The warm-up ticks are the family "warm-up" (--families).
+It says first which oracles check the plans and where corpora are cached; the table comes with a legend;
+the last line is the verdict: PASS (exit 0) when every setting meets the goal (in-thread P95 <= ${GOAL.inThreadP95Ms} ms,
+pool P95 <= ${GOAL.poolP95Ms} ms, fallback <= ${GOAL.fallbackPct}%, every plan exact), else FAIL (exit 1).
 
 workload:
   --settings LIST        comma-separated settings, or "all" (default: all)
