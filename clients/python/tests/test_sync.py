@@ -140,12 +140,30 @@ class SyncSocket(unittest.TestCase):
             tao.observe(CALLS)
             self.assertEqual(len(tao.tick(snapshot()).plan["assignments"]), 2)
             saved = tao.save_predictor()
-            tao._proc.kill()  # the whole server dies: it is started again and the predictor restored
+            tao._proc.kill()  # the whole server dies (its socket file left behind): started again, predictor restored
             tao._proc.wait()
-            os.unlink(path)
+            self.assertTrue(os.path.exists(path))
             self.assertEqual(tao.save_predictor(), saved)
             self.assertEqual(tao.restarts, 1)
         self.assertFalse(os.path.exists(path))
+
+    def test_a_timeout_on_a_spawned_socket_sidecar_restarts_it_cleanly(self):
+        path = socket_path()
+        with TaoClient(TAO, socket=path, stderr=subprocess.DEVNULL) as tao:
+            with self.assertRaises(TaoTimeoutError):
+                tao.solve({"nodes": [], "sessions": []}, timeout=1e-9)
+            self.assertTrue(tao.hello()["ok"])
+            self.assertEqual(tao.restarts, 1)
+        self.assertFalse(os.path.exists(path))
+
+    def test_a_path_that_is_not_a_stale_socket_is_left_alone(self):
+        path = socket_path()
+        with open(path, "w") as f:
+            f.write("mine")
+        with self.assertRaises(SidecarExitedError):
+            TaoClient(TAO, socket=path, stderr=subprocess.DEVNULL)
+        with open(path) as f:
+            self.assertEqual(f.read(), "mine")
 
     def test_connecting_to_a_running_sidecar_leaves_it_running(self):
         path = socket_path()

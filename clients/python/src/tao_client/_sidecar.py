@@ -1,5 +1,7 @@
 """What both clients share about the sidecar process: how to start it and how long to wait for it."""
 import os
+import socket as _socket
+import stat
 from typing import List, Optional, Sequence
 
 from .locate import TaoCommand, find_tao
@@ -29,3 +31,25 @@ def check_timeout(timeout: Optional[float], what: str = "timeout") -> Optional[f
     if not 0 < timeout < float("inf"):
         raise ValueError(f"{what} must be a positive, finite number of seconds or None (got {timeout!r})")
     return float(timeout)
+
+
+def remove_stale_socket(path: str) -> None:
+    """Removes a socket file no server answers on (left by a sidecar that was killed); leaves anything else.
+
+    A live socket, a regular file or a directory at ``path`` is kept: ``tao serve --socket`` then refuses
+    it and the start fails with its message.
+    """
+    try:
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            return
+    except FileNotFoundError:
+        return
+    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except ConnectionRefusedError:
+        os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        probe.close()

@@ -9,7 +9,7 @@ import time
 from typing import IO, Any, Deque, List, Optional, Sequence, Tuple, Union
 
 from . import protocol
-from ._sidecar import DEFAULT_TIMEOUT, EXIT_TIMEOUT, START_TIMEOUT, check_timeout, serve_command
+from ._sidecar import DEFAULT_TIMEOUT, EXIT_TIMEOUT, START_TIMEOUT, check_timeout, remove_stale_socket, serve_command
 from .errors import InvalidValueError, ProtocolError, SidecarExitedError, TaoTimeoutError
 from .locate import TaoCommand
 from .types import (
@@ -91,7 +91,9 @@ class _Connection:
         if proc is None:
             return None
         try:
-            return await asyncio.wait_for(proc.wait(), EXIT_TIMEOUT if graceful else 0.5)
+            if not graceful and proc.returncode is None:
+                proc.terminate()  # SIGTERM: a socket server removes its socket file
+            return await asyncio.wait_for(proc.wait(), EXIT_TIMEOUT)
         except asyncio.TimeoutError:
             proc.kill()
             return await proc.wait()
@@ -221,6 +223,7 @@ class AsyncTaoClient:
         else:
             if self._spawn:
                 assert self._command is not None
+                remove_stale_socket(self._socket_path)
                 proc = await asyncio.create_subprocess_exec(
                     *self._command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=self._stderr
                 )

@@ -8,7 +8,7 @@ import time
 from typing import IO, Any, Dict, List, Optional, Sequence, Union
 
 from . import protocol
-from ._sidecar import DEFAULT_TIMEOUT, EXIT_TIMEOUT, START_TIMEOUT, check_timeout, serve_command
+from ._sidecar import DEFAULT_TIMEOUT, EXIT_TIMEOUT, START_TIMEOUT, check_timeout, remove_stale_socket, serve_command
 from .errors import InvalidValueError, ProtocolError, SidecarExitedError, TaoTimeoutError
 from .locate import TaoCommand
 from .types import (
@@ -216,6 +216,7 @@ class TaoClient:
         else:
             if self._spawn:
                 assert self._command is not None
+                remove_stale_socket(self._socket_path)
                 self._proc = subprocess.Popen(self._command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr)
             sock = self._connect(deadline)
             self._conn = _Connection(sock.fileno(), sock.sendall, sock.close)
@@ -256,7 +257,9 @@ class TaoClient:
         if proc is None:
             return None
         try:
-            return proc.wait(timeout=EXIT_TIMEOUT if graceful else 0.5)
+            if not graceful and proc.poll() is None:
+                proc.terminate()  # SIGTERM: a socket server removes its socket file
+            return proc.wait(timeout=EXIT_TIMEOUT)
         except subprocess.TimeoutExpired:
             proc.kill()
             return proc.wait()
