@@ -24,6 +24,7 @@ import { runningRequestsSvg } from '../sim/svg.js';
 import { formatSetting, formatSummaryTable } from '../sim/table.js';
 import { WORKLOAD_PROFILES } from '../sim/workload.js';
 import { checkSweepValue } from '../sim/sweep.js';
+import { summaryCsv } from './output-csv.js';
 
 /** The setting simulated when no --setting or --setting-file is given. */
 export const DEFAULT_SETTING = 'ds-64';
@@ -57,6 +58,7 @@ options:
   --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
   --sample S            seconds between samples of running requests (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
+  --csv FILE            write the summary table as CSV (per metric: mean and 95% interval half-width)
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
                         (the recorded policy: the one given, or tao with several)
@@ -85,6 +87,7 @@ const FLAGS = {
   'state-budget': { type: 'string' },
   sample: { type: 'string' },
   json: { type: 'string' },
+  csv: { type: 'string' },
   svg: { type: 'string' },
   record: { type: 'string' },
   check: { type: 'boolean' },
@@ -204,6 +207,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.csv !== undefined) checkWritable('--csv', values.csv);
   if (values.svg !== undefined) checkWritable('--svg', values.svg);
   if (values.record !== undefined) checkWritable('--record', values.record);
   const recordFd = values.record === undefined ? undefined : openSync(values.record, 'w');
@@ -244,6 +248,7 @@ export async function run(args: string[]): Promise<number> {
     const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
     writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
   }
+  if (values.csv !== undefined) writeFileSync(values.csv, summaryCsv(report.summary.map((r) => ({ label: r.policy, seeds: r.seeds.length, metrics: r.metrics })), 'policy'));
   if (values.svg !== undefined) {
     const first = seeds[0]!;
     const series = report.runs

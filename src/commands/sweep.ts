@@ -18,6 +18,7 @@ import { formatSummaryTable, TABLE_COLUMNS } from '../sim/table.js';
 import type { SummaryMetric } from '../sim/summary.js';
 import { DEFAULT_POLICY, DEFAULT_SETTING, modeFromFlags, settingFromFlags } from './simulate.js';
 import { defaultSimulateOptions } from '../sim/run.js';
+import { summaryCsv } from './output-csv.js';
 
 const HELP = `usage: tao sweep --param NAME=V1,V2,... [--param ...] [options]
 
@@ -36,6 +37,7 @@ options:
   --seeds N|a,b,...     seeds 1..N, or a list (default ${defaultSimulateOptions.seeds.length})
   --tasks N | --duration SECONDS   run mode (default: the setting's task count)
   --json FILE           write the report as JSON
+  --csv FILE            write the table as CSV (per metric: mean and 95% interval half-width)
   --svg PREFIX          write PREFIX.latency.svg, PREFIX.ttft.svg, PREFIX.decode.svg
   --progress            show a progress bar on stderr even when it is not a terminal
   -h, --help            this help`;
@@ -50,6 +52,7 @@ const FLAGS = {
   tasks: { type: 'string' },
   duration: { type: 'string' },
   json: { type: 'string' },
+  csv: { type: 'string' },
   svg: { type: 'string' },
   progress: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -82,7 +85,8 @@ export function parseParams(texts: readonly string[]): SweepGrid {
 const PLOTS: readonly { file: string; metric: SummaryMetric; label: string }[] = [
   { file: 'latency', metric: 'latencyMean', label: 'task latency (s)' },
   { file: 'ttft', metric: 'ttftMean', label: 'mean TTFT (s)' },
-  { file: 'decode', metric: 'decodeThroughput', label: 'decode throughput (tok/s)' },
+  // The table's decode column: steady-state throughput, not the whole run's.
+  { file: 'decode', metric: 'decodeThroughputSteady', label: 'steady decode throughput (tok/s)' },
 ];
 
 export async function run(args: string[]): Promise<number> {
@@ -100,6 +104,7 @@ export async function run(args: string[]): Promise<number> {
   const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : seedsFlag('--seeds', values.seeds);
   const mode = modeFromFlags(values, setting);
   if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.csv !== undefined) checkWritable('--csv', values.csv);
   if (values.svg !== undefined) for (const plot of PLOTS) checkWritable('--svg', `${values.svg}.${plot.file}.svg`);
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
   const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, process.stderr.isTTY === true || values.progress === true);
@@ -116,10 +121,12 @@ export async function run(args: string[]): Promise<number> {
     const { schemaVersion, ...rest } = report;
     writeFileSync(values.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
   }
+  if (values.csv !== undefined) writeFileSync(values.csv, summaryCsv(rows.map((r) => ({ label: r.policy, seeds: seeds.length, metrics: r.metrics })), 'grid point'));
   if (values.svg !== undefined) {
+    const caption = `mean, bars: 95% t-interval over ${seeds.length} seed${seeds.length === 1 ? '' : 's'}`;
     for (const plot of PLOTS) {
       const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
-      writeFileSync(`${values.svg}.${plot.file}.svg`, sweepSvg(pts, `${policy} on ${setting.name}: ${plot.label}`, plot.label));
+      writeFileSync(`${values.svg}.${plot.file}.svg`, sweepSvg(pts, `${policy} on ${setting.name}: ${plot.label} (${caption})`, plot.label));
     }
   }
   return 0;
