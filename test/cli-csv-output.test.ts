@@ -1,7 +1,8 @@
 /**
  * `--csv` beside `--json` on `tao simulate` and `tao sweep`: the printed table's rows as CSV, per metric
  * the mean over the seeds and its 95% interval half-width, equal to the JSON report's summary; sweep plots
- * say what their bars are (95% t-interval over N seeds) and plot the table's steady decode throughput.
+ * say what their bars are (95% t-interval over N seeds) and plot the table's steady decode throughput;
+ * a paired comparison cell past +-100% reads as a ratio to the baseline.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,5 +57,16 @@ describe('--csv', () => {
       expect(readFileSync(`${svg}.${plot}.svg`, 'utf8')).toContain('(mean, bars: 95% t-interval over 2 seeds)');
     }
     expect(readFileSync(`${svg}.decode.svg`, 'utf8')).toContain('steady decode throughput (tok/s)');
+  });
+});
+
+describe('paired comparison cells', () => {
+  it('read as percentages up to +-100% and as ratios to the baseline past it', async () => {
+    const { formatRelative } = await import('../src/sim/comparison-table.js');
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 0.123, relativeCi95: 0.045 })).toBe('+12.3% ± 4.5%');
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: -0.85, relativeCi95: 0.03 })).toBe('-85.0% ± 3.0%');
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 1, relativeCi95: 0.1 })).toBe('+100.0% ± 10.0%');
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 476.439, relativeCi95: 72.779 })).toBe('x477.44 ± 72.78');
+    expect(formatRelative({ diff: { mean: 1, ci95: Number.NaN, n: 1 }, relative: 1.5, relativeCi95: Number.NaN })).toBe('x2.50');
   });
 });
