@@ -42,9 +42,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`tao: unknown command "${name}" ('tao --help' lists the commands)\n`);
     return 2;
   }
+  prefix = `tao ${name}`;
   const mod = await command.load();
   return mod.run(rest);
 }
+
+/** What every error line starts with: the command that failed (`tao solve: ...`), or `tao` before one is known. */
+let prefix = 'tao';
 
 handleStdoutErrors(process.stdout);
 
@@ -57,10 +61,10 @@ main(process.argv.slice(2)).then(
     const message = err instanceof Error ? err.message : String(err);
     const line = message.split('\n', 1)[0];
     if (err instanceof InvalidTypeError || err instanceof InvalidValueError) {
-      process.stderr.write(`tao: ${line}\n`);
+      process.stderr.write(`${prefix}: ${line}\n`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`tao: ${err instanceof Error ? `${err.name}: ` : ''}${line}\n`);
+      process.stderr.write(`${prefix}: ${err instanceof Error ? `${err.name}: ` : ''}${line}\n`);
       process.exitCode = 1;
     }
   },

@@ -34,7 +34,7 @@ describe('help texts show the exported defaults', () => {
   it('tao solve: the solve defaults', async () => {
     const text = await help(solve);
     expect(line(text, '--quantum')).toContain(`(default ${defaultSolveOptions.quantum})`);
-    expect(line(text, '--budget')).toContain(`(default ${defaultSolveOptions.stateBudget},`);
+    expect(line(text, '--state-budget')).toContain(`(default ${defaultSolveOptions.stateBudget},`);
   });
 
   it('tao simulate: the TAO parameters, which are the evaluation, predictor and solve defaults', async () => {

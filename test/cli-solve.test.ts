@@ -80,7 +80,7 @@ describe('tao solve', () => {
     const bad = { nodes: [{ id: 'a', capacity: 10 }], sessions: [{ id: 's', weight: 1.5, tokens: 0, ready: true }] };
     const r = tao(['solve'], JSON.stringify(bad));
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tao: problem.sessions[0].weight must be a positive integer <= 4294967295\n');
+    expect(r.stderr).toBe('tao solve: problem.sessions[0].weight must be a positive integer <= 4294967295\n');
   });
 
   it('bad flags and missing files: exit 2, one line', () => {
@@ -90,7 +90,7 @@ describe('tao solve', () => {
     });
     expect(tao(['solve', '--budget', '67108865'])).toMatchObject({
       code: 2,
-      stderr: 'tao solve: --budget must be an integer from 1 to 67108864 (got "67108865")\n',
+      stderr: 'tao solve: --state-budget must be an integer from 1 to 67108864 (got "67108865")\n',
     });
     expect(tao(['solve', '--fast'])).toMatchObject({ code: 2, stderr: 'tao solve: unknown option "--fast"\n' });
     expect(tao(['solve', join(dir, 'absent.json')])).toMatchObject({

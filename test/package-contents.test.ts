@@ -47,7 +47,12 @@ describe('package tarball', () => {
     for (const name of ['problem', 'plan', 'snapshot', 'predictor', 'request', 'response']) {
       expect(files).toContain(`schemas/${name}.schema.json`);
     }
-    for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/sidecar.md', 'examples/python/tao_client.py']) expect(files).toContain(f);
+    for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/sidecar.md']) expect(files).toContain(f);
+    // The Python package, installable with pip from node_modules/tao-solver/clients/python; not its tests.
+    for (const f of ['pyproject.toml', 'README.md', 'src/tao_client/__init__.py', 'src/tao_client/client.py', 'src/tao_client/aio.py', 'src/tao_client/py.typed']) {
+      expect(files).toContain(`clients/python/${f}`);
+    }
+    expect([...files].filter((f) => f.startsWith('clients/') && !/^clients\/python\/(pyproject\.toml|README\.md|src\/tao_client\/[a-z_]+\.py|src\/tao_client\/py\.typed)$/.test(f))).toEqual([]);
   });
 
   it('ships the docs the README links', () => {

@@ -169,7 +169,7 @@ console.log(JSON.stringify({ plan, schemaId: schema.$id, esm }));
       { name: 'bash', startedAt: 90, returnedAt: 90.6 },
       { name: 'bash', startedAt: 95, returnedAt: 95.7 },
     ];
-    expect(await s.request({ id: 3, op: 'observe', calls })).toEqual({ id: 3, ok: true, learned: 2 });
+    expect(await s.request({ id: 3, op: 'observe', calls })).toEqual({ id: 3, op: 'observe', ok: true, learned: 2 });
     const after = await s.request({ id: 4, op: 'evaluate', snapshot });
     expect((after.problem as Problem).sessions[0]!.ready).toBe(true);
     const saved = await s.request({ id: 5, op: 'predictor.save' });
@@ -177,7 +177,7 @@ console.log(JSON.stringify({ plan, schemaId: schema.$id, esm }));
     await s.shutdown(6);
 
     const again = new SidecarProcess([], [tao, 'serve']);
-    expect(await again.request({ id: 1, op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 1, ok: true });
+    expect(await again.request({ id: 1, op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 1, op: 'predictor.load', ok: true });
     expect(((await again.request({ id: 2, op: 'evaluate', snapshot })).problem as Problem).sessions[0]!.ready).toBe(true);
     await again.shutdown(3);
     expect(s.stderr + again.stderr).toBe('');

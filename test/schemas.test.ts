@@ -12,6 +12,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
 import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { evaluate } from '../src/evaluate/evaluate.js';
+import type { Snapshot } from '../src/evaluate/snapshot.js';
 import { validateSnapshot } from '../src/evaluate/validate-snapshot.js';
 import { Dispatcher } from '../src/serve/dispatcher.js';
 import type { SidecarResponse } from '../src/serve/protocol.js';
@@ -457,12 +459,17 @@ describe('sidecar messages', () => {
   /** The sidecar's answer to one request line; every response is kept for the response schema test. */
   function answer(request: unknown): SidecarResponse {
     const { response } = dispatcher.handle({ kind: 'line', text: JSON.stringify(request) });
-    responses.push(response);
-    return response;
+    expect(response, JSON.stringify(request).slice(0, 200)).toBeDefined();
+    responses.push(response!);
+    return response!;
   }
 
   const validRequests: [string, Json][] = [
     ['hello', { id: 1, op: 'hello' }],
+    ['hello with protocols', { id: 1.5, op: 'hello', protocols: [1, 7] }],
+    ['tick', { id: 't', op: 'tick', snapshot: snap }],
+    ['tick with every field', { id: 't2', op: 'tick', snapshot: snap, evaluateOptions: { reserve: 1, halfLife: 3 }, solveOptions: { quantum: 1, path: 'dense' }, previous: { assignments: [{ session: 's2', node: 'a' }], signatures: { s2: 7, s1: 'x' } } }],
+    ['tick carrying a plan over', { id: 't3', op: 'tick', snapshot: snap, previous: { assignments: [{ session: 's1', node: 'a' }], signatures: { s1: evaluate(snap as Snapshot, new ReadinessPredictor()).sessions[0]!.signature! } } }],
     ['solve', { id: 'a', op: 'solve', problem: small }],
     ['solve with every option', { id: 2.5, op: 'solve', problem: small, options: { quantum: 1, stateBudget: 2 ** 26, deadlineMs: 0.5, path: 'frontier' } }],
     ...caseRequests,
@@ -480,11 +487,26 @@ describe('sidecar messages', () => {
   ];
   const invalidRequests: [string, unknown, string][] = [
     ['not an object', [1], 'request must be a JSON object'],
-    ['no id', { op: 'hello' }, 'id is missing (a string or a number)'],
+    ['no id', { op: 'hello' }, 'id is missing (a string or a number; only observe may go without one)'],
+    ['tick without id', { op: 'tick', snapshot: snap }, 'id is missing (a string or a number; only observe may go without one)'],
+    ['hello, protocols empty', { id: 1, op: 'hello', protocols: [] }, 'protocols must have from 1 to 64 entries (has 0)'],
+    ['hello, protocols of strings', { id: 1, op: 'hello', protocols: ['1'] }, 'protocols[0] must be a number'],
+    ['hello, protocol 0', { id: 1, op: 'hello', protocols: [0] }, 'protocols[0] must be a positive integer (got 0)'],
+    ['tick without snapshot', { id: 1, op: 'tick' }, 'snapshot must be an object'],
+    ['tick, bad snapshot', { id: 1, op: 'tick', snapshot: perFieldSnapshots[5]![1] }, perFieldSnapshots[5]![2]],
+    ['tick, solve option unknown', { id: 1, op: 'tick', snapshot: snap, solveOptions: { q: 1 } }, 'solveOptions.q is not a known option'],
+    ['tick, evaluate option out of range', { id: 1, op: 'tick', snapshot: snap, evaluateOptions: { creditUnit: 0 } }, 'evaluateOptions.creditUnit must be an integer from 1 to 4294967295'],
+    ['tick, the one options field of solve', { id: 1, op: 'tick', snapshot: snap, options: {} }, 'options is not a field of a "tick" request'],
+    ['tick, previous not an object', { id: 1, op: 'tick', snapshot: snap, previous: [] }, 'previous must be an object'],
+    ['tick, previous with an unknown field', { id: 1, op: 'tick', snapshot: snap, previous: { assignments: [], signatures: {}, plan: {} } }, 'previous.plan is not a known field'],
+    ['tick, previous assignment with an unknown field', { id: 1, op: 'tick', snapshot: snap, previous: { assignments: [{ session: 's1', node: 'a', at: 1 }], signatures: { s1: 1 } } }, 'previous.assignments[0].at is not a known field'],
+    ['tick, previous assignment node empty', { id: 1, op: 'tick', snapshot: snap, previous: { assignments: [{ session: 's1', node: '' }], signatures: { s1: 1 } } }, 'previous.assignments[0].node must be a non-empty string'],
+    ['tick, previous signature a boolean', { id: 1, op: 'tick', snapshot: snap, previous: { assignments: [], signatures: { s1: true } } }, 'previous.signatures["s1"] must be a string or a finite number'],
+    ['tick, previous without signatures', { id: 1, op: 'tick', snapshot: snap, previous: { assignments: [] } }, 'previous.signatures must be an object'],
     ['id null', { id: null, op: 'hello' }, 'id must be a string or a number'],
     ['id boolean', { id: true, op: 'hello' }, 'id must be a string or a number'],
     ['no op', { id: 1 }, 'op must be a string'],
-    ['unknown op', { id: 1, op: 'solveAll' }, 'op must be one of "hello", "solve", "evaluate", "observe", "predictor.save", "predictor.load", "stats", "shutdown" (got "solveAll")'],
+    ['unknown op', { id: 1, op: 'solveAll' }, 'op must be one of "hello", "tick", "solve", "evaluate", "observe", "predictor.save", "predictor.load", "stats", "shutdown" (got "solveAll")'],
     ['field of another op', { id: 1, op: 'stats', problem: small }, 'problem is not a field of a "stats" request'],
     ['solve without problem', { id: 1, op: 'solve' }, 'problem must be an object'],
     ['solve, bad problem', { id: 1, op: 'solve', problem: perFieldProblems[18]![1] }, perFieldProblems[18]![2]],
@@ -513,7 +535,7 @@ describe('sidecar messages', () => {
     for (const [name, r] of validRequests) {
       expect(schemaErrors('request', r), name).toBe('');
       const response = answer(r);
-      expect(response, name).toMatchObject({ id: r.id, ok: true });
+      expect(response, `${name}: ${JSON.stringify(response).slice(0, 300)}`).toMatchObject({ id: r.id, op: r.op, ok: true });
     }
   });
 
@@ -533,35 +555,63 @@ describe('sidecar messages', () => {
       ...crossFieldPredictors.map(([name, predictor, message]): [string, Json, string] => [name, { op: 'predictor.load', predictor }, message]),
       ['call returned before it started', { op: 'observe', calls: [{ name: 'x', startedAt: 2, returnedAt: 1 }] }, 'calls[0].returnedAt must not be before calls[0].startedAt'],
       ['deadline before the start', { op: 'observe', calls: [{ name: 'x', startedAt: 2, returnedAt: 3, deadline: 1 }] }, 'calls[0].deadline must not be before calls[0].startedAt'],
+      ['tick, a planned session without its signature', { op: 'tick', snapshot: snap, previous: { assignments: [{ session: 's1', node: 'a' }], signatures: {} } }, 'previous.signatures has no signature for session "s1" of previous.assignments[0]'],
+      ['hello, no shared protocol', { op: 'hello', protocols: [99] }, 'protocols shares no version with this sidecar: it speaks 1, the client 99'],
     ];
     for (const [name, body, message] of cases) {
       const r = { id: name, ...body };
       expect(schemaErrors('request', r), name).toBe('');
-      expect(answer(r), name).toEqual({ id: name, ok: false, error: { code: 'ERR_TAO_INVALID_VALUE', message } });
+      expect(answer(r), name).toEqual({ id: name, op: body.op, ok: false, error: { code: 'ERR_TAO_INVALID_VALUE', message } });
     }
   });
 
   it('every response the sidecar gave above, ok or error, passes the response schema', () => {
-    const lines = ['not json', '{"id": 1}'];
-    for (const text of lines) responses.push(dispatcher.handle({ kind: 'line', text }).response);
-    responses.push(dispatcher.handle({ kind: 'oversized', bytes: 1 << 21 }).response);
+    const lines = ['not json', '{"id": 1}', '{"id": 1, "op": 2}', '{"op": "solve"}'];
+    for (const text of lines) responses.push(dispatcher.handle({ kind: 'line', text }).response!);
+    responses.push(dispatcher.handle({ kind: 'oversized', bytes: 1 << 21 }).response!);
     expect(responses.length).toBeGreaterThan(60);
     const kinds = new Set<string>();
     for (const r of responses) {
       expect(schemaErrors('response', clone(r)), JSON.stringify(r).slice(0, 200)).toBe('');
-      kinds.add(r.ok ? Object.keys(r).filter((k) => k !== 'id' && k !== 'ok').join(',') : 'error');
+      kinds.add(r.ok ? r.op : 'error');
     }
-    expect(kinds.size).toBeGreaterThanOrEqual(8);
+    expect([...kinds].sort()).toEqual(['error', 'evaluate', 'hello', 'observe', 'predictor.load', 'predictor.save', 'shutdown', 'solve', 'stats', 'tick']);
+    expect(responses.some((r) => r.ok && r.op === 'tick' && r.revalidation?.outcome === 'applied')).toBe(true);
+  });
+
+  it('a notification (observe without an id) passes the request schema and gets no response', () => {
+    const r = { op: 'observe', calls: [{ name: 'bash', startedAt: 1, returnedAt: 2 }] };
+    expect(schemaErrors('request', r)).toBe('');
+    expect(dispatcher.handle({ kind: 'line', text: JSON.stringify(r) })).toEqual({ response: undefined, shutdown: false });
+  });
+
+  it('responses may carry fields the schema does not list (a later release adds them); requests may not', () => {
+    const plan = clone(solver.solve(small)) as Json;
+    const extra: Json[] = [
+      { id: 1, op: 'solve', ok: true, plan, addedLater: 1 },
+      { id: 1, op: 'hello', ok: true, protocol: 1, protocols: [1], version: '9.9.9', ops: ['hello'], maxLineBytes: 10, features: ['x'] },
+      { id: 1, op: 'observe', ok: true, learned: 0, skipped: 0 },
+      { id: null, op: null, ok: false, error: { code: 'ERR_TAO_INVALID_TYPE', message: 'x', path: 'problem' }, hint: 'x' },
+      { id: 1, op: 'shutdown', ok: true, drained: true },
+    ];
+    for (const r of extra) expect(schemaErrors('response', r), JSON.stringify(r)).toBe('');
+    for (const r of [{ id: 1, op: 'hello', extra: 1 }, { id: 1, op: 'stats', verbose: true }, { op: 'observe', calls: [], extra: 1 }]) {
+      expect(validate.request(r), JSON.stringify(r)).toBe(false);
+    }
   });
 
   it('refuses responses out of shape', () => {
     const bad: unknown[] = [
-      { id: 1, ok: true, plan: {} },
-      { id: 1, ok: false },
-      { id: 1, ok: false, error: { code: 'E', message: 'x' } },
-      { id: 1, ok: true, learned: -1 },
-      { id: null, ok: true },
-      { id: 1, ok: true, extra: 1 },
+      { id: 1, op: 'solve', ok: true, plan: {} },
+      { id: 1, op: 'solve', ok: false },
+      { id: 1, op: 'solve', ok: false, error: { code: 'E', message: 'x' } },
+      { id: 1, op: 'observe', ok: true, learned: -1 },
+      { id: null, op: 'shutdown', ok: true },
+      { id: 1, ok: true, learned: 0 },
+      { id: 1, op: 'solv', ok: true },
+      { id: 1, op: 'tick', ok: true, plan: clone(solver.solve(small)) },
+      { id: 1, op: 'tick', ok: true, plan: clone(solver.solve(small)), signatures: {}, revalidation: { outcome: 'kept' } },
+      { id: 1, op: 'hello', ok: true, protocol: 1, version: '0.1.0', ops: [], maxLineBytes: 1 },
     ];
     for (const r of bad) expect(validate.response(r), JSON.stringify(r)).toBe(false);
   });

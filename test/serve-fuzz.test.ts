@@ -1,8 +1,8 @@
 /**
  * Adversarial fuzzing of `tao serve`: one sidecar process receives random bytes, random JSON values and
  * random, often almost valid requests (every op, random fields, random problems, snapshots, calls and
- * predictor states), one line at a time. Every non-blank line must get exactly one response line within a
- * time bound, in order, that is valid JSON and passes the shipped response schema; a refusal carries a
+ * predictor states), one line at a time. Every non-blank line but a notification (an observe without an
+ * id, answered by nothing) must get exactly one response line within a time bound, in order, that is valid JSON and passes the shipped response schema; a refusal carries a
  * package error code and a one-line message without a stack trace; the sidecar keeps serving (a `hello`
  * after the storm still answers) and ends with exit 0 on `shutdown`, with nothing on stderr.
  *
@@ -83,7 +83,7 @@ function nearRequest(r: Rand, i: number): Json {
   const op = r() < 0.9 ? pick(r, ops) : pick(r, STRINGS);
   const request: Json = { id: r() < 0.8 ? i : value(r, 2), op };
   if (op === 'solve') request.problem = nearProblem(r);
-  if (op === 'evaluate') request.snapshot = nearSnapshot(r);
+  if (op === 'evaluate' || op === 'tick') request.snapshot = nearSnapshot(r);
   if (op === 'observe') request.calls = [{ name: 'bash', startedAt: 10, returnedAt: 10 + int(r, 20) }];
   if (op === 'predictor.load') request.state = { format: 'tao-readiness-predictor', version: 1 };
   return r() < 0.7 ? (mutate(r, request) as Json) : request;
@@ -103,6 +103,16 @@ function randomLine(r: Rand, i: number): string {
   }
   line = line.replace(/[\r\n]/g, ' ');
   return line.trim() === '' ? '{' : line;
+}
+
+/** A line the sidecar reads as a notification: an observe request without an id, which gets no response. */
+function isNotification(line: string): boolean {
+  try {
+    const x = JSON.parse(line) as unknown;
+    return typeof x === 'object' && x !== null && !Array.isArray(x) && !Object.prototype.hasOwnProperty.call(x, 'id') && (x as Json).op === 'observe';
+  } catch {
+    return false;
+  }
 }
 
 function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
@@ -132,9 +142,16 @@ describe('tao serve under random input', () => {
     const r = seededRandom(SEED);
     const s = new SidecarProcess();
     let refused = 0;
+    let notifications = 0;
     for (let i = 0; i < CASES; i++) {
       const line = randomLine(r, i);
       s.write(line + '\n');
+      if (isNotification(line)) {
+        // No response to a notification: the next line out answers a ping sent after it.
+        notifications++;
+        expect(await withTimeout(s.request({ id: `ping${i}`, op: 'hello' }), `case ${i}: ${line.slice(0, 200)}`)).toMatchObject({ ok: true });
+        continue;
+      }
       const text = await withTimeout(s.nextLine(), `case ${i}: ${line.slice(0, 200)}`);
       expect(text, `case ${i}: stdout ended; stderr: ${s.stderr}`).toBeDefined();
       if (checkResponse(validate.response, text!, `case ${i}: ${line.slice(0, 200)}`).ok === false) refused++;
@@ -144,7 +161,9 @@ describe('tao serve under random input', () => {
     expect(refused).toBeLessThan(CASES);
     expect(await s.request({ id: 'after', op: 'hello' })).toMatchObject({ id: 'after', ok: true });
     await s.shutdown();
-    expect(s.stderr).toBe('');
+    expect(notifications).toBeGreaterThan(0);
+    // The only stderr lines: refused notifications, one line each.
+    expect(s.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('tao serve: observe notification refused: ERR_TAO_'))).toEqual([]);
   });
 });
 

@@ -47,12 +47,12 @@ export function slowShapes(r: RunnerReport, targetMs: number, shapes: readonly P
   worst.sort((a, b) => b.ms - a.ms);
   const top = worst.slice(0, 3).map(({ ms, i }) => {
     const s = shapes[i] as ProblemShape;
-    return `#${i} ${fmtMs(ms)} ms (${s.nodes} nodes, ${s.sessions} sessions, ${fmtCount(s.cells)} cells)`;
+    return `#${i} ${fmtMs(ms)} ms (${s.nodes} nodes, ${s.sessions} sessions, ${fmtCount(s.cells)} work)`;
   });
   const share = ((100 * over.length) / samples.length).toFixed(1);
   return (
     `${over.length} of ${samples.length} solves (${share}%) over ${targetMs} ms: median ${med(over, (s) => s.sessions)} sessions, ` +
-    `${med(over, (s) => s.cells)} cells (under: ${med(under, (s) => s.sessions)} sessions, ${med(under, (s) => s.cells)} cells); ` +
+    `${med(over, (s) => s.cells)} work (under: ${med(under, (s) => s.sessions)} sessions, ${med(under, (s) => s.cells)} work); ` +
     `slowest ${top.join(', ')}`
   );
 }
@@ -78,7 +78,7 @@ export function assessGoal(settings: readonly SettingReport[], shapes: ReadonlyM
       const reasons = Object.entries(wasm.fallbackReasons).map(([k, v]) => `${v}x ${k}`).join('; ');
       const fb = sh.filter((x) => x.fallback);
       const med = (f: (x: ProblemShape) => number): string => fmtCount(summarize(fb.map(f)).p50);
-      const where = fb.length > 0 ? `; fallback problems: median ${med((x) => x.sessions)} sessions, ${med((x) => x.states)} states, ${med((x) => x.cells)} cells needed` : '';
+      const where = fb.length > 0 ? `; fallback problems: median ${med((x) => x.sessions)} sessions, ${med((x) => x.states)} states, ${med((x) => x.cells)} work needed` : '';
       misses.push({
         setting: s.setting,
         metric: 'fallback',

@@ -3,6 +3,7 @@
  * maps its flags onto these; every field is documented with its default.
  */
 import { defaultSolveOptions, type ResolvedSolveOptions } from '../solve/options.js';
+import { defaultBenchCacheDir } from './cache-dir.js';
 import { RUNNER_NAMES, type RunnerName } from './runners.js';
 import { SETTING_NAMES, type SettingName } from './settings.js';
 
@@ -30,7 +31,7 @@ export interface BenchOptions {
   pairedRepeats: number;
   /** What every runner solves with. @default the package's defaultSolveOptions */
   solve: ResolvedSolveOptions;
-  /** Where corpora are cached. @default ".bench-cache" (relative to the working directory) */
+  /** Where corpora are cached. @default `<OS cache directory>/tao-solver/bench` (defaultBenchCacheDir) */
   cacheDir: string;
   /** Read-only directories searched for a corpus before the cache. @default [] */
   corpusDirs: string[];
@@ -51,7 +52,7 @@ export const defaultBenchOptions: Readonly<BenchOptions> = Object.freeze({
   cycles: 1,
   pairedRepeats: 3,
   solve: { ...defaultSolveOptions },
-  cacheDir: '.bench-cache',
+  cacheDir: defaultBenchCacheDir(),
   corpusDirs: [],
   regenerate: false,
   saveCorporaDir: null,

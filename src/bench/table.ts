@@ -18,8 +18,8 @@ const COLUMNS = [
   'fallback',
   'exact',
   'mismatch',
-  'cells P50',
-  'cells P95',
+  'work P50',
+  'work P95',
   'x ref',
   'paper mean',
   'paper P95',
@@ -106,7 +106,7 @@ export function formatComparisonMarkdown(report: BenchReport): string {
     'pool P95',
     'DP fallback',
     'exact',
-    'cells P95',
+    'work P95',
     'wasm / ref',
     'paper mean',
     'paper P95',
@@ -144,8 +144,61 @@ export function formatPreamble(report: BenchReport): string {
   const w = report.workload;
   return [
     `tao-solver ${report.package.version}, wasm ${report.wasm.sha256?.slice(0, 12) ?? 'not built'}; ${m.cpus.count} x ${m.cpus.model}, node ${m.node}, ${m.os.platform} ${m.os.arch}, load ${m.loadAverage1m}`,
-    `workload: ${w.settings.length} settings x ${w.count} ${w.window} problems (seed ${w.seed}), quantum ${w.solveOptions.quantum}, state budget ${w.solveOptions.stateBudget}, HiGHS sample ${w.highsSample}; times in ms${report.timing.gcBetweenRuns ? '' : ' (no --expose-gc: garbage may be collected inside timed runs)'}`,
+    `workload: ${w.settings.length} settings x ${w.count} ${w.window} problems (seed ${w.seed}), quantum ${w.solveOptions.quantum}, state budget ${w.solveOptions.stateBudget}, HiGHS sample ${report.skipped.some((x) => x.name === 'highs') ? `${w.highsSample} (not run: HiGHS is not installed)` : w.highsSample}; times in ms${report.timing.gcBetweenRuns ? '' : ' (no --expose-gc: garbage may be collected inside timed runs)'}`,
   ].join('\n');
+}
+
+/** Which oracles check the plans of this run, said before it starts. */
+export function formatOracles(runners: readonly string[], skipped: readonly { name: string; reason: string }[], highsSample: number): string {
+  const parts: string[] = [];
+  if (runners.includes('reference')) parts.push('the TypeScript reference (exact, every tick)');
+  if (runners.includes('highs')) parts.push(highsSample > 0 ? `HiGHS (MILP, ${highsSample} ticks per setting)` : 'HiGHS (--highs-sample 0: no tick)');
+  const missing = skipped.filter((x) => x.name === 'highs').map((x) => `HiGHS is not available: ${x.reason}`);
+  const head = parts.length > 0 ? `oracles: ${parts.join('; ')}` : 'oracles: none (no plan is checked for exactness)';
+  return [head, ...missing.map((m) => `  ${m}`)].join('\n');
+}
+
+/** What the table's words mean: each setting of the report, each runner, each column. */
+export function formatLegend(report: BenchReport): string {
+  const settings = report.settings.map((s) => `${s.setting}`).join(', ');
+  const runners = new Map<string, string>();
+  for (const s of report.settings) for (const r of Object.values(s.runners)) if (r !== undefined) runners.set(r.runner, r.description);
+  const w = report.workload;
+  return [
+    'legend:',
+    `  setting   one of the paper's model x cluster setups, ${w.count} ${w.window} scheduling ticks each recorded from the`,
+    '            simulator: ds = DeepSeek-like, 2 nodes; glm = GLM-like, 1 node; qwen = Qwen-like, 4 nodes; the number is',
+    `            the agent workers (${settings})`,
+    '  runner    ' + [...runners].map(([name, d]) => `${name}: ${d}`).join('\n            '),
+    '  columns   n: ticks solved; mean, P50, P95, P99, max: solve time in ms; fallback: % of plans that fell back (budget',
+    '            or deadline); exact: plans equal to the oracle, (+N unverified: no oracle value); mismatch: plans that',
+    '            differ from the oracle (always 0 if correct); work P50/P95: units of DP work per solve; x ref: median',
+    '            per-tick time over the reference runner (* over the DP-heavy ticks only); paper mean/P95/fb: the',
+    "            paper's Table 9 for the in-thread DP",
+  ].join('\n');
+}
+
+/** The settings whose in-thread P95 is highest: where the solver works hardest. */
+export function formatHardest(report: BenchReport, count = 3): string {
+  const ranked = report.settings
+    .flatMap((s) => (s.runners.wasm === undefined ? [] : [{ s, w: s.runners.wasm }]))
+    .sort((a, b) => b.w.time.p95 - a.w.time.p95)
+    .slice(0, count);
+  if (ranked.length === 0) return '';
+  const items = ranked.map(
+    ({ s, w }) => `${s.setting} (P95 ${ms(w.time.p95)} ms, ${fmtCount(s.shape.sessions.max)} sessions at most, work P95 ${fmtCount(w.cells.p95)})`,
+  );
+  return `hardest settings (in-thread P95): ${items.join('; ')}`;
+}
+
+/** The last line: PASS or FAIL against the goal, and why. */
+export function formatVerdict(report: BenchReport, wrong: readonly string[]): string {
+  const g = report.goal;
+  const t = g.targets;
+  const goal = `in-thread P95 <= ${t.inThreadP95Ms} ms, pool P95 <= ${t.poolP95Ms} ms, fallback <= ${t.fallbackPct}%, every plan exact`;
+  if (g.met && wrong.length === 0) return `PASS: every setting meets the goal (${goal})`;
+  const n = g.misses.length + (g.met ? wrong.length : 0);
+  return `FAIL: ${n} miss${n === 1 ? '' : 'es'} against the goal (${goal}); listed above`;
 }
 
 /** The goal's verdict, one line per miss. */

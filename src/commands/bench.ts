@@ -1,6 +1,7 @@
 /**
- * `tao bench`: the benchmark harness (src/bench). Exit codes: 0 done (or the gate passed), 1 a runner
- * gave a wrong answer or the gate found a regression, 2 invalid usage or incomparable workloads.
+ * `tao bench`: the benchmark harness (src/bench). Exit codes: 0 the goal is met (PASS, the last line says
+ * so) or the gate passed; 1 the goal is missed (FAIL), a runner gave a wrong answer or the gate found a
+ * regression; 2 invalid usage or incomparable workloads.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,6 +13,7 @@ import { compareReports } from '../bench/check.js';
 import {
   defaultBenchOptions,
   defaultGateThresholds,
+  GOAL,
   PAIRED_GATE,
   quickBenchOptions,
   type BenchOptions,
@@ -32,13 +34,27 @@ import { judgePaired, measurePaired } from '../bench/paired.js';
 import { loadSolver } from '../solve/solver.js';
 import { defaultFamilyRunOptions, FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyReport } from '../bench/family-run.js';
 import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
-import { formatComparisonMarkdown, formatGoal, formatMarkdown, formatNotes, formatPreamble, formatTable } from '../bench/table.js';
+import {
+  formatComparisonMarkdown,
+  formatGoal,
+  formatHardest,
+  formatLegend,
+  formatMarkdown,
+  formatNotes,
+  formatOracles,
+  formatPreamble,
+  formatTable,
+  formatVerdict,
+} from '../bench/table.js';
 
 const HELP = `usage: tao bench [options]
 
 Validates, then times, the solver runners on steady-state ticks of the paper's nine settings (recorded from
 the simulator after ${STEADY_STATE.warmUpSec} s of warm-up, ${STEADY_STATE.seeds} seeds), prints a table beside the paper's Table 9, and
 optionally writes a JSON report and an SVG plot. The warm-up ticks are the family "warm-up" (--families).
+It says first which oracles check the plans and where corpora are cached; the table comes with a legend;
+the last line is the verdict: PASS (exit 0) when every setting meets the goal (in-thread P95 <= ${GOAL.inThreadP95Ms} ms,
+pool P95 <= ${GOAL.poolP95Ms} ms, fallback <= ${GOAL.fallbackPct}%, every plan exact), else FAIL (exit 1).
 
 workload:
   --settings LIST        comma-separated settings, or "all" (default: all)
@@ -81,7 +97,8 @@ families (instead of the nine settings' corpora):
 
 paired gate (the baseline build and this build alternately, in one process):
   --paired FILE          compare with the baseline build FILE (e.g. ${PAIRED_GATE.build}) on the
-                         pinned corpora of --corpus-dir (default ${PAIRED_GATE.corpusDir}); exit 1
+                         pinned corpora of --corpus-dir (required: ${PAIRED_GATE.corpusDir} in the source
+                         repository; the npm package does not ship them); exit 1
                          when a group is certainly slower than --max-slowdown, falls back more, or
                          disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
   --max-slowdown X       lower 95% bound of a group's time ratio allowed (default ${PAIRED_GATE.maxSlowdown})
@@ -227,6 +244,15 @@ async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   return wrong.length > 0 ? 1 : 0;
 }
 
+/** The paired gate's corpus directory: given, never defaulted (the pinned corpora live in the repository). */
+function pairedCorpusDir(v: Values, flag: string): string {
+  const dir = v['corpus-dir']?.[0];
+  if (dir !== undefined) return dir;
+  throw new InvalidValueError(
+    `${flag} needs --corpus-dir DIR, the pinned family corpora (${PAIRED_GATE.corpusDir} in the source repository; the npm package does not ship them)`,
+  );
+}
+
 /** `--pin-paired`: snapshot this build and pin the gate's corpora. */
 async function pinPaired(buildFile: string, dir: string): Promise<number> {
   const snap = await writeBaselineBuild(buildFile);
@@ -243,8 +269,9 @@ async function pinPaired(buildFile: string, dir: string): Promise<number> {
 /** `--paired`: the paired gate (src/bench/paired.ts). */
 async function runPaired(v: Values, buildFile: string): Promise<number> {
   const t0 = performance.now();
+  const dir = pairedCorpusDir(v, '--paired');
   const snapshot = await readBaselineBuild(buildFile);
-  const corpora = await readFamilyCorpora(v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  const corpora = await readFamilyCorpora(dir);
   if (corpora.length === 0) throw new InvalidValueError(`--corpus-dir holds no pinned family corpus ('tao bench --pin-paired' writes them)`);
   const rounds = int(v['paired-repeats'], '--paired-repeats', 1) ?? PAIRED_GATE.rounds;
   const maxSlowdown = positive(v['max-slowdown'], '--max-slowdown') ?? PAIRED_GATE.maxSlowdown;
@@ -279,7 +306,7 @@ export async function run(args: string[]): Promise<number> {
 
   if (v.families !== undefined) return runFamilyBench(v, args);
   if (v['warmup-passes'] !== undefined) throw new InvalidValueError('--warmup-passes applies to --families; the settings benchmark counts warm-up solves with --warmup');
-  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], v['corpus-dir']?.[0] ?? PAIRED_GATE.corpusDir);
+  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], pairedCorpusDir(v, '--pin-paired'));
   if (v.paired !== undefined) return runPaired(v, v.paired);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;
@@ -333,6 +360,9 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const { runners, skipped } = await createRunners(options.runners, options.solve, options.highsTimeLimitSec);
+  // Said before the run, not after it: which oracles check the plans, and where corpora are kept.
+  process.stdout.write(`${formatOracles(runners.map((r) => r.name), skipped, options.highsSample)}\n`);
+  process.stdout.write(`corpus cache: ${options.cacheDir}${v['cache-dir'] === undefined ? ' (the OS cache directory; --cache-dir sets another)' : ''}\n\n`);
   const bar = new ProgressBar(options.settings.length * runners.length, 'bench', process.stderr, process.stderr.isTTY === true || v.progress === true);
   const log = (line: string): void => bar.log(line);
   let report: BenchReport;
@@ -351,9 +381,11 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const out = process.stdout;
-  out.write(`${formatPreamble(report)}\n\n${formatTable(report)}\n\n`);
+  out.write(`${formatPreamble(report)}\n\n${formatLegend(report)}\n\n${formatTable(report)}\n\n`);
   const notes = formatNotes(report);
   if (notes.length > 0) out.write(notes + '\n');
+  const hardest = formatHardest(report);
+  if (hardest !== '') out.write(hardest + '\n');
   out.write(`${formatGoal(report)}\n(${report.elapsedSec} s)\n`);
   if (v.json !== undefined) {
     await writeReport(v.json, report);
@@ -381,9 +413,9 @@ export async function run(args: string[]): Promise<number> {
     out.write(result.lines.join('\n') + '\n');
     return result.code;
   }
-  if (wrong.length > 0) {
-    process.stderr.write(`tao bench: wrong answers:\n${wrong.map((w) => `  ${w}`).join('\n')}\n`);
-    return 1;
-  }
-  return 0;
+  if (wrong.length > 0) process.stderr.write(`tao bench: wrong answers:\n${wrong.map((w) => `  ${w}`).join('\n')}\n`);
+  // The last line says PASS or FAIL against the goal, and the exit code says the same.
+  const verdict = formatVerdict(report, wrong);
+  out.write(verdict + '\n');
+  return verdict.startsWith('PASS') ? 0 : 1;
 }

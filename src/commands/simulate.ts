@@ -28,6 +28,7 @@ import { runningRequestsSvg } from '../sim/svg.js';
 import { formatSetting, formatSummaryTable } from '../sim/table.js';
 import { WORKLOAD_PROFILES } from '../sim/workload.js';
 import { checkSweepValue } from '../sim/sweep.js';
+import { summaryCsv } from './output-csv.js';
 
 /** The setting simulated when no --setting or --setting-file is given. */
 export const DEFAULT_SETTING = 'ds-64';
@@ -65,6 +66,7 @@ options:
   --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
   --sample S            seconds between samples of running requests, at least ${MIN_SAMPLE_EVERY} (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
+  --csv FILE            write the summary table as CSV (per metric: mean and 95% interval half-width)
   --svg FILE            write running requests over time (first seed, one line per policy) as SVG
   --record FILE         write the solver Problem of every tick with a non-empty pool as JSONL
                         (the recorded policy: the one given, or tao with several)
@@ -97,6 +99,7 @@ const FLAGS = {
   'state-budget': { type: 'string' },
   sample: { type: 'string' },
   json: { type: 'string' },
+  csv: { type: 'string' },
   svg: { type: 'string' },
   record: { type: 'string' },
   check: { type: 'boolean' },
@@ -189,7 +192,7 @@ function settingText(report: SimulationReport): string {
 }
 
 /** Prints a simulate report's tables and writes its --json and --svg files (also used by tao merge). */
-export function outputSimulate(report: SimulationReport, out: { json?: string | undefined; svg?: string | undefined }): void {
+export function outputSimulate(report: SimulationReport, out: { json?: string | undefined; csv?: string | undefined; svg?: string | undefined }): void {
   process.stdout.write(settingText(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
   if (report.comparisons.length > 0) {
     process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
@@ -200,6 +203,7 @@ export function outputSimulate(report: SimulationReport, out: { json?: string | 
     const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
     writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
   }
+  if (out.csv !== undefined) writeFileSync(out.csv, summaryCsv(report.summary.map((r) => ({ label: r.policy, seeds: r.seeds.length, metrics: r.metrics })), 'policy'));
   if (out.svg !== undefined) {
     const first = report.seeds[0]!;
     const series = report.runs
@@ -270,6 +274,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const jobs = values.record !== undefined ? 1 : jobsFlag(values.jobs);
   if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.csv !== undefined) checkWritable('--csv', values.csv);
   if (values.svg !== undefined) checkWritable('--svg', values.svg);
   if (values.record !== undefined) checkWritable('--record', values.record);
   if (values['write-trace'] !== undefined) checkWritable('--write-trace', values['write-trace']);
@@ -327,6 +332,6 @@ export async function run(args: string[]): Promise<number> {
     bar.finish();
     if (recordFd !== undefined) closeSync(recordFd);
   }
-  outputSimulate(report, { json: values.json, svg: values.svg });
+  outputSimulate(report, { json: values.json, csv: values.csv, svg: values.svg });
   return 0;
 }

@@ -17,14 +17,15 @@ and prints the Plan (JSON).
 
 options:
   --quantum N      capacity quantum in tokens (default ${defaultSolveOptions.quantum})
-  --budget N       state budget: most units of DP work before the heuristic fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET})
+  --state-budget N most units of DP work before the heuristic fallback (default ${defaultSolveOptions.stateBudget}, at most ${MAX_STATE_BUDGET});
+                   --budget N is its old name, still accepted
   --deadline MS    wall-clock bound in milliseconds before the heuristic fallback (default: ${Number.isFinite(defaultSolveOptions.deadlineMs) ? defaultSolveOptions.deadlineMs : 'none'})
   --compact        print the Plan on one line
   -h, --help       this help`;
 
 const FLAGS = {
   quantum: { type: 'string' },
-  budget: { type: 'string' },
+  'state-budget': { type: 'string' },
   deadline: { type: 'string' },
   compact: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -38,13 +39,13 @@ interface Parsed {
 }
 
 function parse(args: readonly string[]): Parsed {
-  const { values, positionals } = parseFlags(args, FLAGS, true);
+  const { values, positionals } = parseFlags(args, FLAGS, true, { budget: 'state-budget' });
   if (positionals.length > 1) {
     throw new InvalidValueError(`expected at most one input file (got "${positionals[0]}" and "${positionals[1]}")`);
   }
   const options: SolveOptions = {};
   if (values.quantum !== undefined) options.quantum = intFlag('--quantum', values.quantum);
-  if (values.budget !== undefined) options.stateBudget = intFlag('--budget', values.budget, 1, MAX_STATE_BUDGET);
+  if (values['state-budget'] !== undefined) options.stateBudget = intFlag('--state-budget', values['state-budget'], 1, MAX_STATE_BUDGET);
   if (values.deadline !== undefined) options.deadlineMs = positiveNumberFlag('--deadline', values.deadline, 'milliseconds');
   return {
     ...(positionals[0] === undefined ? {} : { file: positionals[0] }),

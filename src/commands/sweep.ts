@@ -21,6 +21,7 @@ import { formatSummaryTable, TABLE_COLUMNS } from '../sim/table.js';
 import type { SummaryMetric } from '../sim/summary.js';
 import { DEFAULT_POLICY, DEFAULT_SETTING, settingFromFlags } from './simulate.js';
 import { defaultSimulateOptions } from '../sim/run.js';
+import { summaryCsv } from './output-csv.js';
 
 const HELP = `usage: tao sweep --param NAME=V1,V2,... [--param ...] [options]
 
@@ -41,6 +42,7 @@ options:
   --jobs N              worker threads for the runs, 1 to ${MAX_JOBS} (default: one per core); results do not depend on it
   --shard I/N           run only every N-th run, starting with run I, into the shard file --json; tao merge joins them
   --json FILE           write the report as JSON
+  --csv FILE            write the table as CSV (per metric: mean and 95% interval half-width)
   --svg PREFIX          write PREFIX.latency.svg, PREFIX.ttft.svg, PREFIX.decode.svg
   --progress            show a progress bar on stderr even when it is not a terminal
   -h, --help            this help`;
@@ -57,6 +59,7 @@ const FLAGS = {
   jobs: { type: 'string' },
   shard: { type: 'string' },
   json: { type: 'string' },
+  csv: { type: 'string' },
   svg: { type: 'string' },
   progress: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -89,22 +92,30 @@ export function parseParams(texts: readonly string[]): SweepGrid {
 const PLOTS: readonly { file: string; metric: SummaryMetric; label: string }[] = [
   { file: 'latency', metric: 'latencyMean', label: 'task latency (s)' },
   { file: 'ttft', metric: 'ttftMean', label: 'mean TTFT (s)' },
-  { file: 'decode', metric: 'decodeThroughput', label: 'decode throughput (tok/s)' },
+  // The table's decode column: steady-state throughput, not the whole run's.
+  { file: 'decode', metric: 'decodeThroughputSteady', label: 'steady decode throughput (tok/s)' },
 ];
 
 /** Prints a sweep report's table and writes its --json and --svg files (also used by tao merge). */
-export function outputSweep(report: SweepReport, description: string, out: { json?: string | undefined; svg?: string | undefined }): void {
+export function outputSweep(
+  report: SweepReport,
+  description: string,
+  out: { json?: string | undefined; csv?: string | undefined; svg?: string | undefined },
+): void {
   const rows = report.points.map((p) => ({ policy: p.label, metrics: p.summary.metrics }));
+  const seeds = report.seeds.length;
   process.stdout.write(`sweep of ${report.policy} on ${report.setting} (${description}), seeds ${report.seeds.join(',')}\n\n`);
   process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
   if (out.json !== undefined) {
     const { schemaVersion, ...rest } = report;
     writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
   }
+  if (out.csv !== undefined) writeFileSync(out.csv, summaryCsv(rows.map((r) => ({ label: r.policy, seeds, metrics: r.metrics })), 'grid point'));
   if (out.svg !== undefined) {
+    const caption = `mean, bars: 95% t-interval over ${seeds} seed${seeds === 1 ? '' : 's'}`;
     for (const plot of PLOTS) {
       const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
-      writeFileSync(`${out.svg}.${plot.file}.svg`, sweepSvg(pts, `${report.policy} on ${report.setting}: ${plot.label}`, plot.label));
+      writeFileSync(`${out.svg}.${plot.file}.svg`, sweepSvg(pts, `${report.policy} on ${report.setting}: ${plot.label} (${caption})`, plot.label));
     }
   }
 }
@@ -126,6 +137,7 @@ export async function run(args: string[]): Promise<number> {
   const jobs = jobsFlag(values.jobs);
   const shard = shardFlag(values.shard, values.json, [['--svg', values.svg]]);
   if (values.json !== undefined) checkWritable('--json', values.json);
+  if (values.csv !== undefined) checkWritable('--csv', values.csv);
   if (values.svg !== undefined) for (const plot of PLOTS) checkWritable('--svg', `${values.svg}.${plot.file}.svg`);
   const options = { setting, grid, policy, seeds, mode, jobs };
   const progress = process.stderr.isTTY === true || values.progress === true;
@@ -152,6 +164,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     bar.finish();
   }
-  outputSweep(report, setting.description, { json: values.json, svg: values.svg });
+  outputSweep(report, setting.description, { json: values.json, csv: values.csv, svg: values.svg });
   return 0;
 }

@@ -5,12 +5,15 @@
  */
 import { isRecord } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { REQUEST_FIELDS, SIDECAR_OPS, type RequestId, type SidecarOp, type SidecarRequest } from './protocol.js';
+import { NOTIFICATION_OPS, REQUEST_FIELDS, SIDECAR_OPS, type RequestId, type SidecarOp, type SidecarRequest } from './protocol.js';
 
-/** A line read as far as it could be: the id once known, and the request or the error that stopped it. */
+/**
+ * A line read as far as it could be: the id once known (undefined: a notification, which gets no
+ * response), the op as sent once it is a string, and the request or the error that stopped it.
+ */
 export type ReadRequest =
-  | { id: RequestId; request: SidecarRequest; error?: undefined }
-  | { id: RequestId | null; request?: undefined; error: InvalidTypeError | InvalidValueError };
+  | { id: RequestId | undefined; op: SidecarOp; request: SidecarRequest; error?: undefined }
+  | { id: RequestId | null | undefined; op: string | null; request?: undefined; error: InvalidTypeError | InvalidValueError };
 
 const OP_LIST = SIDECAR_OPS.map((op) => `"${op}"`).join(', ');
 
@@ -75,34 +78,37 @@ function shapeError(line: string): InvalidValueError | undefined {
 /** Parses and checks the envelope of one request line; never throws. */
 export function readRequest(line: string): ReadRequest {
   const shape = shapeError(line);
-  if (shape !== undefined) return { id: null, error: shape };
+  if (shape !== undefined) return { id: null, op: null, error: shape };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return { id: null, error: new InvalidTypeError(`line is not valid JSON: ${detail}`) };
+    return { id: null, op: null, error: new InvalidTypeError(`line is not valid JSON: ${detail}`) };
   }
-  if (!isRecord(value)) return { id: null, error: new InvalidTypeError('request must be a JSON object') };
-  const id = idOf(value);
+  if (!isRecord(value)) return { id: null, op: null, error: new InvalidTypeError('request must be a JSON object') };
+  const sentOp = typeof value.op === 'string' ? value.op : null;
+  const hasId = Object.prototype.hasOwnProperty.call(value, 'id');
+  // Without an id, a notification op is read on (its failure is logged, never answered).
+  const notification = !hasId && (NOTIFICATION_OPS as readonly string[]).includes(sentOp ?? '');
+  const id = notification ? undefined : idOf(value);
   if (id === null) {
-    const has = Object.prototype.hasOwnProperty.call(value, 'id');
-    const error = has
+    const error = hasId
       ? new InvalidTypeError('id must be a string or a number')
-      : new InvalidTypeError('id is missing (a string or a number)');
-    return { id: null, error };
+      : new InvalidTypeError(`id is missing (a string or a number; only ${NOTIFICATION_OPS.join(', ')} may go without one)`);
+    return { id: null, op: sentOp, error };
   }
   const op = value.op;
-  if (typeof op !== 'string') return { id, error: new InvalidTypeError('op must be a string') };
-  if (!isOp(op)) return { id, error: new InvalidValueError(`op must be one of ${OP_LIST} (got "${op}")`) };
+  if (typeof op !== 'string') return { id, op: null, error: new InvalidTypeError('op must be a string') };
+  if (!isOp(op)) return { id, op, error: new InvalidValueError(`op must be one of ${OP_LIST} (got "${op}")`) };
   const fields = REQUEST_FIELDS[op];
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key) || key === 'id' || key === 'op') continue;
     if (!fields.includes(key)) {
-      return { id, error: new InvalidValueError(`${key} is not a field of a "${op}" request`) };
+      return { id, op, error: new InvalidValueError(`${key} is not a field of a "${op}" request`) };
     }
   }
-  return { id, request: value as unknown as SidecarRequest };
+  return { id, op, request: value as unknown as SidecarRequest };
 }
 
 /**

@@ -43,7 +43,7 @@ const BOM = '\uFEFF';
 
 /** The response line refusing a connection's input (id null: it answers no request in particular). */
 function refusal(message: string): string {
-  const response: ErrorResponse = { id: null, ok: false, error: { code: new InvalidValueError(message).code, message } };
+  const response: ErrorResponse = { id: null, op: null, ok: false, error: { code: new InvalidValueError(message).code, message } };
   return JSON.stringify(response) + '\n';
 }
 
@@ -155,6 +155,7 @@ export function serveStream(input: Readable, output: Writable, dispatcher: Dispa
           // Blank lines (e.g. a keep-alive newline) are not requests.
           if (line.kind === 'line' && line.text.trim() === '') continue;
           const reply = dispatcher.handle(line);
+          if (reply.response === undefined) continue; // a notification: no response line
           if (output.destroyed || output.writableEnded) return finish('output-closed');
           if (!output.write(JSON.stringify(reply.response) + '\n')) {
             await new Promise<void>((r) => (wake = r));

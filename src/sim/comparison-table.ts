@@ -16,9 +16,16 @@ export const COMPARISON_COLUMNS: readonly ComparisonColumn[] = [
   { title: 'makespan', metric: 'makespan' },
 ];
 
-/** "+12.3% ± 4.5%" (relative difference with its paired 95% half-width), "-" without a value. */
+/**
+ * "+12.3% ± 4.5%" (relative difference with its paired 95% half-width), "-" without a value. Past +-100%
+ * a percentage stops reading well (+47643.9%): the ratio to the baseline is shown instead, "x477.44 ± 72.78".
+ */
 export function formatRelative(e: PairedEstimate): string {
   if (Number.isNaN(e.relative)) return '-';
+  if (Math.abs(e.relative) > 1) {
+    const ratio = `x${(1 + e.relative).toFixed(2)}`;
+    return Number.isNaN(e.relativeCi95) ? ratio : `${ratio} ± ${e.relativeCi95.toFixed(2)}`;
+  }
   const sign = e.relative >= 0 ? '+' : '';
   const mean = `${sign}${(e.relative * 100).toFixed(1)}%`;
   return Number.isNaN(e.relativeCi95) ? mean : `${mean} ± ${(e.relativeCi95 * 100).toFixed(1)}%`;

@@ -76,7 +76,7 @@ export class SidecarProcess {
 
   /** Sends `shutdown`, expects its ok response, end of stdout and exit code 0. */
   async shutdown(id: string | number = 'bye'): Promise<void> {
-    expect(await this.request({ id, op: 'shutdown' })).toEqual({ id, ok: true });
+    expect(await this.request({ id, op: 'shutdown' })).toEqual({ id, op: 'shutdown', ok: true });
     expect(await this.nextLine()).toBeUndefined();
     expect(await this.exited).toBe(0);
   }
