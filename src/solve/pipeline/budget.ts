@@ -36,6 +36,15 @@ export class SolveBudget {
     return new SolveBudget(limit, this.startedAt, this.deadlineMs, this.stop);
   }
 
+  /**
+   * How many steps of `cost` units each the budget buys (a search that counts in steps of its own, e.g.
+   * the credit branching's knapsack states). What those steps spend is reported in their own counters,
+   * not in `PlanStats.work`.
+   */
+  stepsOf(cost: number): number {
+    return Math.floor((this.limit - this.#spent) / cost);
+  }
+
   /** Units charged by stages that gave up (an abandoned search or frontier) before the one that decides. */
   get spent(): number {
     return this.#spent;

@@ -13,7 +13,7 @@
 import { SolverTrapError } from '../../errors.js';
 import type { FrontierStats, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
-import { creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
+import { CREDIT_STATE_WORK, creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
 import { frontierApplies, frontierSetup } from '../frontier.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
@@ -110,7 +110,7 @@ const creditSplit: Stage = {
   run(ctx) {
     const level = levelOf(ctx);
     if (level === null || level.bound <= 0) return 'pass';
-    const decision = creditDecision(ctx.packed, level, () => haltedAt(ctx) !== undefined);
+    const decision = creditDecision(ctx.packed, level, ctx.budget.stepsOf(CREDIT_STATE_WORK), () => haltedAt(ctx) !== undefined);
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
 };
