@@ -118,6 +118,8 @@ class Search {
   readonly #profit: Float64Array;
   /** 1 for the sessions a restriction leaves out of a knapsack (or a set's forced sessions), cleared after each use. */
   readonly #marked: Uint8Array;
+  /** overlap's owner by session. */
+  readonly owner: Int32Array;
   readonly #maxStates: number;
   states = 0;
 
@@ -128,6 +130,7 @@ class Search {
     this.#m = m;
     this.#profit = new Float64Array(n);
     this.#marked = new Uint8Array(n);
+    this.owner = new Int32Array(n);
     // Each node's items in density order once: a restriction filters them and keeps the order.
     const itemsOf: number[][] = [];
     for (let b = 0; b < m; b++) {
@@ -231,13 +234,12 @@ function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLi
   return items.filter((j) => marked[j] === 0 && w[j]! <= cap);
 }
 
-/** overlap's owner by session, reused from call to call. */
-let ownerScratch = new Int32Array(256);
-
-/** The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are disjoint. */
-function overlap(sets: readonly (readonly number[])[], n: number): { session: number; owners: number[] } | null {
-  if (ownerScratch.length < n) ownerScratch = new Int32Array(2 * n);
-  const owner = ownerScratch.fill(-1, 0, n);
+/**
+ * The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are
+ * disjoint. `owner` (at least n entries) is working space.
+ */
+function overlap(sets: readonly (readonly number[])[], n: number, owner: Int32Array): { session: number; owners: number[] } | null {
+  owner.fill(-1, 0, n);
   let best = -1;
   for (let b = 0; b < sets.length; b++) {
     const set = sets[b]!;
@@ -336,7 +338,7 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     if (++explored > CREDIT_BRANCH_MAX_NODES || halted?.() === true) return null;
     batch = seq;
 
-    const shared = overlap(node.sets, n);
+    const shared = overlap(node.sets, n, search.owner);
     if (shared !== null) {
       const j = shared.session;
       for (let t = 0; t < shared.owners.length; t++) {

@@ -77,11 +77,15 @@ const levels = new WeakMap<PackedProblem, CreditLevel | null>();
  * when that passes `maxStates` knapsack states (by default `creditLevelBudget`). At the default budget
  * the answer is remembered per packed problem.
  */
-export function creditLevel(packed: PackedProblem, maxStates: number = creditLevelBudget(packed)): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates);
+export function creditLevel(
+  packed: PackedProblem,
+  maxStates: number = creditLevelBudget(packed),
+  scratch: LevelScratch = new LevelScratch(),
+): CreditLevel | null {
+  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates, scratch);
   let level = levels.get(packed);
   if (level === undefined) {
-    level = computeCreditLevel(packed, maxStates);
+    level = computeCreditLevel(packed, maxStates, scratch);
     levels.set(packed, level);
   }
   return level;
@@ -98,17 +102,23 @@ export function creditedSessions(packed: PackedProblem, b: number): number[] {
   return out;
 }
 
-/** computeCreditLevel's per-session working arrays (profit on the node at hand, owning node), reused from call to call. */
-let levelScratch = { profit: new Float64Array(256), owner: new Int32Array(256) };
+/** The credit level's per-session working arrays (profit on the node at hand, owning node), grown on demand; the caller keeps them between calls. */
+export class LevelScratch {
+  profit = new Float64Array(256);
+  owner = new Int32Array(256);
+}
 
-function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLevel | null {
+function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: LevelScratch): CreditLevel | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const w = packed.qweight;
   const nodeBound = new Float64Array(m);
   const sets: number[][] = [];
-  if (levelScratch.profit.length < n) levelScratch = { profit: new Float64Array(2 * n), owner: new Int32Array(2 * n) };
-  const { profit, owner } = levelScratch;
+  if (scratch.profit.length < n) {
+    scratch.profit = new Float64Array(2 * n);
+    scratch.owner = new Int32Array(2 * n);
+  }
+  const { profit, owner } = scratch;
   const itemsOf: number[][] = [];
   let states = 0;
   let bound = 0;

@@ -12,6 +12,7 @@ import { sessionsKept, type PackedProblem } from './pack.js';
 import { SolveBudget } from './pipeline/budget.js';
 import { fallbackSolution } from './pipeline/context.js';
 import { decide } from './pipeline/stages.js';
+import { SolveScratch } from './scratch.js';
 import { elapsedMicros } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
@@ -62,6 +63,8 @@ export function fallbackPlan(prepared: Prepared, reason: string): Plan {
 
 class WasmSolver implements Solver {
   #kernel: TaoKernel | null;
+  /** The working arrays of this solver's solves (one at a time). */
+  readonly #scratch = new SolveScratch();
 
   constructor(kernel: TaoKernel) {
     this.#kernel = kernel;
@@ -75,9 +78,10 @@ class WasmSolver implements Solver {
   solve(problem: Problem, options?: SolveOptions): Plan {
     const kernel = this.#live();
     const t0 = performance.now();
-    const prepared = prepare(problem, options);
-    const raw = decide({ kernel, packed: prepared.packed, options: prepared.options, budget: SolveBudget.of(prepared.options, t0, undefined) });
-    return finishPlan(prepared, raw, elapsedMicros(t0));
+    const scratch = this.#scratch;
+    const prepared = prepare(problem, options, scratch);
+    const raw = decide({ kernel, packed: prepared.packed, options: prepared.options, budget: SolveBudget.of(prepared.options, t0, undefined), scratch });
+    return finishPlan(prepared, raw, elapsedMicros(t0), scratch.plan);
   }
 
   runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number, stop?: Int32Array): RawSolution {
@@ -85,7 +89,7 @@ class WasmSolver implements Solver {
     const t0 = startedAt ?? performance.now();
     if (stop !== undefined && !(stop instanceof Int32Array && stop.length >= 1)) throw new InvalidTypeError('stop must be an Int32Array');
     const resolved = resolveSolveOptions(options, 'options');
-    return decide({ kernel, packed, options: resolved, budget: SolveBudget.of(resolved, t0, stop) });
+    return decide({ kernel, packed, options: resolved, budget: SolveBudget.of(resolved, t0, stop), scratch: this.#scratch });
   }
 
   memoryBytes(): number {

@@ -48,7 +48,7 @@
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
 import type { MultipleKnapsackStats } from '../../types.js';
-import { cardinalityCeiling } from './cardinality.js';
+import { CardinalityScratch, cardinalityCeiling } from './cardinality.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 
 /** 1 + 2^-50: scales an f64 quotient above the exact one (three roundings of at most 2^-53 each). */
@@ -154,6 +154,8 @@ export class KnapsackScratch {
   readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = { b: 0, cap: 0, bw: 0, bv: 0, z: 0, ceiling: 0, bestH: 0, bestW: 0 };
   /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
   swapCuts = 0;
+  /** The cardinality ceiling's working arrays. */
+  readonly cardinality = new CardinalityScratch();
   /** The WebAssembly core DP to run instead of the TypeScript one (null: the TypeScript one). */
   kernel: CoreDpKernel | null = null;
   /** Merge steps between two halting checks inside a layer. */
@@ -411,7 +413,7 @@ function kernelDp(
       }
       if (status === CoreStatus.done) break;
       if (status === CoreStatus.paused) meter.poll();
-      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap));
+      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
       else if (status === CoreStatus.layer) {
         const { states, history } = kernel.corePending();
         meter.spend(states);
@@ -507,7 +509,7 @@ function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: Ar
     }
     if (!asked && made >= CEILING_STATES) {
       asked = true;
-      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap));
+      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap, scratch.cardinality));
       continue;
     }
     // Alternate the two directions while both have items left.

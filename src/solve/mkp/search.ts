@@ -152,7 +152,7 @@ class SearchBuffers {
  * the first search's buffers, and those of the searches that run while it is paused (the aimed searches
  * and the regrouping sub-searches, one at a time, each ended or dropped before the next starts).
  */
-class Scratch {
+export class MkpScratch {
   readonly ks = new KnapsackScratch();
   readonly ss = new SubsetSumScratch();
   readonly first = new SearchBuffers();
@@ -162,7 +162,11 @@ class Scratch {
     return this.ks.small && this.ss.small && this.first.small && this.side.small;
   }
 }
-let kept: Scratch | null = null;
+
+/** Where a solver keeps the search's buffers between solves (null: none kept, or a search holds them). */
+export interface MkpScratchStore {
+  mkp: MkpScratch | null;
+}
 
 /**
  * Residuals above this many quanta are not tightened: a bitset pass over one item costs r / 32 word
@@ -275,7 +279,7 @@ class Search {
     readonly packed: MkpInstance,
     readonly value: Float64Array,
     readonly meter: WorkMeter,
-    scratch: Scratch,
+    scratch: MkpScratch,
     buffers: SearchBuffers,
   ) {
     this.ks = scratch.ks;
@@ -722,7 +726,7 @@ class Search {
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
  * plan, which the split would place whole. The same work and counters as the search's root.
  */
-function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: Scratch, counters: MkpCounters): MkpOutcome {
+function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: MkpScratch, counters: MkpCounters): MkpOutcome {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
@@ -830,7 +834,7 @@ export const REGROUP_GROUP_SHARE = 1 / 256;
  * share of its own (REGROUP_GROUP_SHARE of the budget), asked for a plan worth more than `beat`: the best
  * it found, proven optimal or not. Their counters go to `counters`.
  */
-function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters): Reoptimise {
+function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounters): Reoptimise {
   let ids = new Int32Array(0);
   return (sub, value, beat) => {
     // The sub-problem's surrogate first (its items come in efficiency order): most groups end here.
@@ -857,12 +861,12 @@ function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters)
  * until it reaches `goal` or no group of two or three knapsacks improves, the sub-problems solved by the
  * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
  */
-export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: Scratch, order?: Int32Array): void {
+export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: MkpScratch, order?: Int32Array): void {
   if (order === undefined) {
     const items = new Int32Array(value.length);
     order = items.subarray(0, valuedItems(value.length, value, packed.qweight, items));
   }
-  regroup(packed, value, order, plan, goal, reoptimiser(scratch ?? new Scratch(), meter, counters), meter);
+  regroup(packed, value, order, plan, goal, reoptimiser(scratch ?? new MkpScratch(), meter, counters), meter);
 }
 
 /**
@@ -889,11 +893,18 @@ export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incu
  *    soon as a plan reaches the bound stage 2 proved.
  *
  * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
- * and the subset sums run in WebAssembly (the same answers).
+ * and the subset sums run in WebAssembly (the same answers). With `store`, the buffers come from it and go
+ * back to it while they are small.
  */
-export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel & SubsetSumKernel): MkpOutcome {
-  const scratch = kept ?? new Scratch();
-  kept = null;
+export function searchMultipleKnapsack(
+  packed: MkpInstance,
+  value: Float64Array,
+  meter: WorkMeter,
+  kernel?: CoreDpKernel & SubsetSumKernel,
+  store: MkpScratchStore = { mkp: null },
+): MkpOutcome {
+  const scratch = store.mkp ?? new MkpScratch();
+  store.mkp = null;
   scratch.ks.kernel = kernel ?? null;
   scratch.ss.kernel = kernel ?? null;
   if (packed.capacity.length === 1) {
@@ -904,7 +915,7 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
       if (!(e instanceof MkpHalt)) throw e;
       return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason: e.reason, atBudget: e.atBudget, counters };
     } finally {
-      if (scratch.small) kept = scratch;
+      if (scratch.small) store.mkp = scratch;
     }
   }
   const tallies: MkpCounters[] = [];
@@ -981,6 +992,6 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
     if (!(e instanceof MkpHalt)) throw e;
     return outcome(first, e);
   } finally {
-    if (scratch.small) kept = scratch;
+    if (scratch.small) store.mkp = scratch;
   }
 }

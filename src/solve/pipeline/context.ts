@@ -1,6 +1,6 @@
 /**
  * One solve's context: what every stage of the pipeline reads (the packed problem, the resolved options,
- * the budget, the kernel) and what a stage leaves for the later ones (the heuristic plan, the credit
+ * the budget, the solver's scratch, the kernel) and what a stage leaves for the later ones (the heuristic plan, the credit
  * level, an abandoned run's counters), with the two ways a stage ends a solve: `solved` and `fallbackOf`.
  */
 import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../types.js';
@@ -14,6 +14,7 @@ import { pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
 import type { TaoKernel } from '../wasm.js';
+import type { SolveScratch } from '../scratch.js';
 import type { SolveBudget } from './budget.js';
 
 export interface SolveContext {
@@ -21,6 +22,8 @@ export interface SolveContext {
   readonly packed: PackedProblem;
   readonly options: ResolvedSolveOptions;
   readonly budget: SolveBudget;
+  /** The solver's working arrays. */
+  readonly scratch: SolveScratch;
   /** Each kept session's best credit over its nodes, once computed (see `bestOf`). */
   best?: Float64Array;
   /** The credit level, once computed (null: there is none; see `levelOf`). */
@@ -48,7 +51,7 @@ export function bestOf(ctx: SolveContext): Float64Array {
 }
 
 export function levelOf(ctx: SolveContext): CreditLevel | null {
-  if (ctx.level === undefined) ctx.level = creditLevel(ctx.packed);
+  if (ctx.level === undefined) ctx.level = creditLevel(ctx.packed, undefined, ctx.scratch.level);
   return ctx.level;
 }
 

@@ -84,7 +84,7 @@ const bestNodes: Stage = {
   paths: ['best-nodes'],
   applies: () => true,
   run(ctx) {
-    const fits = bestNodesPlan(ctx.packed, bestOf(ctx));
+    const fits = bestNodesPlan(ctx.packed, bestOf(ctx), ctx.scratch.bestNodes);
     return fits === null ? 'pass' : solved(ctx, fits, 'best-nodes', 0);
   },
 };
@@ -136,7 +136,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       break;
     }
     const r = creditReduction(packed, leaf, options);
-    const sub = decide({ kernel: ctx.kernel, packed: r.remainder, options, budget: budget.share(budget.limit - work) });
+    const sub = decide({ kernel: ctx.kernel, packed: r.remainder, options, budget: budget.share(budget.limit - work), scratch: ctx.scratch });
     work += sub.stats.work;
     const node = Int32Array.from(r.fixed);
     for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
@@ -192,7 +192,7 @@ const multipleKnapsack: Stage = {
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
     );
-    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel);
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
     if (!out.optimal && out.atBudget === true && denseFits) {
       budget.charge(meter.work);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
