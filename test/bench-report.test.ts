@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_SCHEMA_VERSION, reportToJson, withoutSamples, type BenchReport, type RunnerReport } from '../src/bench/report.js';
-import { PAPER_TABLE9, SETTING_NAMES, parseSettings, settingInfo } from '../src/bench/settings.js';
-import { renderSvg } from '../src/bench/svg.js';
-import { formatMarkdown, formatTable } from '../src/bench/table.js';
-import { emptyCounts } from '../src/bench/validation.js';
+import { REPORT_SCHEMA_VERSION, reportToJson, withoutSamples, type BenchReport, type RunnerReport } from './helpers/internals.js';
+import { PAPER_TABLE9, BENCH_SETTING_NAMES as SETTING_NAMES, parseSettings, settingInfo } from './helpers/internals.js';
+import { renderSvg } from './helpers/internals.js';
+import { formatMarkdown, formatTable } from './helpers/internals.js';
+import { emptyCounts } from './helpers/internals.js';
 
 function runner(name: string, p95: number): RunnerReport {
   return {

@@ -10,8 +10,8 @@
  * compiled CLI: `npm run build` first.
  */
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
-import { SIDECAR_OPS } from '../src/serve/protocol.js';
+import { seededRandom } from './helpers/internals.js';
+import { SIDECAR_OPS } from './helpers/internals.js';
 import { int, pick, randomValue, STRINGS, type Rand } from './helpers/fuzz.js';
 import { STACK_FRAME } from './helpers/cli.js';
 import { loadSchemas } from './helpers/schemas.js';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { STAGES } from '../src/solve/pipeline/stages.js';
+import { STAGES } from './helpers/internals.js';
 import { PATH_OPTIONS } from './helpers/solvers.js';
 
 const doc = readFileSync(new URL('../docs/solver.md', import.meta.url), 'utf8');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadSolver, type Solver } from '../../src/solve/solver.js';
-import type { SolvePath } from '../../src/types.js';
-import { TaoKernel } from '../../src/solve/wasm.js';
-import { STAGES } from '../../src/solve/pipeline/stages.js';
+import { loadSolver, type Solver } from './internals.js';
+import type { SolvePath } from './internals.js';
+import { TaoKernel } from './internals.js';
+import { STAGES } from './internals.js';
 
 /** The `path` option's values. */
 export const PATH_OPTIONS = ['auto', 'dense', 'frontier'] as const;
