@@ -37,7 +37,7 @@ import { sortIndices } from './sort-indices.js';
 import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 
 /**
- * Most knapsack states the credit level may keep over all nodes and checks (about 0.1-0.3 us each):
+ * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):
  * past it the level is not computed (the solve goes on without it). Ticks with room for a few sessions
  * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
  * per node.

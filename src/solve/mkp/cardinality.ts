@@ -23,9 +23,7 @@
  * ceiling is C + K kmax: the DP's best set usually reaches it, and stops there, where Dantzig's bound
  * (up to K higher) would have the DP prove it over every state.
  */
-
-/** Products at or above this are not exact in f64. */
-const EXACT = 2 ** 53;
+import { EXACT } from '../exact.js';
 
 /** The working arrays of the ceiling (grown on demand; the caller keeps them between calls): item ids and their efficiencies for the selection, and weights. */
 export class CardinalityScratch {
@@ -56,7 +54,7 @@ interface Relaxed {
 /**
  * The linear relaxation with profits p - lambda: its break item (the first that does not fit whole, -1 if
  * all fit) and how many items it takes (the break item's fraction included). Found by a weighted
- * selection on the efficiencies (expected linear time; a sort per lambda cost ~10 us at 100 items), not
+ * selection on the efficiencies (expected linear time, where a sort per lambda costs n log n), not
  * a sort: the items strictly more efficient than a pivot go in whole when they fit together, else the
  * break is among them; items as efficient as the pivot go in one by one.
  */

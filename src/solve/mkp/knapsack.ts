@@ -31,8 +31,7 @@
  *   Dantzig bound charges them e_s per unit of excess, this one the whole item they must give up.
  * - Layer test: before a layer merges, a scan of the list checks whether any moved state would pass its
  *   Dantzig bound; when none would, the item keeps its break-solution side in every state and the layer
- *   costs nothing (measured on near-fitting pools at one node: late layers where every move is beyond
- *   reach, 5% of the states).
+ *   costs nothing (late layers where every move is beyond reach, on near-fitting pools).
  * - Pairing (after Martello, Pisinger and Toth's improved lower bound, Management Science 1999): after a
  *   layer of at least PAIR_STATES states merges, each item outside the core is paired with the heaviest
  *   state it can join: an item after the core (out of every state) with the heaviest state within
@@ -50,11 +49,8 @@
 import type { MultipleKnapsackStats } from '../../types.js';
 import { CardinalityScratch, cardinalityCeiling } from './cardinality.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
+import { EXACT, UP } from '../exact.js';
 
-/** 1 + 2^-50: scales an f64 quotient above the exact one (three roundings of at most 2^-53 each). */
-const UP = 1 + 2 ** -50;
-/** Integers below this are exact in f64. */
-const EXACT = 2 ** 53;
 
 /**
  * ceil(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53 (the quotient corrected by
@@ -112,7 +108,7 @@ export const KNAPSACK_POLL_STEPS = 1 << 14;
 
 /**
  * The DP's first incumbent also tries the break solution less each of its last this many items, refilled
- * greedily (measured on near-fitting pools at one node: 16 gives about all that every item gives, 10% fewer states).
+ * greedily (about all that trying every item gives, at a bounded cost).
  */
 export const REFILL_WINDOW = 16;
 

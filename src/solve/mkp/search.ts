@@ -171,7 +171,7 @@ export interface MkpScratchStore {
 /**
  * Residuals above this many quanta are not tightened: a bitset pass over one item costs r / 32 word
  * operations, and on such capacities a few hundred items would spend the state budget on a bound that
- * only ever tightens (measured: 500 sessions x 16 nodes of ~400k quanta each spent all 2^22 units there).
+ * only ever tightens.
  */
 export const TIGHTEN_MAX_CAPACITY = 1 << 16;
 
@@ -184,16 +184,16 @@ export const FIRST_SEARCH_SHARE = 1 / 40;
 export const AIM_SHARE = 1 / 4;
 export const AIM_RESTARTS = 8;
 /**
- * An aimed search stopped at its share having visited fewer nodes than this ends the aiming (measured on
- * the strongly correlated 100 x 10 class, where one surrogate DP can cost a whole share: with 3 no plan
- * is worse than without the aimed searches; with 8 the weakly correlated 100 x 10 class loses most of its gain).
+ * An aimed search stopped at its share having visited fewer nodes than this ends the aiming: there one
+ * surrogate DP can cost a whole share (strongly correlated classes), and a larger value gives up the aimed
+ * searches' gain where they help.
  */
 export const AIM_MIN_NODES = 3;
 
 /**
  * Sorts the first `k` of `items` into the search's efficiency order: density descending; equal densities
- * lightest first (measured on the subset-sum 50x5 class, where every density is equal: 0 of 20 instances
- * fall back this way, 7 in input order, 20 heaviest first), then by index.
+ * lightest first (where every density is equal, as in subset-sum classes, this order falls back least),
+ * then by index.
  */
 function efficiencyOrder(items: Int32Array, k: number, value: Float64Array, w: Float64Array): void {
   // The sign of `denser`: a product difference past 2^31 would be returned as a fresh heap number per comparison.
@@ -612,8 +612,8 @@ class Search {
   /**
    * An incumbent candidate from all the free items (the first `k` of `free`): the knapsacks filled one by
    * one, smallest residual first, each with an optimal single knapsack of the free items not yet placed
-   * that are its candidates and fit. (Measured on the subset-sum 100x10 class: the split of the
-   * surrogate's own items, completed greedily, stays 10-60 short of a perfect packing that this finds at once.)
+   * that are its candidates and fit. (On subset-sum classes the split of the surrogate's own items,
+   * completed greedily, stays short of a perfect packing that this finds at once.)
    */
   fill(free: Int32Array, k: number): void {
     const w = this.packed.qweight;
@@ -886,9 +886,7 @@ export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incu
  * 3. Regrouping (src/solve/mkp/regroup.ts) of the first search's incumbent, within REGROUP_SHARE of the
  *    budget: groups of two, then three knapsacks re-solved over their items and the left-out ones. A plan
  *    worth the bound stage 2 left (the root bound, or the least value it did not rule out) is optimal.
- *    (Measured on the weakly correlated 100 x 10 class, seed 1: it proves 3 more of 100 instances optimal,
- *    the first search's incumbent being 20-40 short of an optimum worth the root bound; run before
- *    stage 2 it costs more than it saves on the instances the aimed searches solve, P95 11.4 against 7.7 ms.)
+ *    It runs after stage 2, which solves most of the instances it would help more cheaply.
  * 4. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
