@@ -30,7 +30,7 @@
  *   credit-free remainder, which the solver's usual paths decide.
  */
 import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
-import { bestCredits, nodesKept, packProblem, sessionsKept, type PackedProblem } from './pack.js';
+import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
@@ -80,12 +80,12 @@ const levels = new WeakMap<PackedProblem, CreditLevel | null>();
 export function creditLevel(
   packed: PackedProblem,
   maxStates: number = creditLevelBudget(packed),
-  scratch: LevelScratch = new LevelScratch(),
+  scratch?: LevelScratch,
 ): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates, scratch);
+  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
   let level = levels.get(packed);
   if (level === undefined) {
-    level = computeCreditLevel(packed, maxStates, scratch);
+    level = computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
     levels.set(packed, level);
   }
   return level;
@@ -291,7 +291,12 @@ export interface CreditReduction {
  * The reduction of a decided credit level (see the module comment; a leaf of src/solve/credit-branch.ts
  * is one too): `sets[b]` fixed on each kept node b, and the credit-free remainder.
  */
-export function creditReduction(packed: PackedProblem, sets: readonly (readonly number[])[], options: ResolvedSolveOptions): CreditReduction {
+export function creditReduction(
+  packed: PackedProblem,
+  sets: readonly (readonly number[])[],
+  options: ResolvedSolveOptions,
+  scratch?: PackScratch,
+): CreditReduction {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const q = packed.quantum;
@@ -323,5 +328,5 @@ export function creditReduction(packed: PackedProblem, sets: readonly (readonly 
     credit: new Float64Array(n * m),
     eligible,
   };
-  return { fixed, fixedCount, remainder: packProblem(sub, options) };
+  return { fixed, fixedCount, remainder: packProblem(sub, options, scratch) };
 }

@@ -35,10 +35,11 @@ export class BestNodesScratch {
 export function bestNodesPlan(
   packed: PackedProblem,
   best: Float64Array = bestCredits(packed),
-  nodesScratch: BestNodesScratch = new BestNodesScratch(),
+  given?: BestNodesScratch,
 ): Int32Array | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  const nodesScratch = given ?? new BestNodesScratch();
   if (nodesScratch.sequence.length < n) {
     nodesScratch.sequence = new Int32Array(2 * n);
     nodesScratch.out = new Int32Array(2 * n);

@@ -152,17 +152,25 @@ function ceilDiv(x: number, q: number): number {
  * it fits some node.
  */
 export class PackScratch {
-  qcap = new Float64Array(64);
-  fitSum = new Float64Array(64);
-  qweight = new Float64Array(1024);
-  fits = new Uint8Array(1024);
+  qcap: Float64Array;
+  fitSum: Float64Array;
+  qweight: Float64Array;
+  fits: Uint8Array;
+
+  constructor(nodes = 64, sessions = 1024) {
+    this.qcap = new Float64Array(nodes);
+    this.fitSum = new Float64Array(nodes);
+    this.qweight = new Float64Array(sessions);
+    this.fits = new Uint8Array(sessions);
+  }
 }
 
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
-export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions, scratch: PackScratch = new PackScratch()): PackedProblem {
+export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions, given?: PackScratch): PackedProblem {
   const q = options.quantum;
   const m = problem.capacity.length;
   const n = problem.weight.length;
+  const scratch = given ?? new PackScratch(m, n);
 
   if (scratch.qcap.length < m) {
     scratch.qcap = new Float64Array(2 * m);

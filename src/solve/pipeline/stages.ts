@@ -135,7 +135,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       reason = `state budget exceeded: the remainders of ${decision.leaves.length} credit-optimal leaves passed stateBudget ${budget.limit} units of work`;
       break;
     }
-    const r = creditReduction(packed, leaf, options);
+    const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
     const sub = decide({ kernel: ctx.kernel, packed: r.remainder, options, budget: budget.share(budget.limit - work), scratch: ctx.scratch });
     work += sub.stats.work;
     const node = Int32Array.from(r.fixed);
