@@ -1,9 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the reference DPs,
+ * property runs at scale) and the long end-to-end runs (the simulator, the CLI under fuzzing, the package
+ * install). `npm run test:fast` runs every other file, for the edit loop; `npm test` runs both tiers.
+ */
+export const ORACLE_TIER = [
+  'test/solver-matches-highs.test.ts',
+  'test/solver-matches-brute-force.test.ts',
+  'test/solver-metamorphic.test.ts',
+  'test/frontier-matches-reference.test.ts',
+  'test/wasm-matches-reference.test.ts',
+  'test/multiple-knapsack.test.ts',
+  'test/credit-branch.test.ts',
+  'test/credit-level.test.ts',
+  'test/subset-sum-twin.test.ts',
+  'test/knapsack-core-twin.test.ts',
+  'test/solver-fallbacks.test.ts',
+  'test/solver-large-shapes.test.ts',
+  'test/package-install.test.ts',
+  'test/planner-stress.test.ts',
+  'test/cli-fuzz.test.ts',
+  'test/cli-hostile-input.test.ts',
+  'test/sim-cli.test.ts',
+  'test/sim-determinism.test.ts',
+  'test/sim-paired-and-report.test.ts',
+  'test/sim-tasks-complete-once.test.ts',
+  'test/sim-tool-share-calibration.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ORACLE_TIER } },
+      { extends: true, test: { name: 'oracle', include: ORACLE_TIER } },
+    ],
   },
 });

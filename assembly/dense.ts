@@ -14,8 +14,8 @@
 // "At most" instead of "exactly": no state is unreachable, so no -1 sentinel and no reachability test
 // per cell, and no final scan for the best state. Keys are non-negative, so D is monotone in s.
 //
-// The SIMD segment kernels (two states per i64x2 vector, max by i64x2.gt_s + v128.bitselect) measure
-// 1.9-2.7x faster than the scalar ones (bench/solver.bench.ts); the scalar kernels stay selectable
+// The SIMD segment kernels (two states per i64x2 vector, max by i64x2.gt_s + v128.bitselect) are
+// faster than the scalar ones (bench/solver.bench.ts); the scalar kernels stay selectable
 // (setSimdKernel) for that measurement and as a cross-check in tests.
 //
 // Nothing here allocates or checks bounds: the caller (index.ts) lays out memory and guarantees
@@ -237,10 +237,8 @@ function innerRun(base: i32, k: i32): void {
 // A masked lane may read below its plane (at most w - 1 < PLANE_MAX_RADIX0 states before the table),
 // which stays inside linear memory (the key region and the static data precede the table); its value
 // is discarded by the mask.
-// Measured (bench/solver.bench.ts shapes, this machine): radix_0 <= 24 gains 10-25% ns/cell on 3-4 nodes
-// (4 x 12 units: 1.73 -> 1.29 ns/cell) and is neutral on 2; at radix_0 >= 32 the mask costs more than
-// the segment overhead it saves (2 x 63 units: 0.71 -> 0.94), so longer digits keep per-digit runs:
-// PLANE_MAX_RADIX0 (limits.ts) is 24.
+// Short first digits gain per cell on 3-4 nodes and are neutral on 2; on long ones the mask costs more
+// than the segment overhead it saves, so longer digits keep per-digit runs: PLANE_MAX_RADIX0 (limits.ts).
 const maskPair: usize = memory.data(PLANE_MAX_RADIX0 * 16, 16);
 let gPlane: bool = false; // plane mode for the current session
 let gMask0: bool = false; // node 0 is a candidate of the current session (masked in plane mode)

@@ -19,6 +19,7 @@
 //   run with CORE_MEMORY, no trap.
 
 import { align16, ensureMemory } from './memory';
+import { EXACT, UP } from './exact';
 
 export const CORE_DONE: i32 = 0;
 export const CORE_LAYER: i32 = 1;
@@ -26,10 +27,6 @@ export const CORE_MEMORY: i32 = 2;
 export const CORE_PAUSED: i32 = 3;
 export const CORE_CEILING: i32 = 4;
 
-/** 1 + 2^-50 (see UP in the twin). */
-const UP: f64 = 1.0 + 8.881784197001252e-16;
-/** 2^53: integers below it are exact in f64. */
-const EXACT: f64 = 9007199254740992.0;
 
 /** f64 entries of coreReport. */
 export const CORE_REPORT: i32 = 9;

@@ -9,6 +9,7 @@
 // count and the restricted count.
 
 import { align16 } from './memory';
+import { UP } from './exact';
 
 const F_VALUES: usize = 0;
 const F_WEIGHTS: usize = 8;
@@ -134,8 +135,6 @@ export function lpRestrict(list: usize, from: i32): void {
   store<i64>(list + F_ITEM_COUNT, <i64>k);
 }
 
-/** 1 + 2^-50; see fractionalUpper in src/solve/ts/frontier.ts for why it makes the term an upper bound. */
-const UP: f64 = 1.0 + 8.881784197001252e-16;
 
 /** Upper bound on the value the restricted members can add within residual r (the reference's `upper`). */
 export function lpUpper(list: usize, r: i64): i64 {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareReports } from '../src/bench/check.js';
-import { defaultGateThresholds } from '../src/bench/options.js';
-import { REPORT_SCHEMA_VERSION, type BenchReport, type RunnerReport, type SettingReport } from '../src/bench/report.js';
-import { PAPER_TABLE9, type SettingName } from '../src/bench/settings.js';
-import { emptyCounts } from '../src/bench/validation.js';
+import { compareReports } from './helpers/internals.js';
+import { defaultGateThresholds } from './helpers/internals.js';
+import { REPORT_SCHEMA_VERSION, type BenchReport, type RunnerReport, type SettingReport } from './helpers/internals.js';
+import { PAPER_TABLE9, type SettingName } from './helpers/internals.js';
+import { emptyCounts } from './helpers/internals.js';
 
 function runner(name: string, p50: number, p95: number, fallbackPct = 0, ratio: number | null = null): RunnerReport {
   return {

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadCorpus, type CorpusSource } from '../src/bench/corpus.js';
-import type { Problem } from '../src/types.js';
+import { loadCorpus, type CorpusSource } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 function source(fingerprint: string, calls: { n: number }, window = 'test'): CorpusSource {
   return {
@@ -79,7 +79,7 @@ describe('bench corpus cache', () => {
 
 describe('pinned corpora', () => {
   it('are reused whatever the simulator fingerprint, and checked against their own hash', async () => {
-    const { savePinned } = await import('../src/bench/corpus.js');
+    const { savePinned } = await import('./helpers/internals.js');
     const calls = { n: 0 };
     const a = await loadCorpus(source('fp1', calls), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache') });
     const pinnedDir = join(dir, 'pinned');
@@ -96,7 +96,7 @@ describe('pinned corpora', () => {
   });
 
   it('of another window are refused, never measured in its place', async () => {
-    const { savePinned } = await import('../src/bench/corpus.js');
+    const { savePinned } = await import('./helpers/internals.js');
     const calls = { n: 0 };
     const a = await loadCorpus(source('fp1', calls, 'warm-up'), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache') });
     const pinnedDir = join(dir, 'pinned');

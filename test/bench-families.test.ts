@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bruteForceValue } from '../src/bench/brute-force.js';
-import { familyGroups, FAMILY_NAMES, groupKey } from '../src/bench/families/index.js';
-import { RESERVE } from '../src/bench/families/draw.js';
-import { LARGE } from '../src/bench/families/large.js';
-import { MKP } from '../src/bench/families/mkp.js';
-import { NEAR_FITTING } from '../src/bench/families/near-fitting.js';
-import { SINGLE_CREDIT } from '../src/bench/families/single-credit.js';
-import { SPREAD_CREDIT } from '../src/bench/families/spread-credit.js';
-import { describeProblems } from '../src/bench/family-run.js';
-import { validateProblem } from '../src/solve/validate.js';
-import type { Problem } from '../src/types.js';
+import { bruteForceValue } from './helpers/internals.js';
+import { familyGroups, FAMILY_NAMES, groupKey } from './helpers/internals.js';
+import { RESERVE } from './helpers/internals.js';
+import { LARGE } from './helpers/internals.js';
+import { MKP } from './helpers/internals.js';
+import { NEAR_FITTING } from './helpers/internals.js';
+import { SINGLE_CREDIT } from './helpers/internals.js';
+import { SPREAD_CREDIT } from './helpers/internals.js';
+import { describeProblems } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 

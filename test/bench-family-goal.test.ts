@@ -1,8 +1,8 @@
 /** The multiple-knapsack classes are held to the solver's own proofs, and oracles that finish must agree. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runFamilies, type GroupReport } from '../src/bench/family-run.js';
-import { goalMisses } from '../src/bench/family-table.js';
-import { FAMILY_GOALS } from '../src/bench/options.js';
+import { runFamilies, type GroupReport } from './helpers/internals.js';
+import { goalMisses } from './helpers/internals.js';
+import { FAMILY_GOALS } from './helpers/internals.js';
 
 let g: GroupReport;
 beforeAll(async () => {

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyRunOptions } from '../src/bench/family-run.js';
-import { formatFamilyMarkdown } from '../src/bench/family-table.js';
-import { summarize } from '../src/bench/stats.js';
-import { run as bench } from '../src/commands/bench.js';
-import { InvalidValueError } from '../src/errors.js';
+import { FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyRunOptions } from './helpers/internals.js';
+import { formatFamilyMarkdown } from './helpers/internals.js';
+import { summarize } from './helpers/internals.js';
+import { runBenchCommand as bench } from './helpers/internals.js';
+import { InvalidValueError } from './helpers/internals.js';
 
 /** A small in-thread run without oracles or pool, for checks of the report's shape. */
 function quickOptions(o: Pick<FamilyRunOptions, 'families' | 'seed' | 'count' | 'warmupPasses'>): FamilyRunOptions {

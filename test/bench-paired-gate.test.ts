@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBaselineSolver, readBaselineBuild, writeBaselineBuild, type GateSolver } from '../src/bench/baseline-build.js';
-import { readFamilyCorpora, type FamilyCorpus } from '../src/bench/family-corpus.js';
-import { PAIRED_GATE } from '../src/bench/options.js';
-import { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from '../src/bench/paired.js';
-import { threadCpuMs } from '../src/bench/thread-clock.js';
-import { loadSolver } from '../src/solve/solver.js';
+import { loadBaselineSolver, readBaselineBuild, writeBaselineBuild, type GateSolver } from './helpers/internals.js';
+import { readFamilyCorpora, type FamilyCorpus } from './helpers/internals.js';
+import { PAIRED_GATE } from './helpers/internals.js';
+import { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from './helpers/internals.js';
+import { threadCpuMs } from './helpers/internals.js';
+import { loadSolver } from './helpers/internals.js';
 
 const thresholds = { maxSlowdown: PAIRED_GATE.maxSlowdown, maxFallbackIncreasePct: PAIRED_GATE.maxFallbackIncreasePct };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { reportToJson, withoutSamples, type BenchReport, type RunnerReport } from '../src/bench/report.js';
-import { parseSettings } from '../src/bench/settings.js';
-import { renderSvg } from '../src/bench/svg.js';
-import { formatMarkdown, formatTable } from '../src/bench/table.js';
+import { reportToJson, withoutSamples, type BenchReport, type RunnerReport } from './helpers/internals.js';
+import { parseSettings } from './helpers/internals.js';
+import { renderSvg } from './helpers/internals.js';
+import { formatMarkdown, formatTable } from './helpers/internals.js';
 import { report } from './helpers/bench-report.js';
 
 describe('bench report rendering', () => {

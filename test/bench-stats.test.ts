@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../src/bench/stats.js';
-import { quantileSorted } from '../src/stats.js';
-import { HEAVY_CELLS, pairedRatio, type Solved } from '../src/bench/run.js';
-import { timeSolves } from '../src/bench/timing.js';
-import type { Plan, Problem } from '../src/types.js';
+import { summarize } from './helpers/internals.js';
+import { quantileSorted } from './helpers/internals.js';
+import { HEAVY_CELLS, pairedRatio, type Solved } from './helpers/internals.js';
+import { timeSolves } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
 
 describe('bench stats', () => {
   it('interpolates percentiles between order statistics (hand-computed)', () => {

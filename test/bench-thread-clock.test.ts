@@ -4,9 +4,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { openThreadClock } from '../src/bench/thread-clock.js';
-import { timeSolves } from '../src/bench/timing.js';
-import type { Plan, Problem } from '../src/types.js';
+import { openThreadClock } from './helpers/internals.js';
+import { timeSolves } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
 
 const clock = openThreadClock();
 const cpuMs = (): number => (clock as NonNullable<typeof clock>).read({ cpuNs: 0, waitNs: 0 }).cpuNs / 1e6;

@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CorpusSource } from '../src/bench/corpus.js';
-import { defaultBenchOptions, type BenchOptions } from '../src/bench/options.js';
-import { REPORT_SCHEMA_VERSION } from '../src/bench/report.js';
-import { runBench } from '../src/bench/run.js';
-import type { Runner } from '../src/bench/runners.js';
-import { checkPlan, judge } from '../src/bench/validation.js';
-import { solveReference } from '../src/solve/ts/dense.js';
-import type { Plan, Problem } from '../src/types.js';
+import type { CorpusSource } from './helpers/internals.js';
+import { defaultBenchOptions, type BenchOptions } from './helpers/internals.js';
+import { REPORT_SCHEMA_VERSION } from './helpers/internals.js';
+import { runBench } from './helpers/internals.js';
+import type { Runner } from './helpers/internals.js';
+import { checkPlan, judge } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
 // Small problems whose optimum is known independently (brute force): two nodes, four sessions.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats } from '../src/evaluate/readiness/bernstein.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { bernsteinBound, durationStats } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
 
 describe('empirical Bernstein bound', () => {
   it('matches the hand computation for durations 2, 4, 6 s at delta 0.2', () => {

@@ -5,8 +5,8 @@
  * nowhere is skipped. Each case is small enough to follow by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import type { Problem } from '../src/types.js';
+import { bfd } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 
 const placed = (problem: Problem, order: 'value' | 'tokens' = 'value') =>

@@ -4,13 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { boundedEvaluateOptions, defaultBoundedOptions } from '../src/evaluate/bounded-options.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { resolveEvaluateOptions } from '../src/evaluate/options.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot, SnapshotSession } from '../src/evaluate/snapshot.js';
-import { validateSnapshot } from '../src/evaluate/validate-snapshot.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { boundedEvaluateOptions, defaultBoundedOptions } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { resolveEvaluateOptions } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { Snapshot, SnapshotSession } from './helpers/internals.js';
+import { validateSnapshot } from './helpers/internals.js';
 import * as root from '../src/index.js';
 
 describe('bounded options', () => {

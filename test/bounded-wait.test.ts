@@ -6,13 +6,13 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import type { EvaluateOptions } from '../src/evaluate/options.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { CacheObservation, Snapshot, SnapshotSession } from '../src/evaluate/snapshot.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Assignment, Problem } from '../src/types.js';
+import { InvalidValueError } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import type { EvaluateOptions } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { CacheObservation, Snapshot, SnapshotSession } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Assignment, Problem } from './helpers/internals.js';
 
 let solver: Solver;
 beforeAll(async () => {

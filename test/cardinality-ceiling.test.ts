@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardinalityCeiling } from '../src/solve/mkp/cardinality.js';
+import { cardinalityCeiling } from './helpers/internals.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
 
 /** floor of the linear relaxation's optimum (exact rationals via BigInt), sorting by p / w. */

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
+import { seededRandom } from './helpers/internals.js';
 import { int, pick, randomValue, type Rand } from './helpers/fuzz.js';
 import { isOneLineError, STACK_FRAME } from './helpers/cli.js';
 

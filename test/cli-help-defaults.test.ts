@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultBenchOptions } from '../src/bench/options.js';
-import { run as bench } from '../src/commands/bench.js';
-import { DEFAULT_REPEAT, run as demo } from '../src/commands/demo.js';
-import { boundedEvaluateOptions } from '../src/evaluate/bounded-options.js';
-import { DEFAULT_POLICY, DEFAULT_SETTING, run as simulate } from '../src/commands/simulate.js';
-import { run as solve } from '../src/commands/solve.js';
-import { run as sweep } from '../src/commands/sweep.js';
-import { defaultEvaluateOptions } from '../src/evaluate/options.js';
-import { defaultPredictorOptions } from '../src/evaluate/readiness/options.js';
-import { defaultTaoParams } from '../src/sim/policies/tao.js';
-import { defaultSimulateOptions } from '../src/sim/run.js';
-import { defaultSolveOptions } from '../src/solve/options.js';
+import { defaultBenchOptions } from './helpers/internals.js';
+import { runBenchCommand as bench } from './helpers/internals.js';
+import { DEFAULT_REPEAT, runDemoCommand as demo } from './helpers/internals.js';
+import { boundedEvaluateOptions } from './helpers/internals.js';
+import { DEFAULT_POLICY, DEFAULT_SETTING, runSimulateCommand as simulate } from './helpers/internals.js';
+import { runSolveCommand as solve } from './helpers/internals.js';
+import { runSweepCommand as sweep } from './helpers/internals.js';
+import { defaultEvaluateOptions } from './helpers/internals.js';
+import { defaultPredictorOptions } from './helpers/internals.js';
+import { defaultTaoParams } from './helpers/internals.js';
+import { defaultSimulateOptions } from './helpers/internals.js';
+import { defaultSolveOptions } from './helpers/internals.js';
 
 async function help(run: (args: string[]) => Promise<number>): Promise<string> {
   let out = '';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES } from '../src/limits.js';
+import { MAX_INPUT_BYTES } from './helpers/internals.js';
 import { isOneLineError } from './helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendixHCache } from '../src/commands/examples.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Plan } from '../src/types.js';
+import { appendixHCache } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Plan } from './helpers/internals.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

@@ -9,15 +9,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfdPacked } from '../src/solve/bfd.js';
-import { fractionalUpper } from '../src/solve/ts/frontier.js';
-import { bestNodesPlan, planTriple } from '../src/solve/incumbent.js';
-import { bestCredits } from '../src/solve/pack.js';
-import { nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import { MAX_SPREAD_PASSES, spreadTies } from '../src/solve/ties.js';
-import type { Plan, Problem } from '../src/types.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import { bfdPacked } from './helpers/internals.js';
+import { fractionalUpper } from './helpers/internals.js';
+import { bestNodesPlan, planTriple } from './helpers/internals.js';
+import { bestCredits } from './helpers/internals.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import { MAX_SPREAD_PASSES, spreadTies } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
+import { TaoKernel } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';

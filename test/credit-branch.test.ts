@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
-import { CREDIT_BRANCH_MAX_TIED, branchAndBound } from '../src/solve/credit-branch.js';
-import { creditLevel } from '../src/solve/credit-level.js';
-import { nodesKept, sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Plan, Problem, ProblemSession } from '../src/types.js';
+import { seededRandom } from './helpers/internals.js';
+import { CREDIT_BRANCH_MAX_TIED, branchAndBound } from './helpers/internals.js';
+import { creditLevel } from './helpers/internals.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import type { Plan, Problem, ProblemSession } from './helpers/internals.js';
 import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { twinFirstNode } from './helpers/twins.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decayCredit, evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
-import type { ProblemSession } from '../src/types.js';
+import { decayCredit, evaluate } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
+import type { ProblemSession } from './helpers/internals.js';
 
 /** Compares (credit on node, ready, tokens) triples lexicographically: > 0 when a is better. */
 function compareTriples(a: readonly [number, number, number], b: readonly [number, number, number]): number {

@@ -9,16 +9,16 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
-import { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../src/solve/credit-level.js';
-import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../src/solve/knapsack.js';
-import { estimateWork } from '../src/planner/backend.js';
-import { bestNodesPlan, planTriple } from '../src/solve/incumbent.js';
-import { resolveSolveOptions } from '../src/solve/options.js';
-import { nodesKept, sessionsKept } from '../src/solve/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import { fractionalUpper } from '../src/solve/ts/frontier.js';
-import type { Problem, ProblemSession } from '../src/types.js';
+import { seededRandom } from './helpers/internals.js';
+import { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from './helpers/internals.js';
+import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from './helpers/internals.js';
+import { estimateWork } from './helpers/internals.js';
+import { bestNodesPlan, planTriple } from './helpers/internals.js';
+import { resolveSolveOptions } from './helpers/internals.js';
+import { nodesKept, sessionsKept } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import { fractionalUpper } from './helpers/internals.js';
+import type { Problem, ProblemSession } from './helpers/internals.js';
 import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { twinFirstNode } from './helpers/twins.js';

@@ -4,13 +4,13 @@
  * TypeScript twins), and `estimateCells` is `estimateWork`.
  */
 import { describe, expect, it } from 'vitest';
-import { randomTickProblem } from '../src/commands/examples.js';
-import { estimateCells, estimateWork } from '../src/planner/backend.js';
-import { bfd } from '../src/solve/bfd.js';
-import { prepare } from '../src/solve/solver.js';
-import { solveReference } from '../src/solve/ts/dense.js';
-import { solveFrontierReference } from '../src/solve/ts/frontier.js';
-import type { Plan } from '../src/types.js';
+import { randomTickProblem } from './helpers/internals.js';
+import { estimateCells, estimateWork } from './helpers/internals.js';
+import { bfd } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
+import { solveFrontierReference } from './helpers/internals.js';
+import type { Plan } from './helpers/internals.js';
 import { useSolvers } from './helpers/solvers.js';
 
 const solvers = useSolvers();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { defaultEvaluateOptions, resolveEvaluateOptions } from '../src/evaluate/options.js';
-import { defaultBoundedOptions } from '../src/evaluate/bounded-options.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { defaultEvaluateOptions, resolveEvaluateOptions } from './helpers/internals.js';
+import { defaultBoundedOptions } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
 
 describe('evaluate options', () => {
   it('defaults to the paper values and is frozen', () => {

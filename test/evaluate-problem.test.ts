@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor, type ReadinessSource } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot, SnapshotSession, ToolCall } from '../src/evaluate/snapshot.js';
-import { validateProblem } from '../src/solve/validate.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor, type ReadinessSource } from './helpers/internals.js';
+import type { Snapshot, SnapshotSession, ToolCall } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
 
 const never: ReadinessSource = {
   ready() {

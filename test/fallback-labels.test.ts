@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bfd, loadSolver, type Plan, type Problem, type Solver } from '../src/index.js';
-import { randomTickProblem } from '../src/commands/examples.js';
+import { randomTickProblem } from './helpers/internals.js';
 import { compareValues } from './oracles/brute-force.js';
 
 let solver: Solver;

@@ -8,14 +8,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
-import { DpStatus } from '../src/solve/engine.js';
-import { FrontierTwin, solveFrontierReference } from '../src/solve/ts/frontier.js';
-import { heuristicPlan } from '../src/solve/incumbent.js';
-import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { loadSolver, prepare } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
-import type { TaoKernel } from '../src/solve/wasm.js';
+import { frontierInput, frontierSetup } from './helpers/internals.js';
+import { DpStatus } from './helpers/internals.js';
+import { FrontierTwin, solveFrontierReference } from './helpers/internals.js';
+import { heuristicPlan } from './helpers/internals.js';
+import { sessionsKept, type PackedProblem } from './helpers/internals.js';
+import { loadSolver, prepare } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
+import type { TaoKernel } from './helpers/internals.js';
 import { problemArb, quantizedCaseArb, type ShapeLimits } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { withTwins } from './helpers/twins.js';

@@ -4,11 +4,11 @@
  * predictor's answer is known exactly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor, type ReadinessSource } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot, SnapshotSession } from '../src/evaluate/snapshot.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor, type ReadinessSource } from './helpers/internals.js';
+import type { Snapshot, SnapshotSession } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
 
 let solver: Solver;
 beforeAll(async () => {

@@ -8,9 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { knapsack, KnapsackScratch, type KnapsackAnswer } from '../src/solve/mkp/knapsack.js';
-import { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import type { TaoKernel } from '../src/solve/wasm.js';
+import { knapsack, KnapsackScratch, type KnapsackAnswer } from './helpers/internals.js';
+import { METER_CHECK_WORK, MkpHalt, WorkMeter } from './helpers/internals.js';
+import type { TaoKernel } from './helpers/internals.js';
 import { capacityKnapsack, enumerateKnapsack } from './oracles/knapsack.js';
 import { useKernels } from './helpers/kernels.js';
 

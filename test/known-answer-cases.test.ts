@@ -6,11 +6,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import type { SolveOptions } from '../src/solve/options.js';
-import { solveReference } from '../src/solve/ts/dense.js';
+import { bfd } from './helpers/internals.js';
+import type { SolveOptions } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
 import { EXACT_PATHS, useSolvers } from './helpers/solvers.js';
-import type { PlanValue, Problem, SolvePath } from '../src/types.js';
+import type { PlanValue, Problem, SolvePath } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 
 interface CaseRun {

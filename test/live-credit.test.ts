@@ -1,9 +1,9 @@
 /** `creditSource: 'live'`: the engine's live cached prefix caps the decayed credit. */
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
+import { InvalidValueError } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
 
 const predictor = new ReadinessPredictor();
 

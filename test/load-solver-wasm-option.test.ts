@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError, loadSolver, type Plan, type Solver } from '../src/index.js';
-import { randomTickProblem } from '../src/commands/examples.js';
+import { randomTickProblem } from './helpers/internals.js';
 
 const WASM = new URL('../build/tao.wasm', import.meta.url);
 const problem = randomTickProblem(11, { nodes: 3, sessions: 24 });

@@ -8,9 +8,9 @@
  * two or three improves, checked group by group by enumeration; regrouping stops at its goal.
  */
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
-import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { REGROUP_SIZES, regroup, type MkpInstance, type Reoptimise } from '../src/solve/mkp/regroup.js';
+import { seededRandom } from './helpers/internals.js';
+import { MkpHalt, WorkMeter } from './helpers/internals.js';
+import { REGROUP_SIZES, regroup, type MkpInstance, type Reoptimise } from './helpers/internals.js';
 
 interface Case {
   readonly inst: MkpInstance;

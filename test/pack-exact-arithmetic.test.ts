@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { MAX_U32 } from '../src/limits.js';
-import { weightOrder } from '../src/solve/orders.js';
-import { checkPrepared, prepare } from '../src/solve/prepared.js';
-import type { Problem } from '../src/types.js';
+import { InvalidValueError } from './helpers/internals.js';
+import { MAX_U32 } from './helpers/internals.js';
+import { weightOrder } from './helpers/internals.js';
+import { checkPrepared, prepare } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 /** A problem of `weights.length` sessions on `capacities.length` nodes, every session credited on every node by `credits`. */
 function problemOf(capacities: number[], weights: number[], tokens: number[], credits: number[][], ready: boolean[]): Problem {

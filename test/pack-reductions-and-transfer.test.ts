@@ -5,9 +5,9 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packedTransferList, type PackedProblem } from '../src/solve/pack.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import { packedTransferList, type PackedProblem } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 let solver: Solver;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Plan, Problem } from '../src/types.js';
+import type { Plan, Problem } from './helpers/internals.js';
 import { SidecarProcess } from './helpers/sidecar.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -3,11 +3,11 @@
  * smaller weight, then input order), so any prefix is a sensible partial plan; value is the exact sum.
  */
 import { expect, it } from 'vitest';
-import { resolveSolveOptions } from '../src/solve/options.js';
-import { packProblem } from '../src/solve/pack.js';
-import { buildPlan, pathStats } from '../src/solve/plan.js';
-import type { Problem } from '../src/types.js';
-import { validateProblem } from '../src/solve/validate.js';
+import { resolveSolveOptions } from './helpers/internals.js';
+import { packProblem } from './helpers/internals.js';
+import { buildPlan, pathStats } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
 
 it('orders by credit on the assigned node, ready, tokens, smaller weight, input order', () => {
   const problem: Problem = {

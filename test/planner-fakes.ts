@@ -2,11 +2,11 @@
  * Test doubles for the planner: a backend whose off-thread solves the test releases by hand, and a small
  * first-fit "solver" so plans are real plans over the snapshot. Not a test file (no `.test.ts`).
  */
-import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from '../src/solve/options.js';
-import type { PlannerBackend } from '../src/planner/planner.js';
-import { AbortedError } from '../src/errors.js';
-import type { Assignment, Plan, Problem } from '../src/types.js';
-import { validateProblem } from '../src/solve/validate.js';
+import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './helpers/internals.js';
+import type { PlannerBackend } from './helpers/internals.js';
+import { AbortedError } from './helpers/internals.js';
+import type { Assignment, Plan, Problem } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
 
 export interface FakePrepared {
   problem: Problem;

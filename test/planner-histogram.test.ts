@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram } from '../src/planner/histogram.js';
+import { LatencyHistogram } from './helpers/internals.js';
 
 function exactPercentile(sorted: number[], q: number): number {
   return sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]!;

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { InvalidValueError, SolverTrapError } from '../src/errors.js';
+import { InvalidValueError, SolverTrapError } from './helpers/internals.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateWork, createPlanner, solverBackend } from '../src/planner/backend.js';
-import type { Planner, SubmitResult } from '../src/planner/planner.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../src/solve/solver.js';
+import { estimateWork, createPlanner, solverBackend } from './helpers/internals.js';
+import type { Planner, SubmitResult } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from './helpers/internals.js';
 import { builtWorker, problemArb, slowProblem, timeless } from './pool-support.js';
 
 let solver: Solver;

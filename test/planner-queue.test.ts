@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ClosedError, InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { IN_THREAD_MAX_CELLS, IN_THREAD_MAX_WORK, Planner, resolvePlannerOptions, type PlannerBackend, type SubmitResult } from '../src/planner/planner.js';
-import type { ProblemSession } from '../src/types.js';
+import { ClosedError, InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { IN_THREAD_MAX_CELLS, IN_THREAD_MAX_WORK, Planner, resolvePlannerOptions, type PlannerBackend, type SubmitResult } from './helpers/internals.js';
+import type { ProblemSession } from './helpers/internals.js';
 import { ManualBackend, problemOf, tick, type FakePrepared } from './planner-fakes.js';
 
 const planned = (r: SubmitResult) => {

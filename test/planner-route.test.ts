@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveRoute, ROUTE } from '../src/planner/route.js';
-import { Planner, type PlannerBackend } from '../src/planner/planner.js';
-import type { Plan, Problem } from '../src/types.js';
+import { AdaptiveRoute, ROUTE } from './helpers/internals.js';
+import { Planner, type PlannerBackend } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
 import { firstFit } from './planner-fakes.js';
 
 const LIMIT = 1_000;

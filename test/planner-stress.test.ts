@@ -6,12 +6,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlanner } from '../src/planner/backend.js';
-import type { Planner, SubmitResult } from '../src/planner/planner.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import type { Prepared } from '../src/solve/solver.js';
-import type { Problem, ProblemSession } from '../src/types.js';
-import { seededRandom } from '../src/commands/examples.js';
+import { createPlanner } from './helpers/internals.js';
+import type { Planner, SubmitResult } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import type { Prepared } from './helpers/internals.js';
+import type { Problem, ProblemSession } from './helpers/internals.js';
+import { seededRandom } from './helpers/internals.js';
 import { builtWorker } from './pool-support.js';
 
 setFlagsFromString('--expose-gc');

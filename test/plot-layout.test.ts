@@ -4,7 +4,7 @@
  * categories and are never joined by a line.
  */
 import { describe, expect, it } from 'vitest';
-import { runningRequestsSvg, sweepSvg, type SweepPoint } from '../src/sim/svg.js';
+import { runningRequestsSvg, sweepSvg, type SweepPoint } from './helpers/internals.js';
 
 interface Box {
   cls: string;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Plan, Problem } from '../src/types.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
 import { armFault, disarmFault, type WorkerFault } from './fixtures/fault-token.mjs';
 import { builtWorker, problemArb, timeless } from './pool-support.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClosedError } from '../src/errors.js';
-import { AbortedError } from '../src/errors.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
+import { ClosedError } from './helpers/internals.js';
+import { AbortedError } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
 import { builtWorker, slowProblem } from './pool-support.js';
 
 const tiny = { nodes: [{ id: 'a', capacity: 4_096 }], sessions: [{ id: 's', weight: 1_000, tokens: 1, ready: true }] };

@@ -4,11 +4,11 @@
  * not crash, and a well-formed solve sent after it settles with its plan.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { MAX_STATE_BUDGET } from '../src/limits.js';
-import { createPlanner } from '../src/planner/backend.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { prepare } from '../src/solve/solver.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { MAX_STATE_BUDGET } from './helpers/internals.js';
+import { createPlanner } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
 import { builtWorker, slowProblem } from './pool-support.js';
 
 const tiny = { nodes: [{ id: 'a', capacity: 4_096 }], sessions: [{ id: 's', weight: 1_000, tokens: 1, ready: true }] };

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { defaultPoolOptions, resolvePoolOptions } from '../src/pool/options.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { defaultPoolOptions, resolvePoolOptions } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { builtWorker, problemArb, quantumArb, timeless } from './pool-support.js';
 
 let pool: SolverPool;

@@ -5,10 +5,10 @@
  * against a fixed number of milliseconds.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { randomTickProblem } from '../src/commands/examples.js';
-import { AbortedError, ClosedError, InvalidTypeError } from '../src/errors.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { prepare } from '../src/solve/solver.js';
+import { randomTickProblem } from './helpers/internals.js';
+import { AbortedError, ClosedError, InvalidTypeError } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
 import { useSolverAndKernel } from './helpers/solvers.js';
 import { builtWorker } from './pool-support.js';
 

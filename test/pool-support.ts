@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import type { Plan, Problem, ProblemSession } from '../src/types.js';
+import type { Plan, Problem, ProblemSession } from './helpers/internals.js';
 
 export const WORKER_FILE = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
 const WASM_FILE = fileURLToPath(new URL('../build/tao.wasm', import.meta.url));

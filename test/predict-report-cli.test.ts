@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../src/commands/predict-report.js';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { predictReport } from '../src/evaluate/readiness/report.js';
+import { runPredictReportCommand as run } from './helpers/internals.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { predictReport } from './helpers/internals.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tao-predict-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import type { CompletedToolCall } from '../src/evaluate/readiness/predictor.js';
-import { predictReport } from '../src/evaluate/readiness/report.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import type { CompletedToolCall } from './helpers/internals.js';
+import { predictReport } from './helpers/internals.js';
 
 describe('predict-report on a hand-checkable trace', () => {
   // Defaults: H = tick = 1 s, 5 s default, 2 samples minimum.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats } from '../src/evaluate/readiness/bernstein.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { bernsteinBound, durationStats } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
 
 describe('predictor memory bounds', () => {
   it('keeps the last `window` durations per tool and bounds on those only', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { ToolCall } from '../src/evaluate/snapshot.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { ToolCall } from './helpers/internals.js';
 
 /** A predictor with several tool histories, a wrapped window, an evicted tool and open probes. */
 function busy(): ReadinessPredictor {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { defaultPredictorOptions, resolvePredictorOptions } from '../src/evaluate/readiness/options.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { defaultPredictorOptions, resolvePredictorOptions } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
 
 describe('predictor options', () => {
   it('defaults to the paper values and is frozen', () => {

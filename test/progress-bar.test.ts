@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ProgressBar } from '../src/progress.js';
+import { ProgressBar } from './helpers/internals.js';
 
 function sink(): { write: (t: string) => void; text: () => string } {
   let out = '';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats } from '../src/evaluate/readiness/bernstein.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { ToolCall } from '../src/evaluate/snapshot.js';
+import { bernsteinBound, durationStats } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { ToolCall } from './helpers/internals.js';
 
 /** A predictor whose "bash" history is 1, 1.5, 2 s and whose global history adds "edit" calls. */
 function trained(): ReadinessPredictor {

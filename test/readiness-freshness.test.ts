@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
+import { ReadinessPredictor } from './helpers/internals.js';
 
 describe('readiness freshness (a prediction older than 30 s does not make r = 1)', () => {
   it('denies a due prediction whose evidence dates from more than 30 s ago', () => {

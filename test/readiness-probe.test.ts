@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { ToolCall } from '../src/evaluate/snapshot.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { ToolCall } from './helpers/internals.js';
 
 /** Times in [from, to) on a `step` grid at which `ready` says yes. */
 function readyTimes(p: ReadinessPredictor, tool: ToolCall | ((t: number) => ToolCall), from: number, to: number, step: number): number[] {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { ToolCall } from '../src/evaluate/snapshot.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import type { ToolCall } from './helpers/internals.js';
 
 const arbHistory = fc.array(
   fc.record({

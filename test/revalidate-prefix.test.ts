@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { revalidate } from '../src/planner/revalidate.js';
-import type { Assignment, Problem, ProblemSession } from '../src/types.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { revalidate } from './helpers/internals.js';
+import type { Assignment, Problem, ProblemSession } from './helpers/internals.js';
 
 const snapshot: Problem = {
   nodes: [

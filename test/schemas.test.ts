@@ -10,17 +10,17 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
-import { validateSnapshot } from '../src/evaluate/validate-snapshot.js';
-import { Dispatcher } from '../src/serve/dispatcher.js';
-import type { SidecarResponse } from '../src/serve/protocol.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import { validateProblem } from '../src/solve/validate.js';
-import type { Problem } from '../src/types.js';
-import { MAX_COMMAND_LENGTH } from '../src/limits.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
+import { validateSnapshot } from './helpers/internals.js';
+import { Dispatcher } from './helpers/internals.js';
+import type { SidecarResponse } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
+import { MAX_COMMAND_LENGTH } from './helpers/internals.js';
 import { loadSchemas, SCHEMA_BASE } from './helpers/schemas.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

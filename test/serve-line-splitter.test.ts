@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, type Line } from '../src/serve/lines.js';
+import { LineSplitter, type Line } from './helpers/internals.js';
 
 function splitAll(splitter: LineSplitter, chunks: Buffer[]): Line[] {
   const out: Line[] = [];

@@ -12,11 +12,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor, type CompletedCall } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
-import { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION } from '../src/serve/protocol.js';
-import type { PlanValue, Problem } from '../src/types.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor, type CompletedCall } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
+import { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION } from './helpers/internals.js';
+import type { PlanValue, Problem } from './helpers/internals.js';
 import { CLI, SidecarProcess, socketSidecar, type Json } from './helpers/sidecar.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

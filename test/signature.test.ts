@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import { sessionSignature } from '../src/evaluate/signature.js';
-import type { Snapshot, SnapshotSession } from '../src/evaluate/snapshot.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import { sessionSignature } from './helpers/internals.js';
+import type { Snapshot, SnapshotSession } from './helpers/internals.js';
 
 const nodes = [
   { id: 'n1', capacity: 100_000 },

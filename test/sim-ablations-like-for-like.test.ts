@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CacheObservation, ToolCall } from '../src/evaluate/snapshot.js';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createTaoPolicy, defaultTaoParams, type TaoVariant } from '../src/sim/policies/tao.js';
-import type { Admission, NodeView, PooledSession, SchedulerView } from '../src/sim/policy.js';
+import type { CacheObservation, ToolCall } from './helpers/internals.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createTaoPolicy, defaultTaoParams, type TaoVariant } from './helpers/internals.js';
+import type { Admission, NodeView, PooledSession, SchedulerView } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

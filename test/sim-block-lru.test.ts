@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockPool, CacheEntry } from '../src/sim/cache.js';
+import { BlockPool, CacheEntry } from './helpers/internals.js';
 
 /**
  * The entry-granular pool against a naive per-block LRU: every cached block is its own list element

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run as simulateCmd } from '../src/commands/simulate.js';
-import { run as sweepCmd } from '../src/commands/sweep.js';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { defaultTaoBoundedParams } from '../src/sim/policies/tao-bounded.js';
-import { POLICY_NAMES } from '../src/sim/policy.js';
+import { runSimulateCommand as simulateCmd } from './helpers/internals.js';
+import { runSweepCommand as sweepCmd } from './helpers/internals.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { defaultTaoBoundedParams } from './helpers/internals.js';
+import { POLICY_NAMES } from './helpers/internals.js';
 
 function quiet(): { out: () => string } {
   let text = '';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { POLICY_NAMES } from '../src/sim/policy.js';
-import { runOnce, simulate } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { generateTask, SWE_BENCH_PROFILE } from '../src/sim/workload.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { POLICY_NAMES } from './helpers/internals.js';
+import { runOnce, simulate } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import { generateTask, SWE_BENCH_PROFILE } from './helpers/internals.js';
 
 const SETTING = parseSetting({ name: 'det', extends: 'ds-64', workers: 32, tasks: 50 });
 

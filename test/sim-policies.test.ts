@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CacheObservation, ToolCall } from '../src/evaluate/snapshot.js';
-import type { Problem } from '../src/types.js';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createCacheAware, defaultCacheAwareParams } from '../src/sim/policies/cache-aware.js';
-import { createDynamo } from '../src/sim/policies/dynamo.js';
-import { greedyByTriple } from '../src/sim/policies/greedy-triple.js';
-import { createRoundRobin } from '../src/sim/policies/round-robin.js';
-import { createTaoPolicy, defaultTaoParams } from '../src/sim/policies/tao.js';
-import { createThunderAgent, defaultThunderAgentParams } from '../src/sim/policies/thunderagent.js';
-import type { NodeView, PooledSession, ProblemTick, SchedulerView } from '../src/sim/policy.js';
+import type { CacheObservation, ToolCall } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createCacheAware, defaultCacheAwareParams } from './helpers/internals.js';
+import { createDynamo } from './helpers/internals.js';
+import { greedyByTriple } from './helpers/internals.js';
+import { createRoundRobin } from './helpers/internals.js';
+import { createTaoPolicy, defaultTaoParams } from './helpers/internals.js';
+import { createThunderAgent, defaultThunderAgentParams } from './helpers/internals.js';
+import type { NodeView, PooledSession, ProblemTick, SchedulerView } from './helpers/internals.js';
 
 interface S {
   tokens: number;

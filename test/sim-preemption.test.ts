@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { EngineNode } from '../src/sim/node.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import type { PolicyName } from '../src/sim/policy.js';
-import { runOnce } from '../src/sim/run.js';
-import { Session } from '../src/sim/session.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { DEEPSEEK_ENGINE } from '../src/sim/settings.js';
-import { generateTask, SWE_BENCH_PROFILE } from '../src/sim/workload.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { EngineNode } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import type { PolicyName } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { Session } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import { DEEPSEEK_ENGINE } from './helpers/internals.js';
+import { generateTask, SWE_BENCH_PROFILE } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

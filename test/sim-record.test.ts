@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { validateProblem } from '../src/solve/validate.js';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { isNonTrivial, recordLine, recordProblems, type RecordedProblem } from '../src/sim/record.js';
+import { InvalidValueError } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { isNonTrivial, recordLine, recordProblems, type RecordedProblem } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

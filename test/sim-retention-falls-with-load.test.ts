@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { runOnce } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
+import { createPolicy } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
 
 /**
  * Retention comes from LRU eviction, not from a curve: the same workload on the same node keeps a paused

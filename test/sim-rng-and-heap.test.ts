@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MinHeap } from '../src/sim/heap.js';
-import { Rng } from '../src/sim/rng.js';
+import { MinHeap } from './helpers/internals.js';
+import { Rng } from './helpers/internals.js';
 
 describe('seeded PRNG', () => {
   it('gives the same stream for the same seed and stream coordinates', () => {

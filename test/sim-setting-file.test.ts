@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { loadSettingFile, parseSetting, validateSetting } from '../src/sim/setting-file.js';
-import { SETTINGS, SETTING_NAMES } from '../src/sim/settings.js';
-import { CLAUDE_CODE_PROFILE } from '../src/sim/workload.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { loadSettingFile, parseSetting, validateSetting } from './helpers/internals.js';
+import { SETTINGS, SETTING_NAMES } from './helpers/internals.js';
+import { CLAUDE_CODE_PROFILE } from './helpers/internals.js';
 
 describe('named settings', () => {
   it('has the nine paper settings, each valid', () => {

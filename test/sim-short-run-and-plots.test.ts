@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { simulate } from '../src/sim/run.js';
-import { runningRequestsSvg, sweepSvg, niceTicks } from '../src/sim/svg.js';
-import { expandGrid } from '../src/sim/sweep.js';
-import { formatMarkdownTable, formatSummaryTable } from '../src/sim/table.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { simulate } from './helpers/internals.js';
+import { runningRequestsSvg, sweepSvg, niceTicks } from './helpers/internals.js';
+import { expandGrid } from './helpers/internals.js';
+import { formatMarkdownTable, formatSummaryTable } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimate, sampleSd, tCritical95 } from '../src/sim/stats.js';
-import { quantile } from '../src/stats.js';
+import { estimate, sampleSd, tCritical95 } from './helpers/internals.js';
+import { quantile } from './helpers/internals.js';
 
 describe('summary statistics', () => {
   it('uses Student-t critical values: tables to df 30, the expansion beyond', () => {

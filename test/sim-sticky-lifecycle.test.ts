@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { pauseUntilSafe } from '../src/sim/policies/sticky.js';
-import { createThunderAgent, defaultThunderAgentParams } from '../src/sim/policies/thunderagent.js';
-import type { AdmittedSession, NodeView, SchedulerView } from '../src/sim/policy.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { Simulation } from '../src/sim/simulation.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { pauseUntilSafe } from './helpers/internals.js';
+import { createThunderAgent, defaultThunderAgentParams } from './helpers/internals.js';
+import type { AdmittedSession, NodeView, SchedulerView } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import { Simulation } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

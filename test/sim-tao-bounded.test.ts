@@ -3,14 +3,14 @@
  * switches off only its part, and that with every part off it is the paper's `tao` run for run.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boundedEvaluateOptions } from '../src/evaluate/bounded-options.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { ablate, boundedSnapshot, resolveTaoBoundedParams, defaultTaoBoundedParams, TAO_BOUNDED_VARIANTS } from '../src/sim/policies/tao-bounded.js';
-import type { PooledSession, SchedulerView } from '../src/sim/policy.js';
-import { runOnce, simulate } from '../src/sim/run.js';
-import { SETTINGS } from '../src/sim/settings.js';
+import { boundedEvaluateOptions } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { ablate, boundedSnapshot, resolveTaoBoundedParams, defaultTaoBoundedParams, TAO_BOUNDED_VARIANTS } from './helpers/internals.js';
+import type { PooledSession, SchedulerView } from './helpers/internals.js';
+import { runOnce, simulate } from './helpers/internals.js';
+import { SETTINGS } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { POLICY_NAMES, type Admission, type Policy } from '../src/sim/policy.js';
-import { runOnce } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { Simulation } from '../src/sim/simulation.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { POLICY_NAMES, type Admission, type Policy } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import { Simulation } from './helpers/internals.js';
 
 // Contended on purpose: 40 workers of the decode-heavy profile want ~290k tokens on 2 x 140k.
 const TIGHT = parseSetting({

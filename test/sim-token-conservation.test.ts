@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import type { PolicyName } from '../src/sim/policy.js';
-import { runOnce } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import type { SimSetting } from '../src/sim/settings.js';
-import { generateTask } from '../src/sim/workload.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import type { PolicyName } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import type { SimSetting } from './helpers/internals.js';
+import { generateTask } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { runOnce } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { SETTINGS } from '../src/sim/settings.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import { SETTINGS } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy } from '../src/sim/policies/index.js';
-import { POLICY_NAMES, type PolicyName } from '../src/sim/policy.js';
-import { runOnce } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import type { RunResult } from '../src/sim/simulation.js';
-import { generateTask } from '../src/sim/workload.js';
+import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
+import { createPolicy } from './helpers/internals.js';
+import { POLICY_NAMES, type PolicyName } from './helpers/internals.js';
+import { runOnce } from './helpers/internals.js';
+import { parseSetting } from './helpers/internals.js';
+import type { RunResult } from './helpers/internals.js';
+import { generateTask } from './helpers/internals.js';
 
 /**
  * One node whose capacity dwarfs the demand: admission never has to refuse anyone and there is no

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quantile } from '../src/stats.js';
-import { CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE, generateTask, SWE_BENCH_PROFILE, type WorkloadProfile } from '../src/sim/workload.js';
+import { quantile } from './helpers/internals.js';
+import { CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE, generateTask, SWE_BENCH_PROFILE, type WorkloadProfile } from './helpers/internals.js';
 
 function measure(p: WorkloadProfile, n: number) {
   const buckets = [

@@ -4,9 +4,9 @@
  * disturbed by validating others (they live in shared chunks).
  */
 import { describe, expect, it } from 'vitest';
-import { Slab } from '../src/solve/slab.js';
-import { validateProblem } from '../src/solve/validate.js';
-import type { Problem } from '../src/types.js';
+import { Slab } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 describe('Slab', () => {
   it('hands out zeroed, disjoint views, on shared chunks and own buffers, across chunk boundaries', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSleep } from '../src/evaluate/readiness/sleep.js';
+import { parseSleep } from './helpers/internals.js';
 
 describe('sleep N parsing', () => {
   it.each<[string, number]>([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import { validateSnapshot } from '../src/evaluate/validate-snapshot.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { evaluate } from './helpers/internals.js';
+import { ReadinessPredictor } from './helpers/internals.js';
+import { validateSnapshot } from './helpers/internals.js';
 
 /** A valid snapshot, rebuilt for every case so that mutations do not leak. */
 function good(): any {

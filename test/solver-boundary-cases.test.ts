@@ -7,13 +7,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DpStatus } from '../src/solve/engine.js';
-import { frontierInput, frontierSetup } from '../src/solve/frontier.js';
-import { heuristicPlan } from '../src/solve/incumbent.js';
-import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { prepare } from '../src/solve/solver.js';
-import { FrontierTwin, fractionalUpper, solveFrontierReference } from '../src/solve/ts/frontier.js';
-import type { Problem, ProblemSession } from '../src/types.js';
+import { DpStatus } from './helpers/internals.js';
+import { frontierInput, frontierSetup } from './helpers/internals.js';
+import { heuristicPlan } from './helpers/internals.js';
+import { sessionsKept, type PackedProblem } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
+import { FrontierTwin, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
+import type { Problem, ProblemSession } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { useSolverAndKernel } from './helpers/solvers.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';

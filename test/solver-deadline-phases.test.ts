@@ -6,10 +6,11 @@
  * measured overshoot is in docs/threat-model.md (scripts/deadline-overshoot.mjs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { randomTickProblem } from '../src/commands/examples.js';
-import { createSolverPool, type SolverPool } from '../src/pool/pool.js';
-import { FRONTIER_WEIGHT_NODES, frontierUnitWeight, loadSolver, type Solver } from '../src/solve/solver.js';
+import { bfd } from './helpers/internals.js';
+import { randomTickProblem } from './helpers/internals.js';
+import { createSolverPool, type SolverPool } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 import { builtWorker } from './pool-support.js';

@@ -8,14 +8,14 @@
  * instance; use after close throws ClosedError.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { ClosedError, InvalidValueError, SolverTrapError } from '../src/errors.js';
-import { randomTickProblem, seededRandom } from '../src/commands/examples.js';
-import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from '../src/limits.js';
-import { sessionsKept } from '../src/solve/pack.js';
-import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import type { Plan, Problem } from '../src/types.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import { bfd } from './helpers/internals.js';
+import { ClosedError, InvalidValueError, SolverTrapError } from './helpers/internals.js';
+import { randomTickProblem, seededRandom } from './helpers/internals.js';
+import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } from './helpers/internals.js';
+import { sessionsKept } from './helpers/internals.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
+import type { Plan, Problem } from './helpers/internals.js';
+import { TaoKernel } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 

@@ -3,12 +3,12 @@
  * error class. Edge cases that are valid (empty pool, oversize sessions, full nodes) get plain answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { solveReference } from '../src/solve/ts/dense.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import { validateProblem } from '../src/solve/validate.js';
-import type { Problem } from '../src/types.js';
+import { bfd } from './helpers/internals.js';
+import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import { validateProblem } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 let solver: Solver;
 beforeAll(async () => {

@@ -6,11 +6,11 @@
  * than BFD) or a labelled fallback naming the deadline or the budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { randomTickProblem } from '../src/commands/examples.js';
-import { MEMORY_CAP_BYTES } from '../src/limits.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import { bfd } from './helpers/internals.js';
+import { randomTickProblem } from './helpers/internals.js';
+import { MEMORY_CAP_BYTES } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 

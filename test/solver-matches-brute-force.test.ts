@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { frontierSetup } from '../src/solve/frontier.js';
-import { solveReference } from '../src/solve/ts/dense.js';
-import { prepare } from '../src/solve/solver.js';
+import { bfd } from './helpers/internals.js';
+import { frontierSetup } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { EXACT_PATHS, PATH_OPTIONS, useSolvers } from './helpers/solvers.js';

@@ -4,9 +4,9 @@
  * grid: `auto`, `frontier`). The optimal value equals HiGHS's three-stage lexicographic MILP optimum.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../src/commands/examples.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Problem, ProblemSession } from '../src/types.js';
+import { seededRandom } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Problem, ProblemSession } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { twinNodes } from './helpers/twins.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';

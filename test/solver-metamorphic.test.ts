@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Problem } from '../src/types.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 
 let solver: Solver;

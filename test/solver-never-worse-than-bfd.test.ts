@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bfd } from '../src/solve/bfd.js';
-import { fallbackPlan, loadSolver, prepare, type Solver } from '../src/solve/solver.js';
+import { bfd } from './helpers/internals.js';
+import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MAX_U32 } from '../src/limits.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Problem, ProblemSession } from '../src/types.js';
+import { MAX_U32 } from './helpers/internals.js';
+import { loadSolver, type Solver } from './helpers/internals.js';
+import type { Problem, ProblemSession } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 

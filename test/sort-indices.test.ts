@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortIndices } from '../src/solve/sort-indices.js';
+import { sortIndices } from './helpers/internals.js';
 
 describe('sortIndices', () => {
   it('orders indices as Array.prototype.sort does under a comparator broken by index', () => {

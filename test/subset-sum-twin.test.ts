@@ -8,15 +8,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mkpProblem } from '../src/bench/families/mkp.js';
-import { nearFittingProblem } from '../src/bench/families/near-fitting.js';
-import { MkpHalt, WorkMeter } from '../src/solve/mkp/meter.js';
-import { searchMultipleKnapsack } from '../src/solve/mkp/search.js';
-import { maxSubsetSum, SUBSET_SUM_KERNEL_MAX_BYTES, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from '../src/solve/mkp/subset-sum.js';
-import { nodeIndependentValues } from '../src/solve/mkp/values.js';
-import { prepare } from '../src/solve/solver.js';
-import type { TaoKernel } from '../src/solve/wasm.js';
-import type { Problem } from '../src/types.js';
+import { mkpProblem } from './helpers/internals.js';
+import { nearFittingProblem } from './helpers/internals.js';
+import { MkpHalt, WorkMeter } from './helpers/internals.js';
+import { searchMultipleKnapsack } from './helpers/internals.js';
+import { maxSubsetSum, SUBSET_SUM_KERNEL_MAX_BYTES, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from './helpers/internals.js';
+import { nodeIndependentValues } from './helpers/internals.js';
+import { prepare } from './helpers/internals.js';
+import type { TaoKernel } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 import { useKernels } from './helpers/kernels.js';
 
 const kernels = useKernels();

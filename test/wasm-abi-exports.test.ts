@@ -4,8 +4,8 @@
  * are sized for are the ones validation enforces (src/limits.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_NODES, MAX_SESSIONS } from '../src/limits.js';
-import { ABI_FUNCTIONS, moduleExportNames, moduleLimits } from '../src/solve/wasm.js';
+import { MAX_NODES, MAX_SESSIONS } from './helpers/internals.js';
+import { ABI_FUNCTIONS, moduleExportNames, moduleLimits } from './helpers/internals.js';
 
 describe('WASM ABI', () => {
   for (const build of ['release', 'debug'] as const) {

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionsKept } from '../src/solve/pack.js';
-import { solveReference } from '../src/solve/ts/dense.js';
-import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import { sessionsKept } from './helpers/internals.js';
+import { solveReference } from './helpers/internals.js';
+import { loadSolver, prepare, type Solver } from './helpers/internals.js';
+import { TaoKernel } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 

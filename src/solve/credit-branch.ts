@@ -43,11 +43,11 @@
  * drops the child without being solved to the end.
  *
  * Bounded: at most CREDIT_BRANCH_MAX_NODES nodes, CREDIT_BRANCH_MAX_LEAVES leaves of credit U*, and
- * CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` knapsack states over all re-solves and uniqueness
- * checks; past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
+ * the knapsack states over all re-solves and uniqueness checks the solve's budget buys (CREDIT_STATE_WORK
+ * units each); past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
  * the credit level is left undecided (the solve goes on as without it, or ends with its fallback).
  */
-import { creditedSessions, creditLevelBudget, decompositionPlan, type CreditLevel } from './credit-level.js';
+import { creditedSessions, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
 import { anotherSetReaches, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
@@ -57,8 +57,6 @@ import { ascending, sortIndices } from './sort-indices.js';
 export const CREDIT_BRANCH_MAX_NODES = 256;
 /** Most leaves of optimal credit (each has a remainder to solve). */
 export const CREDIT_BRANCH_MAX_LEAVES = 8;
-/** The branch and bound's knapsack states, in multiples of the credit level's budget (`creditLevelBudget`). */
-export const CREDIT_BRANCH_STATE_FACTOR = 4;
 /**
  * Most sessions in the root's sets of several nodes with the same credit on two of them before the
  * branching is not tried. Such a session's branches differ only in where it goes, which the bound
@@ -120,6 +118,8 @@ class Search {
   readonly #profit: Float64Array;
   /** 1 for the sessions a restriction leaves out of a knapsack (or a set's forced sessions), cleared after each use. */
   readonly #marked: Uint8Array;
+  /** overlap's owner by session. */
+  readonly owner: Int32Array;
   readonly #maxStates: number;
   states = 0;
 
@@ -130,6 +130,7 @@ class Search {
     this.#m = m;
     this.#profit = new Float64Array(n);
     this.#marked = new Uint8Array(n);
+    this.owner = new Int32Array(n);
     // Each node's items in density order once: a restriction filters them and keeps the order.
     const itemsOf: number[][] = [];
     for (let b = 0; b < m; b++) {
@@ -217,12 +218,12 @@ class Search {
 
 /**
  * The credit level of `packed` decided (see the module comment): at the root when `level.decided`, else
- * by branch and bound within CREDIT_BRANCH_STATE_FACTOR x `creditLevelBudget` states; null past the
- * branching's limits, or once `halted` (asked before each search node) answers true.
+ * by branch and bound within `maxStates` knapsack states; null past the branching's limits, or once
+ * `halted` (asked before each search node) answers true.
  */
-export function creditDecision(packed: PackedProblem, level: CreditLevel, halted?: () => boolean): CreditDecision | null {
+export function creditDecision(packed: PackedProblem, level: CreditLevel, maxStates: number, halted?: () => boolean): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
-  return branchAndBound(packed, level, CREDIT_BRANCH_STATE_FACTOR * creditLevelBudget(packed), halted);
+  return branchAndBound(packed, level, maxStates, halted);
 }
 
 /** No sessions: the forced sessions of a knapsack without any. */
@@ -233,13 +234,12 @@ function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLi
   return items.filter((j) => marked[j] === 0 && w[j]! <= cap);
 }
 
-/** overlap's owner by session, reused from call to call. */
-let ownerScratch = new Int32Array(256);
-
-/** The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are disjoint. */
-function overlap(sets: readonly (readonly number[])[], n: number): { session: number; owners: number[] } | null {
-  if (ownerScratch.length < n) ownerScratch = new Int32Array(2 * n);
-  const owner = ownerScratch.fill(-1, 0, n);
+/**
+ * The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are
+ * disjoint. `owner` (at least n entries) is working space.
+ */
+function overlap(sets: readonly (readonly number[])[], n: number, owner: Int32Array): { session: number; owners: number[] } | null {
+  owner.fill(-1, 0, n);
   let best = -1;
   for (let b = 0; b < sets.length; b++) {
     const set = sets[b]!;
@@ -338,7 +338,7 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     if (++explored > CREDIT_BRANCH_MAX_NODES || halted?.() === true) return null;
     batch = seq;
 
-    const shared = overlap(node.sets, n);
+    const shared = overlap(node.sets, n, search.owner);
     if (shared !== null) {
       const j = shared.session;
       for (let t = 0; t < shared.owners.length; t++) {

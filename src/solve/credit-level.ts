@@ -30,14 +30,14 @@
  *   credit-free remainder, which the solver's usual paths decide.
  */
 import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
-import { bestCredits, nodesKept, packProblem, sessionsKept, type PackedProblem } from './pack.js';
+import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
 import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
 
 /**
- * Most knapsack states the credit level may keep over all nodes and checks (about 0.1-0.3 us each):
+ * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):
  * past it the level is not computed (the solve goes on without it). Ticks with room for a few sessions
  * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
  * per node.
@@ -77,11 +77,15 @@ const levels = new WeakMap<PackedProblem, CreditLevel | null>();
  * when that passes `maxStates` knapsack states (by default `creditLevelBudget`). At the default budget
  * the answer is remembered per packed problem.
  */
-export function creditLevel(packed: PackedProblem, maxStates: number = creditLevelBudget(packed)): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates);
+export function creditLevel(
+  packed: PackedProblem,
+  maxStates: number = creditLevelBudget(packed),
+  scratch?: LevelScratch,
+): CreditLevel | null {
+  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
   let level = levels.get(packed);
   if (level === undefined) {
-    level = computeCreditLevel(packed, maxStates);
+    level = computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
     levels.set(packed, level);
   }
   return level;
@@ -98,17 +102,23 @@ export function creditedSessions(packed: PackedProblem, b: number): number[] {
   return out;
 }
 
-/** computeCreditLevel's per-session working arrays (profit on the node at hand, owning node), reused from call to call. */
-let levelScratch = { profit: new Float64Array(256), owner: new Int32Array(256) };
+/** The credit level's per-session working arrays (profit on the node at hand, owning node), grown on demand; the caller keeps them between calls. */
+export class LevelScratch {
+  profit = new Float64Array(256);
+  owner = new Int32Array(256);
+}
 
-function computeCreditLevel(packed: PackedProblem, maxStates: number): CreditLevel | null {
+function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: LevelScratch): CreditLevel | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const w = packed.qweight;
   const nodeBound = new Float64Array(m);
   const sets: number[][] = [];
-  if (levelScratch.profit.length < n) levelScratch = { profit: new Float64Array(2 * n), owner: new Int32Array(2 * n) };
-  const { profit, owner } = levelScratch;
+  if (scratch.profit.length < n) {
+    scratch.profit = new Float64Array(2 * n);
+    scratch.owner = new Int32Array(2 * n);
+  }
+  const { profit, owner } = scratch;
   const itemsOf: number[][] = [];
   let states = 0;
   let bound = 0;
@@ -281,7 +291,12 @@ export interface CreditReduction {
  * The reduction of a decided credit level (see the module comment; a leaf of src/solve/credit-branch.ts
  * is one too): `sets[b]` fixed on each kept node b, and the credit-free remainder.
  */
-export function creditReduction(packed: PackedProblem, sets: readonly (readonly number[])[], options: ResolvedSolveOptions): CreditReduction {
+export function creditReduction(
+  packed: PackedProblem,
+  sets: readonly (readonly number[])[],
+  options: ResolvedSolveOptions,
+  scratch?: PackScratch,
+): CreditReduction {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const q = packed.quantum;
@@ -313,5 +328,5 @@ export function creditReduction(packed: PackedProblem, sets: readonly (readonly 
     credit: new Float64Array(n * m),
     eligible,
   };
-  return { fixed, fixedCount, remainder: packProblem(sub, options) };
+  return { fixed, fixedCount, remainder: packProblem(sub, options, scratch) };
 }

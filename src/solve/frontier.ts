@@ -5,8 +5,8 @@
  *
  * - the DP order of the kept sessions: most valuable first (best credit, then ready, then tokens, all
  *   descending; ties by smaller weight, then input order). Valuable sessions early make the first
- *   layers' best states good incumbents, so the bound prunes from the start (measured on the recorded
- *   qwen corpora: P99 frontier states 2-3x lower than weight-descending or input order);
+ *   layers' best states good incumbents, so the bound prunes from the start (fewer frontier states
+ *   than weight-descending or input order on the recorded corpora);
  * - the slot order of the kept nodes, with interchangeable nodes contiguous. Two nodes are
  *   interchangeable when they have the same DP capacity and every kept session has the same candidacy
  *   and the same credit on both: swapping them maps every plan to a plan of the same value. The DP then

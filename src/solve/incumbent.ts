@@ -22,15 +22,24 @@ import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } f
 import type { HeuristicName } from '../types.js';
 
 /**
- * bestNodesPlan's working arrays, reused from call to call (most calls find no such plan and return null):
+ * bestNodesPlan's working arrays, kept by the caller between calls (most calls find no such plan and return null):
  * the weight order, the residual capacities, the plan until it is complete.
  */
-const nodesScratch = { sequence: new Int32Array(256), residual: new Float64Array(64), out: new Int32Array(256) };
+export class BestNodesScratch {
+  sequence = new Int32Array(256);
+  residual = new Float64Array(64);
+  out = new Int32Array(256);
+}
 
 /** Every session on a best-credit node (most room left first), or null if some session finds none with room. */
-export function bestNodesPlan(packed: PackedProblem, best: Float64Array = bestCredits(packed)): Int32Array | null {
+export function bestNodesPlan(
+  packed: PackedProblem,
+  best: Float64Array = bestCredits(packed),
+  given?: BestNodesScratch,
+): Int32Array | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  const nodesScratch = given ?? new BestNodesScratch();
   if (nodesScratch.sequence.length < n) {
     nodesScratch.sequence = new Int32Array(2 * n);
     nodesScratch.out = new Int32Array(2 * n);

@@ -6,6 +6,7 @@
  * typed scratch buffers reused from call to call (the DPs run one at a time and never nest), so a DP
  * allocates only its answer.
  */
+import { UP } from './exact.js';
 import { ascending, sortIndices } from './sort-indices.js';
 
 /** p_a / w_a > p_b / w_b, exact (cross products in f64 when they stay below 2^53, else BigInt). */
@@ -18,8 +19,6 @@ export function denser(pa: number, wa: number, pb: number, wb: number): number {
   return L > R ? 1 : L < R ? -1 : 0;
 }
 
-/** 1 + 2^-50: scales an f64 quotient above the exact one (see fractionalUpper in src/solve/ts/frontier.ts). */
-const UP = 1 + 2 ** -50;
 
 /** An upper bound on the LP term p * rem / w (three f64 roundings, each within 2^-53, are covered by UP), rounded up to an integer. */
 export function fractionalCeil(p: number, rem: number, w: number): number {

@@ -72,17 +72,13 @@ export function tokensOrder(packed: PackedProblem): number[] {
   return out;
 }
 
-/** weightOrder's sort keys, kept from call to call. */
-let rankScratch = new Float64Array(256);
-
 /** The kept sessions by quantized weight descending, then input order, in the first n entries of `out` (n kept sessions). */
 export function weightOrder(packed: PackedProblem, out: Int32Array = new Int32Array(packed.qweight.length)): Int32Array {
   // One number per session, qweight * n + (n - 1 - j), sorted natively: descending, it orders by qweight
   // descending, then j ascending. Quantized weights are integers below 2^32 and n <= 4096, so every such
   // number is an integer below 2^44, exact in a double.
   const n = packed.qweight.length;
-  if (rankScratch.length < n) rankScratch = new Float64Array(Math.max(n, 2 * rankScratch.length));
-  const rank = rankScratch.subarray(0, n);
+  const rank = new Float64Array(n);
   for (let j = 0; j < n; j++) rank[j] = packed.qweight[j]! * n + (n - 1 - j);
   rank.sort();
   for (let r = n - 1; r >= 0; r--) out[n - 1 - r] = n - 1 - (rank[r]! % n);

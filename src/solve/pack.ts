@@ -146,17 +146,31 @@ function ceilDiv(x: number, q: number): number {
 }
 
 /**
- * packProblem's working arrays by original index, reused from call to call (packing is synchronous and
- * calls out to nothing): per node its quantized capacity and the sum of w' of the sessions that fit on it
- * (< 4096 * 2^32 < 2^53: exact); per session its quantized weight and 1 where it fits some node.
+ * packProblem's working arrays by original index, grown on demand and kept by the caller between calls
+ * (packing is synchronous and calls out to nothing): per node its quantized capacity and the sum of w' of
+ * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact); per session its quantized weight and 1 where
+ * it fits some node.
  */
-const scratch = { qcap: new Float64Array(64), fitSum: new Float64Array(64), qweight: new Float64Array(1024), fits: new Uint8Array(1024) };
+export class PackScratch {
+  qcap: Float64Array;
+  fitSum: Float64Array;
+  qweight: Float64Array;
+  fits: Uint8Array;
+
+  constructor(nodes = 64, sessions = 1024) {
+    this.qcap = new Float64Array(nodes);
+    this.fitSum = new Float64Array(nodes);
+    this.qweight = new Float64Array(sessions);
+    this.fits = new Uint8Array(sessions);
+  }
+}
 
 /** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
-export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions): PackedProblem {
+export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions, given?: PackScratch): PackedProblem {
   const q = options.quantum;
   const m = problem.capacity.length;
   const n = problem.weight.length;
+  const scratch = given ?? new PackScratch(m, n);
 
   if (scratch.qcap.length < m) {
     scratch.qcap = new Float64Array(2 * m);
@@ -312,12 +326,11 @@ export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<num
   return best;
 }
 
-/** Best credit of each kept session over its candidate nodes (not to be transferred: see Slab.shared). */
+/** Best credit of each kept session over its candidate nodes. */
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  // Read during one solve and never transferred: carved out of a shared chunk (see Slab.shared).
-  const out = Slab.shared(n, 0, 0).f64(n);
+  const out = new Float64Array(n);
   for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
   return out;
 }

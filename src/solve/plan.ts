@@ -51,11 +51,13 @@ export function elapsedMicros(t0: number): number {
 }
 
 /**
- * buildPlan's working arrays, reused from call to call (it runs synchronously and calls out to nothing):
- * the admitted sessions, and the credit on the chosen node by session index.
+ * buildPlan's working arrays, grown on demand and kept by the caller between calls (it runs synchronously
+ * and calls out to nothing): the admitted sessions, and the credit on the chosen node by session index.
  */
-let chosenScratch = new Int32Array(256);
-let onNodeScratch = new Float64Array(256);
+export class PlanScratch {
+  chosen = new Int32Array(256);
+  onNode = new Float64Array(256);
+}
 
 /**
  * Builds a Plan from `node` (one entry per original session: original node index, or -1).
@@ -64,14 +66,14 @@ let onNodeScratch = new Float64Array(256);
  * ties by smaller weight, then input order: a prefix of the list is a sensible partial plan when live
  * capacity turns out smaller than the snapshot's.
  */
-export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number): Plan {
+export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number, scratch: PlanScratch = new PlanScratch()): Plan {
   const m = problem.nodeIds.length;
-  if (chosenScratch.length < node.length) {
-    chosenScratch = new Int32Array(2 * node.length);
-    onNodeScratch = new Float64Array(2 * node.length);
+  if (scratch.chosen.length < node.length) {
+    scratch.chosen = new Int32Array(2 * node.length);
+    scratch.onNode = new Float64Array(2 * node.length);
   }
-  const chosen = chosenScratch;
-  const onNode = onNodeScratch;
+  const chosen = scratch.chosen;
+  const onNode = scratch.onNode;
   let count = 0;
   const value: PlanValue = { credit: 0, ready: 0, tokens: 0 };
   for (let i = 0; i < node.length; i++) {

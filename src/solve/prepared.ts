@@ -6,10 +6,10 @@
 import { recordAt } from '../checks.js';
 import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
-import { packProblem, sessionsKept, unpackNodes, type PackedProblem } from './pack.js';
-import { buildPlan, elapsedMicros, pathStats, type RawStats } from './plan.js';
+import { packProblem, sessionsKept, unpackNodes, type PackScratch, type PackedProblem } from './pack.js';
+import { buildPlan, elapsedMicros, pathStats, type PlanScratch, type RawStats } from './plan.js';
 import type { Plan, Problem } from '../types.js';
-import { validateProblem, type IndexedProblem } from './validate.js';
+import { validateProblem, type IndexedProblem, type ValidateScratch } from './validate.js';
 
 /** A validated, resolved and packed problem: what a decision needs, plus what `finishPlan` needs. */
 export interface Prepared {
@@ -53,10 +53,10 @@ class Made extends Stamp {
 const sent = new WeakSet<object>();
 
 /** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
-export function prepare(problem: Problem, options?: SolveOptions): Prepared {
-  const indexed = validateProblem(problem);
+export function prepare(problem: Problem, options?: SolveOptions, scratch?: { readonly validate: ValidateScratch; readonly pack: PackScratch }): Prepared {
+  const indexed = validateProblem(problem, 'problem', scratch?.validate);
   const resolved = resolveSolveOptions(options);
-  const prepared: Prepared = { problem: indexed, options: resolved, packed: packProblem(indexed, resolved) };
+  const prepared: Prepared = { problem: indexed, options: resolved, packed: packProblem(indexed, resolved, scratch?.pack) };
   Made.mark(prepared);
   return prepared;
 }
@@ -84,7 +84,7 @@ export function checkPrepared(x: unknown, path = 'prepared', send = false): Prep
 }
 
 /** Builds the Plan of a RawSolution; `micros` is the wall time the caller measured for the whole solve. */
-export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number): Plan {
+export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number, scratch?: PlanScratch): Plan {
   return buildPlan(
     prepared.problem,
     raw.node,
@@ -95,6 +95,7 @@ export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number)
       stats: raw.stats,
     },
     micros,
+    scratch,
   );
 }
 

@@ -9,8 +9,11 @@ const SHARED_CHUNK = 128 * 1024;
 /** The largest slab `Slab.shared` carves out of a shared chunk; larger ones get their own buffer. */
 const SHARED_SLAB_MAX = 16 * 1024;
 
-let chunk = new ArrayBuffer(SHARED_CHUNK);
-let chunkAt = 0;
+/** The chunk small slabs are carved out of, kept by its owner (a solver's validation) from call to call. */
+export class SlabArena {
+  chunk = new ArrayBuffer(SHARED_CHUNK);
+  at = 0;
+}
 
 export class Slab {
   readonly #buffer: ArrayBuffer;
@@ -31,20 +34,20 @@ export class Slab {
   }
 
   /**
-   * A zeroed slab like `Slab.own`, carved out of a chunk shared with other small slabs when it is at most
-   * SHARED_SLAB_MAX bytes. Only for arrays that are never transferred (a transfer would detach the whole
+   * A zeroed slab like `Slab.own`, carved out of `arena`'s chunk shared with other small slabs when it is
+   * at most SHARED_SLAB_MAX bytes (without an arena: its own buffer). Only for arrays that are never transferred (a transfer would detach the whole
    * chunk); a live view keeps its chunk (SHARED_CHUNK bytes) alive. No part of a chunk is handed out twice,
    * so every view starts zeroed. Views past the slab's size are not caught here: size it exactly.
    */
-  static shared(wide: number, mid: number, narrow: number): Slab {
+  static shared(wide: number, mid: number, narrow: number, arena?: SlabArena): Slab {
     const bytes = 8 * wide + 4 * mid + narrow;
-    if (bytes > SHARED_SLAB_MAX) return Slab.own(wide, mid, narrow);
-    if (chunkAt + bytes > SHARED_CHUNK) {
-      chunk = new ArrayBuffer(SHARED_CHUNK);
-      chunkAt = 0;
+    if (bytes > SHARED_SLAB_MAX || arena === undefined) return Slab.own(wide, mid, narrow);
+    if (arena.at + bytes > SHARED_CHUNK) {
+      arena.chunk = new ArrayBuffer(SHARED_CHUNK);
+      arena.at = 0;
     }
-    const slab = new Slab(chunk, chunkAt);
-    chunkAt += Math.ceil(bytes / 8) * 8;
+    const slab = new Slab(arena.chunk, arena.at);
+    arena.at += Math.ceil(bytes / 8) * 8;
     return slab;
   }
 

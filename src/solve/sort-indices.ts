@@ -1,7 +1,7 @@
 /**
- * Sorting a list of indices by a comparator without allocating. `Array.prototype.sort` and
- * `TypedArray.prototype.sort` with a comparator copy the list into fresh work arrays on every call (about
- * a kilobyte for a few dozen indices), and a solve sorts several such lists. Every comparator the solver
+ * Sorting a list of indices by a comparator with at most one allocation (one buffer of the list's length,
+ * none up to one run). `Array.prototype.sort` and `TypedArray.prototype.sort` with a comparator copy the
+ * list into several fresh work arrays on every call, and a solve sorts several such lists. Every comparator the solver
  * passes here is a total order (its last tie-break is the index), so the order is the one those sorts give.
  */
 
@@ -11,16 +11,13 @@ export const ascending = (a: number, b: number): number => a - b;
 /** Runs of at most this many indices are sorted by insertion before the merges. */
 const RUN = 16;
 
-/** The merges' second buffer, kept from call to call (a sort never nests: comparators only read arrays). */
-let work = new Int32Array(256);
-
 /** Sorts the first `length` entries of `ids` in place, `compare(a, b) < 0` meaning a comes first. */
 export function sortIndices(ids: number[] | Int32Array, length: number, compare: (a: number, b: number) => number): void {
   for (let lo = 0; lo < length; lo += RUN) insertionSort(ids, lo, Math.min(lo + RUN, length), compare);
   if (length <= RUN) return;
-  if (work.length < length) work = new Int32Array(Math.max(length, 2 * work.length));
+  // The merges' second buffer: only lists longer than one run need it.
   let from: number[] | Int32Array = ids;
-  let to: number[] | Int32Array = work;
+  let to: number[] | Int32Array = new Int32Array(length);
   for (let width = RUN; width < length; width *= 2) {
     for (let lo = 0; lo < length; lo += 2 * width) merge(from, to, lo, Math.min(lo + width, length), Math.min(lo + 2 * width, length), compare);
     const t = from;

@@ -2,7 +2,7 @@ import { integerIn, isIntegerIn, anObject, isRecord, nonEmptyString, rejectKeysO
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
-import { Slab } from './slab.js';
+import { Slab, SlabArena } from './slab.js';
 
 /**
  * A validated problem in flat, index-addressed form: the one input every solver path reads.
@@ -82,27 +82,37 @@ class IdTable {
 }
 
 /**
- * The node and session tables `validateProblem` uses, or null while a validation holds them (a getter on
- * the input could validate another problem meanwhile: that one gets tables of its own).
+ * Where a caller keeps the node and session tables `validateProblem` uses between calls: null while a
+ * validation holds them (a getter on the input could validate another problem meanwhile: that one gets
+ * tables of its own).
  */
-let idTables: { nodes: IdTable; sessions: IdTable } | null = { nodes: new IdTable(), sessions: new IdTable() };
+export interface ValidateScratch {
+  tables: { nodes: IdTable; sessions: IdTable } | null;
+  /** The chunk the indexed problem's arrays are carved out of (without one: a buffer per problem). */
+  readonly arena?: SlabArena;
+}
+
+/** A store with tables and an arena in it. */
+export function validateScratch(): ValidateScratch {
+  return { tables: { nodes: new IdTable(), sessions: new IdTable() }, arena: new SlabArena() };
+}
 
 /**
  * Checks every field of a Problem and returns its indexed form. Throws InvalidTypeError or
  * InvalidValueError whose message names the path, e.g. `problem.sessions[3].weight must be a positive
  * integer`. Nothing is clamped or dropped.
  */
-export function validateProblem(problem: unknown, path = 'problem'): IndexedProblem {
-  const tables = idTables ?? { nodes: new IdTable(), sessions: new IdTable() };
-  idTables = null;
+export function validateProblem(problem: unknown, path = 'problem', store: ValidateScratch = { tables: null }): IndexedProblem {
+  const tables = store.tables ?? { nodes: new IdTable(), sessions: new IdTable() };
+  store.tables = null;
   try {
-    return validateWith(problem, path, tables.nodes, tables.sessions);
+    return validateWith(problem, path, tables.nodes, tables.sessions, store.arena);
   } finally {
-    idTables = tables;
+    store.tables = tables;
   }
 }
 
-function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: IdTable): IndexedProblem {
+function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: IdTable, arena: SlabArena | undefined): IndexedProblem {
   if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
@@ -117,7 +127,7 @@ function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: 
   const m = nodes.length;
   const n = sessions.length;
 
-  const slab = Slab.shared(m + 2 * n + n * m, 0, n + n * m);
+  const slab = Slab.shared(m + 2 * n + n * m, 0, n + n * m, arena);
   const capacity = slab.f64(m);
   const weight = slab.f64(n);
   const tokens = slab.f64(n);

@@ -4,7 +4,7 @@
  * of the quantum.
  */
 import fc from 'fast-check';
-import type { Problem, ProblemSession } from '../../src/types.js';
+import type { Problem, ProblemSession } from './internals.js';
 
 export interface ShapeLimits {
   minSessions: number;

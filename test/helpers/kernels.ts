@@ -1,6 +1,6 @@
 /** Both builds of the WebAssembly kernel, created before a test file's tests and closed after them. */
 import { afterAll, beforeAll } from 'vitest';
-import { TaoKernel } from '../../src/solve/wasm.js';
+import { TaoKernel } from './internals.js';
 
 export interface Kernels {
   readonly release: TaoKernel;

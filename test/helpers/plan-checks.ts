@@ -4,7 +4,7 @@
  * equal to the sum of the assigned triples.
  */
 import { expect } from 'vitest';
-import type { Plan, PlanValue, Problem } from '../../src/types.js';
+import type { Plan, PlanValue, Problem } from './internals.js';
 
 export function valueOf(problem: Problem, plan: Plan): PlanValue {
   const byId = new Map(problem.sessions.map((s) => [s.id, s]));

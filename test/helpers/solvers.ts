@@ -1,17 +1,22 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadSolver, type Solver } from '../../src/solve/solver.js';
-import type { SolvePath } from '../../src/types.js';
-import { TaoKernel } from '../../src/solve/wasm.js';
+import { loadSolver, type Solver } from './internals.js';
+import type { SolvePath } from './internals.js';
+import { TaoKernel } from './internals.js';
+import { STAGES } from './internals.js';
 
 /** The `path` option's values. */
 export const PATH_OPTIONS = ['auto', 'dense', 'frontier'] as const;
 
-/** The paths each `path` option may report on a problem with something to decide. */
+/** The paths each `path` option may report on a problem with something to decide (read from the stage lists). */
 export const EXACT_PATHS: Record<(typeof PATH_OPTIONS)[number], readonly SolvePath[]> = {
-  auto: ['best-nodes', 'bound', 'credit-split', 'dense', 'frontier'],
-  dense: ['dense'],
-  frontier: ['bound', 'frontier'],
+  auto: exactPaths('auto'),
+  dense: exactPaths('dense'),
+  frontier: exactPaths('frontier'),
 };
+
+function exactPaths(option: (typeof PATH_OPTIONS)[number]): SolvePath[] {
+  return [...new Set(STAGES[option].flatMap((s) => s.paths).filter((p) => p !== 'trivial'))];
+}
 
 /** Loads a release and a debug solver for the enclosing test file and closes them after it. */
 export function useSolvers(): { release(): Solver; debug(): Solver } {

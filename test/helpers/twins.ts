@@ -3,7 +3,7 @@
  * the same credit and eligibility on it as on the original, so the frontier merges them into one class.
  */
 import fc from 'fast-check';
-import type { Problem, ProblemSession } from '../../src/types.js';
+import type { Problem, ProblemSession } from './internals.js';
 
 /** Adds a twin (id + "t") to each node picked by `pick`. */
 export function twinNodes(problem: Problem, pick: readonly boolean[]): Problem {

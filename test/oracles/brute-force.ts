@@ -3,7 +3,7 @@
  * none) and returns the lexicographic maximum of the value over those feasible after quantization.
  * Written from the problem statement alone (no solver module is imported), for n <= ~9, m <= ~3.
  */
-import type { PlanValue, Problem } from '../../src/types.js';
+import type { PlanValue, Problem } from '../helpers/internals.js';
 
 /** Lexicographic comparison of two values: > 0 if a is better. */
 export function compareValues(a: PlanValue, b: PlanValue): number {

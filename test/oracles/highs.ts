@@ -4,7 +4,7 @@
  * sessions; fix both and maximize tokens. Objectives are integers, so a gap below 1 proves optimality.
  */
 import * as highsModule from 'highs';
-import type { PlanValue, Problem } from '../../src/types.js';
+import type { PlanValue, Problem } from '../helpers/internals.js';
 
 interface HighsResult {
   Status: string;

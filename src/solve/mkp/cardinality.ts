@@ -23,19 +23,19 @@
  * ceiling is C + K kmax: the DP's best set usually reaches it, and stops there, where Dantzig's bound
  * (up to K higher) would have the DP prove it over every state.
  */
+import { EXACT } from '../exact.js';
 
-/** Products at or above this are not exact in f64. */
-const EXACT = 2 ** 53;
-
-/** Scratch (kept between calls, grown on demand): item ids and their efficiencies for the selection. */
-let ids = new Int32Array(64);
-let eff = new Float64Array(64);
-let weights = new Float64Array(64);
+/** The working arrays of the ceiling (grown on demand; the caller keeps them between calls): item ids and their efficiencies for the selection, and weights. */
+export class CardinalityScratch {
+  ids = new Int32Array(64);
+  eff = new Float64Array(64);
+  weights = new Float64Array(64);
+}
 
 /** The most of `items` (positions 0..k-1, ids into w) that fit `cap` together. */
-function mostThatFit(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number): number {
-  if (weights.length < k) weights = new Float64Array(Math.max(k, weights.length * 2));
-  const ws = weights.subarray(0, k);
+function mostThatFit(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, s: CardinalityScratch): number {
+  if (s.weights.length < k) s.weights = new Float64Array(Math.max(k, s.weights.length * 2));
+  const ws = s.weights.subarray(0, k);
   for (let x = 0; x < k; x++) ws[x] = w[items[x]!]!;
   ws.sort();
   let sum = 0;
@@ -54,15 +54,16 @@ interface Relaxed {
 /**
  * The linear relaxation with profits p - lambda: its break item (the first that does not fit whole, -1 if
  * all fit) and how many items it takes (the break item's fraction included). Found by a weighted
- * selection on the efficiencies (expected linear time; a sort per lambda cost ~10 us at 100 items), not
+ * selection on the efficiencies (expected linear time, where a sort per lambda costs n log n), not
  * a sort: the items strictly more efficient than a pivot go in whole when they fit together, else the
  * break is among them; items as efficient as the pivot go in one by one.
  */
-function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, lambda: number): Relaxed {
-  if (ids.length < k) {
-    ids = new Int32Array(Math.max(k, ids.length * 2));
-    eff = new Float64Array(ids.length);
+function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, lambda: number, s: CardinalityScratch): Relaxed {
+  if (s.ids.length < k) {
+    s.ids = new Int32Array(Math.max(k, s.ids.length * 2));
+    s.eff = new Float64Array(s.ids.length);
   }
+  const { ids, eff } = s;
   let hi = 0;
   for (let x = 0; x < k; x++) {
     const j = items[x]!;
@@ -83,8 +84,8 @@ function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w
     let b = hi;
     while (i < b) {
       const e = eff[i]!;
-      if (e > pivot) swapEntries(i++, a++);
-      else if (e < pivot) swapEntries(i, --b);
+      if (e > pivot) swapEntries(ids, eff, i++, a++);
+      else if (e < pivot) swapEntries(ids, eff, i, --b);
       else i++;
     }
     let above = 0;
@@ -113,7 +114,7 @@ function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w
 }
 
 /** Swaps two entries of the selection's scratch. */
-function swapEntries(i: number, j: number): void {
+function swapEntries(ids: Int32Array, eff: Float64Array, i: number, j: number): void {
   const id = ids[i]!;
   ids[i] = ids[j]!;
   ids[j] = id;
@@ -155,11 +156,18 @@ function ceilingAt(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w:
  * The cardinality ceiling of the module comment on `items` (positions 0..k-1 in any order, ids into p and
  * w, profits and weights positive integers) within `cap`; +Infinity when no exact one was found.
  */
-export function cardinalityCeiling(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number): number {
-  const kmax = mostThatFit(items, k, w, cap);
+export function cardinalityCeiling(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  cap: number,
+  s: CardinalityScratch = new CardinalityScratch(),
+): number {
+  const kmax = mostThatFit(items, k, w, cap, s);
   if (kmax === k) return Number.POSITIVE_INFINITY;
   let lo = 0;
-  let atLo = relaxation(items, k, p, w, cap, 0);
+  let atLo = relaxation(items, k, p, w, cap, 0, s);
   if (atLo.count <= kmax) return ceilingAt(items, k, p, w, cap, kmax, 0, atLo.f);
   // The relaxation's value is convex and piecewise linear in lambda, with slope kmax - count (count falls
   // as lambda grows): at the largest profit nothing is left and the slope is kmax > 0. Between a lambda of
@@ -168,7 +176,7 @@ export function cardinalityCeiling(items: ArrayLike<number>, k: number, p: Array
   // until hi = lo + 1: the integer minimum is at one of them.
   let hi = 0;
   for (let x = 0; x < k; x++) hi = Math.max(hi, p[items[x]!]!);
-  let atHi = relaxation(items, k, p, w, cap, hi);
+  let atHi = relaxation(items, k, p, w, cap, hi, s);
   const L = (lambda: number, r: Relaxed): number => lambda * kmax + r.value;
   // A step that kept more than half of the interval is followed by a bisection step, so the steps are at
   // most about twice those of bisection.
@@ -179,7 +187,7 @@ export function cardinalityCeiling(items: ArrayLike<number>, k: number, p: Array
     const sHi = kmax - atHi.count;
     const meet = halve ? (lo + hi) / 2 : (L(hi, atHi) - L(lo, atLo) + sLo * lo - sHi * hi) / (sLo - sHi);
     const mid = Math.min(hi - 1, Math.max(lo + 1, Math.round(meet)));
-    const at = relaxation(items, k, p, w, cap, mid);
+    const at = relaxation(items, k, p, w, cap, mid, s);
     if (at.count > kmax) {
       lo = mid;
       atLo = at;

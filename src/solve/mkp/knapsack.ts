@@ -31,8 +31,7 @@
  *   Dantzig bound charges them e_s per unit of excess, this one the whole item they must give up.
  * - Layer test: before a layer merges, a scan of the list checks whether any moved state would pass its
  *   Dantzig bound; when none would, the item keeps its break-solution side in every state and the layer
- *   costs nothing (measured on near-fitting pools at one node: late layers where every move is beyond
- *   reach, 5% of the states).
+ *   costs nothing (late layers where every move is beyond reach, on near-fitting pools).
  * - Pairing (after Martello, Pisinger and Toth's improved lower bound, Management Science 1999): after a
  *   layer of at least PAIR_STATES states merges, each item outside the core is paired with the heaviest
  *   state it can join: an item after the core (out of every state) with the heaviest state within
@@ -48,13 +47,10 @@
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
 import type { MultipleKnapsackStats } from '../../types.js';
-import { cardinalityCeiling } from './cardinality.js';
+import { CardinalityScratch, cardinalityCeiling } from './cardinality.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
+import { EXACT, UP } from '../exact.js';
 
-/** 1 + 2^-50: scales an f64 quotient above the exact one (three roundings of at most 2^-53 each). */
-const UP = 1 + 2 ** -50;
-/** Integers below this are exact in f64. */
-const EXACT = 2 ** 53;
 
 /**
  * ceil(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53 (the quotient corrected by
@@ -112,7 +108,7 @@ export const KNAPSACK_POLL_STEPS = 1 << 14;
 
 /**
  * The DP's first incumbent also tries the break solution less each of its last this many items, refilled
- * greedily (measured on near-fitting pools at one node: 16 gives about all that every item gives, 10% fewer states).
+ * greedily (about all that trying every item gives, at a bounded cost).
  */
 export const REFILL_WINDOW = 16;
 
@@ -154,6 +150,8 @@ export class KnapsackScratch {
   readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = { b: 0, cap: 0, bw: 0, bv: 0, z: 0, ceiling: 0, bestH: 0, bestW: 0 };
   /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
   swapCuts = 0;
+  /** The cardinality ceiling's working arrays. */
+  readonly cardinality = new CardinalityScratch();
   /** The WebAssembly core DP to run instead of the TypeScript one (null: the TypeScript one). */
   kernel: CoreDpKernel | null = null;
   /** Merge steps between two halting checks inside a layer. */
@@ -411,7 +409,7 @@ function kernelDp(
       }
       if (status === CoreStatus.done) break;
       if (status === CoreStatus.paused) meter.poll();
-      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap));
+      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
       else if (status === CoreStatus.layer) {
         const { states, history } = kernel.corePending();
         meter.spend(states);
@@ -507,7 +505,7 @@ function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: Ar
     }
     if (!asked && made >= CEILING_STATES) {
       asked = true;
-      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap));
+      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap, scratch.cardinality));
       continue;
     }
     // Alternate the two directions while both have items left.

@@ -152,7 +152,7 @@ class SearchBuffers {
  * the first search's buffers, and those of the searches that run while it is paused (the aimed searches
  * and the regrouping sub-searches, one at a time, each ended or dropped before the next starts).
  */
-class Scratch {
+export class MkpScratch {
   readonly ks = new KnapsackScratch();
   readonly ss = new SubsetSumScratch();
   readonly first = new SearchBuffers();
@@ -162,12 +162,16 @@ class Scratch {
     return this.ks.small && this.ss.small && this.first.small && this.side.small;
   }
 }
-let kept: Scratch | null = null;
+
+/** Where a solver keeps the search's buffers between solves (null: none kept, or a search holds them). */
+export interface MkpScratchStore {
+  mkp: MkpScratch | null;
+}
 
 /**
  * Residuals above this many quanta are not tightened: a bitset pass over one item costs r / 32 word
  * operations, and on such capacities a few hundred items would spend the state budget on a bound that
- * only ever tightens (measured: 500 sessions x 16 nodes of ~400k quanta each spent all 2^22 units there).
+ * only ever tightens.
  */
 export const TIGHTEN_MAX_CAPACITY = 1 << 16;
 
@@ -180,16 +184,16 @@ export const FIRST_SEARCH_SHARE = 1 / 40;
 export const AIM_SHARE = 1 / 4;
 export const AIM_RESTARTS = 8;
 /**
- * An aimed search stopped at its share having visited fewer nodes than this ends the aiming (measured on
- * the strongly correlated 100 x 10 class, where one surrogate DP can cost a whole share: with 3 no plan
- * is worse than without the aimed searches; with 8 the weakly correlated 100 x 10 class loses most of its gain).
+ * An aimed search stopped at its share having visited fewer nodes than this ends the aiming: there one
+ * surrogate DP can cost a whole share (strongly correlated classes), and a larger value gives up the aimed
+ * searches' gain where they help.
  */
 export const AIM_MIN_NODES = 3;
 
 /**
  * Sorts the first `k` of `items` into the search's efficiency order: density descending; equal densities
- * lightest first (measured on the subset-sum 50x5 class, where every density is equal: 0 of 20 instances
- * fall back this way, 7 in input order, 20 heaviest first), then by index.
+ * lightest first (where every density is equal, as in subset-sum classes, this order falls back least),
+ * then by index.
  */
 function efficiencyOrder(items: Int32Array, k: number, value: Float64Array, w: Float64Array): void {
   // The sign of `denser`: a product difference past 2^31 would be returned as a fresh heap number per comparison.
@@ -275,7 +279,7 @@ class Search {
     readonly packed: MkpInstance,
     readonly value: Float64Array,
     readonly meter: WorkMeter,
-    scratch: Scratch,
+    scratch: MkpScratch,
     buffers: SearchBuffers,
   ) {
     this.ks = scratch.ks;
@@ -608,8 +612,8 @@ class Search {
   /**
    * An incumbent candidate from all the free items (the first `k` of `free`): the knapsacks filled one by
    * one, smallest residual first, each with an optimal single knapsack of the free items not yet placed
-   * that are its candidates and fit. (Measured on the subset-sum 100x10 class: the split of the
-   * surrogate's own items, completed greedily, stays 10-60 short of a perfect packing that this finds at once.)
+   * that are its candidates and fit. (On subset-sum classes the split of the surrogate's own items,
+   * completed greedily, stays short of a perfect packing that this finds at once.)
    */
   fill(free: Int32Array, k: number): void {
     const w = this.packed.qweight;
@@ -722,7 +726,7 @@ class Search {
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
  * plan, which the split would place whole. The same work and counters as the search's root.
  */
-function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: Scratch, counters: MkpCounters): MkpOutcome {
+function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: MkpScratch, counters: MkpCounters): MkpOutcome {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
@@ -830,7 +834,7 @@ export const REGROUP_GROUP_SHARE = 1 / 256;
  * share of its own (REGROUP_GROUP_SHARE of the budget), asked for a plan worth more than `beat`: the best
  * it found, proven optimal or not. Their counters go to `counters`.
  */
-function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters): Reoptimise {
+function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounters): Reoptimise {
   let ids = new Int32Array(0);
   return (sub, value, beat) => {
     // The sub-problem's surrogate first (its items come in efficiency order): most groups end here.
@@ -857,12 +861,12 @@ function reoptimiser(scratch: Scratch, parent: WorkMeter, counters: MkpCounters)
  * until it reaches `goal` or no group of two or three knapsacks improves, the sub-problems solved by the
  * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
  */
-export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: Scratch, order?: Int32Array): void {
+export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: MkpScratch, order?: Int32Array): void {
   if (order === undefined) {
     const items = new Int32Array(value.length);
     order = items.subarray(0, valuedItems(value.length, value, packed.qweight, items));
   }
-  regroup(packed, value, order, plan, goal, reoptimiser(scratch ?? new Scratch(), meter, counters), meter);
+  regroup(packed, value, order, plan, goal, reoptimiser(scratch ?? new MkpScratch(), meter, counters), meter);
 }
 
 /**
@@ -882,18 +886,23 @@ export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incu
  * 3. Regrouping (src/solve/mkp/regroup.ts) of the first search's incumbent, within REGROUP_SHARE of the
  *    budget: groups of two, then three knapsacks re-solved over their items and the left-out ones. A plan
  *    worth the bound stage 2 left (the root bound, or the least value it did not rule out) is optimal.
- *    (Measured on the weakly correlated 100 x 10 class, seed 1: it proves 3 more of 100 instances optimal,
- *    the first search's incumbent being 20-40 short of an optimum worth the root bound; run before
- *    stage 2 it costs more than it saves on the instances the aimed searches solve, P95 11.4 against 7.7 ms.)
+ *    It runs after stage 2, which solves most of the instances it would help more cheaply.
  * 4. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
  * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
- * and the subset sums run in WebAssembly (the same answers).
+ * and the subset sums run in WebAssembly (the same answers). With `store`, the buffers come from it and go
+ * back to it while they are small.
  */
-export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, kernel?: CoreDpKernel & SubsetSumKernel): MkpOutcome {
-  const scratch = kept ?? new Scratch();
-  kept = null;
+export function searchMultipleKnapsack(
+  packed: MkpInstance,
+  value: Float64Array,
+  meter: WorkMeter,
+  kernel?: CoreDpKernel & SubsetSumKernel,
+  store: MkpScratchStore = { mkp: null },
+): MkpOutcome {
+  const scratch = store.mkp ?? new MkpScratch();
+  store.mkp = null;
   scratch.ks.kernel = kernel ?? null;
   scratch.ss.kernel = kernel ?? null;
   if (packed.capacity.length === 1) {
@@ -904,7 +913,7 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
       if (!(e instanceof MkpHalt)) throw e;
       return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason: e.reason, atBudget: e.atBudget, counters };
     } finally {
-      if (scratch.small) kept = scratch;
+      if (scratch.small) store.mkp = scratch;
     }
   }
   const tallies: MkpCounters[] = [];
@@ -981,6 +990,6 @@ export function searchMultipleKnapsack(packed: MkpInstance, value: Float64Array,
     if (!(e instanceof MkpHalt)) throw e;
     return outcome(first, e);
   } finally {
-    if (scratch.small) kept = scratch;
+    if (scratch.small) store.mkp = scratch;
   }
 }

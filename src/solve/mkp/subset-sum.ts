@@ -128,8 +128,8 @@ export const WINDOW_GROWTH = 4;
  * bitset runs on the other items over that room alone; when it fills the room exactly, those items with
  * the greedy ones fill `cap` exactly, which no subset beats. Otherwise the next window is tried, and then
  * the whole capacity is folded. The rooms tried grow by WINDOW_GROWTH and stay within cap / WINDOW_GROWTH,
- * so together they cost at most 1 / (WINDOW_GROWTH - 1) of the whole fold's words per item (measured on
- * near-fitting pools: the first window fills 87-99% of the split's rooms exactly, at a tenth of the work).
+ * so together they cost at most 1 / (WINDOW_GROWTH - 1) of the whole fold's words per item (on near-fitting
+ * pools the first window fills most of the split's rooms exactly, at a fraction of the work).
  */
 export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch): SubsetSum | null {
   let total = 0;

@@ -44,6 +44,7 @@
  * The answer is the first state of the last layer; parents and slot codes lead back to each session's
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
+import { UP } from '../exact.js';
 import { creditGrid, creditTableRows, frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
 import { solverIncumbent } from '../credit-level.js';
 import { fallbackPath } from '../incumbent.js';
@@ -65,8 +66,6 @@ export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
   return pairKeys(packed.candidate, packed.credit, packed.ready, packed.tokens, keyScales(packed.ready, packed.tokens), out);
 }
 
-/** 1 + 2^-50: the factor that makes the f64 fractional term an upper bound (see fractionalUpper). */
-const UP = 1 + 2 ** -50;
 
 /**
  * An upper bound on floor(p * rem / w) for 0 <= rem < w, computed the way the WASM frontier computes it.

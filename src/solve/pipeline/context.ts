@@ -1,0 +1,113 @@
+/**
+ * One solve's context: what every stage of the pipeline reads (the packed problem, the resolved options,
+ * the budget, the solver's scratch, the kernel) and what a stage leaves for the later ones (the heuristic plan, the credit
+ * level, an abandoned run's counters), with the two ways a stage ends a solve: `solved` and `fallbackOf`.
+ */
+import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../types.js';
+import { bfdPacked } from '../bfd.js';
+import type { CreditDecision } from '../credit-branch.js';
+import { creditLevel, solverIncumbent, type CreditLevel } from '../credit-level.js';
+import { fallbackPath, type HeuristicResult } from '../incumbent.js';
+import type { ResolvedSolveOptions } from '../options.js';
+import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { pathStats } from '../plan.js';
+import type { RawSolution } from '../prepared.js';
+import { spreadTies } from '../ties.js';
+import type { TaoKernel } from '../wasm.js';
+import type { SolveScratch } from '../scratch.js';
+import type { SolveBudget } from './budget.js';
+
+export interface SolveContext {
+  readonly kernel: TaoKernel;
+  readonly packed: PackedProblem;
+  readonly options: ResolvedSolveOptions;
+  readonly budget: SolveBudget;
+  /** The solver's working arrays. */
+  readonly scratch: SolveScratch;
+  /** Each kept session's best credit over its nodes, once computed (see `bestOf`). */
+  best?: Float64Array;
+  /** The credit level, once computed (null: there is none; see `levelOf`). */
+  level?: CreditLevel | null;
+  /** The heuristic plan, once computed: the fallback, and the frontier's incumbent. */
+  incumbent?: HeuristicResult;
+  /** The counters of a frontier abandoned for the dense DP. */
+  frontier?: FrontierStats;
+  /** The counters of an abandoned multiple-knapsack search. */
+  multipleKnapsack?: MultipleKnapsackStats;
+}
+
+/** Kept sessions of the context's problem. */
+export function sessionsOf(ctx: SolveContext): number {
+  return sessionsKept(ctx.packed);
+}
+
+/** Why the solve must stop now, after `done` sessions of a DP; else undefined. */
+export function haltedAt(ctx: SolveContext, done = 0): string | undefined {
+  return ctx.budget.halted(done, sessionsKept(ctx.packed));
+}
+
+export function bestOf(ctx: SolveContext): Float64Array {
+  return (ctx.best ??= bestCredits(ctx.packed));
+}
+
+export function levelOf(ctx: SolveContext): CreditLevel | null {
+  if (ctx.level === undefined) ctx.level = creditLevel(ctx.packed, undefined, ctx.scratch.level);
+  return ctx.level;
+}
+
+/** A count for a message: exact when finite, else past the double range. */
+export function formatCount(x: number): string {
+  return Number.isFinite(x) ? String(x) : 'more than 1.8e308';
+}
+
+/** A labelled heuristic plan (the given incumbent, else the solver's heuristic plan) after `work` units. */
+export function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
+  const { node, heuristic } = incumbent ?? solverIncumbent(packed);
+  const stats = pathStats(packed, fallbackPath(heuristic), work);
+  stats.heuristic = heuristic;
+  if (frontier !== undefined) stats.frontier = frontier;
+  return { status: 'fallback', reason, node: unpackNodes(packed, spreadTies(packed, node)), stats };
+}
+
+export function levelStats(
+  level: CreditLevel,
+  fixed: number,
+  decision?: CreditDecision,
+  remainderPath?: SolvePath,
+): NonNullable<RawSolution['stats']['creditLevel']> {
+  return {
+    bound: level.bound,
+    decided: level.decided,
+    fixed,
+    states: level.states + (decision?.states ?? 0),
+    ...(decision !== undefined ? { branchNodes: decision.branchNodes, leaves: decision.leaves.length } : {}),
+    ...(remainderPath !== undefined ? { remainderPath } : {}),
+  };
+}
+
+function withLevel(ctx: SolveContext, r: RawSolution): RawSolution {
+  if (ctx.level != null) r.stats.creditLevel = levelStats(ctx.level, 0);
+  if (ctx.multipleKnapsack !== undefined) r.stats.multipleKnapsack = ctx.multipleKnapsack;
+  return r;
+}
+
+/** The labelled fallback plan of a solve that stopped after `work` more units of work. */
+export function fallbackOf(ctx: SolveContext, reason: string, work: number, frontier: FrontierStats | undefined = ctx.frontier): RawSolution {
+  return withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget.spent + work, ctx.incumbent, frontier));
+}
+
+/**
+ * The fallback of a solve halted before its DP started: the heuristic plan if it is computed, else
+ * BFD alone (the cheapest plan the fallback promises, as time is already up).
+ */
+export function haltedBeforeDp(ctx: SolveContext, reason: string): RawSolution {
+  ctx.incumbent ??= { node: bfdPacked(ctx.packed), heuristic: 'bfd' };
+  return fallbackOf(ctx, reason, 0);
+}
+
+/** The optimal plan `node` found by `path` after `work` more units of work. */
+export function solved(ctx: SolveContext, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = ctx.frontier): RawSolution {
+  const stats = pathStats(ctx.packed, path, ctx.budget.spent + work);
+  if (frontier !== undefined) stats.frontier = frontier;
+  return withLevel(ctx, { status: 'optimal', node: unpackNodes(ctx.packed, spreadTies(ctx.packed, node)), stats });
+}

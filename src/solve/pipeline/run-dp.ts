@@ -1,0 +1,149 @@
+/**
+ * Running one DP engine within the solve's budget: the one loop every engine runs in (`drive`), and the
+ * dense and the frontier DP as the stages call them.
+ */
+import { SolverTrapError } from '../../errors.js';
+import { MEMORY_CAP_BYTES } from '../../limits.js';
+import type { FrontierStats } from '../../types.js';
+import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from '../engine.js';
+import type { FrontierSetup } from '../frontier.js';
+import { nodesKept, sessionsKept } from '../pack.js';
+import type { RawSolution } from '../prepared.js';
+import { denseTwin } from '../ts/dense.js';
+import { FrontierTwin } from '../ts/frontier.js';
+import { denseWasm, frontierWasm } from '../wasm-engines.js';
+import { fallbackOf, formatCount, haltedAt, solved, type SolveContext } from './context.js';
+
+/** DP cells per chunk between deadline checks (~0.1-1 ms of work). Only used when a deadline is set. */
+const CHUNK_CELLS = 1 << 18;
+
+/** Frontier work units per step between deadline checks (~0.1-0.5 ms). Only used when a deadline is set. */
+const CHUNK_WORK = 1 << 17;
+/** The smallest frontier step, however many nodes (each step has a fixed cost at the WASM boundary). */
+const CHUNK_WORK_MIN = 1 << 11;
+
+/**
+ * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
+ * dominance test) costs more the more nodes there are (docs/threat-model.md). Above this many kept
+ * nodes each raw unit counts as ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
+ * `PlanStats.work`, so that one budget bounds about the same time at every size.
+ */
+export const FRONTIER_WEIGHT_NODES = 16;
+
+/** Units of work one raw frontier unit counts for at m kept nodes. */
+export function frontierUnitWeight(m: number): number {
+  return Math.max(1, Math.ceil(m / FRONTIER_WEIGHT_NODES));
+}
+
+/** The run passed its work cap: the caller may try the dense DP. */
+export interface Abandoned {
+  readonly abandoned: true;
+  readonly work: number;
+  readonly layers: number;
+  readonly frontier: FrontierStats;
+}
+
+/** How one engine run is driven and reported. */
+interface Drive<C extends DpCounters> {
+  /** Most units of work before the run is abandoned (Infinity: never). */
+  readonly cap: number;
+  /** Units of work per step when steps are bounded. */
+  readonly chunk: number;
+  /** Why the run stopped with status `memory`. */
+  memoryReason(c: C): string;
+  /** The frontier stats to report with this outcome, if any. */
+  stats(c: C, outcome: FrontierStats['outcome']): FrontierStats | undefined;
+}
+
+/**
+ * The one loop every DP engine runs in: start, then steps of at most `chunk` units (when a deadline is
+ * set or the engine asks for bounded steps) until done, checking the deadline and the work cap before
+ * each step. Ends in a plan (solved or a labelled fallback) or, past the cap, Abandoned.
+ */
+function drive<C extends DpCounters>(ctx: SolveContext, engine: DpEngine<C>, d: Drive<C>): RawSolution | Abandoned {
+  const n = sessionsKept(ctx.packed);
+  const chunk = engine.boundedSteps || ctx.budget.stepped ? d.chunk : Number.POSITIVE_INFINITY;
+  let status = engine.start();
+  if (status === DpStatus.incumbent) return solved(ctx, engine.finish(), 'bound', 0, d.stats(engine.counters(), 'solved'));
+  while (status !== DpStatus.done) {
+    if (status === DpStatus.memory) {
+      const c = engine.counters();
+      return fallbackOf(ctx, d.memoryReason(c), c.work, d.stats(c, 'abandoned'));
+    }
+    if (status !== DpStatus.paused) {
+      throw new SolverTrapError(`${engine.path} DP stopped with status ${status} after ${engine.counters().layers} of ${n} sessions`);
+    }
+    const c = engine.counters();
+    const why = haltedAt(ctx, c.layers);
+    if (why !== undefined) return fallbackOf(ctx, why, c.work, d.stats(c, 'abandoned'));
+    if (c.work >= d.cap) return { abandoned: true, work: c.work, layers: c.layers, frontier: d.stats(c, 'abandoned')! };
+    status = engine.step(Math.min(chunk, d.cap - c.work));
+  }
+  const c = engine.counters();
+  return solved(ctx, engine.finish(), engine.path, c.work, d.stats(c, 'solved'));
+}
+
+/** The dense DP within the state budget (packed key: WASM; else the TypeScript planes), or a labelled fallback. */
+export function runDense(ctx: SolveContext): RawSolution {
+  const { packed, budget } = ctx;
+  const n = sessionsKept(packed);
+  if (packed.cells > budget.limit) {
+    const reason =
+      `state budget exceeded: ${formatCount(packed.cells)} cells (${n} sessions x ${formatCount(packed.states)} states) > ` +
+      `stateBudget ${budget.limit}`;
+    return fallbackOf(ctx, reason, 0);
+  }
+  const engine = packed.keyFits ? denseWasm(ctx.kernel, packed) : denseTwin(packed);
+  if (engine.bytes > MEMORY_CAP_BYTES) {
+    return fallbackOf(ctx, `memory cap exceeded: the ${engine.path} DP needs ${engine.bytes} bytes > ${MEMORY_CAP_BYTES}`, 0);
+  }
+  const r = drive(ctx, engine, {
+    cap: Number.POSITIVE_INFINITY,
+    chunk: CHUNK_CELLS,
+    memoryReason: () => `memory cap exceeded: WASM memory could not grow to ${engine.bytes} bytes`,
+    stats: () => ctx.frontier,
+  });
+  // The dense DP has no cap, so it is never abandoned.
+  return r as RawSolution;
+}
+
+function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], classes: number): FrontierStats {
+  const { work: _, ...counters } = c;
+  return { outcome, ...counters, nodeClasses: classes };
+}
+
+/** The engine with its work counted `weight` times: quotas are divided, the work counter multiplied. */
+function weighted<C extends DpCounters>(engine: DpEngine<C>, weight: number): DpEngine<C> {
+  if (weight === 1) return engine;
+  return {
+    path: engine.path,
+    boundedSteps: engine.boundedSteps,
+    start: () => engine.start(),
+    step: (quota) => engine.step(Math.max(1, Math.ceil(quota / weight))),
+    counters: () => {
+      const c = engine.counters();
+      return { ...c, work: c.work * weight };
+    },
+    finish: () => engine.finish(),
+  };
+}
+
+/**
+ * Runs a frontier (WASM when the packed key fits, else the TypeScript twin with BigInt keys) with at
+ * most `cap` work units, from the context's incumbent.
+ */
+export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
+  const { packed } = ctx;
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const raw = packed.keyFits ? frontierWasm(ctx.kernel, packed, setup, ctx.incumbent!.node) : new FrontierTwin(packed, setup);
+  const engine = weighted(raw, frontierUnitWeight(m));
+  return drive(ctx, engine, {
+    cap,
+    // Steps shrink with the node count too, so the deadline checks stay about as far apart in time.
+    chunk: Math.max(CHUNK_WORK_MIN, Math.floor(CHUNK_WORK / Math.max(1, m / 4))),
+    memoryReason: (c) =>
+      `memory cap exceeded: the ${engine.path} DP could not hold its states within ${MEMORY_CAP_BYTES} bytes after ${c.layers} of ${n} sessions`,
+    stats: (c, outcome) => frontierStats(c, outcome, setup.classes),
+  });
+}

@@ -1,0 +1,313 @@
+/**
+ * The solve as a pipeline: one ordered list of stages per value of the option `path`, each with the paths
+ * it reports when it decides, a test of whether it applies, and a run that returns a plan, `pass` (it
+ * decided nothing and spent nothing that counts) or `abandoned` (it passed its share of the budget, charged
+ * what it spent, and left its counters on the context). `decide` runs the list in order, checking the
+ * deadline and the stop flag before each stage; the first plan ends the solve. The order of the stages is
+ * written here only: docs/solver.md and the tests read it from `STAGES`.
+ *
+ * Every plan then goes through `spreadTies` (src/solve/ties.ts), which moves sessions between nodes they
+ * value alike toward the emptier one without changing the value; past the state budget, the memory cap or
+ * the deadline the plan is the labelled heuristic fallback (never worse than BFD).
+ */
+import { SolverTrapError } from '../../errors.js';
+import type { FrontierStats, SolvePath } from '../../types.js';
+import { creditDecision, type CreditDecision } from '../credit-branch.js';
+import { CREDIT_STATE_WORK, creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
+import { frontierApplies, frontierSetup } from '../frontier.js';
+import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
+import { WorkMeter } from '../mkp/meter.js';
+import { searchMultipleKnapsack } from '../mkp/search.js';
+import { nodeIndependentValues } from '../mkp/values.js';
+import type { SolvePathOption } from '../options.js';
+import { bestCredits, sessionsKept, unpackNodes } from '../pack.js';
+import { pathStats } from '../plan.js';
+import { trivialSolution, type RawSolution } from '../prepared.js';
+import { spreadTies } from '../ties.js';
+import {
+  bestOf,
+  fallbackOf,
+  formatCount,
+  haltedAt,
+  haltedBeforeDp,
+  levelOf,
+  levelStats,
+  solved,
+  type SolveContext,
+} from './context.js';
+import { runDense, runFrontier, type Abandoned } from './run-dp.js';
+
+/** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
+export type StageOutcome = RawSolution | 'pass' | 'abandoned';
+
+export interface Stage {
+  /** The stage's name, as docs/solver.md lists it. */
+  readonly name: string;
+  /** The paths a plan it decides may report (empty: it only prepares what later stages use). */
+  readonly paths: readonly SolvePath[];
+  /** The stage decides in closed form and runs even once the deadline has passed. */
+  readonly beforeDeadline?: true;
+  applies(ctx: SolveContext): boolean;
+  run(ctx: SolveContext): StageOutcome;
+}
+
+/**
+ * `auto` runs the dense DP directly on grids up to this many cells (kept sessions x states): below it the
+ * dense DP's per-cell cost beats the frontier's fixed set-up (docs/history.md, "Solver").
+ */
+export const DENSE_FIRST_CELLS = 1 << 15;
+
+/**
+ * When the dense DP is within the state budget, the frontier (and the multiple-knapsack search) may spend
+ * at most this fraction of its cell count in work units before it is abandoned for the dense DP (a work
+ * unit and a dense cell cost about the same), and at least FRONTIER_MIN_WORK.
+ */
+export const FRONTIER_CELL_RATIO = 0.5;
+export const FRONTIER_MIN_WORK = 1 << 15;
+
+/** The work share of a run that, past it, gives way to the dense DP (when that is within the budget). */
+function denseShare(ctx: SolveContext): number {
+  return Math.min(ctx.budget.limit, Math.max(FRONTIER_MIN_WORK, ctx.packed.cells * FRONTIER_CELL_RATIO));
+}
+
+const trivial: Stage = {
+  name: 'trivial',
+  paths: ['trivial'],
+  beforeDeadline: true,
+  applies: (ctx) => sessionsKept(ctx.packed) === 0,
+  run: (ctx) => trivialSolution(ctx.packed),
+};
+
+/** Every session on one of its best-credit nodes fits: optimal by the sum-of-maxima bound (src/solve/incumbent.ts). */
+const bestNodes: Stage = {
+  name: 'best-nodes',
+  paths: ['best-nodes'],
+  applies: () => true,
+  run(ctx) {
+    const fits = bestNodesPlan(ctx.packed, bestOf(ctx), ctx.scratch.bestNodes);
+    return fits === null ? 'pass' : solved(ctx, fits, 'best-nodes', 0);
+  },
+};
+
+/** Small grids: the dense DP costs less than the frontier's set-up. */
+const denseFirst: Stage = {
+  name: 'dense-first',
+  paths: ['dense', 'dense-wide'],
+  applies: (ctx) => ctx.packed.cells <= DENSE_FIRST_CELLS && ctx.packed.cells <= ctx.budget.limit,
+  run: runDense,
+};
+
+/**
+ * The credit level decided (at the root: src/solve/credit-level.ts; by branching:
+ * src/solve/credit-branch.ts): per leaf of optimal credit, its fixed sets plus its credit-free
+ * remainder's decision (the same stages, the budget the earlier leaves left, the deadline and the stop
+ * flag), and the lexicographically best of them (ties: the earlier leaf).
+ */
+const creditSplit: Stage = {
+  name: 'credit-split',
+  paths: ['credit-split'],
+  applies: () => true,
+  run(ctx) {
+    const level = levelOf(ctx);
+    if (level === null || level.bound <= 0) return 'pass';
+    const decision = creditDecision(ctx.packed, level, ctx.budget.stepsOf(CREDIT_STATE_WORK), () => haltedAt(ctx) !== undefined);
+    return decision === null ? 'pass' : solveReduced(ctx, level, decision);
+  },
+};
+
+/**
+ * The leaves of a credit decision, each remainder decided by the `auto` stages. A remainder that falls
+ * back ends the search with a fallback: the better of the best leaf plan so far (fixed sets plus the
+ * remainder's plan, a credit decomposition) and the whole problem's heuristic plan.
+ */
+function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDecision): RawSolution {
+  const { packed, options, budget } = ctx;
+  let best: { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats } | undefined;
+  let work = 0;
+  let reason: string | undefined;
+  for (const leaf of decision.leaves) {
+    const why = haltedAt(ctx);
+    if (why !== undefined) {
+      reason = why;
+      break;
+    }
+    if (work >= budget.limit) {
+      reason = `state budget exceeded: the remainders of ${decision.leaves.length} credit-optimal leaves passed stateBudget ${budget.limit} units of work`;
+      break;
+    }
+    const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
+    const sub = decide({ kernel: ctx.kernel, packed: r.remainder, options, budget: budget.share(budget.limit - work), scratch: ctx.scratch });
+    work += sub.stats.work;
+    const node = Int32Array.from(r.fixed);
+    for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
+    const value = planTriple(packed, node);
+    if (best === undefined || lexBetter(value, best.value)) {
+      best = { node, value, fixed: r.fixedCount, path: sub.stats.path, ...(sub.stats.frontier !== undefined ? { frontier: sub.stats.frontier } : {}) };
+    }
+    if (sub.status !== 'optimal') {
+      reason = sub.reason;
+      break;
+    }
+  }
+  // A fallback names what produced it: the fixed credit sets plus a remainder's plan (a credit
+  // decomposition), or the whole problem's incumbent when that is better.
+  let fallback: HeuristicResult | undefined;
+  let node = best?.node;
+  if (reason !== undefined) {
+    const h = solverIncumbent(packed, bestCredits(packed), level);
+    fallback = best !== undefined && lexBetter(best.value, planTriple(packed, h.node)) ? { node: best.node, heuristic: 'credit-decomposition' } : h;
+    node = fallback.node;
+  }
+  const stats = pathStats(packed, fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic), work);
+  if (fallback !== undefined) stats.heuristic = fallback.heuristic;
+  if (best?.frontier !== undefined) stats.frontier = best.frontier;
+  stats.creditLevel = levelStats(level, best?.fixed ?? 0, decision, best?.path);
+  return {
+    status: reason === undefined ? 'optimal' : 'fallback',
+    ...(reason !== undefined ? { reason } : {}),
+    node: unpackNodes(packed, spreadTies(packed, node!)),
+    stats,
+  };
+}
+
+/**
+ * The multiple-knapsack search (src/solve/mkp/search.ts) when every kept session's value is the same on
+ * all its candidate nodes. It runs after the credit level: a tick the level decides costs no search. When
+ * the dense DP is within the budget the search gets the frontier's share of its cost and, past it, is
+ * abandoned for the later stages; otherwise past the budget or the deadline the plan is the labelled
+ * fallback, the better of the search's best plan and the heuristic plan.
+ */
+const multipleKnapsack: Stage = {
+  name: 'multiple-knapsack',
+  paths: ['multiple-knapsack'],
+  applies: () => true,
+  run(ctx) {
+    const values = nodeIndependentValues(ctx.packed);
+    if (values === null) return 'pass';
+    const { budget, packed } = ctx;
+    const denseFits = packed.cells <= budget.limit;
+    const cap = denseFits ? denseShare(ctx) : budget.limit;
+    const meter = new WorkMeter(
+      cap,
+      () => haltedAt(ctx),
+      () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
+    );
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
+    if (!out.optimal && out.atBudget === true && denseFits) {
+      budget.charge(meter.work);
+      ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
+      return 'abandoned';
+    }
+    let r: RawSolution;
+    if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', meter.work);
+    else {
+      const h = solverIncumbent(packed);
+      ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node)) ? { node: out.node, heuristic: 'surrogate-split' } : h;
+      r = fallbackOf(ctx, out.reason!, meter.work);
+    }
+    r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };
+    return r;
+  },
+};
+
+/** The heuristic plan (BFD, the credit greedy, the credit decomposition): the fallback and the frontier's incumbent. */
+const incumbent: Stage = {
+  name: 'incumbent',
+  paths: [],
+  applies: () => true,
+  run(ctx) {
+    ctx.incumbent = solverIncumbent(ctx.packed, bestOf(ctx), levelOf(ctx), () => haltedAt(ctx) !== undefined);
+    return 'pass';
+  },
+};
+
+function frontierBudgetReason(ctx: SolveContext, r: Abandoned, withDense: boolean): string {
+  const n = sessionsKept(ctx.packed);
+  const dense = withDense
+    ? `; the dense DP would need ${formatCount(ctx.packed.cells)} cells (${n} sessions x ${formatCount(ctx.packed.states)} states)`
+    : '';
+  return `state budget exceeded: the frontier DP passed stateBudget ${ctx.budget.limit} units of work after ${r.layers} of ${n} sessions${dense}`;
+}
+
+/**
+ * The frontier DP from the incumbent (`bound` when the incumbent meets the LP bound as it starts). With
+ * `denseAfter`, while the dense DP is within the budget the frontier gets a share of the dense cost
+ * (FRONTIER_CELL_RATIO) and past it is abandoned for the dense DP, so a bad frontier case costs at most
+ * about 1.5 times the dense one; otherwise it runs to the budget.
+ */
+function frontier(denseAfter: boolean): Stage {
+  return {
+    name: 'frontier',
+    paths: ['bound', 'frontier', 'frontier-wide'],
+    applies: (ctx) => frontierApplies(ctx.packed),
+    run(ctx) {
+      const denseFits = ctx.packed.cells <= ctx.budget.limit;
+      const cap = denseAfter && denseFits ? denseShare(ctx) : ctx.budget.limit;
+      const setup = frontierSetup(ctx.packed, ctx.incumbent!.node);
+      const why = haltedAt(ctx);
+      if (why !== undefined) return haltedBeforeDp(ctx, why);
+      const r = runFrontier(ctx, setup, cap);
+      if (!('abandoned' in r)) return r;
+      if (denseAfter && denseFits) {
+        ctx.budget.charge(r.work);
+        ctx.frontier = r.frontier;
+        return 'abandoned';
+      }
+      return fallbackOf(ctx, frontierBudgetReason(ctx, r, denseAfter), r.work, r.frontier);
+    },
+  };
+}
+
+/** The dense DP within the budget, else the labelled fallback. */
+const dense: Stage = {
+  name: 'dense',
+  paths: ['dense', 'dense-wide'],
+  applies: () => true,
+  run: runDense,
+};
+
+/** `path: 'frontier'` on a node capacity the frontier cannot represent. */
+const frontierUnrepresentable: Stage = {
+  name: 'frontier-unrepresentable',
+  paths: [],
+  applies: () => true,
+  run: (ctx) => fallbackOf(ctx, `the frontier DP cannot represent a node capacity above 2^31 - 1 quanta`, 0),
+};
+
+/** The stages each value of the option `path` runs, in order. */
+export const STAGES: Readonly<Record<SolvePathOption, readonly Stage[]>> = {
+  auto: [trivial, bestNodes, denseFirst, creditSplit, multipleKnapsack, incumbent, frontier(true), dense],
+  dense: [trivial, dense],
+  frontier: [trivial, creditLevelOnly(), incumbent, frontier(false), frontierUnrepresentable],
+};
+
+/** The credit level computed for the plan's stats and the heuristic plan, deciding nothing. */
+function creditLevelOnly(): Stage {
+  return {
+    name: 'credit-level',
+    paths: [],
+    applies: () => true,
+    run(ctx) {
+      levelOf(ctx);
+      return 'pass';
+    },
+  };
+}
+
+/**
+ * The decision on a packed problem: the stages of its `path` option in order, each bounded by the budget,
+ * the memory cap and the deadline (checked before each stage too: the phases before a DP cost milliseconds
+ * at 64 nodes x 4096 sessions).
+ */
+export function decide(ctx: SolveContext): RawSolution {
+  for (const stage of STAGES[ctx.options.path]) {
+    if (!stage.applies(ctx)) continue;
+    if (stage.beforeDeadline !== true) {
+      const why = haltedAt(ctx);
+      if (why !== undefined) return haltedBeforeDp(ctx, why);
+    }
+    const out = stage.run(ctx);
+    if (out !== 'pass' && out !== 'abandoned') return out;
+  }
+  throw new SolverTrapError(`the ${ctx.options.path} stages ended without a plan`);
+}

@@ -1,0 +1,67 @@
+/**
+ * Nothing in src/solve keeps mutable state at module level: reusable buffers live in the solver's
+ * SolveScratch (src/solve/scratch.ts) and travel in the solve's context. The scan reads every source file
+ * of src/solve and fails on a top-level `let`/`var`, or a top-level `const` bound to a typed array, an
+ * ArrayBuffer, an array, a Map or a Set that is not frozen. Two kinds of top-level object stay, each named
+ * here: caches keyed weakly by the object they describe (a WeakMap or WeakSet: an entry is a fact about
+ * that object, gone with it), and the compiled WebAssembly modules per build (immutable once compiled).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** The compiled modules per build: a cache of immutable values, in the one file that touches WebAssembly. */
+const ALLOWED = new Set(['src/solve/wasm.ts: const modules = new Map<WasmBuild, Promise<WebAssembly.Module>>();']);
+
+const MUTABLE_LET = /^(?:export\s+)?(?:let|var)\s/;
+/** A top-level const bound to a buffer (a typed array or ArrayBuffer, alone or in an object literal), an empty Map or Set, or an empty array not typed readonly. */
+const MUTABLE_CONST = [
+  /^(?:export\s+)?const\s+\w+\s*(?::[^=]+)?=\s*(?:\{[^=]*:\s*)?new\s+(?:[A-Z]\w*Array|ArrayBuffer)\((?!new )/,
+  /^(?:export\s+)?const\s+\w+\s*(?::[^=]+)?=\s*new\s+(?:Map|Set)\b[^(]*\(\)/,
+  /^(?:export\s+)?const\s+\w+\s*(?::\s*(?!\s|readonly)[^=]+)?=\s*\[\]/,
+];
+
+function mutable(line: string): boolean {
+  return MUTABLE_LET.test(line) || MUTABLE_CONST.some((r) => r.test(line));
+}
+
+/** The top-level declarations of a source that hold mutable state, as `file: line`. */
+function moduleState(file: string): string[] {
+  const name = relative(root, file).split('\\').join('/');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(mutable)
+    .map((line) => `${name}: ${line.trim()}`)
+    .filter((entry) => !ALLOWED.has(entry));
+}
+
+describe('src/solve', () => {
+  const files = sources(join(root, 'src/solve'));
+
+  it('keeps no mutable state at module level', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.flatMap(moduleState)).toEqual([]);
+  });
+
+  it('the scan sees what it forbids', () => {
+    const forbidden = [
+      'let kept: Scratch | null = null;',
+      'const buf = new Int32Array(64);',
+      'const scratch = { qcap: new Float64Array(64), fits: new Uint8Array(1024) };',
+      'export const seen = new Set<string>();',
+      'const list: number[] = [];',
+    ];
+    for (const line of forbidden) expect(mutable(line), line).toBe(true);
+    const constants = ['const RUN = 16;', "const KEYS = new Set(['id', 'capacity']);", 'const NONE: readonly number[] = [];', 'const levels = new WeakMap<object, number>();'];
+    for (const line of constants) expect(mutable(line), line).toBe(false);
+  });
+});
