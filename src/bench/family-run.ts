@@ -29,6 +29,8 @@ export interface FamilyRunOptions {
   count: number;
   /** Problems per multiple-knapsack group (each goes to HiGHS, which is slow there). */
   mkpCount: number;
+  /** Problems per big-cluster group (burst, big-steady: up to 64 x 4096, a solve can take 100 ms and more). */
+  bigCount: number;
   /** Problems per group solved by HiGHS (evenly spaced). */
   highsSample: number;
   /** Time limit of one HiGHS stage, seconds; a problem it does not finish has no HiGHS value. */
@@ -50,6 +52,7 @@ export const defaultFamilyRunOptions: Readonly<Omit<FamilyRunOptions, 'families'
   seed: 1,
   count: 100,
   mkpCount: 20,
+  bigCount: 20,
   highsSample: 5,
   highsTimeLimitSec: 2,
   cycles: 1,
@@ -148,7 +151,7 @@ async function runGroup(
   log: (line: string) => void,
 ): Promise<GroupReport> {
   const key = groupKey(g);
-  const count = g.family === 'mkp' ? o.mkpCount : o.count;
+  const count = g.family === 'mkp' ? o.mkpCount : g.big === true ? o.bigCount : o.count;
   const problems = await g.generate(o.seed, count);
   const options: ResolvedSolveOptions = resolveSolveOptions({ quantum: g.quantum, stateBudget: o.stateBudget });
   const plans: Plan[] = problems.map((p) => solver.solve(p, options));
@@ -160,7 +163,7 @@ async function runGroup(
     if (bad !== null) exactness.wrong.push(`#${i}: inadmissible plan: ${bad}`);
     let oracle: PlanValue | null = bruteForceValue(p, g.quantum);
     if (oracle !== null) exactness.byBrute++;
-    else if (highs !== null && sample.has(i)) {
+    else if (highs !== null && g.highs !== false && sample.has(i)) {
       const h = solveWithHighs(highs, p, g.quantum, o.highsTimeLimitSec);
       if (h.ok) {
         oracle = h.plan.value;
