@@ -13,8 +13,7 @@
  *   level's exact per-node optimum when the solve computed it (PlanStats.creditLevel.bound);
  * - ready: the most ready sessions whose w' fit in C together (the lightest ones first);
  * - tokens: the Dantzig bound of one knapsack of capacity C over every session, worth its tokens.
- * Every bound is an integer: the integral part of the LP optimum, exact (the one fractional item is
- * divided in BigInt; items are ordered by exact ratio comparison).
+ * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
  */
 import type { PlanStats, PlanValue } from '../types.js';
 import type { IndexedArrays } from './validate.js';
@@ -61,22 +60,23 @@ export function relaxationBound(problem: IndexedArrays, quantum: number, stats?:
     total += room[b]!;
   }
 
-  // (1) per node, over the entries grouped by node.
-  const byNode = entryNode.map((_, t) => t).sort((s, t) => entryNode[s]! - entryNode[t]!);
+  // (1) per node, over the entries grouped by node (a counting sort by node).
+  const first = new Int32Array(m + 1);
+  for (const b of entryNode) first[b + 1]!++;
+  for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
+  const grouped = new Array<number>(entryNode.length);
+  const at = first.slice(0, m);
+  entryNode.forEach((b, t) => (grouped[at[b]!++] = entrySession[t]!));
   let perNode = 0;
-  for (let a = 0; a < byNode.length; ) {
-    const b = entryNode[byNode[a]!]!;
-    let z = a;
-    while (z < byNode.length && entryNode[byNode[z]!] === b) z++;
-    const items = byNode.slice(a, z).map((t) => entrySession[t]!);
-    perNode += dantzig(items, qweight, (i) => problem.credit[i * m + b]!, room[b]!);
-    a = z;
+  for (let b = 0; b < m; b++) {
+    if (first[b + 1] === first[b]) continue;
+    perNode += dantzig(grouped.slice(first[b], first[b + 1]), qweight, (i) => problem.credit[i * m + b]!, room[b]!);
   }
   let credit = Math.min(perNode, dantzig(kept, qweight, (i) => best[i]!, total));
   const level = stats?.creditLevel?.bound;
   if (level !== undefined && level < credit) credit = level;
 
-  const readyWeights = kept.filter((i) => problem.ready[i] === 1).map((i) => qweight[i]!).sort((x, y) => x - y);
+  const readyWeights = Float64Array.from(kept.filter((i) => problem.ready[i] === 1), (i) => qweight[i]!).sort();
   let ready = 0;
   for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++) used += readyWeights[ready]!;
 
@@ -85,39 +85,68 @@ export function relaxationBound(problem: IndexedArrays, quantum: number, stats?:
 }
 
 /**
- * floor of the LP optimum of the 0-1 knapsack over `items` (session indices) with weights `w`, values
- * `value(i)` (integers) and capacity `cap`: the densest first, whole, then a fraction of the first that
- * does not fit. Exact: whole values and weights sum to safe integers; the ratio order compares exactly;
- * the fraction is floor(value * room / weight) in BigInt.
+ * An integer upper bound on the 0-1 knapsack over `items` (session indices) with weights `w` (positive
+ * integers), values `value(i)` (non-negative integers) and capacity `cap`: Dantzig's bound, the floor of
+ * the LP optimum. Computed as the LP dual at the critical ratio r = v_c / w_c (the least item ratio such that
+ * the items strictly denser than it fit together): for every r >= 0 and every x in [0, 1]^n with sum w x <= cap,
+ * sum v x = sum (v - r w) x + r sum w x <= r cap + sum max(0, v - r w), and the plan's value is an integer,
+ * so the floor of that is a bound. It is valid for any r: the order (by rounded quotients) affects only how
+ * tight it is, and at the exact critical ratio it equals the LP optimum. The sum is computed exactly: scaled by
+ * w_c, in doubles while every product stays below 2^53, else in BigInt.
  */
 export function dantzig(items: readonly number[], w: ArrayLike<number>, value: (i: number) => number, cap: number): number {
-  const v = items.map(value);
-  const order = items.map((_, t) => t).filter((t) => v[t]! > 0);
-  order.sort((s, t) => denser(v[t]!, w[items[t]!]!, v[s]!, w[items[s]!]!));
-  let left = cap;
-  let sum = 0;
-  for (const t of order) {
+  const n = items.length;
+  const v = new Float64Array(n);
+  const ratio = new Float64Array(n);
+  let total = 0;
+  let vmax = 0;
+  let wmax = 0;
+  let wsum = 0;
+  for (let t = 0; t < n; t++) {
     const wt = w[items[t]!]!;
-    if (wt <= left) {
-      left -= wt;
-      sum += v[t]!;
-    } else {
-      return sum + Number((BigInt(v[t]!) * BigInt(left)) / BigInt(wt));
-    }
+    v[t] = value(items[t]!);
+    ratio[t] = v[t]! / wt;
+    total += v[t]!;
+    wsum += wt;
+    if (v[t]! > vmax) vmax = v[t]!;
+    if (wt > wmax) wmax = wt;
   }
-  return sum;
-}
-
-/**
- * Sign of (a / wa) - (b / wb) for non-negative integer values and positive integer weights below 2^53,
- * exact: the quotients decide unless they are within a relative 1e-9 (each rounds by at most 2^-53
- * relative), then the cross products do, in BigInt.
- */
-function denser(a: number, wa: number, b: number, wb: number): number {
-  const ra = a / wa;
-  const rb = b / wb;
-  if (Math.abs(ra - rb) > 1e-9 * Math.max(ra, rb)) return ra > rb ? 1 : -1;
-  const x = BigInt(a) * BigInt(wb);
-  const y = BigInt(b) * BigInt(wa);
-  return x > y ? 1 : x < y ? -1 : 0;
+  if (wsum <= cap) return total;
+  // The critical ratio: the least ratio r among the items such that the items strictly denser than r fit
+  // together (a binary search over the sorted ratios, a pass per step); c is an item of that ratio.
+  const sorted = ratio.slice().sort();
+  const denserWeight = (r: number): number => {
+    let sum = 0;
+    for (let t = 0; t < n; t++) if (ratio[t]! > r) sum += w[items[t]!]!;
+    return sum;
+  };
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (denserWeight(sorted[mid]!) <= cap) hi = mid;
+    else lo = mid + 1;
+  }
+  const c = ratio.indexOf(sorted[lo]!);
+  const p = v[c]!;
+  const q = w[items[c]!]!;
+  // bound = floor((p * cap + sum over items of max(0, v q - p w)) / q).
+  if (vmax * q + p * Math.max(wmax, cap) + n * vmax * q < 2 ** 53) {
+    let scaled = p * cap;
+    for (let t = 0; t < n; t++) {
+      const d = v[t]! * q - p * w[items[t]!]!;
+      if (d > 0) scaled += d;
+    }
+    return (scaled - (scaled % q)) / q;
+  }
+  const P = BigInt(p);
+  const Q = BigInt(q);
+  let scaled = P * BigInt(cap);
+  for (let t = 0; t < n; t++) {
+    // Only items at least about as dense as c can contribute (the rest have v q - p w < 0 for sure).
+    if (ratio[t]! < ratio[c]! * (1 - 1e-9)) continue;
+    const d = BigInt(v[t]!) * Q - P * BigInt(w[items[t]!]!);
+    if (d > 0n) scaled += d;
+  }
+  return Number(scaled / Q);
 }
