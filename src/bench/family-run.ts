@@ -99,6 +99,11 @@ export interface GroupReport {
   /** Of the same pool solves, the time the worker spent on each (the rest is the round trip's overhead). */
   poolWorker: Summary | null;
   fallbackPct: number;
+  /**
+   * Of the fallback plans (null when none), the proven gap per value level: (bound - value) / bound in
+   * percent (0 where the bound is 0), the share of the optimum the plan may miss at most.
+   */
+  fallbackGap: Record<keyof PlanValue, Summary> | null;
   /** Oracle checks: problems with a value from brute force or HiGHS, and how the solver's plans compare. */
   exactness: { checked: number; equal: number; byBrute: number; byHighs: number; highsUnfinished: number; wrong: string[] };
   paths: Record<string, number>;
@@ -191,6 +196,9 @@ async function runGroup(
             if (micros !== undefined) workerMs.push(micros / 1000);
           },
         });
+  const fallbacks = plans.filter((p) => p.status === 'fallback');
+  const gap = (level: keyof PlanValue): Summary =>
+    summarize(fallbacks.map((p) => (p.bound[level] === 0 ? 0 : (100 * (p.bound[level] - p.value[level])) / p.bound[level])));
   const paths: Record<string, number> = {};
   for (const p of plans) paths[p.stats.path] = (paths[p.stats.path] ?? 0) + 1;
   const report: GroupReport = {
@@ -208,7 +216,8 @@ async function runGroup(
     otherThreadsCpuMs: inThread.otherThreadsCpuMs,
     pool: pooled === null ? null : summarize(pooled.samplesMs),
     poolWorker: pooled === null ? null : summarize(workerMs),
-    fallbackPct: pct(plans.filter((p) => p.status === 'fallback').length, plans.length),
+    fallbackPct: pct(fallbacks.length, plans.length),
+    fallbackGap: fallbacks.length === 0 ? null : { credit: gap('credit'), ready: gap('ready'), tokens: gap('tokens') },
     exactness,
     paths,
     goal: goalForGroup(g.family, g.name, g.nodes),
@@ -221,7 +230,7 @@ async function runGroup(
 }
 
 /** Changes whenever a field of the family report changes meaning or goes. */
-export const FAMILY_REPORT_SCHEMA_VERSION = 2;
+export const FAMILY_REPORT_SCHEMA_VERSION = 3;
 
 export interface FamilyReport {
   schemaVersion: typeof FAMILY_REPORT_SCHEMA_VERSION;

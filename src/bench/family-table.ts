@@ -94,8 +94,8 @@ function headline(r: FamilyReport): string[] {
 
 function groupTable(groups: readonly GroupReport[]): string[] {
   const rows = [
-    '| group | problems | sessions P50 (min-max) | room per node, sessions P50 / P90 | demand / room P50 | all fit | credited | in-thread P50 / P95 / P99 ms | CPU P50 / P95 ms | run-queue wait P95 ms | pool P50 / P95 (worker P95) ms | fallback | exact (checked) | paths | goal |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| group | problems | sessions P50 (min-max) | room per node, sessions P50 / P90 | demand / room P50 | all fit | credited | in-thread P50 / P95 / P99 ms | CPU P50 / P95 ms | run-queue wait P95 ms | pool P50 / P95 (worker P95) ms | fallback | proven gap of fallbacks, P50 / max % (credit; ready; tokens) | exact (checked) | paths | goal |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const g of groups) {
     const sh = g.shape;
@@ -105,7 +105,7 @@ function groupTable(groups: readonly GroupReport[]): string[] {
       .join(', ');
     rows.push(
       `| ${g.key} | ${g.problems} | ${sh.sessions.p50} (${sh.sessions.min}-${sh.sessions.max}) | ${sh.roomSessionsP50.toFixed(1)} / ${sh.roomSessionsP90.toFixed(1)} | ${sh.demandOverRoomP50.toFixed(2)} | ${pc(sh.allFitPct)} | ${pc(sh.creditedPct)} | ` +
-        `${ms(g.inThread.p50)} / ${ms(g.inThread.p95)} / ${ms(g.inThread.p99)} | ${ms(g.inThreadCpu.p50)} / ${ms(g.inThreadCpu.p95)} | ${ms(g.inThreadWait?.p95)} | ${poolCell(g)} | ${pc(g.fallbackPct)} | ${exactCell(g)} | ${paths} | ${verdict(g)} |`,
+        `${ms(g.inThread.p50)} / ${ms(g.inThread.p95)} / ${ms(g.inThread.p99)} | ${ms(g.inThreadCpu.p50)} / ${ms(g.inThreadCpu.p95)} | ${ms(g.inThreadWait?.p95)} | ${poolCell(g)} | ${pc(g.fallbackPct)} | ${gapCell(g)} | ${exactCell(g)} | ${paths} | ${verdict(g)} |`,
     );
   }
   return rows;
@@ -121,6 +121,14 @@ function otherThreadsText(r: FamilyReport): string {
   if (measured.length === 0) return '';
   const top = measured.reduce((a, b) => ((b.otherThreadsCpuMs as number) > (a.otherThreadsCpuMs as number) ? b : a));
   return `other threads of the process used at most ${ms(top.otherThreadsCpuMs as number)} ms of CPU during a group's in-thread timed run (${top.key}); `;
+}
+
+/** The proven gap of the fallback plans per level, P50 / max percent; '-' without fallbacks. */
+function gapCell(g: GroupReport): string {
+  const f = g.fallbackGap;
+  if (f === null) return '-';
+  const one = (s: { p50: number; max: number }): string => `${s.p50.toFixed(1)} / ${s.max.toFixed(1)}`;
+  return `${one(f.credit)}; ${one(f.ready)}; ${one(f.tokens)}`;
 }
 
 /** The pool cell: round trip P50 / P95, and the worker's own P95. */
