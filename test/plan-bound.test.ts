@@ -63,7 +63,8 @@ describe('the bound on every plan', () => {
         for (const plan of plans) {
           expectAtLeast(plan.bound, opt);
           expectAtLeast(plan.bound, plan.value);
-          if (plan.status === 'fallback') expectAtLeast(plan.bound, levelMaxima(problem, quantum));
+          // Given a plan's credit, ready and tokens are bounded among the plans with at least that credit.
+          expectAtLeast(relaxationBound(validateProblem(problem), quantum, undefined, plan.value), opt);
         }
         expectAtLeast(relaxationBound(validateProblem(problem), quantum), levelMaxima(problem, quantum));
       }),
@@ -127,6 +128,17 @@ describe('the bound on every plan', () => {
       sessions: ['p', 'q', 'r'].map((id) => ({ id, weight: 4, tokens: 3, ready: true })),
     });
     expect(relaxationBound(ready, 1)).toEqual({ credit: 0, ready: 2, tokens: 7 });
+    // Given a plan of credit 5, the ready sessions cannot join: the room that credit needs is the whole node.
+    const credited = validateProblem({
+      nodes: [{ id: 'a', capacity: 10 }],
+      sessions: [
+        { id: 'k', weight: 10, tokens: 1, ready: false, credit: { a: 5 } },
+        { id: 'p', weight: 5, tokens: 1, ready: true },
+        { id: 'q', weight: 5, tokens: 1, ready: true },
+      ],
+    });
+    expect(relaxationBound(credited, 1)).toEqual({ credit: 5, ready: 2, tokens: 2 });
+    expect(relaxationBound(credited, 1, undefined, { credit: 5 })).toEqual({ credit: 5, ready: 0, tokens: 1 });
     // Quantized: weights 4 are 2 quanta of 2, capacities 5 hold 2 quanta each: two sessions in all.
     expect(relaxationBound(ready, 2)).toEqual({ credit: 0, ready: 2, tokens: 6 });
   });

@@ -12,7 +12,8 @@
  *   Dantzig bound of one knapsack of capacity C over every session, worth its best credit; (3) the credit
  *   level's exact per-node optimum when the solve computed it (PlanStats.creditLevel.bound);
  * - ready: the most ready sessions whose w' fit in C together (the lightest ones first);
- * - tokens: the Dantzig bound of one knapsack of capacity C over every session, worth its tokens.
+ * - tokens: the Dantzig bound of one knapsack of capacity C over every session, worth its tokens;
+ * - ready and tokens again, given a plan's credit K (the optimum's is at least K): see `withCredit`.
  * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
  */
 import type { PlanStats, PlanValue } from '../types.js';
@@ -23,7 +24,12 @@ import type { IndexedArrays } from './validate.js';
  * a tighter credit bound the solve proved. O(sessions x nodes) to read the dense pair arrays (every other
  * step is over the credit entries and the sessions, sorted).
  */
-export function relaxationBound(problem: IndexedArrays, quantum: number, stats?: Pick<PlanStats, 'creditLevel'>): PlanValue {
+export function relaxationBound(
+  problem: IndexedArrays,
+  quantum: number,
+  stats?: Pick<PlanStats, 'creditLevel'>,
+  known?: Pick<PlanValue, 'credit'>,
+): PlanValue {
   const m = problem.capacity.length;
   const n = problem.weight.length;
   const qcap = new Float64Array(m);
@@ -80,8 +86,42 @@ export function relaxationBound(problem: IndexedArrays, quantum: number, stats?:
   let ready = 0;
   for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++) used += readyWeights[ready]!;
 
-  const tokens = dantzig(kept, qweight, (i) => problem.tokens[i]!, total);
+  let tokens = dantzig(kept, qweight, (i) => problem.tokens[i]!, total);
+  if (known !== undefined && known.credit > 0) {
+    ready = Math.min(ready, withCredit(kept, qweight, (i) => problem.ready[i]!, best, total, known.credit));
+    tokens = Math.min(tokens, withCredit(kept, qweight, (i) => problem.tokens[i]!, best, total, known.credit));
+  }
   return { credit, ready, tokens };
+}
+
+/** Multipliers tried by `withCredit`, as multiples of the sessions' mean best credit per unit of the level. */
+const CREDIT_SCALES = [0.25, 1, 4, 16];
+
+/**
+ * A bound on a level (`level(i)` per session) of every plan whose credit is at least `floor` (the optimum's
+ * is: `floor` is a plan's credit): for an integer L >= 1, L * level + credit <= the Dantzig bound of the
+ * knapsack of capacity `cap` worth L * level(i) + best(i) per session, so level <= floor((that - floor) / L).
+ * A few L are tried (CREDIT_SCALES times the ratio of the sessions' mean best credit to their mean level),
+ * each kept only while every value stays below 2^53 / sessions (exact sums); the least bound is returned.
+ */
+function withCredit(items: readonly number[], w: ArrayLike<number>, level: (i: number) => number, best: ArrayLike<number>, cap: number, floor: number): number {
+  let levelSum = 0;
+  let creditSum = 0;
+  let top = 0;
+  for (const i of items) {
+    levelSum += level(i);
+    creditSum += best[i]!;
+    top = Math.max(top, level(i), best[i]!);
+  }
+  let out = Infinity;
+  if (levelSum === 0) return out;
+  for (const scale of CREDIT_SCALES) {
+    const L = Math.max(1, Math.round((scale * creditSum) / levelSum));
+    if ((L + 1) * (top + 1) * (items.length + 1) >= 2 ** 53) continue;
+    const lp = dantzig(items, w, (i) => L * level(i) + best[i]!, cap);
+    out = Math.min(out, Math.floor((lp - floor) / L));
+  }
+  return out;
 }
 
 /**

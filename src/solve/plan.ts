@@ -95,7 +95,7 @@ export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanM
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
     assignments,
     value,
-    bound: meta.status === 'optimal' ? { credit: value.credit, ready: value.ready, tokens: value.tokens } : relaxationBound(problem, meta.quantum, meta.stats),
+    bound: meta.status === 'optimal' ? { credit: value.credit, ready: value.ready, tokens: value.tokens } : relaxationBound(problem, meta.quantum, meta.stats, value),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };
