@@ -152,22 +152,7 @@ export function dantzig(items: readonly number[], w: ArrayLike<number>, value: (
     if (wt > wmax) wmax = wt;
   }
   if (wsum <= cap) return total;
-  // The critical ratio: the least ratio r among the items such that the items strictly denser than r fit
-  // together (a binary search over the sorted ratios, a pass per step); c is an item of that ratio.
-  const sorted = ratio.slice().sort();
-  const denserWeight = (r: number): number => {
-    let sum = 0;
-    for (let t = 0; t < n; t++) if (ratio[t]! > r) sum += w[items[t]!]!;
-    return sum;
-  };
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (denserWeight(sorted[mid]!) <= cap) hi = mid;
-    else lo = mid + 1;
-  }
-  const c = ratio.indexOf(sorted[lo]!);
+  const c = criticalItem(ratio, items, w, cap);
   const p = v[c]!;
   const q = w[items[c]!]!;
   // bound = floor((p * cap + sum over items of max(0, v q - p w)) / q).
@@ -190,3 +175,47 @@ export function dantzig(items: readonly number[], w: ArrayLike<number>, value: (
   }
   return Number(scaled / Q);
 }
+
+/**
+ * An item of the critical ratio: one whose ratio r has the items strictly denser than r fitting within
+ * `cap` and the items at least as dense as r not (there is one: the items do not all fit). A weighted
+ * quickselect with three-way partitions: O(items) expected.
+ */
+function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLike<number>, cap: number): number {
+  const idx = Int32Array.from({ length: ratio.length }, (_, t) => t);
+  let lo = 0;
+  let hi = idx.length;
+  let above = 0;
+  for (;;) {
+    const pivot = ratio[idx[lo + ((hi - lo) >>> 1)]!]!;
+    // idx[lo, gt) denser than the pivot, [gt, i) as dense, [lt, hi) less dense.
+    let gt = lo;
+    let i = lo;
+    let lt = hi;
+    let denser = 0;
+    let equal = 0;
+    while (i < lt) {
+      const t = idx[i]!;
+      const r = ratio[t]!;
+      if (r > pivot) {
+        idx[i] = idx[gt]!;
+        idx[gt++] = t;
+        i++;
+        denser += w[items[t]!]!;
+      } else if (r < pivot) {
+        idx[i] = idx[--lt]!;
+        idx[lt] = t;
+      } else {
+        i++;
+        equal += w[items[t]!]!;
+      }
+    }
+    if (above + denser > cap) hi = gt;
+    else if (above + denser + equal > cap) return idx[gt]!;
+    else {
+      above += denser + equal;
+      lo = lt;
+    }
+  }
+}
+
