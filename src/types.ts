@@ -235,6 +235,13 @@ export interface Plan {
   assignments: Assignment[];
   /** Sum of the assigned triples. */
   value: PlanValue;
+  /**
+   * Per value level, an upper bound the solver proved on the optimum (the lexicographic maximum at
+   * `quantum`): its credit is at most `bound.credit`, its ready count at most `bound.ready`, its tokens at
+   * most `bound.tokens`. Equal to `value` when `status` is `optimal`; for a fallback, `bound - value` is
+   * how far the plan can be from the optimum, level by level (docs/solver.md, "The bound on every plan").
+   */
+  bound: PlanValue;
   /** The capacity quantum (Delta, tokens) the plan was solved at. */
   quantum: number;
   stats: PlanStats;

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { bruteForceValue } from './helpers/internals.js';
 import { familyGroups, FAMILY_NAMES, groupKey } from './helpers/internals.js';
 import { RESERVE } from './helpers/internals.js';
+import { BIG_STEADY } from './helpers/internals.js';
+import { BURST } from './helpers/internals.js';
+import { CLUSTER } from './helpers/internals.js';
 import { LARGE } from './helpers/internals.js';
 import { MKP } from './helpers/internals.js';
 import { NEAR_FITTING } from './helpers/internals.js';
@@ -14,7 +17,7 @@ import type { Problem } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
-const GENERATED = ['single-credit', 'spread-credit', 'near-fitting', 'large', 'mkp'];
+const GENERATED = ['single-credit', 'spread-credit', 'near-fitting', 'large', 'mkp', 'burst', 'big-steady'];
 const group = (key: string) => {
   const g = familyGroups(FAMILY_NAMES).find((x) => groupKey(x) === key);
   if (g === undefined) throw new Error(`no group ${key}`);
@@ -99,6 +102,40 @@ describe('benchmark families', () => {
             if (cls === 'weak') expect(Math.abs(pr - w) <= 100 || pr === 1).toBe(true);
           }
           expect(p.sessions.every((s) => s.tokens === 0 && !s.ready)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('burst and big-steady: one group per size, contexts 3k-90k, 70% credited on one node, 30% ready; bursts have room for ~40% of the weight, steady nodes for 1-4 sessions', async () => {
+    const sizes = CLUSTER.sizes.map(([m, n]) => `${m}x${n}`);
+    expect(familyGroups(['burst']).map((g) => g.name)).toEqual(sizes);
+    expect(familyGroups(['big-steady']).map((g) => g.name)).toEqual(sizes);
+    expect(familyGroups(['burst']).map((g) => g.highs)).toEqual(CLUSTER.sizes.map(([m]) => m <= 8));
+    for (const key of ['burst/8x256', 'big-steady/8x256']) {
+      const ps = await group(key).generate(2, 8);
+      const sessions = ps.flatMap((p) => p.sessions);
+      expect(ps.every((p) => p.sessions.length === 256 && p.nodes.length === 8)).toBe(true);
+      expect(sessions.every((s) => s.tokens >= CLUSTER.tokens[0] && s.tokens <= CLUSTER.tokens[1] && s.weight === s.tokens + RESERVE)).toBe(true);
+      const counts = ps.flatMap(creditedOn);
+      expect(Math.max(...counts)).toBe(1);
+      const credited = counts.filter((k) => k === 1).length / counts.length;
+      expect(credited, key).toBeGreaterThan(CLUSTER.creditedRate - 0.05);
+      expect(credited, key).toBeLessThan(CLUSTER.creditedRate + 0.05);
+      const ready = sessions.filter((s) => s.ready).length / sessions.length;
+      expect(ready, key).toBeGreaterThan(CLUSTER.readyRate - 0.05);
+      expect(ready, key).toBeLessThan(CLUSTER.readyRate + 0.05);
+      for (const p of ps) {
+        if (key.startsWith('burst')) {
+          const share = room(p) / demand(p);
+          expect(share).toBeGreaterThan(BURST.roomShare * BURST.spread[0]);
+          expect(share).toBeLessThan(BURST.roomShare * BURST.spread[1]);
+        } else {
+          const mean = demand(p) / p.sessions.length;
+          for (const n of p.nodes) {
+            expect(n.capacity / mean).toBeGreaterThanOrEqual(BIG_STEADY.roomSessions[0] - 0.001);
+            expect(n.capacity / mean).toBeLessThanOrEqual(BIG_STEADY.roomSessions[1] + 0.001);
+          }
         }
       }
     }

@@ -11,7 +11,7 @@ import { InvalidValueError } from './helpers/internals.js';
 
 /** A small in-thread run without oracles or pool, for checks of the report's shape. */
 function quickOptions(o: Pick<FamilyRunOptions, 'families' | 'seed' | 'count' | 'warmupPasses'>): FamilyRunOptions {
-  return { ...o, mkpCount: 1, highsSample: 0, highsTimeLimitSec: 1, cycles: 1, pool: false, stateBudget: 1_000_000 };
+  return { ...o, mkpCount: 1, bigCount: 1, highsSample: 0, highsTimeLimitSec: 1, cycles: 1, pool: false, stateBudget: 1_000_000 };
 }
 
 describe('family report', () => {

@@ -50,6 +50,7 @@ describe('bench timing', () => {
     status: 'optimal',
     assignments: [],
     value: { credit: 0, ready: 0, tokens: 0 },
+    bound: { credit: 0, ready: 0, tokens: 0 },
     quantum: 1,
     stats: { path: 'trivial', work: 0, cells: 0, states: 0, micros: 0 },
   });

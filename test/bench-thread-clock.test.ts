@@ -65,6 +65,7 @@ describe('timed run records', () => {
     status: 'optimal',
     assignments: [],
     value: { credit: k, ready: 0, tokens: 0 },
+    bound: { credit: k, ready: 0, tokens: 0 },
     quantum: 1,
     stats: { path: 'trivial', work: 0, cells: 0, states: 0, micros: 0 },
   });

@@ -208,6 +208,7 @@ describe('checkPlan', () => {
         { session: 's3', node: 'a' },
       ],
       value: { credit: 3, ready: 2, tokens: 14 },
+      bound: { credit: 3, ready: 2, tokens: 14 },
       quantum: 4,
       stats: { path: 'dense', work: 1, cells: 1, states: 1, micros: 0 },
     };

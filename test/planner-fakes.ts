@@ -34,7 +34,7 @@ export function firstFit(problem: Problem): Plan {
       break;
     }
   }
-  return { status: 'optimal', assignments, value: { credit, ready, tokens }, quantum: 1, stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: 0 } };
+  return { status: 'optimal', assignments, value: { credit, ready, tokens }, bound: { credit, ready, tokens }, quantum: 1, stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: 0 } };
 }
 
 interface Held {

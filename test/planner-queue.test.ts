@@ -64,7 +64,7 @@ describe('planner queue: latest wins, one in flight', () => {
     const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const p = planner.submit(problemOf(1));
     await tick();
-    backend.release({ status: 'fallback', reason: 'worker failed: test', assignments: [], value: { credit: 0, ready: 0, tokens: 0 }, quantum: 1, stats: { path: 'bfd', work: 0, cells: 0, states: 0, micros: 0 } });
+    backend.release({ status: 'fallback', reason: 'worker failed: test', assignments: [], value: { credit: 0, ready: 0, tokens: 0 }, bound: { credit: 0, ready: 0, tokens: 0 }, quantum: 1, stats: { path: 'bfd', work: 0, cells: 0, states: 0, micros: 0 } });
     expect(planned(await p).plan.reason).toBe('worker failed: test');
     expect(planner.stats().fallbacks).toBe(1);
   });

@@ -29,6 +29,8 @@ export interface FamilyRunOptions {
   count: number;
   /** Problems per multiple-knapsack group (each goes to HiGHS, which is slow there). */
   mkpCount: number;
+  /** Problems per big-cluster group (burst, big-steady: up to 64 x 4096, a solve can take 100 ms and more). */
+  bigCount: number;
   /** Problems per group solved by HiGHS (evenly spaced). */
   highsSample: number;
   /** Time limit of one HiGHS stage, seconds; a problem it does not finish has no HiGHS value. */
@@ -50,6 +52,7 @@ export const defaultFamilyRunOptions: Readonly<Omit<FamilyRunOptions, 'families'
   seed: 1,
   count: 100,
   mkpCount: 20,
+  bigCount: 20,
   highsSample: 5,
   highsTimeLimitSec: 2,
   cycles: 1,
@@ -96,6 +99,11 @@ export interface GroupReport {
   /** Of the same pool solves, the time the worker spent on each (the rest is the round trip's overhead). */
   poolWorker: Summary | null;
   fallbackPct: number;
+  /**
+   * Of the fallback plans (null when none), the proven gap per value level: (bound - value) / bound in
+   * percent (0 where the bound is 0), the share of the optimum the plan may miss at most.
+   */
+  fallbackGap: Record<keyof PlanValue, Summary> | null;
   /** Oracle checks: problems with a value from brute force or HiGHS, and how the solver's plans compare. */
   exactness: { checked: number; equal: number; byBrute: number; byHighs: number; highsUnfinished: number; wrong: string[] };
   paths: Record<string, number>;
@@ -148,7 +156,7 @@ async function runGroup(
   log: (line: string) => void,
 ): Promise<GroupReport> {
   const key = groupKey(g);
-  const count = g.family === 'mkp' ? o.mkpCount : o.count;
+  const count = g.family === 'mkp' ? o.mkpCount : g.big === true ? o.bigCount : o.count;
   const problems = await g.generate(o.seed, count);
   const options: ResolvedSolveOptions = resolveSolveOptions({ quantum: g.quantum, stateBudget: o.stateBudget });
   const plans: Plan[] = problems.map((p) => solver.solve(p, options));
@@ -160,7 +168,7 @@ async function runGroup(
     if (bad !== null) exactness.wrong.push(`#${i}: inadmissible plan: ${bad}`);
     let oracle: PlanValue | null = bruteForceValue(p, g.quantum);
     if (oracle !== null) exactness.byBrute++;
-    else if (highs !== null && sample.has(i)) {
+    else if (highs !== null && g.highs !== false && sample.has(i)) {
       const h = solveWithHighs(highs, p, g.quantum, o.highsTimeLimitSec);
       if (h.ok) {
         oracle = h.plan.value;
@@ -188,6 +196,9 @@ async function runGroup(
             if (micros !== undefined) workerMs.push(micros / 1000);
           },
         });
+  const fallbacks = plans.filter((p) => p.status === 'fallback');
+  const gap = (level: keyof PlanValue): Summary =>
+    summarize(fallbacks.map((p) => (p.bound[level] === 0 ? 0 : (100 * (p.bound[level] - p.value[level])) / p.bound[level])));
   const paths: Record<string, number> = {};
   for (const p of plans) paths[p.stats.path] = (paths[p.stats.path] ?? 0) + 1;
   const report: GroupReport = {
@@ -205,7 +216,8 @@ async function runGroup(
     otherThreadsCpuMs: inThread.otherThreadsCpuMs,
     pool: pooled === null ? null : summarize(pooled.samplesMs),
     poolWorker: pooled === null ? null : summarize(workerMs),
-    fallbackPct: pct(plans.filter((p) => p.status === 'fallback').length, plans.length),
+    fallbackPct: pct(fallbacks.length, plans.length),
+    fallbackGap: fallbacks.length === 0 ? null : { credit: gap('credit'), ready: gap('ready'), tokens: gap('tokens') },
     exactness,
     paths,
     goal: goalForGroup(g.family, g.name, g.nodes),
@@ -218,7 +230,7 @@ async function runGroup(
 }
 
 /** Changes whenever a field of the family report changes meaning or goes. */
-export const FAMILY_REPORT_SCHEMA_VERSION = 2;
+export const FAMILY_REPORT_SCHEMA_VERSION = 3;
 
 export interface FamilyReport {
   schemaVersion: typeof FAMILY_REPORT_SCHEMA_VERSION;

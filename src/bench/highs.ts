@@ -96,6 +96,7 @@ export function solveWithHighs(highs: LegacyHighs, problem: Problem, quantum: nu
     status: 'optimal',
     assignments: [],
     value: { credit: 0, ready: 0, tokens: 0 },
+    bound: { credit: 0, ready: 0, tokens: 0 },
     quantum,
     stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: Math.round((performance.now() - t0) * 1000) },
   });
@@ -147,6 +148,8 @@ export function solveWithHighs(highs: LegacyHighs, problem: Problem, quantum: nu
   const plan = empty();
   plan.assignments = assignments;
   plan.value = value;
+  // HiGHS proved each stage optimal: the plan's value is the optimum.
+  plan.bound = { ...value };
   plan.stats.micros = Math.round((performance.now() - t0) * 1000);
   return { ok: true, plan };
 }

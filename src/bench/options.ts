@@ -135,18 +135,27 @@ export interface FamilyGoal {
  * nodes, every simulator setting) at GOAL; 8 nodes at 2 ms and 1%; uncredited near-fitting pools at 4
  * nodes at 2% fallback; the multiple-knapsack classes proven optimal on 95% within 10 ms (HiGHS finishes
  * few of them past 25 x 2, so the solver's own proof is what is counted; where HiGHS finishes it must
- * agree); 16 nodes measured only.
+ * agree); 16 nodes measured only; the big clusters (burst, big-steady) at 2 ms up to 512 waiting (bursts: up
+ * to 4 x 160) and 5 ms beyond, with 1% fallback.
  */
 export const FAMILY_GOALS = Object.freeze({
   paperSized: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: GOAL.fallbackPct }),
   nearFitting4: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: 2 }),
   eightNodes: Object.freeze({ inThreadP95Ms: 2, fallbackPct: 1 }),
   mkp: Object.freeze({ inThreadP95Ms: 10, provenPct: 95 }),
+  /** Big clusters (burst, big-steady) up to 512 waiting sessions, bursts only up to 4 x 160. */
+  clusterSmall: Object.freeze({ inThreadP95Ms: 2, fallbackPct: 1 }),
+  clusterLarge: Object.freeze({ inThreadP95Ms: 5, fallbackPct: 1 }),
 } satisfies Record<string, FamilyGoal>);
 
 /** The goal of a family group, or null when it is measured only. */
 export function goalForGroup(family: string, group: string, nodes: number): FamilyGoal | null {
   if (family === 'mkp') return FAMILY_GOALS.mkp;
+  if (family === 'burst' || family === 'big-steady') {
+    const sessions = Number(group.split('x')[1]);
+    const small = family === 'burst' ? group === '2x64' || group === '4x160' : sessions <= 512;
+    return small ? FAMILY_GOALS.clusterSmall : FAMILY_GOALS.clusterLarge;
+  }
   if (nodes === 8) return FAMILY_GOALS.eightNodes;
   if (nodes > 8) return null;
   if (family === 'near-fitting' && group === '4n') return FAMILY_GOALS.nearFitting4;
@@ -170,6 +179,16 @@ export const PAIRED_GATE = Object.freeze({
     'large/8n': 16,
     'mkp/strong-50x5': 40,
     'steady-state/qwen-160': 40,
+  } as Record<string, number>),
+  /**
+   * Big-cluster groups ready for the gate but not pinned by default (`--pin-paired` pins them with
+   * `--paired-big`): kept small, a 64 x 4096 solve can take 100 ms and more before the many-node work.
+   */
+  bigGroups: Object.freeze({
+    'burst/8x256': 12,
+    'burst/64x4096': 6,
+    'big-steady/16x512': 12,
+    'big-steady/64x2048': 6,
   } as Record<string, number>),
   seed: 1,
   /** Timed rounds after the untimed one. */

@@ -90,6 +90,8 @@ families (instead of the nine settings' corpora):
                          per family (--count: problems per group, default ${defaultFamilyRunOptions.count}; --highs-sample
                          default ${defaultFamilyRunOptions.highsSample}; --cycles default ${defaultFamilyRunOptions.cycles})
   --mkp-count N          problems per multiple-knapsack group (default ${defaultFamilyRunOptions.mkpCount})
+  --big-count N          problems per big-cluster group, burst and big-steady (default ${defaultFamilyRunOptions.bigCount})
+  --no-pool              with --families: time the in-thread solver only
   --warmup-passes N      untimed passes through each group's problems before its in-thread and its pool
                          timing (default ${defaultFamilyRunOptions.warmupPasses}); the timed run then waits until the process is quiet
   --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
@@ -104,6 +106,7 @@ paired gate (the baseline build and this build alternately, in one process):
   --max-slowdown X       lower 95% bound of a group's time ratio allowed (default ${PAIRED_GATE.maxSlowdown})
   --pin-paired FILE      snapshot this build into FILE and pin the gate's corpora (seed ${PAIRED_GATE.seed}) into
                          --corpus-dir: ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
+  --paired-big           with --pin-paired: also pin the big-cluster groups ${Object.entries(PAIRED_GATE.bigGroups).map(([g, n]) => `${g} (${n})`).join(', ')}
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
@@ -176,11 +179,14 @@ const SPEC = {
   'p95-bound': { type: 'string' },
   families: { type: 'string' },
   'mkp-count': { type: 'string' },
+  'big-count': { type: 'string' },
+  'no-pool': { type: 'boolean' },
   'warmup-passes': { type: 'string' },
   doc: { type: 'string' },
   'from-report': { type: 'string' },
   paired: { type: 'string' },
   'pin-paired': { type: 'string' },
+  'paired-big': { type: 'boolean' },
   'max-slowdown': { type: 'string' },
   progress: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -220,11 +226,12 @@ async function runFamilyBench(v: Values, args: string[]): Promise<number> {
       seed: int(v.seed, '--seed', 0) ?? d.seed,
       count: int(v.count, '--count', 1) ?? d.count,
       mkpCount: int(v['mkp-count'], '--mkp-count', 1) ?? d.mkpCount,
+      bigCount: int(v['big-count'], '--big-count', 1) ?? d.bigCount,
       highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
       highsTimeLimitSec: d.highsTimeLimitSec,
       cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
       warmupPasses: int(v['warmup-passes'], '--warmup-passes', 0) ?? d.warmupPasses,
-      pool: true,
+      pool: v['no-pool'] !== true,
       stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
     },
     ['tao', 'bench', ...args].join(' '),
@@ -254,11 +261,11 @@ function pairedCorpusDir(v: Values, flag: string): string {
 }
 
 /** `--pin-paired`: snapshot this build and pin the gate's corpora. */
-async function pinPaired(buildFile: string, dir: string): Promise<number> {
+async function pinPaired(buildFile: string, dir: string, big: boolean): Promise<number> {
   const snap = await writeBaselineBuild(buildFile);
   process.stderr.write(`baseline build: ${buildFile} (${Object.keys(snap.files).length} files, wasm ${snap.wasmSha256.slice(0, 12)})\n`);
   const all = familyGroups(FAMILY_NAMES);
-  for (const [key, count] of Object.entries(PAIRED_GATE.groups)) {
+  for (const [key, count] of Object.entries({ ...PAIRED_GATE.groups, ...(big ? PAIRED_GATE.bigGroups : {}) })) {
     const g = all.find((x) => groupKey(x) === key);
     if (g === undefined) throw new InvalidValueError(`paired gate group "${key}" is not a family group`);
     process.stderr.write(`corpus: ${await pinFamilyCorpus(g, PAIRED_GATE.seed, count, dir)}\n`);
@@ -306,7 +313,7 @@ export async function run(args: string[]): Promise<number> {
 
   if (v.families !== undefined) return runFamilyBench(v, args);
   if (v['warmup-passes'] !== undefined) throw new InvalidValueError('--warmup-passes applies to --families; the settings benchmark counts warm-up solves with --warmup');
-  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], pairedCorpusDir(v, '--pin-paired'));
+  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], pairedCorpusDir(v, '--pin-paired'), v['paired-big'] === true);
   if (v.paired !== undefined) return runPaired(v, v.paired);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;

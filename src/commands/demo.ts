@@ -20,7 +20,10 @@ exact DP and with best-fit decreasing, prints each plan, and times N repeated so
 
 function formatValue(plan: Plan): string {
   const v = plan.value;
-  return `(credit ${v.credit}, ready ${v.ready}, tokens ${v.tokens})`;
+  const b = plan.bound;
+  // A fallback's proven bound on the optimum, level by level (an optimal plan's is its value).
+  const bound = plan.status === 'optimal' ? '' : ` <= bound (credit ${b.credit}, ready ${b.ready}, tokens ${b.tokens})`;
+  return `(credit ${v.credit}, ready ${v.ready}, tokens ${v.tokens})${bound}`;
 }
 
 function formatPlan(label: string, plan: Plan): string {

@@ -238,14 +238,21 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     tokens[j] = problem.tokens[i]!;
     readyCount += ready[j]!;
     tokenSum += tokens[j]!;
+    // Zero credit is not written (the slab starts zeroed): most pairs carry none, and a write would touch
+    // every page of the credit array. The best credit is taken on the way.
+    let best = 0;
     for (let b = 0; b < mk; b++) {
       const ob = keptNodes[b]!;
       if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
         candidate[j * mk + b] = 1;
-        credit[j * mk + b] = problem.credit[i * m + ob]!;
+        const k = problem.credit[i * m + ob]!;
+        if (k !== 0) {
+          credit[j * mk + b] = k;
+          if (k > best) best = k;
+        }
       }
     }
-    creditMaxSum += bestCreditOf(candidate, credit, j, mk);
+    creditMaxSum += best;
   }
 
   let keyFits: boolean;

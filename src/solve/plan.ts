@@ -2,6 +2,7 @@
  * Turning per-session node choices into a Plan: assignments ordered most valuable first, exact value
  * sums, stats.
  */
+import { relaxationBound } from './bound.js';
 import { assignmentOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { Assignment, Plan, PlanStats, PlanValue, SolvePath } from '../types.js';
@@ -96,6 +97,7 @@ export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanM
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
     assignments,
     value,
+    bound: meta.status === 'optimal' ? { credit: value.credit, ready: value.ready, tokens: value.tokens } : relaxationBound(problem, meta.quantum, meta.stats, value),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };

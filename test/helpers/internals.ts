@@ -7,6 +7,9 @@ export { type GateSolver, loadBaselineSolver, readBaselineBuild, writeBaselineBu
 export { bruteForceValue } from '../../src/bench/brute-force.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
+export { BIG_STEADY } from '../../src/bench/families/big-steady.js';
+export { BURST } from '../../src/bench/families/burst.js';
+export { CLUSTER } from '../../src/bench/families/cluster.js';
 export { RESERVE } from '../../src/bench/families/draw.js';
 export { FAMILY_NAMES, familyGroups, groupKey } from '../../src/bench/families/index.js';
 export { LARGE } from '../../src/bench/families/large.js';

@@ -18,6 +18,10 @@ export interface FamilyGroup {
   readonly nodes: number;
   /** The solve option `quantum` the group is solved at. */
   readonly quantum: number;
+  /** Whether the benchmark asks HiGHS for an oracle value on a sample (absent = yes; it does not finish past 8 nodes at these sizes). */
+  readonly highs?: boolean;
+  /** Whether the group is a big-cluster one, whose problem count is `FamilyRunOptions.bigCount` (absent = no). */
+  readonly big?: boolean;
   /** `count` problems from `seed`; deterministic. */
   generate(seed: number, count: number): Promise<Problem[]>;
 }
@@ -49,6 +53,29 @@ export function nodeCountGroups(
     nodes: m,
     quantum: defaultSolveOptions.quantum,
     generate: async (seed, count) => Array.from({ length: count }, (_, i) => make(seed, gi, m, i)),
+  }));
+}
+
+/** The most nodes at which HiGHS finishes the big-cluster groups within the benchmark's time limit. */
+export const HIGHS_MAX_NODES = 8;
+
+/**
+ * One group per (nodes, sessions) size of a generated big-cluster family, named `<nodes>x<sessions>`, at
+ * the default quantum: `make(seed, groupIndex, nodes, sessions, index)` draws instance `index`.
+ */
+export function sizeGroups(
+  family: string,
+  sizes: readonly (readonly [number, number])[],
+  make: (seed: number, groupIndex: number, nodes: number, sessions: number, index: number) => Problem,
+): FamilyGroup[] {
+  return sizes.map(([m, n], gi) => ({
+    family,
+    name: `${m}x${n}`,
+    nodes: m,
+    quantum: defaultSolveOptions.quantum,
+    highs: m <= HIGHS_MAX_NODES,
+    big: true,
+    generate: async (seed, count) => Array.from({ length: count }, (_, i) => make(seed, gi, m, n, i)),
   }));
 }
 

@@ -2,6 +2,8 @@
  * The benchmark families, hardest-first within the tick-shaped ones. See each file's header for its
  * generator and parameters.
  */
+import { bigSteadyFamily } from './big-steady.js';
+import { burstFamily } from './burst.js';
 import type { Family, FamilyGroup } from './family.js';
 import { largeFamily } from './large.js';
 import { mkpFamily } from './mkp.js';
@@ -13,7 +15,7 @@ import { warmUpFamily } from './warm-up.js';
 
 export { groupKey, type Family, type FamilyGroup } from './family.js';
 
-export const FAMILIES: readonly Family[] = [singleCreditFamily, spreadCreditFamily, nearFittingFamily, largeFamily, mkpFamily, steadyStateFamily, warmUpFamily];
+export const FAMILIES: readonly Family[] = [singleCreditFamily, spreadCreditFamily, nearFittingFamily, largeFamily, mkpFamily, steadyStateFamily, warmUpFamily, burstFamily, bigSteadyFamily];
 
 export const FAMILY_NAMES = FAMILIES.map((f) => f.name);
 

@@ -1,0 +1,221 @@
+/**
+ * The proven upper bound every Plan carries (`Plan.bound`, docs/solver.md "The bound on every plan"):
+ * per value level, at least that level of the optimum (the lexicographic maximum at the plan's quantum).
+ * For an optimal plan it is the plan's value; for a fallback, `relaxationBound` below, which says how far
+ * from the optimum the plan can be.
+ *
+ * Each component of `relaxationBound` bounds that component of every feasible plan (weights rounded up to
+ * the quantum, capacities down), hence of the optimum. Let C'_b = min(floor(C_b / q), the sum of w' of
+ * the sessions that fit on b) (no plan puts more on b) and C = sum of C'_b.
+ * - credit: the least of (1) the sum over nodes b of the Dantzig bound of b's 0-1 knapsack over the
+ *   sessions credited on b (a plan's credit is the sum over nodes of what it puts on each); (2) the
+ *   Dantzig bound of one knapsack of capacity C over every session, worth its best credit; (3) the credit
+ *   level's exact per-node optimum when the solve computed it (PlanStats.creditLevel.bound);
+ * - ready: the most ready sessions whose w' fit in C together (the lightest ones first);
+ * - tokens: the Dantzig bound of one knapsack of capacity C over every session, worth its tokens;
+ * - ready and tokens again, given a plan's credit K (the optimum's is at least K): see `withCredit`.
+ * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
+ */
+import type { PlanStats, PlanValue } from '../types.js';
+import type { IndexedArrays } from './validate.js';
+
+/**
+ * The upper bound on every plan of `problem` at `quantum`, from the relaxations above; `stats` may hold
+ * a tighter credit bound the solve proved. O(sessions x nodes) to read the dense pair arrays (every other
+ * step is over the credit entries and the sessions, sorted).
+ */
+export function relaxationBound(
+  problem: IndexedArrays,
+  quantum: number,
+  stats?: Pick<PlanStats, 'creditLevel'>,
+  known?: Pick<PlanValue, 'credit'>,
+): PlanValue {
+  const m = problem.capacity.length;
+  const n = problem.weight.length;
+  const qcap = new Float64Array(m);
+  const fitSum = new Float64Array(m);
+  const qweight = new Float64Array(n);
+  for (let b = 0; b < m; b++) qcap[b] = Math.floor(problem.capacity[b]! / quantum);
+  for (let i = 0; i < n; i++) qweight[i] = Math.ceil(problem.weight[i]! / quantum);
+  // The sessions that fit somewhere, their best credit, and the credit entries (pairs with credit > 0).
+  const kept: number[] = [];
+  const best = new Float64Array(n);
+  const entryNode: number[] = [];
+  const entrySession: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const w = qweight[i]!;
+    let fits = false;
+    for (let b = 0; b < m; b++) {
+      const e = i * m + b;
+      if (problem.eligible[e] !== 1 || w > qcap[b]!) continue;
+      fits = true;
+      fitSum[b] = fitSum[b]! + w;
+      const k = problem.credit[e]!;
+      if (k > 0) {
+        entryNode.push(b);
+        entrySession.push(i);
+        if (k > best[i]!) best[i] = k;
+      }
+    }
+    if (fits) kept.push(i);
+  }
+  const room = new Float64Array(m);
+  let total = 0;
+  for (let b = 0; b < m; b++) {
+    room[b] = Math.min(qcap[b]!, fitSum[b]!);
+    total += room[b]!;
+  }
+
+  // (1) per node, over the entries grouped by node (a counting sort by node).
+  const first = new Int32Array(m + 1);
+  for (const b of entryNode) first[b + 1]!++;
+  for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
+  const grouped = new Array<number>(entryNode.length);
+  const at = first.slice(0, m);
+  entryNode.forEach((b, t) => (grouped[at[b]!++] = entrySession[t]!));
+  let perNode = 0;
+  for (let b = 0; b < m; b++) {
+    if (first[b + 1] === first[b]) continue;
+    perNode += dantzig(grouped.slice(first[b], first[b + 1]), qweight, (i) => problem.credit[i * m + b]!, room[b]!);
+  }
+  let credit = Math.min(perNode, dantzig(kept, qweight, (i) => best[i]!, total));
+  const level = stats?.creditLevel?.bound;
+  if (level !== undefined && level < credit) credit = level;
+
+  const readyWeights = Float64Array.from(kept.filter((i) => problem.ready[i] === 1), (i) => qweight[i]!).sort();
+  let ready = 0;
+  for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++) used += readyWeights[ready]!;
+
+  let tokens = dantzig(kept, qweight, (i) => problem.tokens[i]!, total);
+  if (known !== undefined && known.credit > 0) {
+    ready = Math.min(ready, withCredit(kept, qweight, (i) => problem.ready[i]!, best, total, known.credit));
+    tokens = Math.min(tokens, withCredit(kept, qweight, (i) => problem.tokens[i]!, best, total, known.credit));
+  }
+  return { credit, ready, tokens };
+}
+
+/** Multipliers tried by `withCredit`, as multiples of the sessions' mean best credit per unit of the level. */
+const CREDIT_SCALES = [0.25, 1, 4, 16];
+
+/**
+ * A bound on a level (`level(i)` per session) of every plan whose credit is at least `floor` (the optimum's
+ * is: `floor` is a plan's credit): for an integer L >= 1, L * level + credit <= the Dantzig bound of the
+ * knapsack of capacity `cap` worth L * level(i) + best(i) per session, so level <= floor((that - floor) / L).
+ * A few L are tried (CREDIT_SCALES times the ratio of the sessions' mean best credit to their mean level),
+ * each kept only while every value stays below 2^53 / sessions (exact sums); the least bound is returned.
+ */
+function withCredit(items: readonly number[], w: ArrayLike<number>, level: (i: number) => number, best: ArrayLike<number>, cap: number, floor: number): number {
+  let levelSum = 0;
+  let creditSum = 0;
+  let top = 0;
+  for (const i of items) {
+    levelSum += level(i);
+    creditSum += best[i]!;
+    top = Math.max(top, level(i), best[i]!);
+  }
+  let out = Infinity;
+  if (levelSum === 0) return out;
+  for (const scale of CREDIT_SCALES) {
+    const L = Math.max(1, Math.round((scale * creditSum) / levelSum));
+    if ((L + 1) * (top + 1) * (items.length + 1) >= 2 ** 53) continue;
+    const lp = dantzig(items, w, (i) => L * level(i) + best[i]!, cap);
+    out = Math.min(out, Math.floor((lp - floor) / L));
+  }
+  return out;
+}
+
+/**
+ * An integer upper bound on the 0-1 knapsack over `items` (session indices) with weights `w` (positive
+ * integers), values `value(i)` (non-negative integers) and capacity `cap`: Dantzig's bound, the floor of
+ * the LP optimum. Computed as the LP dual at the critical ratio r = v_c / w_c (the least item ratio such that
+ * the items strictly denser than it fit together): for every r >= 0 and every x in [0, 1]^n with sum w x <= cap,
+ * sum v x = sum (v - r w) x + r sum w x <= r cap + sum max(0, v - r w), and the plan's value is an integer,
+ * so the floor of that is a bound. It is valid for any r: the order (by rounded quotients) affects only how
+ * tight it is, and at the exact critical ratio it equals the LP optimum. The sum is computed exactly: scaled by
+ * w_c, in doubles while every product stays below 2^53, else in BigInt.
+ */
+export function dantzig(items: readonly number[], w: ArrayLike<number>, value: (i: number) => number, cap: number): number {
+  const n = items.length;
+  const v = new Float64Array(n);
+  const ratio = new Float64Array(n);
+  let total = 0;
+  let vmax = 0;
+  let wmax = 0;
+  let wsum = 0;
+  for (let t = 0; t < n; t++) {
+    const wt = w[items[t]!]!;
+    v[t] = value(items[t]!);
+    ratio[t] = v[t]! / wt;
+    total += v[t]!;
+    wsum += wt;
+    if (v[t]! > vmax) vmax = v[t]!;
+    if (wt > wmax) wmax = wt;
+  }
+  if (wsum <= cap) return total;
+  const c = criticalItem(ratio, items, w, cap);
+  const p = v[c]!;
+  const q = w[items[c]!]!;
+  // bound = floor((p * cap + sum over items of max(0, v q - p w)) / q).
+  if (vmax * q + p * Math.max(wmax, cap) + n * vmax * q < 2 ** 53) {
+    let scaled = p * cap;
+    for (let t = 0; t < n; t++) {
+      const d = v[t]! * q - p * w[items[t]!]!;
+      if (d > 0) scaled += d;
+    }
+    return (scaled - (scaled % q)) / q;
+  }
+  const P = BigInt(p);
+  const Q = BigInt(q);
+  let scaled = P * BigInt(cap);
+  for (let t = 0; t < n; t++) {
+    // Only items at least about as dense as c can contribute (the rest have v q - p w < 0 for sure).
+    if (ratio[t]! < ratio[c]! * (1 - 1e-9)) continue;
+    const d = BigInt(v[t]!) * Q - P * BigInt(w[items[t]!]!);
+    if (d > 0n) scaled += d;
+  }
+  return Number(scaled / Q);
+}
+
+/**
+ * An item of the critical ratio: one whose ratio r has the items strictly denser than r fitting within
+ * `cap` and the items at least as dense as r not (there is one: the items do not all fit). A weighted
+ * quickselect with three-way partitions: O(items) expected.
+ */
+function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLike<number>, cap: number): number {
+  const idx = Int32Array.from({ length: ratio.length }, (_, t) => t);
+  let lo = 0;
+  let hi = idx.length;
+  let above = 0;
+  for (;;) {
+    const pivot = ratio[idx[lo + ((hi - lo) >>> 1)]!]!;
+    // idx[lo, gt) denser than the pivot, [gt, i) as dense, [lt, hi) less dense.
+    let gt = lo;
+    let i = lo;
+    let lt = hi;
+    let denser = 0;
+    let equal = 0;
+    while (i < lt) {
+      const t = idx[i]!;
+      const r = ratio[t]!;
+      if (r > pivot) {
+        idx[i] = idx[gt]!;
+        idx[gt++] = t;
+        i++;
+        denser += w[items[t]!]!;
+      } else if (r < pivot) {
+        idx[i] = idx[--lt]!;
+        idx[lt] = t;
+      } else {
+        i++;
+        equal += w[items[t]!]!;
+      }
+    }
+    if (above + denser > cap) hi = gt;
+    else if (above + denser + equal > cap) return idx[gt]!;
+    else {
+      above += denser + equal;
+      lo = lt;
+    }
+  }
+}
+
