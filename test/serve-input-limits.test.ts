@@ -83,7 +83,7 @@ describe('pipelining: a client may send its requests before reading any response
       const r = JSON.parse((await c.nextLine())!) as { id: number; ok: boolean };
       expect(r).toMatchObject({ id: k, ok: true });
     }
-    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, 2000)).toBe(0);
   });
 });
@@ -98,6 +98,7 @@ describe('connections and the input they hold', () => {
     const c = await SocketClient.connect(path);
     expect(JSON.parse((await c.nextLine())!)).toEqual({
       id: null,
+      op: null,
       ok: false,
       error: { code: 'ERR_TAO_INVALID_VALUE', message: 'too many connections (at most 2)' },
     });
@@ -107,7 +108,7 @@ describe('connections and the input they hold', () => {
     await a.closed;
     const d = await SocketClient.connect(path);
     expect(await d.request({ id: 3, op: 'hello' })).toMatchObject({ ok: true });
-    expect(await d.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await d.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, 2000)).toBe(0);
     expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);
   });
@@ -126,6 +127,7 @@ describe('connections and the input they hold', () => {
     c.write(partial);
     expect(JSON.parse((await c.nextLine())!)).toEqual({
       id: null,
+      op: null,
       ok: false,
       error: {
         code: 'ERR_TAO_INVALID_VALUE',
@@ -138,7 +140,7 @@ describe('connections and the input they hold', () => {
     expect(JSON.parse((await a.nextLine())!)).toMatchObject({ id: 'p', error: { message: 'pad is not a field of a "hello" request' } });
     b.write('"}\n');
     expect(JSON.parse((await b.nextLine())!)).toMatchObject({ id: 'p', error: { message: 'pad is not a field of a "hello" request' } });
-    expect(await b.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await b.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, 2000)).toBe(0);
   });
 });
@@ -149,6 +151,7 @@ describe('lines the protocol never needs', () => {
     s.write(`{"id": 1, "op": "solve", "problem": ${'['.repeat(8 * 1024 * 1024)}\n`);
     expect(await s.next()).toEqual({
       id: null,
+      op: null,
       ok: false,
       error: { code: 'ERR_TAO_INVALID_VALUE', message: `line must nest arrays and objects at most ${MAX_REQUEST_DEPTH} deep` },
     });
@@ -175,7 +178,7 @@ describe('lines the protocol never needs', () => {
     if (peak !== undefined) expect(peak).toBeLessThan(300);
     // A large valid batch of calls is still taken.
     const calls = Array.from({ length: 100_000 }, (_, k) => ({ name: 'bash', startedAt: k, returnedAt: k + 0.5 }));
-    expect(await s.request({ id: 2, op: 'observe', calls })).toEqual({ id: 2, ok: true, learned: 100_000 });
+    expect(await s.request({ id: 2, op: 'observe', calls })).toEqual({ id: 2, op: 'observe', ok: true, learned: 100_000 });
     await s.shutdown();
   });
 
@@ -193,7 +196,7 @@ describe('lines the protocol never needs', () => {
     await new Promise((r) => setTimeout(r, 50));
     c.socket.write(Buffer.concat([Buffer.from([0xbb, 0xbf]), Buffer.from('{"id": 1, "op": "hello"}\n')]));
     expect(JSON.parse((await c.nextLine())!)).toMatchObject({ id: 1, ok: true });
-    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(server, 2000)).toBe(0);
   });
 });
@@ -205,7 +208,7 @@ describe('a long-lived connection', () => {
     const c = await SocketClient.connect(path);
     const p = new ReadinessPredictor({ globalWindow: 16_384 });
     for (let k = 0; k < 16_384; k++) p.observe({ name: `tool${k % 200}`, startedAt: k, returnedAt: k + 0.123456789 });
-    expect(await c.request({ id: 'l', op: 'predictor.load', predictor: p.toJSON() })).toEqual({ id: 'l', ok: true });
+    expect(await c.request({ id: 'l', op: 'predictor.load', predictor: p.toJSON() })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
     for (let k = 0; k < 40; k++) {
       c.write(JSON.stringify({ id: k, op: 'predictor.save' }) + '\n');
       c.socket.pause();
@@ -214,7 +217,7 @@ describe('a long-lived connection', () => {
       const r = JSON.parse((await c.nextLine())!) as { id: number; ok: boolean };
       expect(r).toMatchObject({ id: k, ok: true });
     }
-    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await c.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, 2000)).toBe(0);
     expect(s.stderr).not.toContain('MaxListenersExceededWarning');
     expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);

@@ -85,7 +85,7 @@ describe('tao serve --socket: every way of ending exits 0 within 2 s and removes
         }
         if (trigger === 'shutdown') {
           const other = await SocketClient.connect(path);
-          expect(await other.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+          expect(await other.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
         } else {
           s.child.kill(trigger);
         }
@@ -106,7 +106,7 @@ describe('tao serve --socket: the socket file', () => {
     const r = spawnSync(process.execPath, [CLI, 'serve', '--socket', path], { encoding: 'utf8', input: '', timeout: 10_000 });
     expect(r.status).toBe(2);
     const limit = process.platform === 'darwin' ? 103 : 107;
-    expect(r.stderr).toBe(`tao: --socket must be at most ${limit} bytes (has ${Buffer.byteLength(path)})\n`);
+    expect(r.stderr).toBe(`tao serve: --socket must be at most ${limit} bytes (has ${Buffer.byteLength(path)})\n`);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -141,7 +141,7 @@ describe('tao serve --socket: the socket file', () => {
     hasty.socket.destroy();
     await sleep(300);
     const last = await SocketClient.connect(path);
-    expect(await last.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', ok: true });
+    expect(await last.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, EXIT_MS)).toBe(0);
     expect(s.stderr).toBe(`tao serve: listening on ${path}\n`);
   });

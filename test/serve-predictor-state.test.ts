@@ -23,7 +23,7 @@ describe('predictor.save and predictor.load in the sidecar', () => {
     const cap = 1 << 20;
     const s = new SidecarProcess(['--max-line-bytes', String(cap)]);
     const options = new ReadinessPredictor({ maxProbedCalls: MAX_PROBED_CALLS }).toJSON();
-    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: options })).toEqual({ id: 'l', ok: true });
+    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: options })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
     let refused: Json | undefined;
     for (let round = 0; round < 6 && refused === undefined; round++) {
       expect(await s.request({ id: `e${round}`, op: 'evaluate', snapshot: overdue(100 + round, `r${round}`) })).toMatchObject({ ok: true });
@@ -31,7 +31,7 @@ describe('predictor.save and predictor.load in the sidecar', () => {
       if (saved.ok === true) {
         // What was saved loads back in a sidecar with the same cap.
         const other = new SidecarProcess(['--max-line-bytes', String(cap)]);
-        expect(await other.request({ id: 'load', op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 'load', ok: true });
+        expect(await other.request({ id: 'load', op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 'load', op: 'predictor.load', ok: true });
         await other.shutdown();
       } else {
         refused = saved;
@@ -66,7 +66,7 @@ describe('predictor.save and predictor.load in the sidecar', () => {
       return samples.sort((a, b) => a - b)[7]!;
     };
     const empty = await time();
-    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: state })).toEqual({ id: 'l', ok: true });
+    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: state })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
     const full = await time();
     expect(await s.request({ id: 'st', op: 'stats' })).toMatchObject({ predictor: { tools: 100, globalSamples: 65_536 } });
     // Serializing this state costs 25-65 ms per stats.

@@ -66,7 +66,7 @@ describe('simulator flag ranges', () => {
   it('a process given --sample 0.000001 exits 2 with one line, at once', () => {
     const r = spawnSync(process.execPath, [CLI, 'simulate', '--sample', '0.000001'], { encoding: 'utf8', timeout: 20_000 });
     expect(isOneLineError({ code: r.status, stderr: r.stderr })).toBe(true);
-    expect(r.stderr).toBe('tao: --sample must be at least 0.001 seconds (got "0.000001")\n');
+    expect(r.stderr).toBe('tao simulate: --sample must be at least 0.001 seconds (got "0.000001")\n');
   });
 
   it('a task run whose series passes its cap stops with one line naming --sample, in bounded memory', () => {
@@ -75,6 +75,6 @@ describe('simulator flag ranges', () => {
       timeout: 60_000,
     });
     expect(isOneLineError({ code: r.status, stderr: r.stderr })).toBe(true);
-    expect(r.stderr).toMatch(/^tao: the sample interval \(--sample, sampleEvery\) 0\.001 s records more than 1000000 samples in one run \(simulated time reached 1000(\.\d+)? s\): sample less often\n$/);
+    expect(r.stderr).toMatch(/^tao simulate: the sample interval \(--sample, sampleEvery\) 0\.001 s records more than 1000000 samples in one run \(simulated time reached 1000(\.\d+)? s\): sample less often\n$/);
   });
 });

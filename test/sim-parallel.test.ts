@@ -133,8 +133,8 @@ describe('shards', () => {
     expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
     const r = spawnSync(process.execPath, [CLI, 'merge', parts[1]!], { encoding: 'utf8' });
     expect(isOneLineError({ code: r.status, stderr: r.stderr })).toBe(true);
-    expect(r.stderr).toBe('tao: shards 1/2 are missing\n');
+    expect(r.stderr).toBe('tao merge: shards 1/2 are missing\n');
     const none = spawnSync(process.execPath, [CLI, 'merge'], { encoding: 'utf8' });
-    expect(none.stderr).toBe('tao: tao merge needs the shard files (e.g. tao merge part*.json)\n');
+    expect(none.stderr).toBe('tao merge: tao merge needs the shard files (e.g. tao merge part*.json)\n');
   });
 });

@@ -156,9 +156,9 @@ describe('trace replay', () => {
   });
 
   it('refuses a trace whose largest turn does not fit a node, more seeds than one, more tasks than it has', async () => {
-    const big = parseTrace(task('a', [turn(49_000, 100)]), 'big.jsonl');
+    const big = parseTrace(task('a', [turn(900_000, 100)]), 'big.jsonl');
     await expect(simulate({ setting: 'ds-16', policies: ['round-robin'], trace: big })).rejects.toThrow(
-      /^big\.jsonl line 1: turns\[0\] needs 49100 tokens \(prompt \+ output\), and with the reserve 512 and one block \d+: more than node "[^"]+" of ds-16 holds/,
+      /^big\.jsonl line 1: turns\[0\] needs 900100 tokens \(prompt \+ output\), and with the reserve 512 and one block \d+: more than node "[^"]+" of ds-16 holds/,
     );
     const small = parseTrace(good);
     await expect(simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, seeds: [1, 2] })).rejects.toThrow('seeds must be a single seed with a trace');
