@@ -25,7 +25,7 @@ function cannotRead(source: string, err: unknown): InvalidValueError {
 
 /** The text of `file`, at most `limit` bytes (default MAX_INPUT_BYTES). Devices and pipes are read up to the limit too. */
 export async function readTextFile(file: string, limit = MAX_INPUT_BYTES): Promise<string> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(file);
   } catch (err) {
@@ -33,7 +33,7 @@ export async function readTextFile(file: string, limit = MAX_INPUT_BYTES): Promi
   }
   if (info.isDirectory()) throw new InvalidValueError(`cannot read ${file}: it is a directory`);
   if (info.isFile() && info.size > limit) throw tooLarge(file, limit);
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, 'r');
   } catch (err) {

@@ -58,7 +58,7 @@ describe('bench report rendering', () => {
 
   it('drops raw samples from a baseline and writes non-finite numbers as null', () => {
     const r = report();
-    (r.settings[0]?.runners.wasm as RunnerReport).time.p99 = NaN;
+    (r.settings[0]!.runners.wasm as RunnerReport).time.p99 = NaN;
     const json = JSON.parse(reportToJson(withoutSamples(r))) as BenchReport;
     expect(json.settings[0]?.runners.wasm?.samplesMs).toBeUndefined();
     expect(json.settings[0]?.runners.wasm?.time.p99).toBeNull();

@@ -154,7 +154,10 @@ function forEachPlan(problem: Problem, q: number, visit: (pick: readonly number[
   const pick = new Array<number>(sessions.length).fill(-1);
   const used = new Array<number>(m).fill(0);
   const rec = (i: number): void => {
-    if (i === sessions.length) return visit(pick);
+    if (i === sessions.length) {
+      visit(pick);
+      return;
+    }
     rec(i + 1);
     const s = sessions[i]!;
     const w = Math.ceil(s.weight / q);

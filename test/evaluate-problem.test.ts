@@ -5,6 +5,7 @@ import { evaluate } from './helpers/internals.js';
 import { ReadinessPredictor, type ReadinessSource } from './helpers/internals.js';
 import type { Snapshot, SnapshotSession, ToolCall } from './helpers/internals.js';
 import { validateProblem } from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
 
 const never: ReadinessSource = {
   ready() {
@@ -218,7 +219,7 @@ describe('evaluate (properties)', () => {
     const mutated = fc.tuple(arbSnapshot, fc.constantFrom('time', 'nodes', 'sessions'), junk).map(([s, key, v]) => ({ ...s, [key]: v }));
     fc.assert(
       fc.property(fc.oneof(junk, mutated), (input) => {
-        let problem;
+        let problem: Problem;
         try {
           problem = evaluate(input as Snapshot, trainedPredictor());
         } catch (err) {

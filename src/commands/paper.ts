@@ -69,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const specs = paperRuns(seeds, settings);
   const bar = new ProgressBar(specs.length, 'paper', process.stderr, process.stderr.isTTY === true || values.progress === true);
-  let runs;
+  let runs: ReturnType<typeof runPaperRuns>;
   try {
     runs = runPaperRuns(specs, { deps: await loadTaoDeps(), ...(tasks === null ? {} : { tasks }), onRun: (r) => bar.tick(1, `${r.setting} ${r.policy}`) });
   } finally {

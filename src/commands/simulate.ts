@@ -314,7 +314,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const recordFd = values.record === undefined ? undefined : openSync(values.record, 'w');
   const bar = new ProgressBar(policies.length * seeds.length, 'simulate', process.stderr, progress);
-  let report;
+  let report: SimulationReport;
   try {
     report = await simulate({
       ...options,

@@ -158,7 +158,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
   const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, progress);
-  let report;
+  let report: SweepReport;
   try {
     report = await sweep({ ...options, onRun: (r) => bar.tick(1, `seed ${r.seed}`) });
   } finally {

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { Plan, PlanValue, Problem } from './internals.js';
 
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a module export, never the global; tests import it by this name.
 export function valueOf(problem: Problem, plan: Plan): PlanValue {
   const byId = new Map(problem.sessions.map((s) => [s.id, s]));
   const v: PlanValue = { credit: 0, ready: 0, tokens: 0 };
