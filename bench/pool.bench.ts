@@ -29,7 +29,8 @@ import { pinnedFileName } from '../src/bench/corpus.js';
 import type { Plan, Problem } from '../src/types.js';
 
 const workerFile = fileURLToPath(new URL('../dist/pool/worker.js', import.meta.url));
-if (!existsSync(workerFile)) throw new Error('dist/pool/worker.js is missing: run `npm run build` before `npm run bench:pool`');
+if (!existsSync(workerFile))
+  throw new Error('dist/pool/worker.js is missing: run `npm run build` before `npm run bench:pool`');
 
 const pool = createSolverPool({ workerFile, minThreads: 1, maxThreads: 1 });
 const solver = await loadSolver();
@@ -120,7 +121,12 @@ async function sweep(): Promise<void> {
       throw new Error(`pool and in-thread plans differ at ${cells} cells: not timing a wrong answer`);
     }
     const samples = cells > 200_000 ? 150 : 600;
-    rows.push({ sessions: n, cells, inThread: await timeIt(() => solver.solve(problem), samples), pool: await timeIt(() => pool.solve(problem), samples) });
+    rows.push({
+      sessions: n,
+      cells,
+      inThread: await timeIt(() => solver.solve(problem), samples),
+      pool: await timeIt(() => pool.solve(problem), samples),
+    });
   }
   // The round-trip overhead, from the sizes where the DP itself is negligible.
   const small = rows.filter((r) => r.cells <= 5_000).map((r) => r.pool.p50 - r.inThread.p50);
@@ -141,7 +147,12 @@ async function sweep(): Promise<void> {
 }
 
 describe('crossover', () => {
-  bench('sweep in-thread vs pool by DP cells (prints JSON)', sweep, { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 });
+  bench('sweep in-thread vs pool by DP cells (prints JSON)', sweep, {
+    iterations: 1,
+    time: 0,
+    warmupIterations: 0,
+    warmupTime: 0,
+  });
 });
 
 /** Rounds of the steady-state pass: each tick is solved this many times each way. */
@@ -152,7 +163,12 @@ async function steadyState(): Promise<void> {
   const rows: { setting: string; problems: number; inThread: Quantiles; pool: Quantiles }[] = [];
   for (const setting of SETTING_NAMES) {
     const file = new URL(`corpus/${pinnedFileName(setting, 1, 200)}`, import.meta.url);
-    const problems = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Problem);
+    const problems = gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as Problem);
     const inThread: number[] = [];
     const pooled: number[] = [];
     for (let r = 0; r < STEADY_ROUNDS; r++) {
@@ -172,7 +188,13 @@ async function steadyState(): Promise<void> {
     JSON.stringify({
       schemaVersion: 1,
       workload: 'pool-steady-state',
-      machine: { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', loadAverage1mAtStart: load, loadAverage1mAtEnd: loadavg()[0] },
+      machine: {
+        node: process.version,
+        cores: availableParallelism(),
+        cpu: cpus()[0]?.model ?? 'unknown',
+        loadAverage1mAtStart: load,
+        loadAverage1mAtEnd: loadavg()[0],
+      },
       unit: 'microseconds per solve, validation and plan building included',
       rows,
     }),
@@ -180,5 +202,10 @@ async function steadyState(): Promise<void> {
 }
 
 describe('steady state', () => {
-  bench('in-thread vs pool on the steady-state corpora (prints JSON)', steadyState, { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 });
+  bench('in-thread vs pool on the steady-state corpora (prints JSON)', steadyState, {
+    iterations: 1,
+    time: 0,
+    warmupIterations: 0,
+    warmupTime: 0,
+  });
 });

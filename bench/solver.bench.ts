@@ -36,8 +36,16 @@ const WORKLOADS: Workload[] = [
   { name: '2 nodes, 16 sessions, 64k', shape: { nodes: 2, sessions: 16, capacity: 64_000 }, instances: 8 },
   { name: '2 nodes, 32 sessions, 96k', shape: { nodes: 2, sessions: 32, capacity: 96_000 }, instances: 8 },
   { name: '2 nodes, 48 sessions, 300k', shape: { nodes: 2, sessions: 48, capacity: 300_000 }, instances: 2 },
-  { name: '4 nodes, 8 sessions, 16k', shape: { nodes: 4, sessions: 8, capacity: 16_000, minTokens: 2_000, maxTokens: 10_000 }, instances: 8 },
-  { name: '4 nodes, 12 sessions, 24k', shape: { nodes: 4, sessions: 12, capacity: 24_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 2 },
+  {
+    name: '4 nodes, 8 sessions, 16k',
+    shape: { nodes: 4, sessions: 8, capacity: 16_000, minTokens: 2_000, maxTokens: 10_000 },
+    instances: 8,
+  },
+  {
+    name: '4 nodes, 12 sessions, 24k',
+    shape: { nodes: 4, sessions: 12, capacity: 24_000, minTokens: 2_000, maxTokens: 12_000 },
+    instances: 2,
+  },
 ];
 
 const QUANTUM = 1024;
@@ -50,8 +58,16 @@ const STATE_BUDGET = 2 ** 26;
  */
 const FRONTIER_WORKLOADS: Workload[] = [
   ...WORKLOADS,
-  { name: '6 nodes, 30 sessions, 30k', shape: { nodes: 6, sessions: 30, capacity: 30_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 6 },
-  { name: '8 nodes, 24 sessions, 40k', shape: { nodes: 8, sessions: 24, capacity: 40_000, minTokens: 2_000, maxTokens: 12_000 }, instances: 6 },
+  {
+    name: '6 nodes, 30 sessions, 30k',
+    shape: { nodes: 6, sessions: 30, capacity: 30_000, minTokens: 2_000, maxTokens: 12_000 },
+    instances: 6,
+  },
+  {
+    name: '8 nodes, 24 sessions, 40k',
+    shape: { nodes: 8, sessions: 24, capacity: 40_000, minTokens: 2_000, maxTokens: 12_000 },
+    instances: 6,
+  },
 ];
 
 function percentile(sorted: readonly number[], q: number): number {
@@ -75,7 +91,13 @@ async function main(): Promise<void> {
 
   const runKernel = (packed: PackedProblem, simd: boolean): bigint => {
     kernel.setSimd(simd);
-    if (!kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)) {
+    if (
+      !kernel.denseLoad(
+        Array.from(packed.capacity, (c) => c + 1),
+        packed.qweight,
+        packed.key,
+      )
+    ) {
       throw new Error('kernel.load refused the layout');
     }
     kernel.denseStep(0, sessionsKept(packed));
@@ -199,7 +221,11 @@ async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[
     const prepared: ReturnType<typeof prepare>[] = [];
     let skipped = 0;
     for (let k = 0; prepared.length < w.instances; k++) {
-      const p = prepare(randomTickProblem(1000 + 97 * k, w.shape), { quantum: QUANTUM, stateBudget: STATE_BUDGET, path: 'frontier' });
+      const p = prepare(randomTickProblem(1000 + 97 * k, w.shape), {
+        quantum: QUANTUM,
+        stateBudget: STATE_BUDGET,
+        path: 'frontier',
+      });
       if (solver.runPacked(p.packed, p.options).status === 'optimal') prepared.push(p);
       else skipped++;
     }
@@ -218,7 +244,13 @@ async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[
         if (keyValue(p, unpackToKept(p, d.node)) !== value) throw new Error(`${w.name}: frontier != dense`);
       }
     }
-    const bench = new Bench({ time: quick ? 300 : 1500, iterations: quick ? 5 : 15, warmupTime: quick ? 50 : 200, warmupIterations: 2, retainSamples: true });
+    const bench = new Bench({
+      time: quick ? 300 : 1500,
+      iterations: quick ? 5 : 15,
+      warmupTime: quick ? 50 : 200,
+      warmupIterations: 2,
+      retainSamples: true,
+    });
     bench.add('frontier', () => {
       for (const p of packs) solver.runPacked(p, options('frontier'));
     });
@@ -255,7 +287,9 @@ async function frontierSection(solver: Solver, quick: boolean): Promise<unknown[
     process.stdout.write(
       `${w.name.padEnd(28)} frontier ${f.medianMs.toFixed(3)} ms (p95 ${f.p95Ms.toFixed(3)}), ${work} work units ` +
         `(${((f.medianMs * 1e6) / work).toFixed(2)} ns/unit) | ` +
-        (d === undefined ? 'dense over budget' : `dense ${d.medianMs.toFixed(3)} ms (x${(d.medianMs / f.medianMs).toFixed(1)})`) +
+        (d === undefined
+          ? 'dense over budget'
+          : `dense ${d.medianMs.toFixed(3)} ms (x${(d.medianMs / f.medianMs).toFixed(1)})`) +
         ` | TS reference x${(ref.medianMs / f.medianMs).toFixed(1)}` +
         (skipped > 0 ? ` (${skipped} instances skipped: frontier over budget)` : '') +
         '\n',

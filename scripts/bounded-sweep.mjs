@@ -21,27 +21,62 @@ const INF = Number.POSITIVE_INFINITY;
 const FIRST = [
   ...[0, 2, 10, 30, INF].map((h) => [h, 60, false, false]),
   ...[0, 10].flatMap((h) => [20, 180, INF].map((w) => [h, w, false, false])),
-  [0, 60, true, false], [10, 60, true, false],
+  [0, 60, true, false],
+  [10, 60, true, false],
 ];
 const RESERVE = [2, 30].flatMap((h) => [20, 60].flatMap((w) => [false, true].map((r) => [h, w, true, r])));
 // Under another profile, also the wait threshold up to Infinity at the preset: what keeping the paper's
 // TAO advantage costs in the TTFT tail.
-const FRONTIER = [[2, 180, true, true], [2, 600, true, true], [2, INF, true, true], [30, INF, true, true]];
+const FRONTIER = [
+  [2, 180, true, true],
+  [2, 600, true, true],
+  [2, INF, true, true],
+  [30, INF, true, true],
+];
 const CONFIGS = [...(wi >= 0 ? [] : FIRST), ...RESERVE, ...(wi >= 0 ? FRONTIER : [])];
 const METRICS = ['latencyMean', 'latencyP95', 'ttftP99', 'decodeThroughputSteady'];
 const means = (report) =>
   Object.fromEntries(
     report.summary.map((s) => [s.policy, Object.fromEntries(METRICS.map((m) => [m, s.metrics[m].mean]))]),
   );
-const line = (o) => appendFileSync(out, JSON.stringify(o, (k, v) => (v === Number.POSITIVE_INFINITY ? 'Infinity' : v)) + '\n');
-const done = new Set(existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((o) => `${o.holdHorizon}/${o.waitThreshold}/${o.eventAdmission}/${o.waitReserve ?? false}`) : []);
+const line = (o) =>
+  appendFileSync(out, JSON.stringify(o, (k, v) => (v === Number.POSITIVE_INFINITY ? 'Infinity' : v)) + '\n');
+const done = new Set(
+  existsSync(out)
+    ? readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .map((o) => `${o.holdHorizon}/${o.waitThreshold}/${o.eventAdmission}/${o.waitReserve ?? false}`)
+    : [],
+);
 if (!done.has('undefined/undefined/undefined/false')) {
-const base = await simulate({ setting, seeds, policies: ['thunderagent', 'cache-aware', 'dynamo', 'round-robin', 'tao', 'tao-sticky'] });
-line({ setting: settingName, workload: setting.workload.name, seeds, kind: 'baselines', metrics: means(base) });
+  const base = await simulate({
+    setting,
+    seeds,
+    policies: ['thunderagent', 'cache-aware', 'dynamo', 'round-robin', 'tao', 'tao-sticky'],
+  });
+  line({ setting: settingName, workload: setting.workload.name, seeds, kind: 'baselines', metrics: means(base) });
 }
 const text = (x) => (x === INF ? 'Infinity' : x);
 for (const [holdHorizon, waitThreshold, eventAdmission, waitReserve] of CONFIGS) {
   if (done.has(`${text(holdHorizon)}/${text(waitThreshold)}/${eventAdmission}/${waitReserve}`)) continue;
-  const r = await simulate({ setting, seeds, policies: ['tao-bounded'], taoBounded: { holdHorizon, waitThreshold, eventAdmission, waitReserve } });
-  line({ setting: settingName, workload: setting.workload.name, seeds, kind: 'tao-bounded', holdHorizon, waitThreshold, eventAdmission, waitReserve, metrics: means(r)['tao-bounded'] });
+  const r = await simulate({
+    setting,
+    seeds,
+    policies: ['tao-bounded'],
+    taoBounded: { holdHorizon, waitThreshold, eventAdmission, waitReserve },
+  });
+  line({
+    setting: settingName,
+    workload: setting.workload.name,
+    seeds,
+    kind: 'tao-bounded',
+    holdHorizon,
+    waitThreshold,
+    eventAdmission,
+    waitReserve,
+    metrics: means(r)['tao-bounded'],
+  });
 }

@@ -6,10 +6,18 @@
 //   node scripts/bounded-ttft.mjs SETTING|FILE.json WORKLOAD|- SEEDS POLICY ['{"knob": value}']
 // e.g. node scripts/bounded-ttft.mjs docs/data/tool-heavy.json - 1 tao-bounded '{"waitReserve": false}'
 // Knobs are `tao-bounded`'s ("Infinity" for Infinity). Needs `npm run build`.
-import { defaultTaoParams, loadSettingFile, loadTaoDeps, namedSetting, simulate, WORKLOAD_PROFILES } from '../dist/sim/index.js';
+import {
+  defaultTaoParams,
+  loadSettingFile,
+  loadTaoDeps,
+  namedSetting,
+  simulate,
+  WORKLOAD_PROFILES,
+} from '../dist/sim/index.js';
 
 const [where, workload, seedText, policy, knobs] = process.argv.slice(2);
-if (policy === undefined) throw new Error('usage: node scripts/bounded-ttft.mjs SETTING|FILE.json WORKLOAD|- SEEDS POLICY [KNOBS]');
+if (policy === undefined)
+  throw new Error('usage: node scripts/bounded-ttft.mjs SETTING|FILE.json WORKLOAD|- SEEDS POLICY [KNOBS]');
 let setting = where.endsWith('.json') ? await loadSettingFile(where) : namedSetting(where);
 if (workload !== '-') setting = { ...setting, workload: WORKLOAD_PROFILES[workload] };
 const taoBounded = JSON.parse(knobs ?? '{}', (k, v) => (v === 'Infinity' ? Number.POSITIVE_INFINITY : v));
@@ -39,12 +47,24 @@ const deps = {
     return base.evaluate(snapshot, predictor, options);
   },
 };
-const report = await simulate({ setting, seeds: seedText.split(',').map(Number), policies: [policy], taoBounded, deps });
+const report = await simulate({
+  setting,
+  seeds: seedText.split(',').map(Number),
+  policies: [policy],
+  taoBounded,
+  deps,
+});
 const m = report.summary[0].metrics;
 const f = (k, d = 1) => m[k].mean.toFixed(d);
-console.log(`${setting.name} ${setting.workload.name} ${policy} ${JSON.stringify(knobs === undefined ? {} : JSON.parse(knobs))} seeds ${seedText}`);
-console.log(`latency ${f('latencyMean', 0)} s, P95 ${f('latencyP95', 0)} s, steady decode ${f('decodeThroughputSteady', 0)} tok/s, cache hit ${(m.cacheHitRate.mean * 100).toFixed(1)}%, preemptions ${f('preemptions', 0)}`);
-console.log(`TTFT mean ${f('ttftMean', 2)} s = scheduler wait ${f('schedulerWaitMean', 2)} + engine queue ${f('engineQueueMean', 2)} + prefill ${f('prefillMean', 2)}; P99 ${f('ttftP99')} s, max ${f('ttftMax')} s`);
+console.log(
+  `${setting.name} ${setting.workload.name} ${policy} ${JSON.stringify(knobs === undefined ? {} : JSON.parse(knobs))} seeds ${seedText}`,
+);
+console.log(
+  `latency ${f('latencyMean', 0)} s, P95 ${f('latencyP95', 0)} s, steady decode ${f('decodeThroughputSteady', 0)} tok/s, cache hit ${(m.cacheHitRate.mean * 100).toFixed(1)}%, preemptions ${f('preemptions', 0)}`,
+);
+console.log(
+  `TTFT mean ${f('ttftMean', 2)} s = scheduler wait ${f('schedulerWaitMean', 2)} + engine queue ${f('engineQueueMean', 2)} + prefill ${f('prefillMean', 2)}; P99 ${f('ttftP99')} s, max ${f('ttftMax')} s`,
+);
 if (requests.size > 0) {
   const all = [...requests.values()].map((r) => ({ ...r, wait: r.last - r.since })).sort((a, b) => b.wait - a.wait);
   const tail = all.slice(0, Math.max(1, Math.floor(all.length / 100)));

@@ -15,7 +15,12 @@ import { simulate } from '../dist/sim/run.js';
 import { sweLiteProfile } from '../dist/sim/workload.js';
 import { paperCell } from '../dist/sim/paper-tables.js';
 
-const PAPER_ROWS = { dynamo: 'dynamo', 'round-robin': 'vllm_rr', 'cache-aware': 'vllm_ca', thunderagent: 'thunderagent' };
+const PAPER_ROWS = {
+  dynamo: 'dynamo',
+  'round-robin': 'vllm_rr',
+  'cache-aware': 'vllm_ca',
+  thunderagent: 'thunderagent',
+};
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -33,7 +38,13 @@ function settingOf(f, workers, p) {
     workers,
     tasks: 300,
     nodes: Array.from({ length: f.nodeCount }, (_, i) => ({ id: `n${i}`, capacity: Math.round(p.capacity) })),
-    engine: { ...f.engine, stepBase: p.stepBase, stepPerSeq: p.stepPerSeq, prefillPerKToken: p.prefillPerKToken, requestOverhead: p.requestOverhead },
+    engine: {
+      ...f.engine,
+      stepBase: p.stepBase,
+      stepPerSeq: p.stepPerSeq,
+      prefillPerKToken: p.prefillPerKToken,
+      requestOverhead: p.requestOverhead,
+    },
     workload: sweLiteProfile(sweLiteProfileName(f), Math.round(p.outputMedian)),
   };
 }
@@ -50,7 +61,10 @@ async function objective(f, p) {
     for (const s of report.summary) {
       const [lat, ttft, dec] = paperCell(f.prefix, 'SWE-Lite', PAPER_ROWS[s.policy], workers);
       const m = s.metrics;
-      sum += Math.log(m.latencyMean.mean / lat) ** 2 + Math.log(m.decodeThroughput.mean / dec) ** 2 + 0.25 * Math.log(m.ttftMean.mean / ttft) ** 2;
+      sum +=
+        Math.log(m.latencyMean.mean / lat) ** 2 +
+        Math.log(m.decodeThroughput.mean / dec) ** 2 +
+        0.25 * Math.log(m.ttftMean.mean / ttft) ** 2;
     }
   }
   return sum;
@@ -58,7 +72,14 @@ async function objective(f, p) {
 
 for (const f of FAMILY_CALIBRATIONS) {
   if (only.length > 0 && !only.includes(f.prefix)) continue;
-  const keys = ['stepBase', 'stepPerSeq', 'prefillPerKToken', 'requestOverhead', 'outputMedian', ...(f.prefix === 'ds' ? ['capacity'] : [])];
+  const keys = [
+    'stepBase',
+    'stepPerSeq',
+    'prefillPerKToken',
+    'requestOverhead',
+    'outputMedian',
+    ...(f.prefix === 'ds' ? ['capacity'] : []),
+  ];
   let p = {
     stepBase: f.engine.stepBase,
     stepPerSeq: f.engine.stepPerSeq,
@@ -70,22 +91,22 @@ for (const f of FAMILY_CALIBRATIONS) {
   let best = await objective(f, p);
   console.error(`${f.prefix}: start ${best.toFixed(3)}`);
   for (const step of [1.5, 1.25, 1.1].slice(0, rounds)) {
-   for (let sweep = 0, moved = true; moved && sweep < 3; sweep++) {
-    moved = false;
-    for (const k of keys) {
-      for (const factor of [step, 1 / step]) {
-        const q = { ...p, [k]: p[k] * factor };
-        const v = await objective(f, q);
-        if (v < best) {
-          best = v;
-          p = q;
-          moved = true;
-          console.error(`${f.prefix}: ${k} x${factor.toFixed(2)} -> ${best.toFixed(3)}`);
-          break;
+    for (let sweep = 0, moved = true; moved && sweep < 3; sweep++) {
+      moved = false;
+      for (const k of keys) {
+        for (const factor of [step, 1 / step]) {
+          const q = { ...p, [k]: p[k] * factor };
+          const v = await objective(f, q);
+          if (v < best) {
+            best = v;
+            p = q;
+            moved = true;
+            console.error(`${f.prefix}: ${k} x${factor.toFixed(2)} -> ${best.toFixed(3)}`);
+            break;
+          }
         }
       }
     }
-   }
   }
   console.log(JSON.stringify({ family: f.prefix, objective: best, params: p }));
 }

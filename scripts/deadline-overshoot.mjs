@@ -9,7 +9,9 @@ import { parseArgs } from 'node:util';
 import { createSolverPool, loadSolver } from '../dist/index.js';
 import { randomTickProblem } from '../dist/commands/examples.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, deadline: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '7' }, deadline: { type: 'string', default: '1' } },
+});
 const runs = Number(values.runs);
 const deadlineMs = Number(values.deadline);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
@@ -29,12 +31,21 @@ const pool = createSolverPool();
 await pool.ready();
 
 console.log(`Deadline ${deadlineMs} ms, ${runs} runs per cell; each cell: median / P95 in ms.\n`);
-console.log(`| nodes | sessions | in-thread: time past the deadline | pool: time past the deadline | in-thread, default budget: time | default budget: outcome |`);
+console.log(
+  `| nodes | sessions | in-thread: time past the deadline | pool: time past the deadline | in-thread, default budget: time | default budget: outcome |`,
+);
 console.log(`|---:|---:|---:|---:|---:|---|`);
 for (const nodes of NODES) {
   for (const sessions of SESSIONS) {
     const problems = Array.from({ length: runs }, (_, r) =>
-      randomTickProblem(1000 * nodes + sessions + r, { nodes, sessions, capacity: 360_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 }),
+      randomTickProblem(1000 * nodes + sessions + r, {
+        nodes,
+        sessions,
+        capacity: 360_000,
+        minTokens: 2000,
+        maxTokens: 40_000,
+        cachedRate: 0.7,
+      }),
     );
     const inThread = [];
     const viaPool = [];
@@ -52,10 +63,16 @@ for (const nodes of NODES) {
       t0 = performance.now();
       const c = solver.solve(problem);
       budget.push(performance.now() - t0);
-      const label = c.status === 'optimal' ? `optimal (${c.stats.path})` : c.reason.startsWith('state budget') ? 'budget fallback' : c.reason.slice(0, 24);
+      const label =
+        c.status === 'optimal'
+          ? `optimal (${c.stats.path})`
+          : c.reason.startsWith('state budget')
+            ? 'budget fallback'
+            : c.reason.slice(0, 24);
       outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
       for (const plan of [a, b]) {
-        if (plan.status === 'fallback' && !/^(deadline exceeded|state budget exceeded)/.test(plan.reason)) throw new Error(`unexpected fallback: ${plan.reason}`);
+        if (plan.status === 'fallback' && !/^(deadline exceeded|state budget exceeded)/.test(plan.reason))
+          throw new Error(`unexpected fallback: ${plan.reason}`);
       }
     }
     const outcome = [...outcomes].map(([k, v]) => `${v}x ${k}`).join(', ');

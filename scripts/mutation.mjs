@@ -50,7 +50,9 @@ in docs/history.md under "Mutation testing".
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---|
 `;
 const rows = existsSync(TABLE)
-  ? readFileSync(TABLE, 'utf8').split('\n').filter((l) => l.startsWith('| `') && !l.startsWith(`| \`${scope}\` `))
+  ? readFileSync(TABLE, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `') && !l.startsWith(`| \`${scope}\` `))
   : [];
 rows.push(row);
 rows.sort();

@@ -29,12 +29,18 @@ const { values, positionals } = parseArgs({
   },
 });
 const [baseDir, keys] = positionals;
-if (baseDir === undefined || keys === undefined) throw new Error('usage: paired-families.mjs BASELINE_DIR GROUPS [--count N] [--runs R] [--seed S]');
+if (baseDir === undefined || keys === undefined)
+  throw new Error('usage: paired-families.mjs BASELINE_DIR GROUPS [--count N] [--runs R] [--seed S]');
 const count = Number(values.count);
 const runs = Number(values.runs);
 const seed = Number(values.seed);
-for (const [name, x] of [['--count', count], ['--runs', runs], ['--seed', seed]]) {
-  if (!Number.isInteger(x) || x < (name === '--seed' ? 0 : 1)) throw new Error(`${name} must be a ${name === '--seed' ? 'non-negative' : 'positive'} integer`);
+for (const [name, x] of [
+  ['--count', count],
+  ['--runs', runs],
+  ['--seed', seed],
+]) {
+  if (!Number.isInteger(x) || x < (name === '--seed' ? 0 : 1))
+    throw new Error(`${name} must be a ${name === '--seed' ? 'non-negative' : 'positive'} integer`);
 }
 
 const baseline = await (await import(pathToFileURL(resolve(baseDir, 'dist/index.js')).href)).loadSolver();
@@ -47,7 +53,11 @@ function quantile(xs, q) {
 }
 const ms = (t) => `${quantile(t, 0.5).toFixed(3)} / ${quantile(t, 0.95).toFixed(3)} / ${quantile(t, 1).toFixed(3)}`;
 /** Paths and their counts, the most frequent first. */
-const pathsText = (counts) => Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([path, n]) => `${path} ${n}`).join(', ');
+const pathsText = (counts) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([path, n]) => `${path} ${n}`)
+    .join(', ');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0];
 const rows = [];
@@ -87,9 +97,13 @@ for (const key of keys.split(',')) {
     if (d !== 0 && plans.current.status === 'optimal' && plans.baseline.status === 'optimal') disagree++;
   }
   for (const k of Object.keys(builds)) {
-    console.log(`${key} ${k}: CPU P50 / P95 / max ${ms(times[k])} ms; fallback ${fallbacks[k]}/${problems.length}; ${pathsText(paths[k])}`);
+    console.log(
+      `${key} ${k}: CPU P50 / P95 / max ${ms(times[k])} ms; fallback ${fallbacks[k]}/${problems.length}; ${pathsText(paths[k])}`,
+    );
   }
-  console.log(`${key}: plans better than the baseline's ${better}, worse ${worse}, different while both optimal ${disagree}`);
+  console.log(
+    `${key}: plans better than the baseline's ${better}, worse ${worse}, different while both optimal ${disagree}`,
+  );
   rows.push(
     `| ${key} | ${problems.length} | ${ms(times.baseline)} | ${fallbacks.baseline} | ${ms(times.current)} | ${fallbacks.current} | ${pathsText(paths.current)} | ${better} / ${worse} / ${disagree} |`,
   );

@@ -11,12 +11,21 @@ import { gunzipSync } from 'node:zlib';
 import { loadSolver } from '../dist/index.js';
 
 const root = new URL('../', import.meta.url).pathname;
-const dirs = process.argv.length > 2 ? process.argv.slice(2) : ['bench/corpus', 'bench/corpus/warm-up', 'bench/corpus/families'].map((d) => join(root, d));
+const dirs =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['bench/corpus', 'bench/corpus/warm-up', 'bench/corpus/families'].map((d) => join(root, d));
 const solver = await loadSolver();
 let total = 0;
 for (const dir of dirs) {
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl.gz')).sort()) {
-    const lines = gunzipSync(readFileSync(join(dir, name))).toString('utf8').split('\n').filter(Boolean).slice(1);
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl.gz'))
+    .sort()) {
+    const lines = gunzipSync(readFileSync(join(dir, name)))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(1);
     const plans = createHash('sha256');
     const work = createHash('sha256');
     for (const line of lines) {
@@ -29,7 +38,9 @@ for (const dir of dirs) {
         total++;
       }
     }
-    console.log(`${relative(root, join(dir, name))} ${lines.length} ${plans.digest('hex').slice(0, 16)} work ${work.digest('hex').slice(0, 16)}`);
+    console.log(
+      `${relative(root, join(dir, name))} ${lines.length} ${plans.digest('hex').slice(0, 16)} work ${work.digest('hex').slice(0, 16)}`,
+    );
   }
 }
 console.log(`${total} plans`);

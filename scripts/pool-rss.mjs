@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { createSolverPool } from '../dist/index.js';
 import { randomTickProblem } from '../dist/commands/examples.js';
 
-const { values } = parseArgs({ options: { solves: { type: 'string', default: '200000' }, every: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: { solves: { type: 'string', default: '200000' }, every: { type: 'string', default: '20000' } },
+});
 const total = Number(values.solves);
 const every = Number(values.every);
 const BATCH = 8;
@@ -35,10 +37,12 @@ for (let batch = 0; done < total; batch++) {
   for (let k = 0; k < BATCH; k++) {
     const problem = problems[(batch * BATCH + k) % problems.length];
     const options = k === 0 ? { signal: controller.signal } : {};
-    work.push(pool.solve(problem, options).catch((err) => {
-      if (err.name !== 'AbortError') throw err;
-      aborted++;
-    }));
+    work.push(
+      pool.solve(problem, options).catch((err) => {
+        if (err.name !== 'AbortError') throw err;
+        aborted++;
+      }),
+    );
   }
   if (batch % 1000 === 999) controller.abort();
   await Promise.all(work);
@@ -50,4 +54,6 @@ const s = pool.stats();
 await pool.close();
 console.log(`\n${done} solves, ${aborted} aborted, ${s.workerFailures} worker failures, ${s.fallbacks} fallbacks`);
 const tail = rows.slice(Math.floor(rows.length / 2));
-console.log(`RSS over the second half: ${mb(Math.min(...tail.map((r) => r.rss)))}-${mb(Math.max(...tail.map((r) => r.rss)))} MB`);
+console.log(
+  `RSS over the second half: ${mb(Math.min(...tail.map((r) => r.rss)))}-${mb(Math.max(...tail.map((r) => r.rss)))} MB`,
+);

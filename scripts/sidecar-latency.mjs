@@ -18,7 +18,12 @@ import { parseArgs } from 'node:util';
 import { evaluate, loadSolver, ReadinessPredictor } from '../dist/index.js';
 
 const { values } = parseArgs({
-  options: { ticks: { type: 'string' }, rounds: { type: 'string' }, markdown: { type: 'string' }, json: { type: 'string' } },
+  options: {
+    ticks: { type: 'string' },
+    rounds: { type: 'string' },
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+  },
 });
 const TICKS = Number(values.ticks ?? 1000);
 const ROUNDS = Number(values.rounds ?? 3);
@@ -36,14 +41,20 @@ const CALLS = Array.from({ length: 40 }, (_, k) => ({
 /** Seeded snapshots: 2-4 nodes, 30-100 sessions, a third with a running tool, most with a cached prefix. */
 function snapshots(n, seed) {
   let x = seed >>> 0;
-  const r = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const r = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   return Array.from({ length: n }, () => {
     const time = 1000;
     const m = 2 + Math.floor(r() * 3);
-    const nodes = Array.from({ length: m }, (_, b) => ({ id: `node${b}`, capacity: 16 * Math.floor(2500 + r() * 2500) }));
+    const nodes = Array.from({ length: m }, (_, b) => ({
+      id: `node${b}`,
+      capacity: 16 * Math.floor(2500 + r() * 2500),
+    }));
     const sessions = Array.from({ length: 30 + Math.floor(r() * 71) }, (_, i) => {
       const s = { id: `P${100 + i}`, tokens: 500 + Math.floor(r() * 9000) };
-      if (r() < 0.75) s.cache = [{ node: `node${Math.floor(r() * m)}`, tokens: Math.floor(r() * s.tokens), observedAt: time - r() * 30 }];
+      if (r() < 0.75)
+        s.cache = [
+          { node: `node${Math.floor(r() * m)}`, tokens: Math.floor(r() * s.tokens), observedAt: time - r() * 30 },
+        ];
       const u = r();
       if (u < 0.35) s.tool = { name: r() < 0.5 ? 'bash' : 'pytest', startedAt: time - r() * 3 };
       else if (u < 0.6) s.tool = { name: 'bash', startedAt: time - 5, returnedAt: time - r() * 4 };
@@ -123,7 +134,10 @@ for (let r = 0; r < ROUNDS; r++) {
     t.inTick.push(performance.now() - t0);
     const tick = await sidecar.request({ op: 'tick', snapshot: snaps[i] });
     t.tick.push(tick.ms);
-    if (tick.response.plan.value.credit !== plan.value.credit || tick.response.plan.value.tokens !== plan.value.tokens) {
+    if (
+      tick.response.plan.value.credit !== plan.value.credit ||
+      tick.response.plan.value.tokens !== plan.value.tokens
+    ) {
       throw new Error(`tick ${i}: the sidecar and the library disagree`);
     }
     const ev = await sidecar.request({ op: 'evaluate', snapshot: snaps[i] });
@@ -167,11 +181,19 @@ with TaoClient([sys.argv[3], sys.argv[4]]) as tao:
             t0 = time.perf_counter(); tao.tick(s); out["tick"].append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter(); tao.solve(p); out["solve"].append((time.perf_counter() - t0) * 1000)
 print(json.dumps(out))`;
-  const r = spawnSync('python3', ['-c', script, pythonSrc, file, process.execPath, cli, String(ROUNDS)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('python3', ['-c', script, pythonSrc, file, process.execPath, cli, String(ROUNDS)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   rmSync(tmp, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`python client failed: ${r.stderr}`);
   const raw = JSON.parse(r.stdout);
-  python = { tick: summary(raw.tick), solve: summary(raw.solve), tickOverhead: pairedMedian(raw.tick, t.inTick), solveOverhead: pairedMedian(raw.solve, t.inSolve) };
+  python = {
+    tick: summary(raw.tick),
+    solve: summary(raw.solve),
+    tickOverhead: pairedMedian(raw.tick, t.inTick),
+    solveOverhead: pairedMedian(raw.solve, t.inSolve),
+  };
 }
 
 const S = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, summary(v)]));
@@ -190,7 +212,10 @@ const lines = [
   row('`hello` (transport alone)', 'Node', S.hello),
 ];
 if (python) {
-  lines.push(row('`tick()`', 'Python `TaoClient`', python.tick, S.inTick), row('`solve()`', 'Python `TaoClient`', python.solve, S.inSolve));
+  lines.push(
+    row('`tick()`', 'Python `TaoClient`', python.tick, S.inTick),
+    row('`solve()`', 'Python `TaoClient`', python.solve, S.inSolve),
+  );
 }
 const overhead = [
   `Sidecar overhead over the in-process work (median of per-request differences, measured back to back): ` +
@@ -215,4 +240,5 @@ const text = [
 ].join('\n');
 if (values.markdown) writeFileSync(values.markdown, text + '\n');
 else console.log(text);
-if (values.json) writeFileSync(values.json, JSON.stringify({ ticks: TICKS, rounds: ROUNDS, summaries: S, python }, null, 2) + '\n');
+if (values.json)
+  writeFileSync(values.json, JSON.stringify({ ticks: TICKS, rounds: ROUNDS, summaries: S, python }, null, 2) + '\n');

@@ -12,7 +12,10 @@ const workload = process.argv[2] ?? 'swe-bench';
 const deps = await loadTaoDeps();
 
 function measure(setting) {
-  const sim = new Simulation({ setting, seed: 1, mode: { tasks: setting.tasks }, sampleEvery: 0 }, createPolicy('cache-aware', { setting, deps }));
+  const sim = new Simulation(
+    { setting, seed: 1, mode: { tasks: setting.tasks }, sampleEvery: 0 },
+    createPolicy('cache-aware', { setting, deps }),
+  );
   let t = 0;
   let flow = 0;
   let stock = 0;
@@ -28,7 +31,16 @@ function measure(setting) {
     samples++;
   }
   const m = sim.result().metrics;
-  return { flow: flow / samples, stock: stock / samples, toolShare: m.toolShare, latency: m.latencyMean, completionsPerSecond: m.diagnostics.completionsPerSecond, requestsPerSecond: m.requests / m.makespan, preemptions: m.preemptions, cacheHitRate: m.cacheHitRate };
+  return {
+    flow: flow / samples,
+    stock: stock / samples,
+    toolShare: m.toolShare,
+    latency: m.latencyMean,
+    completionsPerSecond: m.diagnostics.completionsPerSecond,
+    requestsPerSecond: m.requests / m.makespan,
+    preemptions: m.preemptions,
+    cacheHitRate: m.cacheHitRate,
+  };
 }
 
 for (const name of SETTING_NAMES) {

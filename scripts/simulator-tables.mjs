@@ -7,7 +7,13 @@
 // --json DIR/S.W.json) and flow.<workload>.jsonl. Needs `npm run build` (it formats with the package).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareToBaseline, formatComparisonMarkdown, formatMarkdownTable, summarize, SUMMARY_METRICS } from '../dist/sim/index.js';
+import {
+  compareToBaseline,
+  formatComparisonMarkdown,
+  formatMarkdownTable,
+  summarize,
+  SUMMARY_METRICS,
+} from '../dist/sim/index.js';
 
 const [dir, ...rest] = process.argv.slice(2);
 if (dir === undefined) throw new Error('usage: node scripts/simulator-tables.mjs DIR [--save OUT] [--write FILE]');
@@ -40,16 +46,21 @@ const PAPER = {
   'ds-16': 'Paper (Table 1): TAO best at low concurrency, 113.3 s vs 116.0 s for the next policy.',
   'ds-32':
     'Paper (ablation, DeepSeek-V4 Flash, 32 workers): TAO 1417.97 tok/s decode, TTFT 0.154 s; BFD in place of the DP -13.0% decode (TTFT 0.195 s); no cache credit -1.4%; no readiness -3.9%; ThunderAgent pause ordering -4.4%.',
-  'ds-64': 'Paper (headline cell): latency 185.4 s (TAO) vs 253.2 s (vLLM cache-aware), i.e. cache-aware +36.6%; mean TTFT 0.224 s vs 0.351 s (Dynamo); decode 2021.5 vs 1561.3 tok/s (-22.8%).',
+  'ds-64':
+    'Paper (headline cell): latency 185.4 s (TAO) vs 253.2 s (vLLM cache-aware), i.e. cache-aware +36.6%; mean TTFT 0.224 s vs 0.351 s (Dynamo); decode 2021.5 vs 1561.3 tok/s (-22.8%).',
   'qwen-160': 'Paper (Table 1): TAO and ThunderAgent tied (1031.0 s vs 1028.5 s).',
-  'glm-160': "Paper (GLM-4.7, figure 4): routers' latency 2.7-5.3x TAO's; makespan ~60 min TAO, ~71 min ThunderAgent (+18%), 164-189 min routers (+173-215%).",
+  'glm-160':
+    "Paper (GLM-4.7, figure 4): routers' latency 2.7-5.3x TAO's; makespan ~60 min TAO, ~71 min ThunderAgent (+18%), 164-189 min routers (+173-215%).",
 };
 
 // JSON writes NaN (no value) as null: read the estimate fields back as NaN.
 const NUMERIC = new Set(['mean', 'ci95', 'relative', 'relativeCi95']);
-const read = (file) => JSON.parse(readFileSync(file, 'utf8'), (k, v) => (v === null && NUMERIC.has(k) ? Number.NaN : v));
+const read = (file) =>
+  JSON.parse(readFileSync(file, 'utf8'), (k, v) => (v === null && NUMERIC.has(k) ? Number.NaN : v));
 
-const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('options.')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json') && !f.startsWith('options.'))
+  .sort();
 const order = ['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160'];
 /**
  * A report written before schema version 2 (no paired comparisons, fewer metrics): summarized and
@@ -60,10 +71,18 @@ function upgrade(r) {
   const runs = r.runs.map((run) => {
     const metrics = { ...run.metrics, diagnostics: { toolShare: run.metrics.toolShare } };
     for (const k of SUMMARY_METRICS) if (!(k in metrics) && !(k in metrics.diagnostics)) metrics[k] = Number.NaN;
-    for (const k of ['completionsPerSecond', 'freedPerTickTokens', 'allFitTickShare', 'heldByToolCapacityShare']) metrics.diagnostics[k] ??= Number.NaN;
+    for (const k of ['completionsPerSecond', 'freedPerTickTokens', 'allFitTickShare', 'heldByToolCapacityShare'])
+      metrics.diagnostics[k] ??= Number.NaN;
     return { ...run, metrics };
   });
-  return { ...r, runs, summary: summarize(runs), baseline: 'tao', comparisons: compareToBaseline(runs, 'tao'), before: true };
+  return {
+    ...r,
+    runs,
+    summary: summarize(runs),
+    baseline: 'tao',
+    comparisons: compareToBaseline(runs, 'tao'),
+    before: true,
+  };
 }
 
 const reports = files.map((f) => upgrade(read(join(dir, f))));
@@ -74,7 +93,8 @@ if (save !== undefined) {
     const { runs: _runs, ...compact } = upgrade(read(join(dir, f)));
     writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
   }
-  for (const f of readdirSync(dir).filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl'))) copyFileSync(join(dir, f), join(save, f));
+  for (const f of readdirSync(dir).filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl')))
+    copyFileSync(join(dir, f), join(save, f));
 }
 // The calibrated profile first, then decode-heavy, then the reports of the previous model.
 const rank = (r) => (r.before === true ? 2 : r.profile.name === 'swe-bench' ? 0 : 1);
@@ -85,13 +105,17 @@ const out = [];
 for (const r of reports) {
   const seeds = r.seeds.length;
   const when = r.before === true ? 'before: the previous model and its `swe-bench` profile' : `\`${r.profile.name}\``;
-  out.push(`#### ${r.setting}, ${when} (${r.description}; ${seeds} seeds, ${'tasks' in r.mode ? `${r.mode.tasks} tasks` : `${r.mode.duration} s`})`);
+  out.push(
+    `#### ${r.setting}, ${when} (${r.description}; ${seeds} seeds, ${'tasks' in r.mode ? `${r.mode.tasks} tasks` : `${r.mode.duration} s`})`,
+  );
   out.push('');
   out.push('Per policy, mean ± 95% Student-t half-width over seeds (unpaired):');
   out.push('');
   out.push(formatMarkdownTable(r.summary, COLUMNS));
   out.push('');
-  out.push(`Paired over seeds against \`${r.baseline}\`: (policy - ${r.baseline}) / ${r.baseline}, mean ± 95% half-width of the paired differences:`);
+  out.push(
+    `Paired over seeds against \`${r.baseline}\`: (policy - ${r.baseline}) / ${r.baseline}, mean ± 95% half-width of the paired differences:`,
+  );
   out.push('');
   out.push(formatComparisonMarkdown(r.comparisons));
   out.push('');
@@ -102,7 +126,9 @@ for (const r of reports) {
 }
 
 // TAO's options, one report per option set (options.<label>.json, `--policy tao` with the option's flags).
-const optionFiles = readdirSync(dir).filter((f) => f.startsWith('options.') && f.endsWith('.json')).sort();
+const optionFiles = readdirSync(dir)
+  .filter((f) => f.startsWith('options.') && f.endsWith('.json'))
+  .sort();
 if (optionFiles.length > 0) {
   const opts = optionFiles.map((f) => read(join(dir, f)));
   const first = opts[0];
@@ -114,17 +140,25 @@ if (optionFiles.length > 0) {
   }));
   out.push(formatMarkdownTable(rows, COLUMNS, 'options'));
   out.push('');
-  if (save !== undefined) for (const f of optionFiles) {
-    const { runs: _runs, ...compact } = read(join(dir, f));
-    writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
-  }
+  if (save !== undefined)
+    for (const f of optionFiles) {
+      const { runs: _runs, ...compact } = read(join(dir, f));
+      writeFileSync(join(save, f), JSON.stringify(compact) + '\n');
+    }
 }
 
-for (const f of readdirSync(dir).filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl')).sort()) {
-  const rows = readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+for (const f of readdirSync(dir)
+  .filter((x) => x.startsWith('flow.') && x.endsWith('.jsonl'))
+  .sort()) {
+  const rows = readFileSync(join(dir, f), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   out.push(`#### Flow and stock, \`${rows[0].workload}\` (cache-aware routing, seed 1, each setting's task count)`);
   out.push('');
-  out.push('| setting | capacity (tokens) | flow, unlimited capacity | flow / capacity | stock | stock / capacity | requests/s | tasks/s | tool %, at capacity | tool %, unlimited | preemptions |');
+  out.push(
+    '| setting | capacity (tokens) | flow, unlimited capacity | flow / capacity | stock | stock / capacity | requests/s | tasks/s | tool %, at capacity | tool %, unlimited | preemptions |',
+  );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const k = (x) => `${(x / 1000).toFixed(1)}k`;
   for (const r of rows) {

@@ -55,7 +55,12 @@ export function idRecord<T>(): Record<string, T> {
  * Rejects own keys outside `known`: a misspelt optional field must not be silently ignored. `noun` names
  * what a key is in the message (`is not a known field`).
  */
-export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, path: PathLike, noun = 'field'): void {
+export function rejectUnknownKeys(
+  obj: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  path: PathLike,
+  noun = 'field',
+): void {
   for (const key in obj) {
     if (Object.prototype.hasOwnProperty.call(obj, key) && !known.has(key)) {
       throw new InvalidValueError(`${at(path)}.${key} is not a known ${noun}`);
@@ -67,7 +72,12 @@ export function rejectUnknownKeys(obj: Record<string, unknown>, known: ReadonlyS
  * `rejectUnknownKeys` with the known keys given as a predicate: for objects checked by the thousand (a
  * problem's sessions), where a `switch` over the names costs a third of a Set lookup per key.
  */
-export function rejectKeysOutside(obj: Record<string, unknown>, isKnown: (key: string) => boolean, path: PathLike, noun = 'field'): void {
+export function rejectKeysOutside(
+  obj: Record<string, unknown>,
+  isKnown: (key: string) => boolean,
+  path: PathLike,
+  noun = 'field',
+): void {
   for (const key in obj) {
     if (!isKnown(key) && Object.prototype.hasOwnProperty.call(obj, key)) {
       throw new InvalidValueError(`${at(path)}.${key} is not a known ${noun}`);
@@ -94,7 +104,8 @@ export function checkOptionsObject(options: unknown, defaults: object, path: Pat
 /** An array of at most `max` entries at `path` + `field`. */
 export function boundedArray(x: unknown, path: PathLike, max: number, field = ''): unknown[] {
   if (!Array.isArray(x)) throw new InvalidTypeError(`${at(path, field)} must be an array`);
-  if (x.length > max) throw new InvalidValueError(`${at(path, field)} must have at most ${max} entries (has ${x.length})`);
+  if (x.length > max)
+    throw new InvalidValueError(`${at(path, field)} must have at most ${max} entries (has ${x.length})`);
   return x;
 }
 
@@ -106,7 +117,8 @@ export function anyNumber(x: unknown, path: PathLike, field = ''): number {
 
 /** A finite number at `path` + `field`. */
 export function finite(x: unknown, path: PathLike, field = ''): number {
-  if (!Number.isFinite(anyNumber(x, path, field))) throw new InvalidValueError(`${at(path, field)} must be a finite number`);
+  if (!Number.isFinite(anyNumber(x, path, field)))
+    throw new InvalidValueError(`${at(path, field)} must be a finite number`);
   return x as number;
 }
 
@@ -120,21 +132,24 @@ export function positiveFinite(x: unknown, path: PathLike, field = ''): number {
 /** A finite number >= 0. */
 export function nonNegativeFinite(x: unknown, path: PathLike, field = ''): number {
   const v = anyNumber(x, path, field);
-  if (!Number.isFinite(v) || v < 0) throw new InvalidValueError(`${at(path, field)} must be a non-negative finite number`);
+  if (!Number.isFinite(v) || v < 0)
+    throw new InvalidValueError(`${at(path, field)} must be a non-negative finite number`);
   return v;
 }
 
 /** A number > 0, `Infinity` allowed (meaning "no bound"). */
 export function positiveOrInfinity(x: unknown, path: PathLike, field = ''): number {
   const v = anyNumber(x, path, field);
-  if (Number.isNaN(v) || v <= 0) throw new InvalidValueError(`${at(path, field)} must be a positive number or Infinity`);
+  if (Number.isNaN(v) || v <= 0)
+    throw new InvalidValueError(`${at(path, field)} must be a positive number or Infinity`);
   return v;
 }
 
 /** A number >= 0, `Infinity` allowed (meaning "off"). */
 export function nonNegativeOrInfinity(x: unknown, path: PathLike, field = ''): number {
   const v = anyNumber(x, path, field);
-  if (Number.isNaN(v) || v < 0) throw new InvalidValueError(`${at(path, field)} must be a non-negative number or Infinity`);
+  if (Number.isNaN(v) || v < 0)
+    throw new InvalidValueError(`${at(path, field)} must be a non-negative number or Infinity`);
   return v;
 }
 
@@ -164,7 +179,8 @@ export function nonEmptyString(x: unknown, path: PathLike, field = ''): string {
 
 /** An optional AbortSignal at `path` + `field`. */
 export function optionalSignal(x: unknown, path: PathLike, field = ''): AbortSignal | undefined {
-  if (x !== undefined && !(x instanceof AbortSignal)) throw new InvalidTypeError(`${at(path, field)} must be an AbortSignal`);
+  if (x !== undefined && !(x instanceof AbortSignal))
+    throw new InvalidTypeError(`${at(path, field)} must be an AbortSignal`);
   return x;
 }
 

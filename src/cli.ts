@@ -11,15 +11,42 @@ import { PACKAGE_VERSION } from './version.js';
 type Command = { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> };
 
 const commands: Record<string, Command> = {
-  solve: { summary: 'solve a Problem (JSON file or stdin) and print the Plan as JSON', load: () => import('./commands/solve.js') },
-  demo: { summary: 'solve the bundled example problems and print plans and timings', load: () => import('./commands/demo.js') },
-  bench: { summary: 'validate and time the solvers on simulator corpora of the paper settings; --check gates regressions', load: () => import('./commands/bench.js') },
-  'predict-report': { summary: 'replay completed tool calls (JSONL) through the readiness predictor and report its accuracy', load: () => import('./commands/predict-report.js') },
-  simulate: { summary: 'simulate agent workers on GPU nodes under a scheduling policy and report metrics over seeds', load: () => import('./commands/simulate.js') },
-  sweep: { summary: 'run a policy over a grid of h, H, delta, quantum and state budget and report metrics with CIs', load: () => import('./commands/sweep.js') },
-  merge: { summary: 'join the shard files of a simulate or sweep run with --shard I/N into its whole report', load: () => import('./commands/merge.js') },
-  paper: { summary: "run the calibrated paper settings and compare every cell with the paper's Tables 1-2", load: () => import('./commands/paper.js') },
-  serve: { summary: 'a long-running JSON-lines sidecar on stdio or a Unix socket: solve, evaluate, observe, predictor state', load: () => import('./commands/serve.js') },
+  solve: {
+    summary: 'solve a Problem (JSON file or stdin) and print the Plan as JSON',
+    load: () => import('./commands/solve.js'),
+  },
+  demo: {
+    summary: 'solve the bundled example problems and print plans and timings',
+    load: () => import('./commands/demo.js'),
+  },
+  bench: {
+    summary: 'validate and time the solvers on simulator corpora of the paper settings; --check gates regressions',
+    load: () => import('./commands/bench.js'),
+  },
+  'predict-report': {
+    summary: 'replay completed tool calls (JSONL) through the readiness predictor and report its accuracy',
+    load: () => import('./commands/predict-report.js'),
+  },
+  simulate: {
+    summary: 'simulate agent workers on GPU nodes under a scheduling policy and report metrics over seeds',
+    load: () => import('./commands/simulate.js'),
+  },
+  sweep: {
+    summary: 'run a policy over a grid of h, H, delta, quantum and state budget and report metrics with CIs',
+    load: () => import('./commands/sweep.js'),
+  },
+  merge: {
+    summary: 'join the shard files of a simulate or sweep run with --shard I/N into its whole report',
+    load: () => import('./commands/merge.js'),
+  },
+  paper: {
+    summary: "run the calibrated paper settings and compare every cell with the paper's Tables 1-2",
+    load: () => import('./commands/paper.js'),
+  },
+  serve: {
+    summary: 'a long-running JSON-lines sidecar on stdio or a Unix socket: solve, evaluate, observe, predictor state',
+    load: () => import('./commands/serve.js'),
+  },
 };
 
 function usage(): string {

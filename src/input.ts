@@ -60,7 +60,11 @@ export async function readTextFile(file: string, limit = MAX_INPUT_BYTES): Promi
 }
 
 /** The text of `stream` (stdin), at most `limit` bytes; stops reading as soon as the limit is passed. */
-export async function readTextStream(stream: NodeJS.ReadableStream & { destroy?: () => void }, source = 'stdin', limit = MAX_INPUT_BYTES): Promise<string> {
+export async function readTextStream(
+  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  source = 'stdin',
+  limit = MAX_INPUT_BYTES,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {

@@ -129,7 +129,13 @@ export interface FrontierStats {
  * knapsack sets made disjoint (`credit-decomposition`, see the credit level), and the best plan the
  * multiple-knapsack search found before it stopped (`surrogate-split`, see MultipleKnapsackStats).
  */
-export type HeuristicName = 'bfd' | 'bfd-tokens' | 'credit-greedy-density' | 'credit-greedy-value' | 'credit-decomposition' | 'surrogate-split';
+export type HeuristicName =
+  | 'bfd'
+  | 'bfd-tokens'
+  | 'credit-greedy-density'
+  | 'credit-greedy-value'
+  | 'credit-decomposition'
+  | 'surrogate-split';
 
 /**
  * The credit level on its own: one exact 0-1 knapsack per node over the sessions credited there (weight,

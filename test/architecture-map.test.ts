@@ -11,7 +11,9 @@ const doc = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'u
 
 /** Backticked names that are paths: a folder (`src/pool/`) or a source or document file (`src/xml.ts`). */
 function namedPaths(text: string): string[] {
-  return [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((p) => p.endsWith('/') || /^[\w./-]+\.(ts|mjs|md|json)$/.test(p));
+  return [...text.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((p) => p.endsWith('/') || /^[\w./-]+\.(ts|mjs|md|json)$/.test(p));
 }
 
 /** Root-relative paths of the map: a root file of `src/` named alone (`types.ts`) is under src/. */

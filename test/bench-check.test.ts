@@ -148,12 +148,25 @@ describe('bench check (regression gate)', () => {
     const cur = base();
     const s = cur.settings[0] as SettingReport;
     const w = s.runners.wasm as RunnerReport;
-    w.validation = { ...w.validation, mismatch: 1, mismatches: [{ index: 7, reason: 'value (credit 1, ready 0, tokens 0) but reference has (credit 2, ready 0, tokens 0)' }] };
-    s.oracle.disagreements.push({ index: 3, reason: 'reference (credit 2, ready 0, tokens 0), highs (credit 3, ready 0, tokens 0)' });
+    w.validation = {
+      ...w.validation,
+      mismatch: 1,
+      mismatches: [
+        { index: 7, reason: 'value (credit 1, ready 0, tokens 0) but reference has (credit 2, ready 0, tokens 0)' },
+      ],
+    };
+    s.oracle.disagreements.push({
+      index: 3,
+      reason: 'reference (credit 2, ready 0, tokens 0), highs (credit 3, ready 0, tokens 0)',
+    });
     const r = compareReports(base(), cur, defaultGateThresholds);
     expect(r.code).toBe(1);
-    expect(r.lines).toContain('  ds-16 wasm: exactness: 1 mismatches (limit 0); first: value (credit 1, ready 0, tokens 0) but reference has (credit 2, ready 0, tokens 0)');
-    expect(r.lines).toContain('  ds-16 reference: exactness: problem #3 disagrees with HiGHS: reference (credit 2, ready 0, tokens 0), highs (credit 3, ready 0, tokens 0)');
+    expect(r.lines).toContain(
+      '  ds-16 wasm: exactness: 1 mismatches (limit 0); first: value (credit 1, ready 0, tokens 0) but reference has (credit 2, ready 0, tokens 0)',
+    );
+    expect(r.lines).toContain(
+      '  ds-16 reference: exactness: problem #3 disagrees with HiGHS: reference (credit 2, ready 0, tokens 0), highs (credit 3, ready 0, tokens 0)',
+    );
   });
 
   it('flags a P95 above its absolute bound', () => {

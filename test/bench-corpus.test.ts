@@ -11,10 +11,13 @@ function source(fingerprint: string, calls: { n: number }, window = 'test'): Cor
     fingerprint: async () => fingerprint,
     async record(_setting, seed, count) {
       calls.n++;
-      return Array.from({ length: count }, (_, i): Problem => ({
-        nodes: [{ id: 'a', capacity: 100 + seed }],
-        sessions: [{ id: `s${i}`, weight: 10 + i, tokens: i, ready: i % 2 === 0 }],
-      }));
+      return Array.from(
+        { length: count },
+        (_, i): Problem => ({
+          nodes: [{ id: 'a', capacity: 100 + seed }],
+          sessions: [{ id: `s${i}`, weight: 10 + i, tokens: i, ready: i % 2 === 0 }],
+        }),
+      );
     },
   };
 }
@@ -53,10 +56,14 @@ describe('bench corpus cache', () => {
   it('regenerates a cache file whose lines no longer match its hash', async () => {
     const calls = { n: 0 };
     const lines: string[] = [];
-    const a = await loadCorpus(source('fp1', calls), 'ds-32', { seed: 3, count: 5, cacheDir: dir }, (l) => lines.push(l));
+    const a = await loadCorpus(source('fp1', calls), 'ds-32', { seed: 3, count: 5, cacheDir: dir }, (l) =>
+      lines.push(l),
+    );
     const text = await readFile(a.file, 'utf8');
     await writeFile(a.file, text.replace('"tokens":2', '"tokens":3'));
-    const b = await loadCorpus(source('fp1', calls), 'ds-32', { seed: 3, count: 5, cacheDir: dir }, (l) => lines.push(l));
+    const b = await loadCorpus(source('fp1', calls), 'ds-32', { seed: 3, count: 5, cacheDir: dir }, (l) =>
+      lines.push(l),
+    );
     expect(b.origin).toBe('generated');
     expect(lines.some((l) => l.includes('corpus hash does not match its lines'))).toBe(true);
     expect(b.hash).toBe(a.hash);
@@ -85,7 +92,12 @@ describe('pinned corpora', () => {
     const pinnedDir = join(dir, 'pinned');
     const file = await savePinned(a, pinnedDir);
     expect(file).toMatch(/glm-96-seed2-n3\.jsonl\.gz$/);
-    const b = await loadCorpus(source('fp-changed', calls), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache'), readDirs: [pinnedDir] });
+    const b = await loadCorpus(source('fp-changed', calls), 'glm-96', {
+      seed: 2,
+      count: 3,
+      cacheDir: join(dir, 'cache'),
+      readDirs: [pinnedDir],
+    });
     expect(b.origin).toBe('pinned');
     expect(b.hash).toBe(a.hash);
     expect(calls.n).toBe(1);
@@ -98,11 +110,20 @@ describe('pinned corpora', () => {
   it('of another window are refused, never measured in its place', async () => {
     const { savePinned } = await import('./helpers/internals.js');
     const calls = { n: 0 };
-    const a = await loadCorpus(source('fp1', calls, 'warm-up'), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache') });
+    const a = await loadCorpus(source('fp1', calls, 'warm-up'), 'glm-96', {
+      seed: 2,
+      count: 3,
+      cacheDir: join(dir, 'cache'),
+    });
     const pinnedDir = join(dir, 'pinned');
     await savePinned(a, pinnedDir);
     await expect(
-      loadCorpus(source('fp1', calls, 'steady-state'), 'glm-96', { seed: 2, count: 3, cacheDir: join(dir, 'cache'), readDirs: [pinnedDir] }),
+      loadCorpus(source('fp1', calls, 'steady-state'), 'glm-96', {
+        seed: 2,
+        count: 3,
+        cacheDir: join(dir, 'cache'),
+        readDirs: [pinnedDir],
+      }),
     ).rejects.toThrow('recorded from the "warm-up" window, this run measures "steady-state"');
   });
 

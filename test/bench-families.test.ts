@@ -34,7 +34,10 @@ describe('benchmark families', () => {
       const b = await g.generate(7, 3);
       a.forEach((p, i) => validateProblem(p, `${groupKey(g)}[${i}]`));
       expect(a.slice(0, 3), groupKey(g)).toEqual(b);
-      expect(a.every((p) => p.nodes.length === g.nodes), groupKey(g)).toBe(true);
+      expect(
+        a.every((p) => p.nodes.length === g.nodes),
+        groupKey(g),
+      ).toBe(true);
       expect(await g.generate(8, 3), groupKey(g)).not.toEqual(b);
     }
   });
@@ -82,7 +85,8 @@ describe('benchmark families', () => {
   });
 
   it('mkp: weights 10..1000, profits by class, equal credit on every node, capacities summing to half the weight', async () => {
-    const profits = (p: Problem) => p.sessions.map((s) => [s.weight, ...Object.values(s.credit ?? {})] as [number, ...number[]]);
+    const profits = (p: Problem) =>
+      p.sessions.map((s) => [s.weight, ...Object.values(s.credit ?? {})] as [number, ...number[]]);
     for (const [n, m] of MKP.sizes) {
       for (const cls of ['uncorrelated', 'weak', 'strong', 'subset-sum']) {
         const g = group(`mkp/${cls}-${n}x${m}`);
@@ -116,7 +120,11 @@ describe('benchmark families', () => {
       const ps = await group(key).generate(2, 8);
       const sessions = ps.flatMap((p) => p.sessions);
       expect(ps.every((p) => p.sessions.length === 256 && p.nodes.length === 8)).toBe(true);
-      expect(sessions.every((s) => s.tokens >= CLUSTER.tokens[0] && s.tokens <= CLUSTER.tokens[1] && s.weight === s.tokens + RESERVE)).toBe(true);
+      expect(
+        sessions.every(
+          (s) => s.tokens >= CLUSTER.tokens[0] && s.tokens <= CLUSTER.tokens[1] && s.weight === s.tokens + RESERVE,
+        ),
+      ).toBe(true);
       const counts = ps.flatMap(creditedOn);
       expect(Math.max(...counts)).toBe(1);
       const credited = counts.filter((k) => k === 1).length / counts.length;
@@ -172,6 +180,17 @@ describe('the benchmark brute-force oracle', () => {
 
   it('declines problems with too many assignments', () => {
     const sessions = Array.from({ length: 20 }, (_, i) => ({ id: `s${i}`, weight: 1, tokens: 1, ready: false }));
-    expect(bruteForceValue({ nodes: [{ id: 'a', capacity: 5 }, { id: 'b', capacity: 5 }], sessions }, 1)).toBeNull();
+    expect(
+      bruteForceValue(
+        {
+          nodes: [
+            { id: 'a', capacity: 5 },
+            { id: 'b', capacity: 5 },
+          ],
+          sessions,
+        },
+        1,
+      ),
+    ).toBeNull();
   });
 });

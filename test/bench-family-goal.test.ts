@@ -6,7 +6,19 @@ import { FAMILY_GOALS } from './helpers/internals.js';
 
 let g: GroupReport;
 beforeAll(async () => {
-  const options = { families: ['mkp'], seed: 1, count: 1, mkpCount: 1, bigCount: 1, warmupPasses: 0, highsSample: 0, highsTimeLimitSec: 1, cycles: 1, pool: false, stateBudget: 1_000_000 };
+  const options = {
+    families: ['mkp'],
+    seed: 1,
+    count: 1,
+    mkpCount: 1,
+    bigCount: 1,
+    warmupPasses: 0,
+    highsSample: 0,
+    highsTimeLimitSec: 1,
+    cycles: 1,
+    pool: false,
+    stateBudget: 1_000_000,
+  };
   const report = await runFamilies(options, 'test', { log: () => {} });
   g = report.groups.find((x) => x.key === 'mkp/weak-50x5')!;
 });

@@ -11,14 +11,26 @@ import { InvalidValueError } from './helpers/internals.js';
 
 /** A small in-thread run without oracles or pool, for checks of the report's shape. */
 function quickOptions(o: Pick<FamilyRunOptions, 'families' | 'seed' | 'count' | 'warmupPasses'>): FamilyRunOptions {
-  return { ...o, mkpCount: 1, bigCount: 1, highsSample: 0, highsTimeLimitSec: 1, cycles: 1, pool: false, stateBudget: 1_000_000 };
+  return {
+    ...o,
+    mkpCount: 1,
+    bigCount: 1,
+    highsSample: 0,
+    highsTimeLimitSec: 1,
+    cycles: 1,
+    pool: false,
+    stateBudget: 1_000_000,
+  };
 }
 
 describe('family report', () => {
   it('carries schemaVersion, the package from package.json and the options it ran with', async () => {
     const options = quickOptions({ families: ['mkp'], seed: 3, count: 1, warmupPasses: 0 });
     const report = await runFamilies(options, 'tao bench --families mkp', { log: () => {} });
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     expect(report.schemaVersion).toBe(FAMILY_REPORT_SCHEMA_VERSION);
     expect(report.package).toEqual({ name: pkg.name, version: pkg.version });
     expect(report.options).toEqual(options);
@@ -64,9 +76,14 @@ describe('tao bench --families flags', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tao-family-report-'));
     try {
       const file = join(dir, 'old.json');
-      writeFileSync(file, JSON.stringify({ kind: 'tao-bench-families', schemaVersion: FAMILY_REPORT_SCHEMA_VERSION - 1, groups: [] }));
+      writeFileSync(
+        file,
+        JSON.stringify({ kind: 'tao-bench-families', schemaVersion: FAMILY_REPORT_SCHEMA_VERSION - 1, groups: [] }),
+      );
       await expect(bench(['--families', 'mkp', '--from-report', file])).rejects.toThrow(
-        new RegExp(`schemaVersion ${FAMILY_REPORT_SCHEMA_VERSION - 1}; this tao reads tao-bench-families ${FAMILY_REPORT_SCHEMA_VERSION}`),
+        new RegExp(
+          `schemaVersion ${FAMILY_REPORT_SCHEMA_VERSION - 1}; this tao reads tao-bench-families ${FAMILY_REPORT_SCHEMA_VERSION}`,
+        ),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

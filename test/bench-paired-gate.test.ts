@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaselineSolver, readBaselineBuild, writeBaselineBuild, type GateSolver } from './helpers/internals.js';
 import { readFamilyCorpora, type FamilyCorpus } from './helpers/internals.js';
 import { PAIRED_GATE } from './helpers/internals.js';
-import { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from './helpers/internals.js';
+import {
+  geometricInterval,
+  judgePaired,
+  measurePaired,
+  type PairedGroupResult,
+  type SolveFn,
+} from './helpers/internals.js';
 import { threadCpuMs } from './helpers/internals.js';
 import { loadSolver } from './helpers/internals.js';
 
@@ -46,7 +52,12 @@ describe('the paired regression gate', () => {
     const solve: SolveFn = (p, o) => solver.solve(p, o);
     // near-fitting/4n: still milliseconds per solve with the credit-level solver, so CPU-time accounting
     // granularity stays small beside the injected 15% (spread-credit/4n now solves in a fraction of that).
-    const r = measurePaired(hardGroup('near-fitting/4n', PAIRED_GATE.groups['near-fitting/4n']!), solve, slowedBy(solve, 0.15), PAIRED_GATE.rounds);
+    const r = measurePaired(
+      hardGroup('near-fitting/4n', PAIRED_GATE.groups['near-fitting/4n']!),
+      solve,
+      slowedBy(solve, 0.15),
+      PAIRED_GATE.rounds,
+    );
     const verdict = judgePaired([r], thresholds);
     expect(r.lower, verdict.lines.join('\n')).toBeGreaterThan(PAIRED_GATE.maxSlowdown);
     expect(verdict.code).toBe(1);

@@ -20,7 +20,9 @@ describe('bench report rendering', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     const markers = (fill: string): number =>
-      [...svg.matchAll(/<(circle|rect|polygon) [^>]*fill="([^"]+)"[^>]*stroke="([^"]+)"/g)].filter((m) => m[2] === fill && m[3] !== 'none').length;
+      [...svg.matchAll(/<(circle|rect|polygon) [^>]*fill="([^"]+)"[^>]*stroke="([^"]+)"/g)].filter(
+        (m) => m[2] === fill && m[3] !== 'none',
+      ).length;
     // Paper: hollow (white fill) black markers, 6 points + 1 legend marker.
     expect(markers('white')).toBe(7);
     // wasm: 9 points + the legend has no wasm marker (runners are legend lines).
@@ -32,10 +34,15 @@ describe('bench report rendering', () => {
     r.goal.targets = { ...r.goal.targets, inThreadP95Ms: 0.3, poolP95Ms: 2 };
     const svg = renderSvg(r);
     // The decade ticks give the axis: y(v) = y(1) - log10(v) * (y(1) - y(10)).
-    const tickY = (label: string): number => Number(new RegExp(`<text x="[^"]+" y="([^"]+)" text-anchor="end">${label}</text>`).exec(svg)![1]) - 4;
+    const tickY = (label: string): number =>
+      Number(new RegExp(`<text x="[^"]+" y="([^"]+)" text-anchor="end">${label}</text>`).exec(svg)![1]) - 4;
     const decade = tickY('1') - tickY('10');
     const expected = (ms: number): number => tickY('1') - Math.log10(ms) * decade;
-    const goals = [...svg.matchAll(/<line class="goal" data-goal="(\w+)" data-ms="([^"]+)" x1="[^"]+" x2="[^"]+" y1="([^"]+)" y2="([^"]+)" stroke="([^"]+)"/g)];
+    const goals = [
+      ...svg.matchAll(
+        /<line class="goal" data-goal="(\w+)" data-ms="([^"]+)" x1="[^"]+" x2="[^"]+" y1="([^"]+)" y2="([^"]+)" stroke="([^"]+)"/g,
+      ),
+    ];
     expect(goals.map((g) => [g[1], Number(g[2]), g[5]])).toEqual([
       ['inThreadP95Ms', 0.3, '#1f77b4'],
       ['poolP95Ms', 2, '#ff7f0e'],
@@ -51,7 +58,13 @@ describe('bench report rendering', () => {
   it('notes the CPU, cores, load, Node version and date under the plot', () => {
     const r = report();
     r.createdAt = '2026-11-30T23:00:00.000Z';
-    r.machine = { ...r.machine, cpus: { model: 'AMD EPYC 7B13', count: 2 }, parallelism: 2, loadAverage1m: 1.7, node: 'v20.20.2' };
+    r.machine = {
+      ...r.machine,
+      cpus: { model: 'AMD EPYC 7B13', count: 2 },
+      parallelism: 2,
+      loadAverage1m: 1.7,
+      node: 'v20.20.2',
+    };
     const note = /<text class="machine"[^>]*>([^<]*)<\/text>/.exec(renderSvg(r))?.[1];
     expect(note).toBe('AMD EPYC 7B13, 2 cores (2 usable), load 1.70 at start, Node v20.20.2, 2026-11-30');
   });

@@ -57,10 +57,15 @@ describe('bench timing', () => {
 
   it('times one solve per iteration, cycling through the corpus after the warm-up, with no extra calls', async () => {
     const calls: number[] = [];
-    const t = await timeSolves('cycle', problems, (p) => {
-      calls.push(problems.indexOf(p));
-      return plan();
-    }, { iterations: 5, warmupIterations: 2, async: false });
+    const t = await timeSolves(
+      'cycle',
+      problems,
+      (p) => {
+        calls.push(problems.indexOf(p));
+        return plan();
+      },
+      { iterations: 5, warmupIterations: 2, async: false },
+    );
     expect(calls).toEqual([0, 1, 2, 0, 1, 2, 0]);
     expect(t.problemIndex).toEqual([2, 0, 1, 2, 0]);
     expect(t.samplesMs).toHaveLength(5);
@@ -68,17 +73,28 @@ describe('bench timing', () => {
   });
 
   it('awaits an async runner inside the timed window', async () => {
-    const t = await timeSolves('async', problems, async () => {
-      await new Promise((r) => setTimeout(r, 5));
-      return plan();
-    }, { iterations: 3, warmupIterations: 0, async: true });
+    const t = await timeSolves(
+      'async',
+      problems,
+      async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return plan();
+      },
+      { iterations: 3, warmupIterations: 0, async: true },
+    );
     expect(t.samplesMs).toHaveLength(3);
     for (const ms of t.samplesMs) expect(ms).toBeGreaterThanOrEqual(4);
   });
 });
 
 describe('paired ratio to the reference', () => {
-  const solved = (ms: number[]): Solved => ({ plans: [], answered: [], errors: new Map(), async: false, minMs: Float64Array.from(ms) });
+  const solved = (ms: number[]): Solved => ({
+    plans: [],
+    answered: [],
+    errors: new Map(),
+    async: false,
+    minMs: Float64Array.from(ms),
+  });
 
   it('is the median per-problem ratio over DP-heavy problems when there are ten, unmoved by one outlier', () => {
     // 12 heavy problems at ratio 0.1 (one outlier at 5.0), 20 light ones at ratio 0.9.

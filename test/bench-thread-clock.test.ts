@@ -71,7 +71,11 @@ describe('timed run records', () => {
   });
 
   it('a synchronous run: CPU time beside every sample, run-queue wait where a thread clock exists', async () => {
-    const t = await timeSolves('sync', problems, (p) => plan(problems.indexOf(p)), { iterations: 7, warmupIterations: 3, async: false });
+    const t = await timeSolves('sync', problems, (p) => plan(problems.indexOf(p)), {
+      iterations: 7,
+      warmupIterations: 3,
+      async: false,
+    });
     expect(t.cpuMs).toHaveLength(7);
     expect(t.cpuClock).toBe(clock === null ? 'process' : 'thread');
     if (clock !== null) {

@@ -40,7 +40,8 @@ const problems: Problem[] = [
 const source: CorpusSource = {
   window: 'test',
   fingerprint: async () => 'test-fixture-1',
-  record: async (_setting, _seed, count) => Array.from({ length: count }, (_, i) => problems[i % problems.length] as Problem),
+  record: async (_setting, _seed, count) =>
+    Array.from({ length: count }, (_, i) => problems[i % problems.length] as Problem),
 };
 
 const reference: Runner = {
@@ -81,7 +82,10 @@ const infeasible: Runner = {
   async setup() {},
   async solve(p) {
     const plan = solveReference(p, { quantum: 1 });
-    return { ...plan, assignments: p.sessions.map((s) => ({ session: s.id, node: (p.nodes[0] as { id: string }).id })) };
+    return {
+      ...plan,
+      assignments: p.sessions.map((s) => ({ session: s.id, node: (p.nodes[0] as { id: string }).id })),
+    };
   },
   async teardown() {},
 };
@@ -126,7 +130,9 @@ describe('bench validation', () => {
     const wasm = s?.runners.wasm;
     expect(wasm?.validation.mismatch).toBe(4);
     expect(wasm?.validation.exact).toBe(0);
-    expect(wasm?.validation.mismatches[0]?.reason).toMatch(/^value \(credit \d+, ready \d+, tokens \d+\) but reference has \(credit 5, ready 2, tokens 18\)$/);
+    expect(wasm?.validation.mismatches[0]?.reason).toMatch(
+      /^value \(credit \d+, ready \d+, tokens \d+\) but reference has \(credit 5, ready 2, tokens 18\)$/,
+    );
     const pool = s?.runners.pool;
     expect(pool?.validation.mismatch).toBe(4);
     expect(pool?.validation.mismatches[0]?.reason).toMatch(/^infeasible plan: node "a" over capacity/);
@@ -153,18 +159,32 @@ describe('bench validation', () => {
       command: 'tao bench --count 4',
       onStep: (what) => steps.push(what),
     });
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     expect(report.schemaVersion).toBe(REPORT_SCHEMA_VERSION);
     expect(report.package).toEqual({ name: pkg.name, version: pkg.version });
     expect(report.command).toBe('tao bench --count 4');
-    expect(report.workload).toMatchObject({ settings: ['ds-16'], seed: options().seed, count: options().count, runners: ['reference', 'wasm'] });
+    expect(report.workload).toMatchObject({
+      settings: ['ds-16'],
+      seed: options().seed,
+      count: options().count,
+      runners: ['reference', 'wasm'],
+    });
     expect(report.workload.solveOptions.quantum).toBe(1);
     expect(report.timing).toMatchObject({ warmupIterations: 1, cycles: options().cycles });
     expect(steps.sort()).toEqual(['ds-16 reference', 'ds-16 wasm']);
   });
 
   it('a runner that throws is a mismatch naming the error', async () => {
-    const throwing: Runner = { ...suboptimal, name: 'bfd', solve: () => { throw new Error('boom'); } };
+    const throwing: Runner = {
+      ...suboptimal,
+      name: 'bfd',
+      solve: () => {
+        throw new Error('boom');
+      },
+    };
     const report = await runBench(options(), {
       runners: [reference, throwing],
       skipped: [],
@@ -192,11 +212,15 @@ describe('checkPlan', () => {
     const plan = ok();
     const first = plan.assignments[0] as { session: string; node: string };
     expect(checkPlan(p, { ...plan, assignments: [...plan.assignments, first] })).toMatch(/assigned twice/);
-    expect(checkPlan(p, { ...plan, assignments: [{ session: 's3', node: 'zz' }] })).toBe('assignments[0]: unknown node "zz"');
-    expect(checkPlan(p, { ...plan, assignments: [{ session: 's4', node: 'b' }], value: { credit: 0, ready: 1, tokens: 1 } })).toBe(
-      'assignments[0]: session "s4" is not eligible on node "b"',
+    expect(checkPlan(p, { ...plan, assignments: [{ session: 's3', node: 'zz' }] })).toBe(
+      'assignments[0]: unknown node "zz"',
     );
-    expect(checkPlan(p, { ...plan, value: { ...plan.value, tokens: plan.value.tokens + 1 } })).toMatch(/^reported value .* differs from the assignments' sum/);
+    expect(
+      checkPlan(p, { ...plan, assignments: [{ session: 's4', node: 'b' }], value: { credit: 0, ready: 1, tokens: 1 } }),
+    ).toBe('assignments[0]: session "s4" is not eligible on node "b"');
+    expect(checkPlan(p, { ...plan, value: { ...plan.value, tokens: plan.value.tokens + 1 } })).toMatch(
+      /^reported value .* differs from the assignments' sum/,
+    );
   });
 
   it('checks an optimal plan at its quantum: fits in tokens but not in quanta', () => {

@@ -15,15 +15,24 @@ const placed = (problem: Problem, order: 'value' | 'tokens' = 'value') =>
 describe('bfd', () => {
   it('best fit: least capacity left over', () => {
     const problem: Problem = {
-      nodes: [{ id: 'roomy', capacity: 20 }, { id: 'snug', capacity: 6 }],
+      nodes: [
+        { id: 'roomy', capacity: 20 },
+        { id: 'snug', capacity: 6 },
+      ],
       sessions: [{ id: 's', weight: 5, tokens: 1, ready: true }],
     };
     expect(placed(problem)).toEqual({ s: 'snug' });
   });
 
   it('leftover tie: higher credit on the node, then lower node index', () => {
-    const nodes = [{ id: 'n0', capacity: 10 }, { id: 'n1', capacity: 10 }, { id: 'n2', capacity: 10 }];
-    expect(placed({ nodes, sessions: [{ id: 's', weight: 4, tokens: 1, ready: true, credit: { n2: 2, n1: 2 } }] })).toEqual({ s: 'n1' });
+    const nodes = [
+      { id: 'n0', capacity: 10 },
+      { id: 'n1', capacity: 10 },
+      { id: 'n2', capacity: 10 },
+    ];
+    expect(
+      placed({ nodes, sessions: [{ id: 's', weight: 4, tokens: 1, ready: true, credit: { n2: 2, n1: 2 } }] }),
+    ).toEqual({ s: 'n1' });
     expect(placed({ nodes, sessions: [{ id: 's', weight: 4, tokens: 1, ready: true }] })).toEqual({ s: 'n0' });
   });
 
@@ -31,17 +40,27 @@ describe('bfd', () => {
     // One node with room for exactly one session of weight 5: the first in the order wins it.
     const nodes = [{ id: 'g', capacity: 5 }];
     const s = (id: string, extra: object) => ({ id, weight: 5, tokens: 0, ready: false, ...extra });
-    expect(placed({ nodes, sessions: [s('ready', { ready: true, tokens: 99 }), s('cached', { credit: { g: 1 } })] })).toEqual({ cached: 'g' });
-    expect(placed({ nodes, sessions: [s('tokens', { tokens: 99 }), s('ready', { ready: true })] })).toEqual({ ready: 'g' });
+    expect(
+      placed({ nodes, sessions: [s('ready', { ready: true, tokens: 99 }), s('cached', { credit: { g: 1 } })] }),
+    ).toEqual({ cached: 'g' });
+    expect(placed({ nodes, sessions: [s('tokens', { tokens: 99 }), s('ready', { ready: true })] })).toEqual({
+      ready: 'g',
+    });
     expect(placed({ nodes, sessions: [s('few', { tokens: 1 }), s('many', { tokens: 2 })] })).toEqual({ many: 'g' });
     expect(placed({ nodes, sessions: [s('first', {}), s('second', {})] })).toEqual({ first: 'g' });
     // Larger weight first on a tie: both fit alone, only one fits.
-    const tie: Problem = { nodes: [{ id: 'g', capacity: 5 }], sessions: [s('light', { weight: 3 }), s('heavy', { weight: 5 })] };
+    const tie: Problem = {
+      nodes: [{ id: 'g', capacity: 5 }],
+      sessions: [s('light', { weight: 3 }), s('heavy', { weight: 5 })],
+    };
     expect(placed(tie)).toEqual({ heavy: 'g' });
   });
 
   it('best triple counts only nodes the session is eligible on and fits on', () => {
-    const nodes = [{ id: 'tiny', capacity: 2 }, { id: 'g', capacity: 5 }];
+    const nodes = [
+      { id: 'tiny', capacity: 2 },
+      { id: 'g', capacity: 5 },
+    ];
     const sessions = [
       { id: 'x', weight: 5, tokens: 0, ready: false, credit: { tiny: 100 } }, // credit where it cannot fit
       { id: 'y', weight: 5, tokens: 0, ready: false, credit: { g: 1 } },
@@ -70,7 +89,11 @@ describe('bfd', () => {
     };
     const plan = bfd(problem, { quantum: 1 });
     expect(plan.assignments.map((a) => a.session)).toEqual(['big', 'small']);
-    expect(plan).toMatchObject({ status: 'fallback', reason: 'bfd requested (order: value)', stats: { path: 'bfd', work: 0 } });
+    expect(plan).toMatchObject({
+      status: 'fallback',
+      reason: 'bfd requested (order: value)',
+      stats: { path: 'bfd', work: 0 },
+    });
     expect(bfd(problem, { quantum: 1, order: 'tokens' }).reason).toBe('bfd requested (order: tokens)');
     expectFeasible(problem, plan);
   });

@@ -41,11 +41,14 @@ function scanBestFit(packed: PackedProblem, sequence: readonly number[]): Int32A
 describe('bfd placement on sorted residuals', () => {
   it('places every session where the direct scan places it, in both orders', () => {
     fc.assert(
-      fc.property(quantizedCaseArb({ maxNodes: 7, maxSessions: 14, maxCapacity: 30, maxWeight: 10 }), ({ problem, quantum }) => {
-        const packed = packProblem(validateProblem(problem), resolveSolveOptions({ quantum }));
-        expect(bfdPacked(packed, 'value')).toEqual(scanBestFit(packed, bfdValueOrder(packed, bestCredits(packed))));
-        expect(bfdPacked(packed, 'tokens')).toEqual(scanBestFit(packed, tokensOrder(packed)));
-      }),
+      fc.property(
+        quantizedCaseArb({ maxNodes: 7, maxSessions: 14, maxCapacity: 30, maxWeight: 10 }),
+        ({ problem, quantum }) => {
+          const packed = packProblem(validateProblem(problem), resolveSolveOptions({ quantum }));
+          expect(bfdPacked(packed, 'value')).toEqual(scanBestFit(packed, bfdValueOrder(packed, bestCredits(packed))));
+          expect(bfdPacked(packed, 'tokens')).toEqual(scanBestFit(packed, tokensOrder(packed)));
+        },
+      ),
       { numRuns: 1500 },
     );
   });

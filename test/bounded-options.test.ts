@@ -36,7 +36,11 @@ describe('bounded options', () => {
     [{ waitThreshold: -1 }, InvalidValueError, 'options.waitThreshold must be a non-negative number or Infinity'],
     [{ waitThreshold: NaN }, InvalidValueError, 'options.waitThreshold must be a non-negative number or Infinity'],
     [{ waitThreshold: '5' }, InvalidTypeError, 'options.waitThreshold must be a number'],
-    [{ waitServiceMultiple: 0 }, InvalidValueError, 'options.waitServiceMultiple must be a positive number or Infinity'],
+    [
+      { waitServiceMultiple: 0 },
+      InvalidValueError,
+      'options.waitServiceMultiple must be a positive number or Infinity',
+    ],
     [{ waitReserve: 1 }, InvalidTypeError, 'options.waitReserve must be a boolean'],
     [{ waitQuantum: 0 }, InvalidValueError, 'options.waitQuantum must be a positive integer'],
     [{ waitQuantum: 2.5 }, InvalidValueError, 'options.waitQuantum must be a positive integer'],
@@ -74,8 +78,16 @@ describe('snapshot fields of the bounded options', () => {
       InvalidValueError,
       'snapshot.sessions[0].waitingSince must not be before snapshot.sessions[0].tool.returnedAt',
     ],
-    [{ expectedService: 0 }, InvalidValueError, 'snapshot.sessions[0].expectedService must be a positive finite number'],
-    [{ expectedService: Infinity }, InvalidValueError, 'snapshot.sessions[0].expectedService must be a positive finite number'],
+    [
+      { expectedService: 0 },
+      InvalidValueError,
+      'snapshot.sessions[0].expectedService must be a positive finite number',
+    ],
+    [
+      { expectedService: Infinity },
+      InvalidValueError,
+      'snapshot.sessions[0].expectedService must be a positive finite number',
+    ],
     [
       { cache: [{ node: 'n0', tokens: 5, observedAt: 0, live: -1 }] },
       InvalidValueError,
@@ -124,7 +136,14 @@ const snapshotArb: fc.Arbitrary<Snapshot> = fc
         id: `s${i}`,
         tokens: r.tokens,
         expectedService: r.service,
-        cache: [{ node: i % 2 === 0 ? 'n0' : 'n1', tokens: r.cached, observedAt: r.observedAt, live: Math.floor(r.cached * r.liveShare) }],
+        cache: [
+          {
+            node: i % 2 === 0 ? 'n0' : 'n1',
+            tokens: r.cached,
+            observedAt: r.observedAt,
+            live: Math.floor(r.cached * r.liveShare),
+          },
+        ],
       };
       if (r.tool === 'none') s.waitingSince = r.started;
       if (r.tool === 'running') s.tool = { name: 'bash', startedAt: r.started };

@@ -133,7 +133,12 @@ describe('bounded wait', () => {
   it('throws an InvalidValueError naming the session and node when a boosted credit exceeds u32', () => {
     const sessions: SnapshotSession[] = [];
     for (let i = 0; i < 3; i++) {
-      sessions.push({ id: `c${i}`, tokens: 4_000_000_000, reserve: 0, cache: [{ node: 'n0', tokens: 4_000_000_000, observedAt: 0 }] });
+      sessions.push({
+        id: `c${i}`,
+        tokens: 4_000_000_000,
+        reserve: 0,
+        cache: [{ node: 'n0', tokens: 4_000_000_000, observedAt: 0 }],
+      });
     }
     sessions.push({ id: 's', tokens: 10, waitingSince: 0 });
     const snapshot: Snapshot = { time: 100, nodes: [{ id: 'n0', capacity: 4_000_000_000 }], sessions };
@@ -239,8 +244,15 @@ const snapshotArb: fc.Arbitrary<Snapshot> = fc
   });
 
 /** The oracle's own reading of "starved" and "head" (threshold trigger only). */
-function oracleHead(snapshot: Snapshot, plain: Problem, threshold: number, q: number): { starved: boolean[]; head: number } {
-  const starved = snapshot.sessions.map((s) => s.waitingSince !== undefined && snapshot.time - s.waitingSince >= threshold);
+function oracleHead(
+  snapshot: Snapshot,
+  plain: Problem,
+  threshold: number,
+  q: number,
+): { starved: boolean[]; head: number } {
+  const starved = snapshot.sessions.map(
+    (s) => s.waitingSince !== undefined && snapshot.time - s.waitingSince >= threshold,
+  );
   let head = -1;
   snapshot.sessions.forEach((s, i) => {
     if (!starved[i]) return;
@@ -250,7 +262,8 @@ function oracleHead(snapshot: Snapshot, plain: Problem, threshold: number, q: nu
     );
     if (!fitsAlone) return;
     const h = head < 0 ? undefined : snapshot.sessions[head]!;
-    if (h === undefined || s.waitingSince! < h.waitingSince! || (s.waitingSince === h.waitingSince && s.id < h.id)) head = i;
+    if (h === undefined || s.waitingSince! < h.waitingSince! || (s.waitingSince === h.waitingSince && s.id < h.id))
+      head = i;
   });
   return { starved, head };
 }
@@ -267,7 +280,12 @@ function runStaggered(ticks: number, options: EvaluateOptions): number | undefin
   const waiting: SnapshotSession[] = [{ id: 'L', tokens: 14_992, waitingSince: 0 }];
   for (let t = 0; t < ticks; t++) {
     held = held.filter((h) => h.until > t);
-    waiting.push({ id: `s${t}`, tokens: 4_992, cache: [{ node: 'n0', tokens: 4_992, observedAt: t }], waitingSince: t });
+    waiting.push({
+      id: `s${t}`,
+      tokens: 4_992,
+      cache: [{ node: 'n0', tokens: 4_992, observedAt: t }],
+      waitingSince: t,
+    });
     const used = held.reduce((a, h) => a + h.weight, 0);
     const snapshot: Snapshot = { time: t, nodes: [{ id: 'n0', capacity: 20_000 - used }], sessions: waiting };
     const plan = solver.solve(evaluate(snapshot, predictor, { reserve: 0, ...options }), { quantum: 16 });
@@ -297,7 +315,15 @@ describe('reservation for the oldest starved session', () => {
   it('makes the reserved node (most residual, first on ties) ineligible for everyone else, credit restricted', () => {
     const eligible = ['n0', 'n1', 'n2'];
     const sessions: SnapshotSession[] = [
-      { id: 'other', tokens: 1_000, eligible, cache: [{ node: 'n1', tokens: 800, observedAt: 10 }, { node: 'n2', tokens: 600, observedAt: 10 }] },
+      {
+        id: 'other',
+        tokens: 1_000,
+        eligible,
+        cache: [
+          { node: 'n1', tokens: 800, observedAt: 10 },
+          { node: 'n2', tokens: 600, observedAt: 10 },
+        ],
+      },
       { id: 'big', tokens: 9_000, waitingSince: 0 },
       { id: 'young', tokens: 1_000, waitingSince: 4, cache: [{ node: 'n1', tokens: 500, observedAt: 10 }] },
     ];
@@ -352,25 +378,28 @@ describe('bounded wait keeps the solver exact', () => {
     expect(fellBack).toBeGreaterThan(25);
   });
 
-  it.each([1, 4])('the solver on the boosted Problem attains the brute-force optimum of the intended order (quantum %i)', (q) => {
-    fc.assert(
-      fc.property(snapshotArb, (snapshot) => {
-        const threshold = 8;
-        const plain = evaluate(snapshot, predictor);
-        const boosted = evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q });
-        const { starved, head } = oracleHead(snapshot, plain, threshold, q);
-        let best: number[] | undefined;
-        forEachPlan(plain, q, (pick) => {
-          const key = intendedKey(plain, pick, starved, head);
-          if (best === undefined || compareKeys(key, best) > 0) best = key;
-        });
-        const plan = solver.solve(boosted, { quantum: q });
-        expect(plan.status).toBe('optimal');
-        expect(intendedKey(plain, pickOf(plain, plan.assignments), starved, head)).toEqual(best);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it.each([1, 4])(
+    'the solver on the boosted Problem attains the brute-force optimum of the intended order (quantum %i)',
+    (q) => {
+      fc.assert(
+        fc.property(snapshotArb, (snapshot) => {
+          const threshold = 8;
+          const plain = evaluate(snapshot, predictor);
+          const boosted = evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q });
+          const { starved, head } = oracleHead(snapshot, plain, threshold, q);
+          let best: number[] | undefined;
+          forEachPlan(plain, q, (pick) => {
+            const key = intendedKey(plain, pick, starved, head);
+            if (best === undefined || compareKeys(key, best) > 0) best = key;
+          });
+          const plan = solver.solve(boosted, { quantum: q });
+          expect(plan.status).toBe('optimal');
+          expect(intendedKey(plain, pickOf(plain, plan.assignments), starved, head)).toEqual(best);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it.each([1, 4])(
     'with the reservation, the solver attains the brute-force optimum of the intended order over the plans that leave the reserved node to the oldest starved session (quantum %i)',
@@ -387,9 +416,19 @@ describe('bounded wait keeps the solver exact', () => {
           // it fits alone on none, its eligible node of most room (first on ties) is left to it alone.
           let owner = -1;
           sessions.forEach((s, i) => {
-            if (s.waitingSince === undefined || snapshot.time - s.waitingSince < threshold || eligibleOf(s).length === 0) return;
+            if (
+              s.waitingSince === undefined ||
+              snapshot.time - s.waitingSince < threshold ||
+              eligibleOf(s).length === 0
+            )
+              return;
             const o = owner < 0 ? undefined : sessions[owner]!;
-            if (o === undefined || s.waitingSince < o.waitingSince! || (s.waitingSince === o.waitingSince && s.id < o.id)) owner = i;
+            if (
+              o === undefined ||
+              s.waitingSince < o.waitingSince! ||
+              (s.waitingSince === o.waitingSince && s.id < o.id)
+            )
+              owner = i;
           });
           let reserved = -1;
           if (owner >= 0) {
@@ -405,7 +444,14 @@ describe('bounded wait keeps the solver exact', () => {
               : {
                   ...snapshot,
                   sessions: sessions.map((s, i) =>
-                    i === owner ? s : { ...s, eligible: eligibleOf(s).filter((b) => b !== reserved).map((b) => nodes[b]!.id) },
+                    i === owner
+                      ? s
+                      : {
+                          ...s,
+                          eligible: eligibleOf(s)
+                            .filter((b) => b !== reserved)
+                            .map((b) => nodes[b]!.id),
+                        },
                   ),
                 };
           const plainRestricted = evaluate(restricted, predictor);
@@ -415,9 +461,12 @@ describe('bounded wait keeps the solver exact', () => {
             const key = intendedKey(plainRestricted, pick, starved, head);
             if (best === undefined || compareKeys(key, best) > 0) best = key;
           });
-          const plan = solver.solve(evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q, waitReserve: true }), {
-            quantum: q,
-          });
+          const plan = solver.solve(
+            evaluate(snapshot, predictor, { waitThreshold: threshold, waitQuantum: q, waitReserve: true }),
+            {
+              quantum: q,
+            },
+          );
           expect(plan.status).toBe('optimal');
           expect(intendedKey(plainRestricted, pickOf(plainRestricted, plan.assignments), starved, head)).toEqual(best);
           if (reserved >= 0) {

@@ -40,12 +40,23 @@ describe('cardinality ceiling', () => {
   it('is at least the optimum and at most the linear relaxation on every profile, with items in any order', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 60 }), p: fc.integer({ min: 1, max: 90 }) }), { minLength: 1, maxLength: 14 }),
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 60 }), p: fc.integer({ min: 1, max: 90 }) }), {
+          minLength: 1,
+          maxLength: 14,
+        }),
         fc.constantFrom('free', 'strong', 'p=w', 'inverse'),
         fc.double({ min: 0, max: 1.1, noNaN: true }),
         (raw, profile, rho) => {
           const w = raw.map((x) => x.w);
-          const p = raw.map((x) => (profile === 'strong' ? x.w + 20 : profile === 'p=w' ? x.w : profile === 'inverse' ? Math.max(1, x.w - 10) : x.p));
+          const p = raw.map((x) =>
+            profile === 'strong'
+              ? x.w + 20
+              : profile === 'p=w'
+                ? x.w
+                : profile === 'inverse'
+                  ? Math.max(1, x.w - 10)
+                  : x.p,
+          );
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
           const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
           if (mostThatFit(w, cap) === w.length) expect(ceiling).toBe(Number.POSITIVE_INFINITY);
@@ -63,15 +74,19 @@ describe('cardinality ceiling', () => {
     let below = 0;
     let runs = 0;
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 10, max: 1000 }), { minLength: 20, maxLength: 100 }), fc.double({ min: 0.2, max: 0.8, noNaN: true }), (w, rho) => {
-        const p = w.map((x) => x + 100);
-        const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
-        const kmax = mostThatFit(w, cap);
-        const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
-        expect(ceiling).toBeLessThanOrEqual(cap + 100 * kmax);
-        runs++;
-        if (ceiling < relaxationFloor(w, p, cap)) below++;
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 10, max: 1000 }), { minLength: 20, maxLength: 100 }),
+        fc.double({ min: 0.2, max: 0.8, noNaN: true }),
+        (w, rho) => {
+          const p = w.map((x) => x + 100);
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const kmax = mostThatFit(w, cap);
+          const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
+          expect(ceiling).toBeLessThanOrEqual(cap + 100 * kmax);
+          runs++;
+          if (ceiling < relaxationFloor(w, p, cap)) below++;
+        },
+      ),
       { numRuns: 200, seed: 42 },
     );
     expect(below).toBeGreaterThan(runs * 0.8);

@@ -24,7 +24,9 @@ describe('flag suggestions and ranges', () => {
     expect(didYouMean('--stat', ['state-budget', 'json'])).toBe(' (did you mean "--state-budget"?)');
     expect(didYouMean('--jsno=1', ['repeat', 'json'])).toBe(' (did you mean "--json"?)');
     expect(didYouMean('--fast', ['repeat', 'json', 'help'])).toBe('');
-    expect(message(() => parseFlags(['--repet', '3'], FLAGS))).toBe('unknown option "--repet" (did you mean "--repeat"?)');
+    expect(message(() => parseFlags(['--repet', '3'], FLAGS))).toBe(
+      'unknown option "--repet" (did you mean "--repeat"?)',
+    );
   });
 
   it('a negative separate value is read as the value, and its range is what the error says', () => {
@@ -47,6 +49,8 @@ describe('flag suggestions and ranges', () => {
     const aliases = { budget: 'state-budget' } as const;
     expect(parseFlags(['--budget', '10'], FLAGS, false, aliases).values).toEqual({ 'state-budget': '10' });
     expect(parseFlags(['--budget=12'], FLAGS, false, aliases).values).toEqual({ 'state-budget': '12' });
-    expect(message(() => parseFlags(['--budgte', '1'], FLAGS, false, aliases))).toBe('unknown option "--budgte" (did you mean "--budget"?)');
+    expect(message(() => parseFlags(['--budgte', '1'], FLAGS, false, aliases))).toBe(
+      'unknown option "--budgte" (did you mean "--budget"?)',
+    );
   });
 });

@@ -20,7 +20,10 @@ const RUN = ['--setting', 'ds-16', '--duration', '2', '--seeds', '2'];
 type Summary = { metrics: Record<string, { mean: number | null; ci95: number | null; n: number }> };
 
 function csvRows(file: string): string[][] {
-  return readFileSync(file, 'utf8').trimEnd().split('\r\n').map((l) => l.split(','));
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','));
 }
 
 /** The CSV cell of a number as the JSON report has it (non-finite: empty). */
@@ -30,10 +33,18 @@ describe('--csv', () => {
   it('tao simulate --csv writes the summary rows, equal to the JSON report', () => {
     const csv = join(dir, 's.csv');
     const json = join(dir, 's.json');
-    const r = spawnSync(process.execPath, [CLI, 'simulate', ...RUN, '--policy', 'tao,greedy', '--csv', csv, '--json', json], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'simulate', ...RUN, '--policy', 'tao,greedy', '--csv', csv, '--json', json],
+      { encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     const [header, ...rows] = csvRows(csv);
-    expect(header).toEqual(['policy', 'seeds', ...TABLE_COLUMNS.flatMap((c) => [`${c.metric}_mean`, `${c.metric}_ci95`])]);
+    expect(header).toEqual([
+      'policy',
+      'seeds',
+      ...TABLE_COLUMNS.flatMap((c) => [`${c.metric}_mean`, `${c.metric}_ci95`]),
+    ]);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: (Summary & { policy: string })[] };
     expect(rows.map((x) => x[0])).toEqual(report.summary.map((s) => s.policy));
     report.summary.forEach((s, k) => {
@@ -48,7 +59,9 @@ describe('--csv', () => {
   it('tao sweep --csv writes one row per grid point; its plots carry the interval and seed count and plot steady decode', () => {
     const csv = join(dir, 'w.csv');
     const svg = join(dir, 'w');
-    const r = spawnSync(process.execPath, [CLI, 'sweep', '--param', 'h=5,20', ...RUN, '--csv', csv, '--svg', svg], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'sweep', '--param', 'h=5,20', ...RUN, '--csv', csv, '--svg', svg], {
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     const [header, ...rows] = csvRows(csv);
     expect(header![0]).toBe('grid point');
@@ -63,10 +76,20 @@ describe('--csv', () => {
 describe('paired comparison cells', () => {
   it('read as percentages up to +-100% and as ratios to the baseline past it', async () => {
     const { formatRelative } = await import('../src/sim/comparison-table.js');
-    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 0.123, relativeCi95: 0.045 })).toBe('+12.3% ± 4.5%');
-    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: -0.85, relativeCi95: 0.03 })).toBe('-85.0% ± 3.0%');
-    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 1, relativeCi95: 0.1 })).toBe('+100.0% ± 10.0%');
-    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 476.439, relativeCi95: 72.779 })).toBe('x477.44 ± 72.78');
-    expect(formatRelative({ diff: { mean: 1, ci95: Number.NaN, n: 1 }, relative: 1.5, relativeCi95: Number.NaN })).toBe('x2.50');
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 0.123, relativeCi95: 0.045 })).toBe(
+      '+12.3% ± 4.5%',
+    );
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: -0.85, relativeCi95: 0.03 })).toBe(
+      '-85.0% ± 3.0%',
+    );
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 1, relativeCi95: 0.1 })).toBe(
+      '+100.0% ± 10.0%',
+    );
+    expect(formatRelative({ diff: { mean: 1, ci95: 1, n: 5 }, relative: 476.439, relativeCi95: 72.779 })).toBe(
+      'x477.44 ± 72.78',
+    );
+    expect(formatRelative({ diff: { mean: 1, ci95: Number.NaN, n: 1 }, relative: 1.5, relativeCi95: Number.NaN })).toBe(
+      'x2.50',
+    );
   });
 });

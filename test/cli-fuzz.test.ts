@@ -24,7 +24,28 @@ const CASES = Number(process.env.TAO_FUZZ_CASES ?? 180);
 const SPAWN_TIMEOUT_MS = 20_000;
 const CONCURRENCY = 3;
 
-const KEYS = ['id', 'capacity', 'weight', 'tokens', 'ready', 'credit', 'eligible', 'signature', 'nodes', 'sessions', 'name', 'extends', 'workers', '__proto__', 'constructor', 'toString', 'valueOf', 'startedAt', 'returnedAt', 'command'];
+const KEYS = [
+  'id',
+  'capacity',
+  'weight',
+  'tokens',
+  'ready',
+  'credit',
+  'eligible',
+  'signature',
+  'nodes',
+  'sessions',
+  'name',
+  'extends',
+  'workers',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'startedAt',
+  'returnedAt',
+  'command',
+];
 const value = (r: Rand, depth: number): unknown => randomValue(r, KEYS, depth);
 
 /** A valid Problem, then a few random edits: most cases sit near the boundary of validity. */
@@ -44,7 +65,8 @@ function nearProblem(r: Rand): string {
   for (let e = int(r, 3); e > 0; e--) {
     const o = JSON.parse(text) as Record<string, unknown[]>;
     const list = pick(r, [o.nodes!, o.sessions!]);
-    const target = list.length > 0 ? (list[int(r, list.length)] as Record<string, unknown>) : (o as Record<string, unknown>);
+    const target =
+      list.length > 0 ? (list[int(r, list.length)] as Record<string, unknown>) : (o as Record<string, unknown>);
     const key = pick(r, KEYS);
     // Written into the text so that "__proto__" stays an own key, as JSON.parse will read it.
     text = JSON.stringify(o);
@@ -63,10 +85,58 @@ function randomBytes(r: Rand): Buffer {
 }
 
 const ARG_POOL = [
-  '--help', '-h', '--', '-', '=', '--json', '--compact', '--compact=yes', '--quantum', '--budget', '--deadline', '--setting', '--setting-file',
-  '--workload', '--policy', '--seeds', '--tasks', '--duration', '--param', '--record', '--svg', '--half-life', '--horizon', '--delta',
-  '--state-budget', '--sample', '--progress', '--check', '--nope', '-x', 'constructor', '__proto__', 'toString', '0x10', '1e999', '-1', '0',
-  '1', '2.5', 'NaN', 'Infinity', 'h=1,1', 'quantum=1,2', 'h=', 'ds-16', 'tao', 'all', 'claude-code', 'out.json', 'é', '\u0000x', 'x'.repeat(500),
+  '--help',
+  '-h',
+  '--',
+  '-',
+  '=',
+  '--json',
+  '--compact',
+  '--compact=yes',
+  '--quantum',
+  '--budget',
+  '--deadline',
+  '--setting',
+  '--setting-file',
+  '--workload',
+  '--policy',
+  '--seeds',
+  '--tasks',
+  '--duration',
+  '--param',
+  '--record',
+  '--svg',
+  '--half-life',
+  '--horizon',
+  '--delta',
+  '--state-budget',
+  '--sample',
+  '--progress',
+  '--check',
+  '--nope',
+  '-x',
+  'constructor',
+  '__proto__',
+  'toString',
+  '0x10',
+  '1e999',
+  '-1',
+  '0',
+  '1',
+  '2.5',
+  'NaN',
+  'Infinity',
+  'h=1,1',
+  'quantum=1,2',
+  'h=',
+  'ds-16',
+  'tao',
+  'all',
+  'claude-code',
+  'out.json',
+  'é',
+  '\u0000x',
+  'x'.repeat(500),
 ];
 
 /** Flags that keep a valid simulate or sweep short; given last, they win over random repeats. */
@@ -82,26 +152,64 @@ interface Case {
 
 function makeCase(r: Rand, n: number, dir: string): Case {
   const kind = n % 6;
-  if (kind === 0) return { label: 'solve, random bytes on stdin', args: ['solve'], stdin: randomBytes(r), mustFail: true };
-  if (kind === 1) return { label: 'solve, near-valid JSON on stdin', args: ['solve', '--compact'], stdin: Buffer.from(nearProblem(r)), mustFail: false };
+  if (kind === 0)
+    return { label: 'solve, random bytes on stdin', args: ['solve'], stdin: randomBytes(r), mustFail: true };
+  if (kind === 1)
+    return {
+      label: 'solve, near-valid JSON on stdin',
+      args: ['solve', '--compact'],
+      stdin: Buffer.from(nearProblem(r)),
+      mustFail: false,
+    };
   if (kind === 2) {
     const file = join(dir, `case-${n}.json`);
     const bytes = r() < 0.5 ? Buffer.from(JSON.stringify(value(r, 0))) : randomBytes(r);
     writeFileSync(file, bytes);
-    const command = pick(r, [['solve', file], ['predict-report', file], ['simulate', '--setting-file', file, ...BOUNDED_RUN.slice(2)], ['bench', '--check', file]]);
-    return { label: `${command[0]}, random file`, args: command, stdin: Buffer.alloc(0), mustFail: command[0] === 'bench' };
+    const command = pick(r, [
+      ['solve', file],
+      ['predict-report', file],
+      ['simulate', '--setting-file', file, ...BOUNDED_RUN.slice(2)],
+      ['bench', '--check', file],
+    ]);
+    return {
+      label: `${command[0]}, random file`,
+      args: command,
+      stdin: Buffer.alloc(0),
+      mustFail: command[0] === 'bench',
+    };
   }
   if (kind === 3) {
-    const lines = Array.from({ length: int(r, 5) }, () => JSON.stringify(r() < 0.5 ? { name: 'bash', startedAt: 0, returnedAt: int(r, 5), ...(r() < 0.5 ? { [pick(r, KEYS)]: value(r, 1) } : {}) } : value(r, 0)));
+    const lines = Array.from({ length: int(r, 5) }, () =>
+      JSON.stringify(
+        r() < 0.5
+          ? {
+              name: 'bash',
+              startedAt: 0,
+              returnedAt: int(r, 5),
+              ...(r() < 0.5 ? { [pick(r, KEYS)]: value(r, 1) } : {}),
+            }
+          : value(r, 0),
+      ),
+    );
     const file = join(dir, `calls-${n}.jsonl`);
     writeFileSync(file, lines.join('\n'));
-    return { label: 'predict-report, random JSON lines', args: ['predict-report', file], stdin: Buffer.alloc(0), mustFail: false };
+    return {
+      label: 'predict-report, random JSON lines',
+      args: ['predict-report', file],
+      stdin: Buffer.alloc(0),
+      mustFail: false,
+    };
   }
   const command = pick(r, ['solve', 'simulate', 'sweep', 'predict-report', 'demo', 'constructor', '__proto__', 'nope']);
   const args = Array.from({ length: 1 + int(r, 5) }, () => pick(r, ARG_POOL));
   if (command === 'demo' && !args.some((a) => a.startsWith('-'))) args.push('--nope');
   const bounded = command === 'simulate' || command === 'sweep' ? [...args, ...BOUNDED_RUN] : args;
-  return { label: `${command}, random arguments`, args: [command, ...bounded], stdin: Buffer.from(nearProblem(r)), mustFail: false };
+  return {
+    label: `${command}, random arguments`,
+    args: [command, ...bounded],
+    stdin: Buffer.from(nearProblem(r)),
+    mustFail: false,
+  };
 }
 
 interface Outcome {
@@ -147,7 +255,8 @@ function runCase(c: Case, cwd: string): Promise<Outcome> {
 }
 
 function describeCase(n: number, c: Case): string {
-  const input = c.stdin.length === 0 ? '' : ` stdin(base64, first 200 bytes)=${c.stdin.subarray(0, 200).toString('base64')}`;
+  const input =
+    c.stdin.length === 0 ? '' : ` stdin(base64, first 200 bytes)=${c.stdin.subarray(0, 200).toString('base64')}`;
   return `seed ${SEED} case ${n} (${c.label}): tao ${JSON.stringify(c.args)}${input}`;
 }
 
@@ -173,7 +282,8 @@ describe('tao under random input', () => {
         const where = describeCase(n, c);
         if (o.timedOut) failures.push(`${where}: no exit within ${SPAWN_TIMEOUT_MS} ms`);
         else if (o.leftover) failures.push(`${where}: left a process running`);
-        else if (STACK_FRAME.test(o.stderr)) failures.push(`${where}: stack trace on stderr: ${o.stderr.slice(0, 300)}`);
+        else if (STACK_FRAME.test(o.stderr))
+          failures.push(`${where}: stack trace on stderr: ${o.stderr.slice(0, 300)}`);
         else if (o.code === 0 && !c.mustFail) counts.ok++;
         else if (isOneLineError(o)) counts.invalid++;
         else failures.push(`${where}: exit ${o.code ?? o.signal}, stderr ${JSON.stringify(o.stderr.slice(0, 300))}`);

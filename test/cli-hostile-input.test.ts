@@ -21,7 +21,12 @@ interface Result {
 }
 
 function tao(args: string[], input: string | Buffer = ''): Result {
-  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+    maxBuffer: 64 * 2 ** 20,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,7 +36,10 @@ function expectOneLineError(r: Result, pattern?: RegExp): void {
   if (pattern !== undefined) expect(r.stderr).toMatch(pattern);
 }
 
-const problem = JSON.stringify({ nodes: [{ id: 'a', capacity: 64 }], sessions: [{ id: 's', weight: 16, tokens: 1, ready: true }] });
+const problem = JSON.stringify({
+  nodes: [{ id: 'a', capacity: 64 }],
+  sessions: [{ id: 's', weight: 16, tokens: 1, ready: true }],
+});
 
 let dir: string;
 beforeAll(() => {
@@ -62,7 +70,10 @@ describe('command and option names are own keys', () => {
 
 describe('flag values', () => {
   it('refuses a hexadecimal --deadline: decimal numbers only', () => {
-    expectOneLineError(tao(['solve', '--deadline', '0x10'], problem), /--deadline must be a decimal number \(got "0x10"\)/);
+    expectOneLineError(
+      tao(['solve', '--deadline', '0x10'], problem),
+      /--deadline must be a decimal number \(got "0x10"\)/,
+    );
     expect(tao(['solve', '--deadline', '16'], problem).code).toBe(0);
   });
 
@@ -77,24 +88,42 @@ describe('flag values', () => {
   it('refuses more workers than a snapshot can hold, before any run', () => {
     const file = join(dir, 'workers.json');
     writeFileSync(file, JSON.stringify({ name: 'x', extends: 'ds-16', workers: 100000 }));
-    expectOneLineError(tao(['simulate', '--setting-file', file, '--tasks', '1', '--seeds', '1']), /setting\.workers must be an integer from 1 to 4096/);
+    expectOneLineError(
+      tao(['simulate', '--setting-file', file, '--tasks', '1', '--seeds', '1']),
+      /setting\.workers must be an integer from 1 to 4096/,
+    );
   });
 });
 
 describe('files', () => {
   it('names a missing --setting-file or a directory in one line', () => {
-    expectOneLineError(tao(['simulate', '--setting-file', join(dir, 'missing.json')]), /cannot read .*missing\.json: ENOENT/);
+    expectOneLineError(
+      tao(['simulate', '--setting-file', join(dir, 'missing.json')]),
+      /cannot read .*missing\.json: ENOENT/,
+    );
     expectOneLineError(tao(['simulate', '--setting-file', dir]), /is a directory/);
   });
 
   it('checks --json, --svg and --record are writable before the run', () => {
     const bad = join(dir, 'no-such-dir', 'out');
     const t0 = performance.now();
-    expectOneLineError(tao(['simulate', '--tasks', '1', '--seeds', '1', '--json', `${bad}.json`]), /--json .* directory .* does not exist/);
-    expectOneLineError(tao(['simulate', '--tasks', '1', '--seeds', '1', '--svg', `${bad}.svg`]), /--svg .* does not exist/);
-    expectOneLineError(tao(['simulate', '--tasks', '1', '--seeds', '1', '--record', `${bad}.jsonl`]), /--record .* does not exist/);
+    expectOneLineError(
+      tao(['simulate', '--tasks', '1', '--seeds', '1', '--json', `${bad}.json`]),
+      /--json .* directory .* does not exist/,
+    );
+    expectOneLineError(
+      tao(['simulate', '--tasks', '1', '--seeds', '1', '--svg', `${bad}.svg`]),
+      /--svg .* does not exist/,
+    );
+    expectOneLineError(
+      tao(['simulate', '--tasks', '1', '--seeds', '1', '--record', `${bad}.jsonl`]),
+      /--record .* does not exist/,
+    );
     expectOneLineError(tao(['simulate', '--tasks', '1', '--seeds', '1', '--json', dir]), /--json .* is a directory/);
-    expectOneLineError(tao(['sweep', '--param', 'h=5', '--tasks', '1', '--seeds', '1', '--svg', bad]), /--svg .* does not exist/);
+    expectOneLineError(
+      tao(['sweep', '--param', 'h=5', '--tasks', '1', '--seeds', '1', '--svg', bad]),
+      /--svg .* does not exist/,
+    );
     expectOneLineError(tao(['bench', '--quick', '--json', dir]), /--json .* is a directory/);
     // Refused before simulating anything: each of the seven spawns is process start-up only.
     expect(performance.now() - t0).toBeLessThan(20_000);
@@ -113,7 +142,9 @@ describe('files', () => {
   it('stops reading stdin past MAX_INPUT_BYTES: /dev/zero fails fast with bounded memory', async () => {
     const r = await new Promise<Result & { ms: number }>((resolve) => {
       const t0 = performance.now();
-      const child = spawn(`exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} solve < /dev/zero`, { shell: '/bin/sh' });
+      const child = spawn(`exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} solve < /dev/zero`, {
+        shell: '/bin/sh',
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -14,7 +14,12 @@ const hasFull = existsSync('/dev/full');
 function toFull(args: string[], input = ''): { status: number | null; stderr: string } {
   const fd = openSync('/dev/full', 'w');
   try {
-    const r = spawnSync(process.execPath, [CLI, ...args], { input, stdio: ['pipe', fd, 'pipe'], encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [CLI, ...args], {
+      input,
+      stdio: ['pipe', fd, 'pipe'],
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { status: r.status, stderr: r.stderr };
   } finally {
     closeSync(fd);

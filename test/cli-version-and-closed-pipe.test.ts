@@ -25,7 +25,10 @@ describe('closed stdout', () => {
   /** Runs `node cli.js <args> | head -c 1` in a shell; returns the CLI's exit code and stderr. */
   function closedEarly(args: string, stdin = '/dev/null'): { code: string; stderr: string; out: string } {
     const script = `"${process.execPath}" "${CLI}" ${args} < ${stdin} 2>"$ERR_FILE" | head -c 1; echo " $\{PIPESTATUS[0]}"; cat "$ERR_FILE"`;
-    const r = spawnSync('bash', ['-c', `ERR_FILE=$(mktemp); ${script}; rm -f "$ERR_FILE"`], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('bash', ['-c', `ERR_FILE=$(mktemp); ${script}; rm -f "$ERR_FILE"`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const [first, ...rest] = r.stdout.split('\n');
     const code = first!.slice(first!.lastIndexOf(' ') + 1);
     return { code, stderr: rest.join('\n'), out: first!.slice(0, 1) };

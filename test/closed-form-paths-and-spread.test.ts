@@ -46,21 +46,24 @@ describe('best-nodes', () => {
   it('is reported iff every session on a best-credit node fits, and is then the brute-force optimum', () => {
     let hits = 0;
     fc.assert(
-      fc.property(quantizedCaseArb({ maxSessions: 8, maxNodes: 3, maxCapacity: 40, maxWeight: 12 }), ({ problem, quantum }) => {
-        const { packed } = prepare(problem, { quantum });
-        if (sessionsKept(packed) === 0) return;
-        const plan = solver.solve(problem, { quantum });
-        const fits = bestNodesPlan(packed);
-        expect(plan.stats.path === 'best-nodes').toBe(fits !== null);
-        if (fits === null) return;
-        hits++;
-        expect(planTriple(packed, fits)).toEqual(sumOfBest(packed));
-        const [credit, ready, tokens] = sumOfBest(packed);
-        expect(plan.value).toEqual({ credit, ready, tokens });
-        expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
-        expect(plan.stats.work).toBe(0);
-        expectFeasible(problem, plan);
-      }),
+      fc.property(
+        quantizedCaseArb({ maxSessions: 8, maxNodes: 3, maxCapacity: 40, maxWeight: 12 }),
+        ({ problem, quantum }) => {
+          const { packed } = prepare(problem, { quantum });
+          if (sessionsKept(packed) === 0) return;
+          const plan = solver.solve(problem, { quantum });
+          const fits = bestNodesPlan(packed);
+          expect(plan.stats.path === 'best-nodes').toBe(fits !== null);
+          if (fits === null) return;
+          hits++;
+          expect(planTriple(packed, fits)).toEqual(sumOfBest(packed));
+          const [credit, ready, tokens] = sumOfBest(packed);
+          expect(plan.value).toEqual({ credit, ready, tokens });
+          expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
+          expect(plan.stats.work).toBe(0);
+          expectFeasible(problem, plan);
+        },
+      ),
       { numRuns: 600, seed: 31 },
     );
     expect(hits).toBeGreaterThan(100);
@@ -72,7 +75,10 @@ describe('the bound of the frontier', () => {
     fc.constantFrom(0n, 1n, (1n << 63n) - 1n, (1n << 63n) - 2n, 1n << 53n, (1n << 53n) + 1n, (1n << 62n) + 12345n),
     fc.bigInt({ min: 0n, max: (1n << 63n) - 1n }),
   );
-  const w32 = fc.oneof(fc.constantFrom(1, 2, 3, 0xffff_ffff, 0xffff_fffe, 2 ** 31), fc.integer({ min: 1, max: 0xffff_ffff }));
+  const w32 = fc.oneof(
+    fc.constantFrom(1, 2, 3, 0xffff_ffff, 0xffff_fffe, 2 ** 31),
+    fc.integer({ min: 1, max: 0xffff_ffff }),
+  );
 
   it('fractionalUpper(p, rem, w) >= floor(p * rem / w) and <= p, exactly, for keys up to 2^63 - 1', () => {
     fc.assert(
@@ -101,28 +107,31 @@ describe('spreadTies', () => {
   it('keeps value and feasibility and ends at a fixed point', () => {
     let moved = 0;
     fc.assert(
-      fc.property(quantizedCaseArb({ maxSessions: 14, maxNodes: 4, maxCapacity: 60, maxWeight: 12 }, [1, 2, 3]), ({ problem, quantum }) => {
-        const { packed } = prepare(problem, { quantum });
-        const m = nodesKept(packed);
-        const before = bfdPacked(packed);
-        const after = spreadTies(packed, before.slice());
-        expect(planTriple(packed, after)).toEqual(planTriple(packed, before));
-        const r = residuals(packed, after);
-        for (const x of r) expect(x).toBeGreaterThanOrEqual(0);
-        after.forEach((a, j) => {
-          if (a < 0) return;
-          expect(before[j]).toBeGreaterThanOrEqual(0); // nobody admitted or dropped
-          expect(packed.candidate[j * m + a]).toBe(1);
-          for (let b = 0; b < m; b++) {
-            const e = j * m + b;
-            if (b === a || packed.candidate[e] !== 1 || packed.credit[e] !== packed.credit[j * m + a]) continue;
-            // A fixed point (the pass limit is far above what these sizes need).
-            expect(r[b]! - packed.qweight[j]! > r[a]!).toBe(false);
-          }
-        });
-        if (after.some((b, j) => b !== before[j])) moved++;
-        expect(spreadTies(packed, before.slice())).toEqual(after); // deterministic
-      }),
+      fc.property(
+        quantizedCaseArb({ maxSessions: 14, maxNodes: 4, maxCapacity: 60, maxWeight: 12 }, [1, 2, 3]),
+        ({ problem, quantum }) => {
+          const { packed } = prepare(problem, { quantum });
+          const m = nodesKept(packed);
+          const before = bfdPacked(packed);
+          const after = spreadTies(packed, before.slice());
+          expect(planTriple(packed, after)).toEqual(planTriple(packed, before));
+          const r = residuals(packed, after);
+          for (const x of r) expect(x).toBeGreaterThanOrEqual(0);
+          after.forEach((a, j) => {
+            if (a < 0) return;
+            expect(before[j]).toBeGreaterThanOrEqual(0); // nobody admitted or dropped
+            expect(packed.candidate[j * m + a]).toBe(1);
+            for (let b = 0; b < m; b++) {
+              const e = j * m + b;
+              if (b === a || packed.candidate[e] !== 1 || packed.credit[e] !== packed.credit[j * m + a]) continue;
+              // A fixed point (the pass limit is far above what these sizes need).
+              expect(r[b]! - packed.qweight[j]! > r[a]!).toBe(false);
+            }
+          });
+          if (after.some((b, j) => b !== before[j])) moved++;
+          expect(spreadTies(packed, before.slice())).toEqual(after); // deterministic
+        },
+      ),
       { numRuns: 800, seed: 8 },
     );
     expect(moved).toBeGreaterThan(50);
@@ -140,7 +149,13 @@ describe('spreadTies', () => {
     };
     const { packed } = prepare(problem, { quantum: 1 });
     const kernel = await TaoKernel.create('release');
-    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    expect(
+      kernel.denseLoad(
+        Array.from(packed.capacity, (c) => c + 1),
+        packed.qweight,
+        packed.key,
+      ),
+    ).toBe(true);
     kernel.denseStep(0, sessionsKept(packed));
     const raw = Array.from(kernel.denseFinish().node);
     kernel.close();

@@ -45,7 +45,12 @@ function enumerateCreditProfiles(packed: PackedProblem): { credit: number; profi
         credit = c;
         profiles = new Set();
       }
-      profiles.add(profileOf((b) => Array.from({ length: n }, (_, i) => i).filter((i) => on[i] === b && packed.credit[i * m + b]! > 0), m));
+      profiles.add(
+        profileOf(
+          (b) => Array.from({ length: n }, (_, i) => i).filter((i) => on[i] === b && packed.credit[i * m + b]! > 0),
+          m,
+        ),
+      );
       return;
     }
     visit(j + 1, c);
@@ -70,16 +75,29 @@ function profileOf(setOf: (b: number) => readonly number[], m: number): string {
  * Small ticks with credit on several nodes and many ties: credits and weights from short lists; sizes
  * times `scale` (10: the dense grid is past the solver's dense-first threshold, so the credit level runs).
  */
-function tiedTick(seed: number, opts: { nodes: number; sessions: number; eligibility: boolean; twins: boolean; scale?: number }): Problem {
+function tiedTick(
+  seed: number,
+  opts: { nodes: number; sessions: number; eligibility: boolean; twins: boolean; scale?: number },
+): Problem {
   const scale = opts.scale ?? 1;
   const rnd = seededRandom(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({ id: `n${b}`, capacity: pick([8, 10, 12, 15]) * scale }));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({
+    id: `n${b}`,
+    capacity: pick([8, 10, 12, 15]) * scale,
+  }));
   const sessions = Array.from({ length: opts.sessions }, (_, i): ProblemSession => {
     const credit: Record<string, number> = {};
     for (const node of nodes) if (rnd() < 0.55) credit[node.id] = pick([3, 4, 4, 6, 9]);
-    const s: ProblemSession = { id: `s${i}`, weight: pick([3, 4, 5, 6]) * scale, tokens: pick([0, 1, 2, 7]), ready: rnd() < 0.5, credit };
-    if (opts.eligibility && rnd() < 0.3) return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) };
+    const s: ProblemSession = {
+      id: `s${i}`,
+      weight: pick([3, 4, 5, 6]) * scale,
+      tokens: pick([0, 1, 2, 7]),
+      ready: rnd() < 0.5,
+      credit,
+    };
+    if (opts.eligibility && rnd() < 0.3)
+      return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) };
     return s;
   });
   return twinFirstNode({ nodes, sessions }, opts.twins);
@@ -105,11 +123,20 @@ describe('the branch and bound on the credit level', () => {
       if (leaves.length > 1) seen.ties++;
     };
     fc.assert(
-      fc.property(problemArb({ minNodes: 2, maxNodes: 3, maxSessions: 6, maxCapacity: 24, maxWeight: 10 }), fc.constantFrom(1, 2, 3), check),
+      fc.property(
+        problemArb({ minNodes: 2, maxNodes: 3, maxSessions: 6, maxCapacity: 24, maxWeight: 10 }),
+        fc.constantFrom(1, 2, 3),
+        check,
+      ),
       { numRuns: 500, seed: 41 },
     );
     for (let seed = 0; seed < 120; seed++) {
-      const problem = tiedTick(seed, { nodes: 2 + (seed % 2), sessions: 6, eligibility: seed % 3 === 0, twins: seed % 4 === 1 });
+      const problem = tiedTick(seed, {
+        nodes: 2 + (seed % 2),
+        sessions: 6,
+        eligibility: seed % 3 === 0,
+        twins: seed % 4 === 1,
+      });
       check(problem, 1 + (seed % 3));
     }
     expect(seen.branched).toBeGreaterThan(60);
@@ -136,18 +163,30 @@ describe('the branch and bound on the credit level', () => {
     let skipped = 0;
     for (let seed = 0; seed < 40; seed++) {
       const rnd = seededRandom(seed + 4400);
-      const nodes = Array.from({ length: 2 + (seed % 2) }, (_, b) => ({ id: `n${b}`, capacity: 100 + Math.floor(rnd() * 60) }));
+      const nodes = Array.from({ length: 2 + (seed % 2) }, (_, b) => ({
+        id: `n${b}`,
+        capacity: 100 + Math.floor(rnd() * 60),
+      }));
       const sessions = Array.from({ length: 7 }, (_, i): ProblemSession => {
         const weight = 20 + Math.floor(rnd() * 50);
         const k = 10 + Math.floor(rnd() * 90);
-        return { id: `s${i}`, weight, tokens: Math.floor(rnd() * 9), ready: rnd() < 0.5, credit: Object.fromEntries(nodes.map((node) => [node.id, k])) };
+        return {
+          id: `s${i}`,
+          weight,
+          tokens: Math.floor(rnd() * 9),
+          ready: rnd() < 0.5,
+          credit: Object.fromEntries(nodes.map((node) => [node.id, k])),
+        };
       });
       const problem = { nodes, sessions };
       const { packed } = prepare(problem, { quantum: 1 });
       const level = creditLevel(packed, Number.POSITIVE_INFINITY);
       if (level === null || level.decided) continue;
       // Every session has the same credit on every node: each one in two sets counts.
-      const shared = Array.from({ length: sessionsKept(packed) }, (_, j) => level.sets.filter((set) => set.includes(j)).length).filter((k) => k > 1).length;
+      const shared = Array.from(
+        { length: sessionsKept(packed) },
+        (_, j) => level.sets.filter((set) => set.includes(j)).length,
+      ).filter((k) => k > 1).length;
       if (shared <= CREDIT_BRANCH_MAX_TIED) continue;
       expect(branchAndBound(packed, level, Number.POSITIVE_INFINITY)).toBeNull();
       const plan = solver.solve(problem, { quantum: 1 });
@@ -160,12 +199,19 @@ describe('the branch and bound on the credit level', () => {
 });
 
 describe('the solver on the branched credit level against the oracles', () => {
-  const branched = (plan: Plan): boolean => plan.stats.path === 'credit-split' && (plan.stats.creditLevel?.branchNodes ?? 0) > 0;
+  const branched = (plan: Plan): boolean =>
+    plan.stats.path === 'credit-split' && (plan.stats.creditLevel?.branchNodes ?? 0) > 0;
 
   it('small ticks with credit on several nodes, ties, eligibility limits, twins, several quanta: equal to brute force', () => {
     const seen = { branched: 0, leaves: 0 };
     for (let seed = 0; seed < 160; seed++) {
-      const problem = tiedTick(seed + 300, { nodes: 2 + (seed % 2), sessions: 7 + (seed % 2), eligibility: seed % 3 === 0, twins: seed % 4 === 1, scale: 10 });
+      const problem = tiedTick(seed + 300, {
+        nodes: 2 + (seed % 2),
+        sessions: 7 + (seed % 2),
+        eligibility: seed % 3 === 0,
+        twins: seed % 4 === 1,
+        scale: 10,
+      });
       for (const quantum of [1, 2, 3]) {
         const plan = solver.solve(problem, { quantum });
         expectFeasible(problem, plan);
@@ -195,7 +241,9 @@ describe('the solver on the branched credit level against the oracles', () => {
           for (const id of ids.slice(0, k)) credit[id] = 1 + Math.floor(rnd() * weight * 3);
         }
         const s: ProblemSession = { id: `s${i}`, weight, tokens: Math.floor(rnd() * 40), ready: rnd() < 0.5, credit };
-        return seed % 4 === 3 && rnd() < 0.3 ? { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) } : s;
+        return seed % 4 === 3 && rnd() < 0.3
+          ? { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) }
+          : s;
       });
       const problem = { nodes, sessions };
       for (const quantum of [1, 2]) {

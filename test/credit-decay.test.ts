@@ -86,7 +86,8 @@ describe('decayed cache credit', () => {
         fc.double({ min: 0, max: 200, noNaN: true }),
         (tokens, a, b) => {
           const [young, old] = a <= b ? [a, b] : [b, a];
-          const k = (age: number): number => evaluate(oneCache(1000 + age, 1000, tokens), p).sessions[0]!.credit?.n1 ?? 0;
+          const k = (age: number): number =>
+            evaluate(oneCache(1000 + age, 1000, tokens), p).sessions[0]!.credit?.n1 ?? 0;
           expect(k(old)).toBeLessThanOrEqual(k(young));
         },
       ),

@@ -33,7 +33,10 @@ beforeAll(async () => {
 afterAll(() => solver.close());
 
 /** Paper-shaped small ticks: each session credited on one node (or, with `spread`, on several), distinct-ish credits. */
-function tickProblem(seed: number, opts: { nodes: number; sessions: number; spread: boolean; eligibility: boolean; twins: boolean }): Problem {
+function tickProblem(
+  seed: number,
+  opts: { nodes: number; sessions: number; spread: boolean; eligibility: boolean; twins: boolean },
+): Problem {
   const rnd = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const nodes = Array.from({ length: opts.nodes }, (_, b) => ({ id: `n${b}`, capacity: int(10, 40) }));
@@ -50,11 +53,17 @@ function tickProblem(seed: number, opts: { nodes: number; sessions: number; spre
   return twinFirstNode({ nodes, sessions }, opts.twins);
 }
 
-describe('each node\'s knapsack', () => {
+describe("each node's knapsack", () => {
   it('equals enumeration (value, a set attaining it), with ties; another optimal set is found exactly when one exists', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 12 }), p: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 1, max: 30 })) }), { maxLength: 10 }),
+        fc.array(
+          fc.record({
+            w: fc.integer({ min: 1, max: 12 }),
+            p: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 1, max: 30 })),
+          }),
+          { maxLength: 10 },
+        ),
         fc.integer({ min: 0, max: 40 }),
         (xs, cap) => {
           const w = xs.map((x) => x.w);
@@ -82,39 +91,48 @@ describe('the credit level of a problem', () => {
   it('bounds the optimal credit from above; decided only when the credit level is really decided (brute force)', () => {
     const seen = { decided: 0, undecided: 0, tight: 0 };
     fc.assert(
-      fc.property(problemArb({ maxNodes: 3, maxSessions: 7, maxCapacity: 30, maxWeight: 12 }), fc.constantFrom(1, 2, 3), (problem, quantum) => {
-        const { packed } = prepare(problem, { quantum });
-        if (sessionsKept(packed) === 0) return;
-        const level = creditLevel(packed)!;
-        const opt = bruteForceOptimum(problem, quantum);
-        expect(level.bound).toBeGreaterThanOrEqual(opt.credit);
-        if (level.bound === opt.credit) seen.tight++;
-        // Every node's set is an optimal one within the node.
-        const m = nodesKept(packed);
-        for (let b = 0; b < m; b++) {
-          const items = level.sets[b]!;
-          expect(items.reduce((a, j) => a + packed.qweight[j]!, 0)).toBeLessThanOrEqual(packed.qcapacity[b]!);
-          expect(items.reduce((a, j) => a + packed.credit[j * m + b]!, 0)).toBe(level.nodeBound[b]);
-        }
-        if (level.decided) {
-          seen.decided++;
-          expect(opt.credit).toBe(level.bound);
-          // Uniqueness, by enumeration of each node's credited sessions.
+      fc.property(
+        problemArb({ maxNodes: 3, maxSessions: 7, maxCapacity: 30, maxWeight: 12 }),
+        fc.constantFrom(1, 2, 3),
+        (problem, quantum) => {
+          const { packed } = prepare(problem, { quantum });
+          if (sessionsKept(packed) === 0) return;
+          const level = creditLevel(packed)!;
+          const opt = bruteForceOptimum(problem, quantum);
+          expect(level.bound).toBeGreaterThanOrEqual(opt.credit);
+          if (level.bound === opt.credit) seen.tight++;
+          // Every node's set is an optimal one within the node.
+          const m = nodesKept(packed);
           for (let b = 0; b < m; b++) {
-            const items: number[] = [];
-            for (let j = 0; j < sessionsKept(packed); j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) items.push(j);
-            const e = enumerateKnapsack(items.map((j) => packed.qweight[j]!), items.map((j) => packed.credit[j * m + b]!), packed.qcapacity[b]!);
-            expect(e.value).toBe(level.nodeBound[b]);
-            if (e.value > 0) expect(e.count).toBe(1);
+            const items = level.sets[b]!;
+            expect(items.reduce((a, j) => a + packed.qweight[j]!, 0)).toBeLessThanOrEqual(packed.qcapacity[b]!);
+            expect(items.reduce((a, j) => a + packed.credit[j * m + b]!, 0)).toBe(level.nodeBound[b]);
           }
-        } else seen.undecided++;
-        // The decomposition plan is feasible at the quantum, and at the bound when the sets are disjoint.
-        const d = decompositionPlan(packed, level);
-        const used = new Float64Array(m);
-        for (let j = 0; j < d.length; j++) if (d[j]! >= 0) used[d[j]!] = used[d[j]!]! + packed.qweight[j]!;
-        for (let b = 0; b < m; b++) expect(used[b]).toBeLessThanOrEqual(packed.qcapacity[b]!);
-        if (level.decided) expect(planTriple(packed, d)[0]).toBe(level.bound);
-      }),
+          if (level.decided) {
+            seen.decided++;
+            expect(opt.credit).toBe(level.bound);
+            // Uniqueness, by enumeration of each node's credited sessions.
+            for (let b = 0; b < m; b++) {
+              const items: number[] = [];
+              for (let j = 0; j < sessionsKept(packed); j++)
+                if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) items.push(j);
+              const e = enumerateKnapsack(
+                items.map((j) => packed.qweight[j]!),
+                items.map((j) => packed.credit[j * m + b]!),
+                packed.qcapacity[b]!,
+              );
+              expect(e.value).toBe(level.nodeBound[b]);
+              if (e.value > 0) expect(e.count).toBe(1);
+            }
+          } else seen.undecided++;
+          // The decomposition plan is feasible at the quantum, and at the bound when the sets are disjoint.
+          const d = decompositionPlan(packed, level);
+          const used = new Float64Array(m);
+          for (let j = 0; j < d.length; j++) if (d[j]! >= 0) used[d[j]!] = used[d[j]!]! + packed.qweight[j]!;
+          for (let b = 0; b < m; b++) expect(used[b]).toBeLessThanOrEqual(packed.qcapacity[b]!);
+          if (level.decided) expect(planTriple(packed, d)[0]).toBe(level.bound);
+        },
+      ),
       { numRuns: 800, seed: 5 },
     );
     expect(seen.decided).toBeGreaterThan(50);
@@ -167,7 +185,8 @@ describe('the credit level of a problem', () => {
     const m = nodesKept(packed);
     const rm = r.remainder;
     const used = new Float64Array(m);
-    for (let j = 0; j < r.fixed.length; j++) if (r.fixed[j]! >= 0) used[r.fixed[j]!] = used[r.fixed[j]!]! + packed.qweight[j]!;
+    for (let j = 0; j < r.fixed.length; j++)
+      if (r.fixed[j]! >= 0) used[r.fixed[j]!] = used[r.fixed[j]!]! + packed.qweight[j]!;
     for (let jj = 0; jj < rm.sessionIndex.length; jj++) {
       const j = rm.sessionIndex[jj]!;
       expect(r.fixed[j]).toBe(-1);
@@ -189,7 +208,13 @@ describe('the solver with the credit level (auto) against the oracles', () => {
       for (const eligibility of [false, true]) {
         for (const twins of [false, true]) {
           for (let seed = 0; seed < 40; seed++) {
-            const problem = tickProblem(seed * 13 + 1, { nodes: twins ? 2 : 3, sessions: 9, spread, eligibility, twins });
+            const problem = tickProblem(seed * 13 + 1, {
+              nodes: twins ? 2 : 3,
+              sessions: 9,
+              spread,
+              eligibility,
+              twins,
+            });
             for (const quantum of [1, 3]) {
               const plan = solver.solve(problem, { quantum });
               expectFeasible(problem, plan);
@@ -212,7 +237,13 @@ describe('the solver with the credit level (auto) against the oracles', () => {
     for (let seed = 0; seed < 24; seed++) {
       const rnd = seededRandom(seed + 500);
       const nodes = 2 + (seed % 3);
-      const problem = tickProblem(seed + 1000, { nodes, sessions: 20 + Math.floor(rnd() * 40), spread: seed % 2 === 1, eligibility: seed % 4 === 3, twins: false });
+      const problem = tickProblem(seed + 1000, {
+        nodes,
+        sessions: 20 + Math.floor(rnd() * 40),
+        spread: seed % 2 === 1,
+        eligibility: seed % 4 === 3,
+        twins: false,
+      });
       const plan = solver.solve(problem, { quantum: 1 });
       expectFeasible(problem, plan);
       if (plan.status !== 'optimal') continue;
@@ -226,38 +257,53 @@ describe('the solver with the credit level (auto) against the oracles', () => {
 describe('rounding of the LP terms (exact BigInt checks)', () => {
   it('fractionalCeil is never below the exact quotient, for credits and residuals up to 2^32', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 32 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }), (p, w, r) => {
-        const rem = r % w;
-        const got = BigInt(fractionalCeil(p, rem, w));
-        const num = BigInt(p) * BigInt(rem);
-        const ceil = (num + BigInt(w) - 1n) / BigInt(w);
-        expect(got).toBeGreaterThanOrEqual(ceil < BigInt(p) ? ceil : BigInt(p));
-        expect(got).toBeLessThanOrEqual(BigInt(p));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 32 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        (p, w, r) => {
+          const rem = r % w;
+          const got = BigInt(fractionalCeil(p, rem, w));
+          const num = BigInt(p) * BigInt(rem);
+          const ceil = (num + BigInt(w) - 1n) / BigInt(w);
+          expect(got).toBeGreaterThanOrEqual(ceil < BigInt(p) ? ceil : BigInt(p));
+          expect(got).toBeLessThanOrEqual(BigInt(p));
+        },
+      ),
       { numRuns: 5000, seed: 8 },
     );
   });
 
-  it('the frontier\'s fractional term is never below the exact floor, with keys near 2^62 and near-equal densities', () => {
+  it("the frontier's fractional term is never below the exact floor, with keys near 2^62 and near-equal densities", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 2n ** 61n, max: 2n ** 62n }), fc.integer({ min: 2, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (p, w, r) => {
-        const rem = r % w;
-        const exactFloor = (p * BigInt(rem)) / BigInt(w);
-        expect(fractionalUpper(p, rem, w)).toBeGreaterThanOrEqual(exactFloor);
-      }),
+      fc.property(
+        fc.bigInt({ min: 2n ** 61n, max: 2n ** 62n }),
+        fc.integer({ min: 2, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (p, w, r) => {
+          const rem = r % w;
+          const exactFloor = (p * BigInt(rem)) / BigInt(w);
+          expect(fractionalUpper(p, rem, w)).toBeGreaterThanOrEqual(exactFloor);
+        },
+      ),
       { numRuns: 5000, seed: 9 },
     );
   });
 
   it('the density order is exact where f64 products are not (large values, near-equal densities)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2 ** 31, max: 2 ** 32 }), fc.integer({ min: 2 ** 30, max: 2 ** 31 }), fc.integer({ min: -3, max: 3 }), (p, w, d) => {
-        // (p, w) against (p + d, w + 1) or so: densities within about 2^-30 of each other.
-        const q = p + d;
-        const x = w + 1;
-        const exact = BigInt(p) * BigInt(x) - BigInt(q) * BigInt(w);
-        expect(Math.sign(denser(p, w, q, x))).toBe(exact > 0n ? 1 : exact < 0n ? -1 : 0);
-      }),
+      fc.property(
+        fc.integer({ min: 2 ** 31, max: 2 ** 32 }),
+        fc.integer({ min: 2 ** 30, max: 2 ** 31 }),
+        fc.integer({ min: -3, max: 3 }),
+        (p, w, d) => {
+          // (p, w) against (p + d, w + 1) or so: densities within about 2^-30 of each other.
+          const q = p + d;
+          const x = w + 1;
+          const exact = BigInt(p) * BigInt(x) - BigInt(q) * BigInt(w);
+          expect(Math.sign(denser(p, w, q, x))).toBe(exact > 0n ? 1 : exact < 0n ? -1 : 0);
+        },
+      ),
       { numRuns: 3000, seed: 10 },
     );
   });
@@ -274,7 +320,13 @@ describe('rounding of the LP terms (exact BigInt checks)', () => {
         // Credit nearly proportional to weight, tokens near 2^31: keys close to each other in density.
         const credit = weight * 1_000_003 + Math.floor(rnd() * 3);
         const home = rnd() < 0.5 ? 'a' : 'b';
-        return { id: `s${i}`, weight, tokens: 2 ** 31 - Math.floor(rnd() * 1000), ready: rnd() < 0.5, credit: { [home]: credit, ...(rnd() < 0.4 ? { [home === 'a' ? 'b' : 'a']: credit - 1 } : {}) } };
+        return {
+          id: `s${i}`,
+          weight,
+          tokens: 2 ** 31 - Math.floor(rnd() * 1000),
+          ready: rnd() < 0.5,
+          credit: { [home]: credit, ...(rnd() < 0.4 ? { [home === 'a' ? 'b' : 'a']: credit - 1 } : {}) },
+        };
       });
       const problem = { nodes, sessions };
       for (const path of ['auto', 'frontier'] as const) {
@@ -290,7 +342,13 @@ describe('routing estimate', () => {
   it('a tick whose credit level is decided at the root is estimated at its knapsack states plus its remainder, far below its dense cells', () => {
     let seen = 0;
     for (let seed = 0; seed < 40; seed++) {
-      const problem = tickProblem(seed + 3000, { nodes: 3, sessions: 40, spread: false, eligibility: false, twins: false });
+      const problem = tickProblem(seed + 3000, {
+        nodes: 3,
+        sessions: 40,
+        spread: false,
+        eligibility: false,
+        twins: false,
+      });
       const prepared = prepare(problem, { quantum: 1 });
       const level = creditLevel(prepared.packed);
       if (level === null || !level.decided || level.bound === 0) continue;
@@ -298,7 +356,9 @@ describe('routing estimate', () => {
       const remainder = creditReduction(prepared.packed, level.sets, prepared.options).remainder;
       const pairs = sessionsKept(prepared.packed) * nodesKept(prepared.packed);
       const estimate = estimateWork(prepared);
-      expect(estimate).toBe(pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: remainder }));
+      expect(estimate).toBe(
+        pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: remainder }),
+      );
       expect(estimate).toBeLessThan(prepared.packed.cells);
       seen++;
     }

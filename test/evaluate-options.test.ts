@@ -13,7 +13,12 @@ describe('evaluate options', () => {
   });
 
   it('merges caller fields over the defaults without touching them', () => {
-    expect(resolveEvaluateOptions({ reserve: 0 })).toEqual({ halfLife: 10, creditUnit: 1, reserve: 0, ...defaultBoundedOptions });
+    expect(resolveEvaluateOptions({ reserve: 0 })).toEqual({
+      halfLife: 10,
+      creditUnit: 1,
+      reserve: 0,
+      ...defaultBoundedOptions,
+    });
     expect(resolveEvaluateOptions({ halfLife: Infinity, creditUnit: 64 })).toEqual({
       halfLife: Infinity,
       creditUnit: 64,

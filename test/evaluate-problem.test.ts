@@ -58,7 +58,11 @@ describe('evaluate', () => {
 
   it('rejects a predictor answer that is not a boolean', () => {
     const bad = { ready: () => 1 } as unknown as ReadinessSource;
-    const snapshot: Snapshot = { time: 1, nodes: [], sessions: [{ id: 's', tokens: 1, tool: { name: 'x', startedAt: 0 } }] };
+    const snapshot: Snapshot = {
+      time: 1,
+      nodes: [],
+      sessions: [{ id: 's', tokens: 1, tool: { name: 'x', startedAt: 0 } }],
+    };
     expect(() => evaluate(snapshot, bad)).toThrow(new InvalidTypeError('predictor.ready must return a boolean'));
   });
 
@@ -116,7 +120,9 @@ const arbTool = (time: number): fc.Arbitrary<ToolCall> =>
         returnedAgo: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
         deadlineIn: fc.option(fc.double({ min: -100, max: 100, noNaN: true }), { nil: undefined }),
         progress: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
-        command: fc.option(fc.constantFrom('ls', 'sleep 3', 'sleep 1m && ls', 'sleep $X', 'echo "sleep 9"'), { nil: undefined }),
+        command: fc.option(fc.constantFrom('ls', 'sleep 3', 'sleep 1m && ls', 'sleep $X', 'echo "sleep 9"'), {
+          nil: undefined,
+        }),
         reported: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
       },
       { requiredKeys: ['name', 'elapsed'] },
@@ -138,7 +144,10 @@ const arbSnapshot: fc.Arbitrary<Snapshot> = fc
   .record({
     time: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
     nodeCount: fc.integer({ min: 0, max: nodeIds.length }),
-    capacities: fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: nodeIds.length, maxLength: nodeIds.length }),
+    capacities: fc.array(fc.integer({ min: 0, max: 2 ** 40 }), {
+      minLength: nodeIds.length,
+      maxLength: nodeIds.length,
+    }),
   })
   .chain(({ time, nodeCount, capacities }) => {
     const ids = nodeIds.slice(0, nodeCount);
@@ -193,11 +202,16 @@ function trainedPredictor(): ReadinessPredictor {
 describe('evaluate (properties)', () => {
   it('never produces a Problem validateProblem rejects', () => {
     fc.assert(
-      fc.property(arbSnapshot, fc.constantFrom(1, 7, 1000), fc.constantFrom(10, 0.5, Infinity), (snapshot, creditUnit, halfLife) => {
-        const problem = evaluate(snapshot, trainedPredictor(), { creditUnit, halfLife });
-        expect(() => validateProblem(problem)).not.toThrow();
-        expect(problem.sessions.length).toBe(snapshot.sessions.length);
-      }),
+      fc.property(
+        arbSnapshot,
+        fc.constantFrom(1, 7, 1000),
+        fc.constantFrom(10, 0.5, Infinity),
+        (snapshot, creditUnit, halfLife) => {
+          const problem = evaluate(snapshot, trainedPredictor(), { creditUnit, halfLife });
+          expect(() => validateProblem(problem)).not.toThrow();
+          expect(problem.sessions.length).toBe(snapshot.sessions.length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -216,7 +230,9 @@ describe('evaluate (properties)', () => {
 
   it('on arbitrary input either throws a typed error or produces a valid Problem', () => {
     const junk = fc.anything({ maxDepth: 4, withNullPrototype: false });
-    const mutated = fc.tuple(arbSnapshot, fc.constantFrom('time', 'nodes', 'sessions'), junk).map(([s, key, v]) => ({ ...s, [key]: v }));
+    const mutated = fc
+      .tuple(arbSnapshot, fc.constantFrom('time', 'nodes', 'sessions'), junk)
+      .map(([s, key, v]) => ({ ...s, [key]: v }));
     fc.assert(
       fc.property(fc.oneof(junk, mutated), (input) => {
         let problem: Problem;

@@ -24,24 +24,25 @@ function budgetOne(problem: Problem): Plan {
 describe('fallback labels', () => {
   it('every fallback names its heuristic, and the name agrees with BFD computed on its own', () => {
     const seen = new Set<string>();
-    for (let seed = 1; seed <= 40; seed++) for (const sessions of [12, 24]) {
-      const problem = randomTickProblem(seed, { nodes: 1 + (seed % 4), sessions, capacity: 48_000, cachedRate: 0.3 });
-      const plan = budgetOne(problem);
-      if (plan.status !== 'fallback') continue;
-      const byValue = bfd(problem, { quantum: 1024, order: 'value' }).value;
-      const byTokens = bfd(problem, { quantum: 1024, order: 'tokens' }).value;
-      const h = plan.stats.heuristic;
-      seen.add(`${plan.stats.path}:${h}`);
-      if (plan.stats.path === 'bfd') {
-        expect(['bfd', 'bfd-tokens']).toContain(h);
-        expect(plan.value).toEqual(h === 'bfd' ? byValue : byTokens);
-      } else {
-        expect(plan.stats.path).toBe('heuristic');
-        expect(['credit-greedy-density', 'credit-greedy-value', 'credit-decomposition']).toContain(h);
-        expect(compareValues(plan.value, byValue)).toBeGreaterThan(0);
-        expect(compareValues(plan.value, byTokens)).toBeGreaterThan(0);
+    for (let seed = 1; seed <= 40; seed++)
+      for (const sessions of [12, 24]) {
+        const problem = randomTickProblem(seed, { nodes: 1 + (seed % 4), sessions, capacity: 48_000, cachedRate: 0.3 });
+        const plan = budgetOne(problem);
+        if (plan.status !== 'fallback') continue;
+        const byValue = bfd(problem, { quantum: 1024, order: 'value' }).value;
+        const byTokens = bfd(problem, { quantum: 1024, order: 'tokens' }).value;
+        const h = plan.stats.heuristic;
+        seen.add(`${plan.stats.path}:${h}`);
+        if (plan.stats.path === 'bfd') {
+          expect(['bfd', 'bfd-tokens']).toContain(h);
+          expect(plan.value).toEqual(h === 'bfd' ? byValue : byTokens);
+        } else {
+          expect(plan.stats.path).toBe('heuristic');
+          expect(['credit-greedy-density', 'credit-greedy-value', 'credit-decomposition']).toContain(h);
+          expect(compareValues(plan.value, byValue)).toBeGreaterThan(0);
+          expect(compareValues(plan.value, byTokens)).toBeGreaterThan(0);
+        }
       }
-    }
     expect(seen.size).toBeGreaterThan(1);
     // Both kinds occur on these ticks, so neither branch above is vacuous.
     expect([...seen].some((s) => s.startsWith('bfd:'))).toBe(true);

@@ -51,9 +51,27 @@ function viaKernel(kernel: TaoKernel, packed: PackedProblem, quota: number): Out
 }
 
 const shapes: { name: string; runs: number; limits: Partial<ShapeLimits>; quanta: number[]; twins: boolean }[] = [
-  { name: '1-3 nodes, up to 12 sessions', runs: 1500, limits: { maxNodes: 3, maxSessions: 12, maxCapacity: 60, maxWeight: 20 }, quanta: [1, 2, 3], twins: false },
-  { name: 'twin nodes (interchangeable classes)', runs: 800, limits: { minNodes: 1, maxNodes: 3, maxSessions: 12, maxCapacity: 40, maxWeight: 15 }, quanta: [1, 2], twins: true },
-  { name: '4-8 nodes (several usage words at quantum 1)', runs: 400, limits: { minNodes: 4, maxNodes: 8, maxSessions: 10, maxCapacity: 5000, maxWeight: 2000 }, quanta: [1, 7], twins: false },
+  {
+    name: '1-3 nodes, up to 12 sessions',
+    runs: 1500,
+    limits: { maxNodes: 3, maxSessions: 12, maxCapacity: 60, maxWeight: 20 },
+    quanta: [1, 2, 3],
+    twins: false,
+  },
+  {
+    name: 'twin nodes (interchangeable classes)',
+    runs: 800,
+    limits: { minNodes: 1, maxNodes: 3, maxSessions: 12, maxCapacity: 40, maxWeight: 15 },
+    quanta: [1, 2],
+    twins: true,
+  },
+  {
+    name: '4-8 nodes (several usage words at quantum 1)',
+    runs: 400,
+    limits: { minNodes: 4, maxNodes: 8, maxSessions: 10, maxCapacity: 5000, maxWeight: 2000 },
+    quanta: [1, 7],
+    twins: false,
+  },
 ];
 
 describe('WASM frontier == TypeScript reference (plan, value, counters)', () => {
@@ -89,17 +107,20 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
   it('solveFrontierReference: the brute-force optimum, and the value and counters of the WASM frontier path', async () => {
     const solver = await loadSolver();
     fc.assert(
-      fc.property(quantizedCaseArb({ maxNodes: 3, maxSessions: 8, maxCapacity: 30, maxWeight: 12 }, [1, 2, 3]), ({ problem, quantum }) => {
-        const ref = solveFrontierReference(problem, { quantum });
-        expect(ref.status).toBe('optimal');
-        expect(ref.value).toEqual(bruteForceOptimum(problem, quantum));
-        expectFeasible(problem, ref);
-        const wasm = solver.solve(problem, { quantum, path: 'frontier' });
-        if (wasm.stats.keyFits === true) {
-          expect(wasm.value).toEqual(ref.value);
-          expect(wasm.stats.frontier).toEqual(ref.stats.frontier);
-        }
-      }),
+      fc.property(
+        quantizedCaseArb({ maxNodes: 3, maxSessions: 8, maxCapacity: 30, maxWeight: 12 }, [1, 2, 3]),
+        ({ problem, quantum }) => {
+          const ref = solveFrontierReference(problem, { quantum });
+          expect(ref.status).toBe('optimal');
+          expect(ref.value).toEqual(bruteForceOptimum(problem, quantum));
+          expectFeasible(problem, ref);
+          const wasm = solver.solve(problem, { quantum, path: 'frontier' });
+          if (wasm.stats.keyFits === true) {
+            expect(wasm.value).toEqual(ref.value);
+            expect(wasm.stats.frontier).toEqual(ref.stats.frontier);
+          }
+        },
+      ),
       { numRuns: 400, seed: 99 },
     );
     solver.close();
@@ -107,11 +128,15 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
 
   it('the debug build (ABI assertions on) agrees too', () => {
     fc.assert(
-      fc.property(problemArb({ maxNodes: 4, maxSessions: 10, maxCapacity: 40, maxWeight: 15 }), fc.constantFrom(1, 2), (problem, quantum) => {
-        const { packed } = prepare(problem, { quantum });
-        if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-        expect(viaKernel(kernels.debug, packed, 5)).toEqual(viaReference(packed, 1e12));
-      }),
+      fc.property(
+        problemArb({ maxNodes: 4, maxSessions: 10, maxCapacity: 40, maxWeight: 15 }),
+        fc.constantFrom(1, 2),
+        (problem, quantum) => {
+          const { packed } = prepare(problem, { quantum });
+          if (sessionsKept(packed) === 0 || !packed.keyFits) return;
+          expect(viaKernel(kernels.debug, packed, 5)).toEqual(viaReference(packed, 1e12));
+        },
+      ),
       { numRuns: 300, seed: 4242 },
     );
   });

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
-import { MAX_COMMAND_LENGTH, MAX_CORPUS_BYTES, MAX_PREDICTOR_HISTORY_SLOTS, MAX_SESSIONS } from './helpers/internals.js';
+import {
+  MAX_COMMAND_LENGTH,
+  MAX_CORPUS_BYTES,
+  MAX_PREDICTOR_HISTORY_SLOTS,
+  MAX_SESSIONS,
+} from './helpers/internals.js';
 import { evaluate } from './helpers/internals.js';
 import { ReadinessPredictor } from './helpers/internals.js';
 import { resolveSolveOptions } from './helpers/internals.js';
@@ -39,8 +44,12 @@ const problemWithCredit = (credit: unknown): unknown => ({
 describe('only plain objects are read', () => {
   it('refuses a Map or a Date as credit instead of reading it as no credit', () => {
     expect(() => solver.solve(problemWithCredit(new Map([['a', 5]])) as Problem)).toThrow(InvalidTypeError);
-    expect(() => solver.solve(problemWithCredit(new Map([['a', 5]])) as Problem)).toThrow('problem.sessions[0].credit must be a plain object');
-    expect(() => solver.solve(problemWithCredit(new Date()) as Problem)).toThrow('problem.sessions[0].credit must be a plain object');
+    expect(() => solver.solve(problemWithCredit(new Map([['a', 5]])) as Problem)).toThrow(
+      'problem.sessions[0].credit must be a plain object',
+    );
+    expect(() => solver.solve(problemWithCredit(new Date()) as Problem)).toThrow(
+      'problem.sessions[0].credit must be a plain object',
+    );
   });
 
   it('accepts a null-prototype credit record', () => {
@@ -72,8 +81,12 @@ describe('unknown options are found by own keys', () => {
   }
 
   it('refuses "constructor" and "__proto__" as problem and setting fields', () => {
-    expect(() => validateProblem(JSON.parse('{"nodes":[],"sessions":[],"__proto__":{}}'))).toThrow('problem.__proto__ is not a known field');
-    expect(() => parseSetting(JSON.parse('{"name":"x","extends":"ds-16","constructor":1}'))).toThrow('setting.constructor is not a known field');
+    expect(() => validateProblem(JSON.parse('{"nodes":[],"sessions":[],"__proto__":{}}'))).toThrow(
+      'problem.__proto__ is not a known field',
+    );
+    expect(() => parseSetting(JSON.parse('{"name":"x","extends":"ds-16","constructor":1}'))).toThrow(
+      'setting.constructor is not a known field',
+    );
   });
 });
 
@@ -95,7 +108,9 @@ describe('id-keyed records keep every id', () => {
   });
 
   it('credits a node whose id is "__proto__"', () => {
-    const p = JSON.parse('{"nodes":[{"id":"__proto__","capacity":64}],"sessions":[{"id":"s","weight":16,"tokens":1,"ready":true,"credit":{"__proto__":4}}]}') as Problem;
+    const p = JSON.parse(
+      '{"nodes":[{"id":"__proto__","capacity":64}],"sessions":[{"id":"s","weight":16,"tokens":1,"ready":true,"credit":{"__proto__":4}}]}',
+    ) as Problem;
     expect(solver.solve(p).value.credit).toBe(4);
   });
 });
@@ -105,13 +120,25 @@ describe('input sizes are bounded by package limits', () => {
     const snapshot: Snapshot = {
       time: 10,
       nodes: [{ id: 'a', capacity: 1000 }],
-      sessions: [{ id: 's', tokens: 1, tool: { name: 'bash', startedAt: 0, command: `sleep 3; ${'x'.repeat(MAX_COMMAND_LENGTH)}` } }],
+      sessions: [
+        {
+          id: 's',
+          tokens: 1,
+          tool: { name: 'bash', startedAt: 0, command: `sleep 3; ${'x'.repeat(MAX_COMMAND_LENGTH)}` },
+        },
+      ],
     };
     expect(() => evaluate(snapshot, new ReadinessPredictor())).toThrow(InvalidValueError);
-    expect(() => evaluate(snapshot, new ReadinessPredictor())).toThrow(`snapshot.sessions[0].tool.command must have at most ${MAX_COMMAND_LENGTH} characters`);
+    expect(() => evaluate(snapshot, new ReadinessPredictor())).toThrow(
+      `snapshot.sessions[0].tool.command must have at most ${MAX_COMMAND_LENGTH} characters`,
+    );
     const p = new ReadinessPredictor();
-    expect(() => p.ready({ name: 'bash', startedAt: 0, command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) }, 1)).toThrow('tool.command must have at most');
-    expect(() => p.observe({ name: 'bash', startedAt: 0, returnedAt: 1, command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) })).toThrow('call.command must have at most');
+    expect(() => p.ready({ name: 'bash', startedAt: 0, command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) }, 1)).toThrow(
+      'tool.command must have at most',
+    );
+    expect(() =>
+      p.observe({ name: 'bash', startedAt: 0, returnedAt: 1, command: 'x'.repeat(MAX_COMMAND_LENGTH + 1) }),
+    ).toThrow('call.command must have at most');
   });
 
   it('reads a command of exactly MAX_COMMAND_LENGTH characters', () => {
@@ -123,14 +150,20 @@ describe('input sizes are bounded by package limits', () => {
   it('checks the session count before reading any session', () => {
     // 10^6 holes: a check that walked the sessions first would throw on sessions[0], not on the count.
     const sessions = new Array<unknown>(1_000_000);
-    expect(() => validateProblem({ nodes: [], sessions })).toThrow(`problem.sessions must have at most ${MAX_SESSIONS} entries (has 1000000)`);
+    expect(() => validateProblem({ nodes: [], sessions })).toThrow(
+      `problem.sessions must have at most ${MAX_SESSIONS} entries (has 1000000)`,
+    );
   });
 
   it('restores a predictor only within the package history limit, whatever the JSON sets', () => {
     const json = new ReadinessPredictor().toJSON();
     const big = { ...json, options: { ...json.options, maxTools: 65536, window: 4096 } };
-    expect(() => ReadinessPredictor.fromJSON(big)).toThrow(`json.options.maxTools * json.options.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS}`);
-    expect(() => new ReadinessPredictor({ maxTools: 65536, window: 4096 })).toThrow(`options.maxTools * options.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS}`);
+    expect(() => ReadinessPredictor.fromJSON(big)).toThrow(
+      `json.options.maxTools * json.options.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS}`,
+    );
+    expect(() => new ReadinessPredictor({ maxTools: 65536, window: 4096 })).toThrow(
+      `options.maxTools * options.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS}`,
+    );
   });
 
   it('refuses a restored probe opened before its call started', () => {
@@ -140,7 +173,9 @@ describe('input sizes are bounded by package limits', () => {
     expect(json.probes).toHaveLength(1);
     expect(() => ReadinessPredictor.fromJSON(json)).not.toThrow();
     const early = { ...json, probes: [{ ...json.probes[0]!, openedAt: -5, until: -4, next: -3 }] };
-    expect(() => ReadinessPredictor.fromJSON(early)).toThrow('json.probes[0].openedAt must not be before json.probes[0].startedAt');
+    expect(() => ReadinessPredictor.fromJSON(early)).toThrow(
+      'json.probes[0].openedAt must not be before json.probes[0].startedAt',
+    );
   });
 });
 
@@ -149,21 +184,31 @@ describe('simulator settings', () => {
     for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       expect(() => namedSetting(name, '--setting')).toThrow(InvalidValueError);
       expect(() => parseSetting({ name: 'x', extends: name })).toThrow('setting.extends must be one of');
-      expect(() => parseSetting({ name: 'x', extends: 'ds-16', workload: name })).toThrow('setting.workload must be one of');
+      expect(() => parseSetting({ name: 'x', extends: 'ds-16', workload: name })).toThrow(
+        'setting.workload must be one of',
+      );
     }
   });
 
   it('refuses malformed simulate options with a typed error before any run', async () => {
     await expect(simulate(null as never)).rejects.toThrow('options must be an object');
     await expect(simulate(new Date() as never)).rejects.toThrow('options must be a plain object');
-    await expect(simulate({ setting: 'ds-16', constructor: 1 } as never)).rejects.toThrow('options.constructor is not a known option');
-    await expect(simulate({ setting: 'ds-16', tao: { toString: 1 } } as never)).rejects.toThrow('options.tao.toString is not a known option');
+    await expect(simulate({ setting: 'ds-16', constructor: 1 } as never)).rejects.toThrow(
+      'options.constructor is not a known option',
+    );
+    await expect(simulate({ setting: 'ds-16', tao: { toString: 1 } } as never)).rejects.toThrow(
+      'options.tao.toString is not a known option',
+    );
     await expect(simulate({ setting: {} as never })).rejects.toThrow(InvalidTypeError);
-    await expect(simulate({ setting: 'ds-16', mode: new Map() as never })).rejects.toThrow('mode must be a plain object');
+    await expect(simulate({ setting: 'ds-16', mode: new Map() as never })).rejects.toThrow(
+      'mode must be a plain object',
+    );
   });
 
   it('refuses more workers than a snapshot may hold sessions, naming the field', () => {
-    expect(() => parseSetting({ name: 'x', extends: 'ds-16', workers: 100_000 })).toThrow(`setting.workers must be an integer from 1 to ${MAX_SESSIONS}`);
+    expect(() => parseSetting({ name: 'x', extends: 'ds-16', workers: 100_000 })).toThrow(
+      `setting.workers must be an integer from 1 to ${MAX_SESSIONS}`,
+    );
   });
 });
 
@@ -179,7 +224,13 @@ describe('bench corpora', () => {
     window: 'test',
     fingerprint: async () => fingerprint,
     record: async (_s, _seed, count) =>
-      Array.from({ length: count }, (_, i): Problem => ({ nodes: [{ id: 'a', capacity: 100 }], sessions: [{ id: `s${i}`, weight: 10, tokens: 1, ready: true }] })),
+      Array.from(
+        { length: count },
+        (_, i): Problem => ({
+          nodes: [{ id: 'a', capacity: 100 }],
+          sessions: [{ id: `s${i}`, weight: 10, tokens: 1, ready: true }],
+        }),
+      ),
   });
 
   it('never deletes a file in the cache directory it did not write', async () => {
@@ -192,7 +243,9 @@ describe('bench corpora', () => {
     expect(files).toContain('ds-16-seed1-n5-mynotes.jsonl');
     expect(files).toContain('ds-16-seed1-n5-other.jsonl');
     // The stale cache file of fp1 (its own) is still removed: one cache file of ours remains.
-    expect(files.filter((f) => f !== 'ds-16-seed1-n5-mynotes.jsonl' && f !== 'ds-16-seed1-n5-other.jsonl')).toHaveLength(1);
+    expect(
+      files.filter((f) => f !== 'ds-16-seed1-n5-mynotes.jsonl' && f !== 'ds-16-seed1-n5-other.jsonl'),
+    ).toHaveLength(1);
   });
 
   it('refuses a pinned gzip corpus that expands past the decompression cap', async () => {
@@ -203,8 +256,8 @@ describe('bench corpora', () => {
     const member = gzipSync(Buffer.alloc(2 ** 20), { level: 9 });
     const bomb = Buffer.concat(Array.from({ length: MAX_CORPUS_BYTES / 2 ** 20 + 1 }, () => member));
     await writeFile(join(pinned, pinnedFileName('ds-16', 1, 5)), bomb);
-    await expect(loadCorpus(source('fp1'), 'ds-16', { seed: 1, count: 5, cacheDir: join(dir, 'c2'), readDirs: [pinned] })).rejects.toThrow(
-      /expands past/,
-    );
+    await expect(
+      loadCorpus(source('fp1'), 'ds-16', { seed: 1, count: 5, cacheDir: join(dir, 'c2'), readDirs: [pinned] }),
+    ).rejects.toThrow(/expands past/);
   });
 });

@@ -17,7 +17,12 @@ import { useKernels } from './helpers/kernels.js';
 const kernels = useKernels();
 
 /** A meter that never stops. */
-const unbounded = (): WorkMeter => new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+const unbounded = (): WorkMeter =>
+  new WorkMeter(
+    Number.POSITIVE_INFINITY,
+    () => undefined,
+    () => 'budget',
+  );
 
 /** Items in efficiency order (exact, by cross products; ties by index), as the search passes them. */
 function efficiencyOrder(w: readonly number[], p: readonly number[]): Int32Array {
@@ -37,21 +42,48 @@ interface Run {
   readonly ceilingStops: number;
 }
 
-function run(kernel: TaoKernel | null, w: readonly number[], p: readonly number[], cap: number, threshold: number, pollSteps?: number): Run {
+function run(
+  kernel: TaoKernel | null,
+  w: readonly number[],
+  p: readonly number[],
+  cap: number,
+  threshold: number,
+  pollSteps?: number,
+): Run {
   const scratch = new KnapsackScratch();
   scratch.kernel = kernel;
   if (pollSteps !== undefined) scratch.pollSteps = pollSteps;
   const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
   const order = efficiencyOrder(w, p);
-  const found: KnapsackAnswer | null = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters);
-  const answer = found === null ? null : { value: found.value, weight: found.weight, chosen: Array.from(found.chosen.subarray(0, found.count)) };
+  const found: KnapsackAnswer | null = knapsack(
+    order,
+    order.length,
+    p,
+    w,
+    cap,
+    threshold,
+    unbounded(),
+    scratch,
+    counters,
+  );
+  const answer =
+    found === null
+      ? null
+      : { value: found.value, weight: found.weight, chosen: Array.from(found.chosen.subarray(0, found.count)) };
   return { answer, states: counters.states, swapCuts: scratch.swapCuts, ceilingStops: counters.ceilingStops };
 }
 
 /** Sessions of `tokens` weighing tokens + reserve in quanta (rounded up), worth their tokens plus a ready bonus above every token sum. */
-function sessionItems(rows: readonly { tokens: number; ready: boolean }[], quantum: number, reserve: number): { w: number[]; p: number[] } {
+function sessionItems(
+  rows: readonly { tokens: number; ready: boolean }[],
+  quantum: number,
+  reserve: number,
+): { w: number[]; p: number[] } {
   const bonus = rows.reduce((a, x) => a + x.tokens, 0) + 1;
-  return { w: rows.map((x) => Math.ceil((x.tokens + reserve) / quantum)), p: rows.map((x) => x.tokens + (x.ready ? bonus : 0)) };
+  return {
+    w: rows.map((x) => Math.ceil((x.tokens + reserve) / quantum)),
+    p: rows.map((x) => x.tokens + (x.ready ? bonus : 0)),
+  };
 }
 
 describe('core DP: WebAssembly kernel and TypeScript twin', () => {
@@ -59,7 +91,13 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.record({ w: fc.integer({ min: 1, max: 40 }), p: fc.integer({ min: 1, max: 60 }), tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean(), huge: fc.integer({ min: 2 ** 45, max: 2 ** 48 }) }),
+          fc.record({
+            w: fc.integer({ min: 1, max: 40 }),
+            p: fc.integer({ min: 1, max: 60 }),
+            tokens: fc.integer({ min: 1, max: 400 }),
+            ready: fc.boolean(),
+            huge: fc.integer({ min: 2 ** 45, max: 2 ** 48 }),
+          }),
           { minLength: 1, maxLength: 14 },
         ),
         fc.constantFrom('free', 'p=w', 'sessions', 'near 2^48'),
@@ -71,10 +109,14 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
           const { w, p } =
             profile === 'sessions'
               ? sessionItems(raw, 4, 16)
-              : { w: raw.map((x) => (profile === 'near 2^48' ? x.w * 25_000 : x.w)), p: raw.map((x) => (profile === 'p=w' ? x.w : profile === 'near 2^48' ? x.huge : x.p)) };
+              : {
+                  w: raw.map((x) => (profile === 'near 2^48' ? x.w * 25_000 : x.w)),
+                  p: raw.map((x) => (profile === 'p=w' ? x.w : profile === 'near 2^48' ? x.huge : x.p)),
+                };
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
           const best = enumerateKnapsack(w, p, cap).value;
-          const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
+          const threshold =
+            thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
           const twin = run(null, w, p, cap, threshold);
           expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
           expect(run(kernels.debug, w, p, cap, threshold, pollSteps)).toEqual(twin);
@@ -92,7 +134,10 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
     let cuts = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 60_000 }), ready: fc.boolean() }), { minLength: 40, maxLength: 120 }),
+        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 60_000 }), ready: fc.boolean() }), {
+          minLength: 40,
+          maxLength: 120,
+        }),
         fc.double({ min: 1.02, max: 1.3, noNaN: true }),
         fc.constantFrom(1, 16),
         (rows, rho, quantum) => {
@@ -131,7 +176,8 @@ describe('core DP: pairing and the ceiling', () => {
           const p = w.map((x) => (profile === 'strong' ? x + 100 : profile === 'p=w' ? x : Math.max(1, x - 100)));
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
           const best = capacityKnapsack(w, p, cap);
-          const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
+          const threshold =
+            thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
           const twin = run(null, w, p, cap, threshold);
           expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
           expect(run(kernels.release, w, p, cap, threshold, 97)).toEqual(twin);
@@ -160,7 +206,10 @@ describe('core DP: the work budget', () => {
   it('stops both twins before the same layer, with the same work counted and the same halting checks asked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 40_000 }), ready: fc.boolean() }), { minLength: 30, maxLength: 80 }),
+        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 40_000 }), ready: fc.boolean() }), {
+          minLength: 30,
+          maxLength: 80,
+        }),
         fc.double({ min: 1.02, max: 1.3, noNaN: true }),
         fc.double({ min: 0, max: 1.2, noNaN: true }),
         (rows, rho, share) => {
@@ -170,7 +219,11 @@ describe('core DP: the work budget', () => {
           const budget = Math.floor(total * share);
           const outcome = (kernel: TaoKernel | null) => {
             let asked = 0;
-            const meter = new WorkMeter(budget, () => (asked++, undefined), (work) => `budget after ${work}`);
+            const meter = new WorkMeter(
+              budget,
+              () => (asked++, undefined),
+              (work) => `budget after ${work}`,
+            );
             const scratch = new KnapsackScratch();
             scratch.kernel = kernel;
             const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
@@ -220,7 +273,9 @@ describe('core DP: the halting check inside a layer', () => {
       scratch.kernel = kernel;
       scratch.pollSteps = 64;
       const order = efficiencyOrder(w, p);
-      expect(() => knapsack(order, order.length, p, w, cap, -1, meter, scratch, { knapsacks: 0, states: 0, ceilingStops: 0 })).toThrow(MkpHalt);
+      expect(() =>
+        knapsack(order, order.length, p, w, cap, -1, meter, scratch, { knapsacks: 0, states: 0, ceilingStops: 0 }),
+      ).toThrow(MkpHalt);
       expect(asked).toBe(1);
       // Asked inside a layer of more than 64 states, before the meter's own check was due, and stopped there.
       expect(paidWhenAsked).toBeGreaterThan(64);
@@ -231,7 +286,11 @@ describe('core DP: the halting check inside a layer', () => {
     it(`${name}: a check that never says stop is asked about once per pollSteps merge steps`, () => {
       const kernel = name === 'WebAssembly' ? kernels.release : null;
       let asked = 0;
-      const meter = new WorkMeter(Number.POSITIVE_INFINITY, () => (asked++, undefined), () => 'budget');
+      const meter = new WorkMeter(
+        Number.POSITIVE_INFINITY,
+        () => (asked++, undefined),
+        () => 'budget',
+      );
       const scratch = new KnapsackScratch();
       scratch.kernel = kernel;
       scratch.pollSteps = 50;
@@ -241,7 +300,9 @@ describe('core DP: the halting check inside a layer', () => {
       // Every merge step is one state paid for; a layer of L steps asks floor((L - 1) / 50) times, and
       // there are at most 60 layers (one per item); the meter's own check adds one per METER_CHECK_WORK units.
       expect(asked).toBeGreaterThanOrEqual(Math.floor(counters.states / 50) - 60);
-      expect(asked).toBeLessThanOrEqual(Math.floor(counters.states / 50) + Math.ceil(counters.states / METER_CHECK_WORK));
+      expect(asked).toBeLessThanOrEqual(
+        Math.floor(counters.states / 50) + Math.ceil(counters.states / METER_CHECK_WORK),
+      );
     });
   }
 });

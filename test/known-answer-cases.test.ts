@@ -27,9 +27,10 @@ interface CaseFile {
   runs: CaseRun[];
 }
 
-
 const dir = new URL('./cases/', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 const solvers = useSolvers();
 
@@ -49,7 +50,9 @@ for (const file of files) {
             expect(plan.value).toEqual(run.value);
             expectFeasible(c.problem, plan);
             if (run.admitted !== undefined) expect(plan.assignments).toHaveLength(run.admitted);
-            expect(plan.stats.path).toSatisfy((p: SolvePath) => (run.path !== undefined ? p === run.path : EXACT_PATHS[path].includes(p)));
+            expect(plan.stats.path).toSatisfy((p: SolvePath) =>
+              run.path !== undefined ? p === run.path : EXACT_PATHS[path].includes(p),
+            );
           }
         }
         const ref = solveReference(c.problem, run.options);

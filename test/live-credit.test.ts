@@ -53,7 +53,9 @@ describe('live credit', () => {
       sessions: [{ id: 'a', tokens: 5, cache: [{ node: 'n0', tokens: 4, observedAt: 0, live: 5 }] }],
     };
     expect(() => evaluate(bad, predictor)).toThrow(
-      new InvalidValueError('snapshot.sessions[0].cache[0].live must be an integer from 0 to snapshot.sessions[0].cache[0].tokens (4)'),
+      new InvalidValueError(
+        'snapshot.sessions[0].cache[0].live must be an integer from 0 to snapshot.sessions[0].cache[0].tokens (4)',
+      ),
     );
   });
 });

@@ -59,13 +59,17 @@ describe('loadSolver({ wasm })', () => {
   it('refuses what is not bytes or a URL with InvalidTypeError naming options.wasm', async () => {
     for (const wasm of ['build/tao.wasm', 42, {}, [0, 97, 115, 109], new Int32Array(4)]) {
       await expect(loadSolver({ wasm } as never)).rejects.toThrow(InvalidTypeError);
-      await expect(loadSolver({ wasm } as never)).rejects.toThrow('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
+      await expect(loadSolver({ wasm } as never)).rejects.toThrow(
+        'options.wasm must be an ArrayBuffer, a Uint8Array or a URL',
+      );
     }
   });
 
   it('refuses bytes that are not a WebAssembly module', async () => {
     await expect(loadSolver({ wasm: new Uint8Array([1, 2, 3]) })).rejects.toThrow(InvalidValueError);
-    await expect(loadSolver({ wasm: new Uint8Array(0) })).rejects.toThrow(/^options\.wasm is not a WebAssembly module: /);
+    await expect(loadSolver({ wasm: new Uint8Array(0) })).rejects.toThrow(
+      /^options\.wasm is not a WebAssembly module: /,
+    );
   });
 
   it('refuses a valid module that is not this package’s (no memory, no ABI)', async () => {
@@ -80,10 +84,14 @@ describe('loadSolver({ wasm })', () => {
     );
     await expect(loadSolver({ wasm: new URL('/missing.wasm', base) })).rejects.toThrow(/could not be read: HTTP 404$/);
     await expect(loadSolver({ wasm: new URL('ftp://example.com/tao.wasm') })).rejects.toThrow(InvalidValueError);
-    await expect(loadSolver({ wasm: new URL('ftp://example.com/tao.wasm') })).rejects.toThrow('options.wasm must be a file:, http:, https:, data: URL, not ftp:');
+    await expect(loadSolver({ wasm: new URL('ftp://example.com/tao.wasm') })).rejects.toThrow(
+      'options.wasm must be a file:, http:, https:, data: URL, not ftp:',
+    );
   });
 
   it('refuses build and wasm together', async () => {
-    await expect(loadSolver({ build: 'debug', wasm: WASM })).rejects.toThrow('options.build and options.wasm exclude each other');
+    await expect(loadSolver({ build: 'debug', wasm: WASM })).rejects.toThrow(
+      'options.build and options.wasm exclude each other',
+    );
   });
 });

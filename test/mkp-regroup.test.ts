@@ -113,10 +113,17 @@ function planValue(c: Case, node: Int32Array): number {
 function orderOf(c: Case): Int32Array {
   const ids: number[] = [];
   c.value.forEach((v, j) => v > 0 && ids.push(j));
-  return Int32Array.from(ids.sort((a, b) => c.value[b]! * c.inst.qweight[a]! - c.value[a]! * c.inst.qweight[b]! || a - b));
+  return Int32Array.from(
+    ids.sort((a, b) => c.value[b]! * c.inst.qweight[a]! - c.value[a]! * c.inst.qweight[b]! || a - b),
+  );
 }
 
-const unbounded = (): WorkMeter => new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+const unbounded = (): WorkMeter =>
+  new WorkMeter(
+    Number.POSITIVE_INFINITY,
+    () => undefined,
+    () => 'budget',
+  );
 
 describe('regroup', () => {
   it('tries pairs, then triples', () => {
@@ -160,7 +167,18 @@ describe('regroup', () => {
       node.forEach((b, j) => {
         if (b >= 0 && c.value[j] === 0) room[b] = room[b]! - c.inst.qweight[j]!;
       });
-      for (const g of [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3], [0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]) {
+      for (const g of [
+        [0, 1],
+        [0, 2],
+        [0, 3],
+        [1, 2],
+        [1, 3],
+        [2, 3],
+        [0, 1, 2],
+        [0, 1, 3],
+        [0, 2, 3],
+        [1, 2, 3],
+      ]) {
         const pool: number[] = [];
         let held = 0;
         node.forEach((b, j) => {
@@ -173,7 +191,12 @@ describe('regroup', () => {
           capacity: Float64Array.from(g, (b) => room[b]!),
           candidate: Uint8Array.from(pool.flatMap((j) => g.map((b) => c.inst.candidate[j * 4 + b]!))),
         };
-        expect(enumerate(sub, Float64Array.from(pool, (j) => c.value[j]!)).value).toBe(held);
+        expect(
+          enumerate(
+            sub,
+            Float64Array.from(pool, (j) => c.value[j]!),
+          ).value,
+        ).toBe(held);
       }
     }
     expect(improved).toBeGreaterThan(20);
@@ -199,7 +222,11 @@ describe('regroup', () => {
       const node = somePlan(c, seededRandom(seed), true);
       const plan = { node, value: planValue(c, node) };
       const start = plan.value;
-      const meter = new WorkMeter(8 + 3 * orderOf(c).length, () => undefined, () => 'budget');
+      const meter = new WorkMeter(
+        8 + 3 * orderOf(c).length,
+        () => undefined,
+        () => 'budget',
+      );
       let halted = false;
       try {
         regroup(c.inst, c.value, orderOf(c), plan, Number.POSITIVE_INFINITY, enumerating({ n: 0 }), meter);

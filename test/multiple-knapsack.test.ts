@@ -16,10 +16,31 @@ import { seededRandom } from './helpers/internals.js';
 import { mkpProblem } from './helpers/internals.js';
 import { nearFittingProblem } from './helpers/internals.js';
 import { bfd, bfdPacked } from './helpers/internals.js';
-import { ceilRatio, floorRatio, knapsack, KnapsackScratch, movesBeyondReach, REFILL_WINDOW, type KnapsackAnswer } from './helpers/internals.js';
+import {
+  ceilRatio,
+  floorRatio,
+  knapsack,
+  KnapsackScratch,
+  movesBeyondReach,
+  REFILL_WINDOW,
+  type KnapsackAnswer,
+} from './helpers/internals.js';
 import { MkpHalt, WorkMeter } from './helpers/internals.js';
-import { SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY, noCounters, regroupPlan, searchMultipleKnapsack, type MkpOutcome } from './helpers/internals.js';
-import { maxSubsetSum, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH } from './helpers/internals.js';
+import {
+  SPLIT_BITSET_ROOM,
+  TIGHTEN_MAX_CAPACITY,
+  noCounters,
+  regroupPlan,
+  searchMultipleKnapsack,
+  type MkpOutcome,
+} from './helpers/internals.js';
+import {
+  maxSubsetSum,
+  SUBSET_SUM_MAX_CAPACITY,
+  SUBSET_SUM_WINDOW,
+  SubsetSumScratch,
+  WINDOW_GROWTH,
+} from './helpers/internals.js';
 import { nodeIndependentValues } from './helpers/internals.js';
 import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from './helpers/internals.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
@@ -41,7 +62,12 @@ beforeAll(async () => {
 afterAll(() => solver.close());
 
 /** A meter that never stops. */
-const unbounded = (): WorkMeter => new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+const unbounded = (): WorkMeter =>
+  new WorkMeter(
+    Number.POSITIVE_INFINITY,
+    () => undefined,
+    () => 'budget',
+  );
 
 /** Items in efficiency order (exact, by cross products; ties by index), as the search passes them. */
 function efficiencyOrder(w: number[], p: number[]): Int32Array {
@@ -75,11 +101,24 @@ function expectPlanWorthValue(packed: PackedProblem, values: Float64Array, out: 
 }
 
 /** Small problems whose values do not depend on the node: credit equal on every node or none. */
-function independentProblem(seed: number, opts: { nodes: number; sessions: number; eligibility: boolean; equalCapacities: boolean; twins: boolean; credited: boolean }): Problem {
+function independentProblem(
+  seed: number,
+  opts: {
+    nodes: number;
+    sessions: number;
+    eligibility: boolean;
+    equalCapacities: boolean;
+    twins: boolean;
+    credited: boolean;
+  },
+): Problem {
   const rnd = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const cap = int(8, 40);
-  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({ id: `n${b}`, capacity: opts.equalCapacities ? cap : int(0, 40) }));
+  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({
+    id: `n${b}`,
+    capacity: opts.equalCapacities ? cap : int(0, 40),
+  }));
   const sessions: ProblemSession[] = [];
   for (let i = 0; i < opts.sessions; i++) {
     if (opts.twins && i > 0 && rnd() < 0.35) {
@@ -125,7 +164,14 @@ describe('node-independent values', () => {
   it('are the packed keys when every session has one key on all its candidate nodes, else null', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10_000 }), fc.boolean(), (seed, differ) => {
-        const problem = independentProblem(seed, { nodes: 3, sessions: 6, eligibility: true, equalCapacities: false, twins: false, credited: true });
+        const problem = independentProblem(seed, {
+          nodes: 3,
+          sessions: 6,
+          eligibility: true,
+          equalCapacities: false,
+          twins: false,
+          credited: true,
+        });
         if (differ) {
           // One session worth more on one node than on the others.
           const s = problem.sessions[0]!;
@@ -144,7 +190,8 @@ describe('node-independent values', () => {
         expect(values !== null).toBe(independent);
         if (values !== null) {
           for (let j = 0; j < sessionsKept(packed); j++) {
-            for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1) expect(BigInt(values[j]!)).toBe(packed.key[j * m + b]);
+            for (let b = 0; b < m; b++)
+              if (packed.candidate[j * m + b] === 1) expect(BigInt(values[j]!)).toBe(packed.key[j * m + b]);
           }
         }
       }),
@@ -154,11 +201,35 @@ describe('node-independent values', () => {
 
   it('is null when the values sum to 2^53 or more (f64 sums would not be exact)', () => {
     // Credit 2^31 with about 2^22 tokens in all: each key is near 2^53.
-    const sessions = [0, 1].map((i) => ({ id: `s${i}`, weight: 10, tokens: 2 ** 21, ready: false, credit: { a: 2 ** 31, b: 2 ** 31 } }));
-    const { packed } = prepare({ nodes: [{ id: 'a', capacity: 10 }, { id: 'b', capacity: 10 }], sessions }, { quantum: 1 });
+    const sessions = [0, 1].map((i) => ({
+      id: `s${i}`,
+      weight: 10,
+      tokens: 2 ** 21,
+      ready: false,
+      credit: { a: 2 ** 31, b: 2 ** 31 },
+    }));
+    const { packed } = prepare(
+      {
+        nodes: [
+          { id: 'a', capacity: 10 },
+          { id: 'b', capacity: 10 },
+        ],
+        sessions,
+      },
+      { quantum: 1 },
+    );
     expect(packed.keyFits).toBe(true);
     expect(nodeIndependentValues(packed)).toBeNull();
-    const plan = solver.solve({ nodes: [{ id: 'a', capacity: 10 }, { id: 'b', capacity: 10 }], sessions }, { quantum: 1 });
+    const plan = solver.solve(
+      {
+        nodes: [
+          { id: 'a', capacity: 10 },
+          { id: 'b', capacity: 10 },
+        ],
+        sessions,
+      },
+      { quantum: 1 },
+    );
     expect(plan.stats.path).not.toBe('multiple-knapsack');
     expect(plan.value.credit).toBe(2 ** 32);
   });
@@ -171,7 +242,10 @@ describe('surrogate knapsack (core DP)', () => {
     const scratch = new KnapsackScratch();
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 30 }), p: fc.integer({ min: 1, max: 40 }) }), { minLength: 0, maxLength: 12 }),
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 30 }), p: fc.integer({ min: 1, max: 40 }) }), {
+          minLength: 0,
+          maxLength: 12,
+        }),
         fc.integer({ min: 0, max: 120 }),
         fc.constantFrom('free', 'p=w', 'p=w+5'),
         fc.integer({ min: -1, max: 150 }),
@@ -202,7 +276,10 @@ describe('surrogate knapsack (core DP)', () => {
     const before = scratch.swapCuts;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean(), twin: fc.boolean() }), { minLength: 1, maxLength: 16 }),
+        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean(), twin: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 16,
+        }),
         fc.constantFrom(1, 4, 16),
         fc.integer({ min: 0, max: 40 }),
         fc.double({ min: 0.3, max: 1.1, noNaN: true }),
@@ -217,7 +294,14 @@ describe('surrogate knapsack (core DP)', () => {
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
           const best = enumerateKnapsack(w, p, cap).value;
           // Thresholds: none, just below the optimum, at it, and a little below.
-          const threshold = thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 1 - thresholdMode * 7;
+          const threshold =
+            thresholdMode < 0
+              ? -1
+              : thresholdMode === 0
+                ? best - 1
+                : thresholdMode === 1
+                  ? best
+                  : best - 1 - thresholdMode * 7;
           const order = efficiencyOrder(w, p);
           const answer = knapsack(order, order.length, p, w, cap, threshold, unbounded(), scratch, counters());
           if (best <= threshold) {
@@ -240,12 +324,20 @@ describe('surrogate knapsack (core DP)', () => {
     let merged = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ dw: fc.integer({ min: 0, max: 40 }), dv: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ dw: fc.integer({ min: 0, max: 40 }), dv: fc.integer({ min: 1, max: 60 }) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         fc.integer({ min: 0, max: 60 }),
         fc.integer({ min: 0, max: 400 }),
         fc.integer({ min: -60, max: 60 }),
         fc.integer({ min: -100, max: 100 }),
-        fc.record({ pAdd: fc.integer({ min: 0, max: 30 }), wAdd: fc.integer({ min: 1, max: 30 }), more: fc.integer({ min: 0, max: 30 }), canRemove: fc.boolean() }),
+        fc.record({
+          pAdd: fc.integer({ min: 0, max: 30 }),
+          wAdd: fc.integer({ min: 1, max: 30 }),
+          more: fc.integer({ min: 0, max: 30 }),
+          canRemove: fc.boolean(),
+        }),
         (steps, w0, cap, dw, zOffset, e) => {
           // A list with weights ascending and values strictly ascending (as the DP keeps it).
           const sw: number[] = [];
@@ -272,7 +364,20 @@ describe('surrogate knapsack (core DP)', () => {
             if (r >= 0) return v * e.wAdd + r * e.pAdd > z * e.wAdd;
             return e.canRemove && v * wRemove + r * pRemove > z * wRemove;
           });
-          const skip = movesBeyondReach(sw, sv, sw.length, cap, z, dw, dv, e.pAdd, e.wAdd, e.canRemove, pRemove, wRemove);
+          const skip = movesBeyondReach(
+            sw,
+            sv,
+            sw.length,
+            cap,
+            z,
+            dw,
+            dv,
+            e.pAdd,
+            e.wAdd,
+            e.canRemove,
+            pRemove,
+            wRemove,
+          );
           expect(skip).toBe(!kept);
           if (skip) skipped++;
           else merged++;
@@ -284,7 +389,7 @@ describe('surrogate knapsack (core DP)', () => {
     expect(merged).toBeGreaterThan(300);
   });
 
-  it('a layer is never skipped where the test\'s products could reach 2^53', () => {
+  it("a layer is never skipped where the test's products could reach 2^53", () => {
     // Every moved state is far below z, but z times the item weight is past 2^53.
     expect(movesBeyondReach([1, 2], [1, 2], 2, 10, 2 ** 50, 1, 1, 1, 16, true, 2, 16)).toBe(false);
     expect(movesBeyondReach([1, 2], [1, 2], 2, 10, 2 ** 40, 1, 1, 1, 16, true, 2, 16)).toBe(true);
@@ -295,7 +400,10 @@ describe('surrogate knapsack (core DP)', () => {
     let better = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean() }), { minLength: 2, maxLength: 16 }),
+        fc.array(fc.record({ tokens: fc.integer({ min: 1, max: 400 }), ready: fc.boolean() }), {
+          minLength: 2,
+          maxLength: 16,
+        }),
         fc.constantFrom(1, 4, 16),
         fc.integer({ min: 0, max: 40 }),
         fc.double({ min: 0.3, max: 1.1, noNaN: true }),
@@ -323,7 +431,17 @@ describe('surrogate knapsack (core DP)', () => {
           for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) refill = Math.max(refill, fill(x));
           if (refill > fill(-1)) better++;
           const best = enumerateKnapsack(w, p, cap).value;
-          const answer = knapsack(Int32Array.from(order), order.length, p, w, cap, -1, unbounded(), scratch, counters());
+          const answer = knapsack(
+            Int32Array.from(order),
+            order.length,
+            p,
+            w,
+            cap,
+            -1,
+            unbounded(),
+            scratch,
+            counters(),
+          );
           expect(answer?.value ?? 0).toBe(best);
           expect(best).toBeGreaterThanOrEqual(refill);
           if (answer !== null) expect(chosenOf(answer).reduce((a, i) => a + p[i]!, 0)).toBe(best);
@@ -338,7 +456,10 @@ describe('surrogate knapsack (core DP)', () => {
     const scratch = new KnapsackScratch();
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 2 ** 20 }), p: fc.integer({ min: 2 ** 45, max: 2 ** 48 }) }), { minLength: 1, maxLength: 10 }),
+        fc.array(
+          fc.record({ w: fc.integer({ min: 1, max: 2 ** 20 }), p: fc.integer({ min: 2 ** 45, max: 2 ** 48 }) }),
+          { minLength: 1, maxLength: 10 },
+        ),
         fc.integer({ min: 1, max: 2 ** 22 }),
         (raw, cap) => {
           const w = raw.map((x) => x.w);
@@ -354,19 +475,24 @@ describe('surrogate knapsack (core DP)', () => {
 
   it('ceilRatio and floorRatio bracket the exact quotient (equal to it below 2^53), checked with BigInt', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 32 }), fc.oneof(fc.integer({ min: 1, max: 2 ** 20 }), fc.integer({ min: 1, max: 2 ** 52 })), fc.integer({ min: 1, max: 2 ** 32 }), (a, p, w) => {
-        const num = BigInt(a) * BigInt(p);
-        const floor = num / BigInt(w);
-        const ceil = floor * BigInt(w) === num ? floor : floor + 1n;
-        const up = ceilRatio(a, p, w);
-        const down = floorRatio(a, p, w);
-        expect(BigInt(up) >= ceil).toBe(true);
-        expect(BigInt(down) <= floor).toBe(true);
-        if (a * p < 2 ** 53) {
-          expect(BigInt(up)).toBe(ceil);
-          expect(BigInt(down)).toBe(floor);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 32 }),
+        fc.oneof(fc.integer({ min: 1, max: 2 ** 20 }), fc.integer({ min: 1, max: 2 ** 52 })),
+        fc.integer({ min: 1, max: 2 ** 32 }),
+        (a, p, w) => {
+          const num = BigInt(a) * BigInt(p);
+          const floor = num / BigInt(w);
+          const ceil = floor * BigInt(w) === num ? floor : floor + 1n;
+          const up = ceilRatio(a, p, w);
+          const down = floorRatio(a, p, w);
+          expect(BigInt(up) >= ceil).toBe(true);
+          expect(BigInt(down) <= floor).toBe(true);
+          if (a * p < 2 ** 53) {
+            expect(BigInt(up)).toBe(ceil);
+            expect(BigInt(down)).toBe(floor);
+          }
+        },
+      ),
       { numRuns: 2000, seed: 13 },
     );
   });
@@ -454,21 +580,25 @@ describe('bitset subset sum', () => {
     expect(windowed).toBeGreaterThan(10);
   });
 
-  it('fills a large capacity exactly through a window, at a fraction of the plain fold\'s work (near-fitting rooms)', () => {
+  it("fills a large capacity exactly through a window, at a fraction of the plain fold's work (near-fitting rooms)", () => {
     const scratch = new SubsetSumScratch();
     let cheap = 0;
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 130, max: 4000 }), { minLength: 30, maxLength: 70 }), fc.double({ min: 0.4, max: 0.8, noNaN: true }), (w, share) => {
-        const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share));
-        const { best, charged } = reachableTable(w, cap);
-        const meter = unbounded();
-        const items = Int32Array.from(w.map((_, i) => i));
-        const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
-        expect(s.sum).toBe(best);
-        expect(new Set(s.chosen).size).toBe(s.chosen.length);
-        expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
-        if (best === cap && meter.work * 2 < charged) cheap++;
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 130, max: 4000 }), { minLength: 30, maxLength: 70 }),
+        fc.double({ min: 0.4, max: 0.8, noNaN: true }),
+        (w, share) => {
+          const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share));
+          const { best, charged } = reachableTable(w, cap);
+          const meter = unbounded();
+          const items = Int32Array.from(w.map((_, i) => i));
+          const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
+          expect(s.sum).toBe(best);
+          expect(new Set(s.chosen).size).toBe(s.chosen.length);
+          expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
+          if (best === cap && meter.work * 2 < charged) cheap++;
+        },
+      ),
       { numRuns: 40, seed: 6 },
     );
     expect(cheap).toBeGreaterThan(30);
@@ -477,18 +607,22 @@ describe('bitset subset sum', () => {
   it('where no subset fills the capacity exactly (even weights, odd capacity) the windows give way to the plain fold: the same largest sum, the windows costing at most a third of the capacity in words per item', () => {
     const scratch = new SubsetSumScratch();
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 65, max: 2000 }), { minLength: 20, maxLength: 60 }), fc.double({ min: 0.4, max: 0.8, noNaN: true }), (half, share) => {
-        const w = half.map((x) => 2 * x);
-        const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share)) | 1;
-        const { best, charged } = reachableTable(w, cap);
-        const meter = unbounded();
-        const items = Int32Array.from(w.map((_, i) => i));
-        const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
-        expect(s.sum).toBe(best);
-        expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
-        expect(meter.work).toBeGreaterThanOrEqual(charged);
-        expect(meter.work).toBeLessThanOrEqual(charged + windowsCharge(w, cap));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 65, max: 2000 }), { minLength: 20, maxLength: 60 }),
+        fc.double({ min: 0.4, max: 0.8, noNaN: true }),
+        (half, share) => {
+          const w = half.map((x) => 2 * x);
+          const cap = Math.max(SUBSET_SUM_WINDOW + 1, Math.floor(w.reduce((a, x) => a + x, 0) * share)) | 1;
+          const { best, charged } = reachableTable(w, cap);
+          const meter = unbounded();
+          const items = Int32Array.from(w.map((_, i) => i));
+          const s = maxSubsetSum(items, items.length, w, cap, meter, scratch)!;
+          expect(s.sum).toBe(best);
+          expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
+          expect(meter.work).toBeGreaterThanOrEqual(charged);
+          expect(meter.work).toBeLessThanOrEqual(charged + windowsCharge(w, cap));
+        },
+      ),
       { numRuns: 30, seed: 7 },
     );
   });
@@ -542,7 +676,14 @@ describe('the search against brute force', () => {
 
   it('with one knapsack the surrogate answer is the plan: the search ends at its root with the brute-force optimum', () => {
     for (let seed = 0; seed < 150; seed++) {
-      const shape = { nodes: 1, sessions: 6 + (seed % 6), eligibility: seed % 4 === 0, equalCapacities: false, twins: seed % 2 === 0, credited: seed % 3 === 0 };
+      const shape = {
+        nodes: 1,
+        sessions: 6 + (seed % 6),
+        eligibility: seed % 4 === 0,
+        equalCapacities: false,
+        twins: seed % 2 === 0,
+        credited: seed % 3 === 0,
+      };
       const quantum = [1, 2, 3][seed % 3]!;
       const problem = independentProblem(seed + 5000, shape);
       const { packed } = prepare(problem, { quantum });
@@ -558,7 +699,11 @@ describe('the search against brute force', () => {
   it('with one knapsack a budget the knapsack passes stops it: no plan, the reason, the states counted within the budget', () => {
     const problem = nearFittingProblem(1, 0, 1, 82);
     const { packed } = prepare(problem, { quantum: 16 });
-    const meter = new WorkMeter(2000, () => undefined, () => 'budget of 2000 units');
+    const meter = new WorkMeter(
+      2000,
+      () => undefined,
+      () => 'budget of 2000 units',
+    );
     const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter);
     expect(out.optimal).toBe(false);
     expect(out.reason).toBe('budget of 2000 units');
@@ -573,7 +718,10 @@ describe('the search against brute force', () => {
     let branched = 0;
     for (let seed = 0; seed < 60; seed++) {
       const rnd = seededRandom(seed + 300);
-      const nodes = [0, 1, 2].map((b) => ({ id: `n${b}`, capacity: SPLIT_BITSET_ROOM + Math.floor(rnd() * 3 * TIGHTEN_MAX_CAPACITY) }));
+      const nodes = [0, 1, 2].map((b) => ({
+        id: `n${b}`,
+        capacity: SPLIT_BITSET_ROOM + Math.floor(rnd() * 3 * TIGHTEN_MAX_CAPACITY),
+      }));
       const sessions = Array.from({ length: 8 }, (_, i): ProblemSession => {
         const weight = 10_000 + Math.floor(rnd() * 90_000);
         return { id: `s${i}`, weight, tokens: rnd() < 0.5 ? weight : Math.floor(rnd() * 100_000), ready: rnd() < 0.4 };
@@ -596,7 +744,13 @@ describe('the search against brute force', () => {
       const nodes = [0, 1, 2].map((b) => ({ id: `n${b}`, capacity: 2000 + Math.floor(rnd() * 4000) }));
       const sessions = Array.from({ length: 8 }, (_, i): ProblemSession => {
         const weight = 500 + Math.floor(rnd() * 2500);
-        return { id: `s${i}`, weight, tokens: weight - 100, ready: rnd() < 0.5, ...(i % 3 === 0 ? { eligible: ['n0', 'n2'] } : {}) };
+        return {
+          id: `s${i}`,
+          weight,
+          tokens: weight - 100,
+          ready: rnd() < 0.5,
+          ...(i % 3 === 0 ? { eligible: ['n0', 'n2'] } : {}),
+        };
       });
       const problem = { nodes, sessions };
       const plan = solver.solve(problem, { quantum: 1 });
@@ -630,7 +784,15 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
       const problem = independentProblem(seed + 5000, shape);
       const { packed } = prepare(problem, { quantum });
       const values = nodeIndependentValues(packed)!;
-      const out = searchMultipleKnapsack(packed, values, new WorkMeter(budget, () => undefined, () => 'budget'));
+      const out = searchMultipleKnapsack(
+        packed,
+        values,
+        new WorkMeter(
+          budget,
+          () => undefined,
+          () => 'budget',
+        ),
+      );
       const expected = keyOf(packed, bruteForceOptimum(problem, quantum));
       expectPlanWorthValue(packed, values, out);
       if (out.optimal) expect(BigInt(out.value)).toBe(expected);
@@ -657,7 +819,15 @@ describe('the aimed searches (knapsack-order branching at the root bound)', () =
       const problem = mkpProblem(1, 5, 'weak', 50, 5, i);
       const { packed } = prepare(problem, { quantum: 1 });
       const values = nodeIndependentValues(packed)!;
-      const out = searchMultipleKnapsack(packed, values, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      const out = searchMultipleKnapsack(
+        packed,
+        values,
+        new WorkMeter(
+          1 << 22,
+          () => undefined,
+          () => 'budget',
+        ),
+      );
       const used = new Map<string, number>();
       let credit = 0;
       unpackNodes(packed, out.node).forEach((b, j) => {
@@ -719,7 +889,15 @@ describe('regrouping (after the aimed searches)', () => {
       const problem = mkpProblem(1, 6, 'weak', 100, 10, i);
       const { packed } = prepare(problem, { quantum: 1 });
       const values = nodeIndependentValues(packed)!;
-      const out = searchMultipleKnapsack(packed, values, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      const out = searchMultipleKnapsack(
+        packed,
+        values,
+        new WorkMeter(
+          1 << 22,
+          () => undefined,
+          () => 'budget',
+        ),
+      );
       expectPlanWorthValue(packed, values, out);
       expect(out.optimal).toBe(true);
       expect(out.value).toBe(surrogateBound(problem));
@@ -729,7 +907,7 @@ describe('regrouping (after the aimed searches)', () => {
 });
 
 describe('buffers kept between solves', () => {
-  it('a solve\'s plan and counters do not depend on the solves before it (sizes up and down, searches halted mid-path)', () => {
+  it("a solve's plan and counters do not depend on the solves before it (sizes up and down, searches halted mid-path)", () => {
     // 25 x 2 up to 100 x 10 (aimed searches, regrouping), stopped by the budget with nodes open (also
     // aimed searches stopped at their share), and stopped before any plan was found.
     const cases = [
@@ -747,7 +925,15 @@ describe('buffers kept between solves', () => {
       for (const i of order) {
         const { problem, budget } = cases[i]!;
         const { packed } = prepare(problem, { quantum: 1 });
-        const o = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, new WorkMeter(budget, () => undefined, () => 'budget'));
+        const o = searchMultipleKnapsack(
+          packed,
+          nodeIndependentValues(packed)!,
+          new WorkMeter(
+            budget,
+            () => undefined,
+            () => 'budget',
+          ),
+        );
         out[i] = JSON.stringify({ ...o, node: Array.from(o.node) });
       }
       return out;
@@ -762,7 +948,7 @@ describe('buffers kept between solves', () => {
   });
 });
 
-describe('the aimed searches under the solve\'s limits', () => {
+describe("the aimed searches under the solve's limits", () => {
   // Weak 100x10 instance 20 (seed 1): neither the first search nor the aimed searches close it within 2^22.
   const problem = mkpProblem(1, 6, 'weak', 100, 10, 20);
   const { packed } = prepare(problem, { quantum: 1 });
@@ -771,7 +957,11 @@ describe('the aimed searches under the solve\'s limits', () => {
   it('a halting check that says stop while an aimed search runs ends the whole search with that reason', () => {
     let asked = 0;
     // The first search's share (2^22 / 40) passes about 6 checks; from the 10th on, the check says stop.
-    const meter = new WorkMeter(1 << 22, () => (++asked >= 10 ? 'stop now' : undefined), () => 'budget');
+    const meter = new WorkMeter(
+      1 << 22,
+      () => (++asked >= 10 ? 'stop now' : undefined),
+      () => 'budget',
+    );
     const out = searchMultipleKnapsack(packed, values, meter);
     expect(out.optimal).toBe(false);
     expect(out.reason).toBe('stop now');
@@ -781,9 +971,13 @@ describe('the aimed searches under the solve\'s limits', () => {
     expectPlanWorthValue(packed, values, out);
   });
 
-  it('the aimed searches\' work counts against the budget: the total never passes it', () => {
+  it("the aimed searches' work counts against the budget: the total never passes it", () => {
     for (const budget of [1 << 18, 1 << 20, 1 << 22]) {
-      const meter = new WorkMeter(budget, () => undefined, () => 'budget');
+      const meter = new WorkMeter(
+        budget,
+        () => undefined,
+        () => 'budget',
+      );
       const out = searchMultipleKnapsack(packed, values, meter);
       expect(out.optimal).toBe(false);
       expect(out.atBudget).toBe(true);
@@ -800,7 +994,15 @@ describe('the root fill', () => {
     for (let i = 0; i < 12; i++) {
       const problem = mkpProblem(1, 14, 'subset-sum', 100, 10, i);
       const { packed } = prepare(problem, { quantum: 1 });
-      const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, new WorkMeter(1 << 22, () => undefined, () => 'budget'));
+      const out = searchMultipleKnapsack(
+        packed,
+        nodeIndependentValues(packed)!,
+        new WorkMeter(
+          1 << 22,
+          () => undefined,
+          () => 'budget',
+        ),
+      );
       expect(out.optimal).toBe(true);
       // Independent oracle: with value = weight, no plan is worth more than the total capacity.
       const total = problem.nodes.reduce((a, n) => a + n.capacity, 0);
@@ -847,7 +1049,10 @@ describe('the solver against HiGHS', () => {
       const sessions = full.sessions.slice(0, 30);
       const demand = sessions.reduce((a, s) => a + s.weight, 0);
       const total = full.nodes.reduce((a, n) => a + n.capacity, 0);
-      const problem: Problem = { nodes: full.nodes.map((n) => ({ ...n, capacity: Math.floor((n.capacity * demand) / total / 1.15) })), sessions };
+      const problem: Problem = {
+        nodes: full.nodes.map((n) => ({ ...n, capacity: Math.floor((n.capacity * demand) / total / 1.15) })),
+        sessions,
+      };
       const plan = solver.solve(problem, { quantum: 1024 });
       expectFeasible(problem, plan);
       expect(plan.status).toBe('optimal');
@@ -879,7 +1084,9 @@ describe('bounded: budget, deadline, stop flag', () => {
     for (const stateBudget of [1, 100, 1000, 3000]) {
       const plan = solver.solve(pool, { stateBudget });
       expectLabelledFallback(pool, plan);
-      expect(plan.reason).toBe(`state budget exceeded: the multiple-knapsack search passed stateBudget ${stateBudget} units of work`);
+      expect(plan.reason).toBe(
+        `state budget exceeded: the multiple-knapsack search passed stateBudget ${stateBudget} units of work`,
+      );
       expect(plan.stats.work).toBeLessThanOrEqual(stateBudget);
     }
     const full = solver.solve(pool);
@@ -889,12 +1096,20 @@ describe('bounded: budget, deadline, stop flag', () => {
 
   it('the meter refuses work past the budget and asks the halting check every few thousand units', () => {
     let asked = 0;
-    const meter = new WorkMeter(100_000, () => (++asked >= 3 ? 'stop now' : undefined), (w) => `budget after ${w}`);
+    const meter = new WorkMeter(
+      100_000,
+      () => (++asked >= 3 ? 'stop now' : undefined),
+      (w) => `budget after ${w}`,
+    );
     expect(() => {
       for (let i = 0; i < 100; i++) meter.spend(1000);
     }).toThrow(MkpHalt);
     expect(asked).toBe(3);
-    const tight = new WorkMeter(10, () => undefined, (w) => `budget after ${w}`);
+    const tight = new WorkMeter(
+      10,
+      () => undefined,
+      (w) => `budget after ${w}`,
+    );
     tight.spend(6);
     let halt: unknown;
     try {
@@ -924,7 +1139,9 @@ describe('bounded: budget, deadline, stop flag', () => {
     // near-fitting pool left for the remainder.
     const base = nearFittingProblem(1, 1, 2, 0);
     const [a, b] = base.nodes.map((n) => n.id);
-    const sessions: ProblemSession[] = base.sessions.map((s, i) => (i === 0 ? { ...s, credit: { [a!]: 5 } } : i === 1 ? { ...s, credit: { [b!]: 7 } } : s));
+    const sessions: ProblemSession[] = base.sessions.map((s, i) =>
+      i === 0 ? { ...s, credit: { [a!]: 5 } } : i === 1 ? { ...s, credit: { [b!]: 7 } } : s,
+    );
     const problem: Problem = { nodes: base.nodes, sessions };
     const options = { stateBudget: 500 };
     const plan = solver.solve(problem, options);
@@ -932,7 +1149,9 @@ describe('bounded: budget, deadline, stop flag', () => {
     expect(plan.status).toBe('fallback');
     expect(plan.stats.creditLevel?.decided).toBe(true);
     expect(['bfd', 'heuristic']).toContain(plan.stats.creditLevel?.remainderPath);
-    expect(compareValues(plan.value, fallbackPlan(prepare(problem, options), plan.reason!).value)).toBeGreaterThanOrEqual(0);
+    expect(
+      compareValues(plan.value, fallbackPlan(prepare(problem, options), plan.reason!).value),
+    ).toBeGreaterThanOrEqual(0);
     const full = solver.solve(problem);
     expect(full.status).toBe('optimal');
     expect(full.stats.path).toBe('credit-split');

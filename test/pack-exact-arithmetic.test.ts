@@ -13,7 +13,13 @@ import { checkPrepared, prepare } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
 /** A problem of `weights.length` sessions on `capacities.length` nodes, every session credited on every node by `credits`. */
-function problemOf(capacities: number[], weights: number[], tokens: number[], credits: number[][], ready: boolean[]): Problem {
+function problemOf(
+  capacities: number[],
+  weights: number[],
+  tokens: number[],
+  credits: number[][],
+  ready: boolean[],
+): Problem {
   return {
     nodes: capacities.map((capacity, b) => ({ id: `n${b}`, capacity })),
     sessions: weights.map((weight, i) => ({
@@ -26,22 +32,35 @@ function problemOf(capacities: number[], weights: number[], tokens: number[], cr
   };
 }
 
-const big = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: MAX_U32 }), fc.constantFrom(MAX_U32, MAX_U32 - 1, 2 ** 31));
+const big = fc.oneof(
+  fc.integer({ min: 0, max: 40 }),
+  fc.integer({ min: 0, max: MAX_U32 }),
+  fc.constantFrom(MAX_U32, MAX_U32 - 1, 2 ** 31),
+);
 
 const caseArb = fc
   .record({
     m: fc.integer({ min: 1, max: 3 }),
     n: fc.integer({ min: 1, max: 6 }),
-    quantum: fc.oneof(fc.constantFrom(1, 16, 1024, 3, 2 ** 32, Number.MAX_SAFE_INTEGER), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })),
+    quantum: fc.oneof(
+      fc.constantFrom(1, 16, 1024, 3, 2 ** 32, Number.MAX_SAFE_INTEGER),
+      fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    ),
   })
   .chain(({ m, n, quantum }) =>
     fc.record({
       quantum: fc.constant(quantum),
       capacities: fc.array(
-        fc.oneof(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 53 - 2, 2 ** 52 + 1, 0)),
+        fc.oneof(
+          fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+          fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 53 - 2, 2 ** 52 + 1, 0),
+        ),
         { minLength: m, maxLength: m },
       ),
-      weights: fc.array(fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: MAX_U32 })), { minLength: n, maxLength: n }),
+      weights: fc.array(fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: MAX_U32 })), {
+        minLength: n,
+        maxLength: n,
+      }),
       tokens: fc.array(big, { minLength: n, maxLength: n }),
       credits: fc.array(fc.array(big, { minLength: m, maxLength: m }), { minLength: n, maxLength: n }),
       ready: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
@@ -55,7 +74,9 @@ describe('packing arithmetic', () => {
         const { packed } = prepare(problemOf(capacities, weights, tokens, credits, ready), { quantum });
         const q = BigInt(quantum);
         packed.nodeIndex.forEach((ob, b) => expect(BigInt(packed.qcapacity[b]!)).toBe(BigInt(capacities[ob]!) / q));
-        packed.sessionIndex.forEach((oi, j) => expect(BigInt(packed.qweight[j]!)).toBe((BigInt(weights[oi]!) + q - 1n) / q));
+        packed.sessionIndex.forEach((oi, j) =>
+          expect(BigInt(packed.qweight[j]!)).toBe((BigInt(weights[oi]!) + q - 1n) / q),
+        );
       }),
       { numRuns: 400 },
     );
@@ -78,7 +99,8 @@ describe('packing arithmetic', () => {
           t += BigInt(tokens[oi]!);
           let best = 0n;
           for (let b = 0; b < m; b++) {
-            if (packed.candidate[j * m + b] === 1 && BigInt(credits[oi]![packed.nodeIndex[b]!]!) > best) best = BigInt(credits[oi]![packed.nodeIndex[b]!]!);
+            if (packed.candidate[j * m + b] === 1 && BigInt(credits[oi]![packed.nodeIndex[b]!]!) > best)
+              best = BigInt(credits[oi]![packed.nodeIndex[b]!]!);
           }
           kmax += best;
         }
@@ -108,14 +130,19 @@ describe('packing arithmetic', () => {
   it('orders sessions by quantized weight descending, then input order, as a comparator sort does', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: MAX_U32 })), { minLength: 0, maxLength: 60 }),
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: MAX_U32 })), {
+          minLength: 0,
+          maxLength: 60,
+        }),
         (weights) => {
           const problem: Problem = {
             nodes: [{ id: 'n', capacity: Number.MAX_SAFE_INTEGER }],
             sessions: weights.map((weight, i) => ({ id: `s${i}`, weight, tokens: 0, ready: true })),
           };
           const { packed } = prepare(problem, { quantum: 1 });
-          const expected = Array.from(packed.qweight, (_, j) => j).sort((a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b);
+          const expected = Array.from(packed.qweight, (_, j) => j).sort(
+            (a, b) => packed.qweight[b]! - packed.qweight[a]! || a - b,
+          );
           expect(Array.from(weightOrder(packed))).toEqual(expected);
         },
       ),
@@ -124,7 +151,10 @@ describe('packing arithmetic', () => {
 });
 
 describe('the mark of a Prepared', () => {
-  const problem: Problem = { nodes: [{ id: 'n', capacity: 10 }], sessions: [{ id: 's', weight: 3, tokens: 1, ready: true }] };
+  const problem: Problem = {
+    nodes: [{ id: 'n', capacity: 10 }],
+    sessions: [{ id: 's', weight: 3, tokens: 1, ready: true }],
+  };
 
   it('keeps a plain object, accepted by checkPrepared', () => {
     const prepared = prepare(problem);

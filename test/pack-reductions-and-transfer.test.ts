@@ -88,6 +88,8 @@ describe('structured clone and transfer', () => {
     port2.close();
     expect(packed.qweight.byteLength).toBe(0); // detached on this side
     expect(Array.from(other.qweight)).toEqual([2, 3]);
-    expect(solver.runPacked(other, prepared.options).node).toEqual(solver.runPacked(prepared.packed, prepared.options).node);
+    expect(solver.runPacked(other, prepared.options).node).toEqual(
+      solver.runPacked(prepared.packed, prepared.options).node,
+    );
   });
 });

@@ -38,7 +38,11 @@ describe('package tarball', () => {
     for (const t of targets) {
       const path = t.replace(/^\.\//, '');
       // A subpath pattern (`./schemas/*`) must match at least one shipped file.
-      if (path.endsWith('*')) expect([...files].some((f) => f.startsWith(path.slice(0, -1))), t).toBe(true);
+      if (path.endsWith('*'))
+        expect(
+          [...files].some((f) => f.startsWith(path.slice(0, -1))),
+          t,
+        ).toBe(true);
       else expect(files, t).toContain(path);
     }
   });
@@ -49,14 +53,35 @@ describe('package tarball', () => {
     }
     for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/sidecar.md']) expect(files).toContain(f);
     // The Python package, installable with pip from node_modules/tao-solver/clients/python; not its tests.
-    for (const f of ['pyproject.toml', 'README.md', 'src/tao_client/__init__.py', 'src/tao_client/client.py', 'src/tao_client/aio.py', 'src/tao_client/py.typed']) {
+    for (const f of [
+      'pyproject.toml',
+      'README.md',
+      'src/tao_client/__init__.py',
+      'src/tao_client/client.py',
+      'src/tao_client/aio.py',
+      'src/tao_client/py.typed',
+    ]) {
       expect(files).toContain(`clients/python/${f}`);
     }
-    expect([...files].filter((f) => f.startsWith('clients/') && !/^clients\/python\/(pyproject\.toml|README\.md|src\/tao_client\/[a-z_]+\.py|src\/tao_client\/py\.typed)$/.test(f))).toEqual([]);
+    expect(
+      [...files].filter(
+        (f) =>
+          f.startsWith('clients/') &&
+          !/^clients\/python\/(pyproject\.toml|README\.md|src\/tao_client\/[a-z_]+\.py|src\/tao_client\/py\.typed)$/.test(
+            f,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('ships the docs the README links', () => {
-    for (const f of ['docs/solver.md', 'docs/abi.md', 'docs/architecture.md', 'docs/evaluation.md', 'docs/planner.md']) {
+    for (const f of [
+      'docs/solver.md',
+      'docs/abi.md',
+      'docs/architecture.md',
+      'docs/evaluation.md',
+      'docs/planner.md',
+    ]) {
       expect(files).toContain(f);
     }
   });
@@ -65,7 +90,10 @@ describe('package tarball', () => {
     const maps = [...files].filter((f) => f.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(10);
     for (const map of maps) {
-      const json = JSON.parse(readFileSync(new URL(map, root), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const json = JSON.parse(readFileSync(new URL(map, root), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
       expect(json.sourcesContent?.length, map).toBe(json.sources.length);
       for (const content of json.sourcesContent!) expect(typeof content, map).toBe('string');
     }

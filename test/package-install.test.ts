@@ -42,13 +42,20 @@ beforeAll(() => {
   }
   dir = mkdtempSync(join(tmpdir(), 'tao-install-'));
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }),
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
   ) as [{ filename: string }];
   const tarball = join(dir, packed[0].filename);
   app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, encoding: 'utf8', stdio: 'pipe' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+    cwd: app,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
   tao = join(app, 'node_modules', '.bin', 'tao');
 }, 120_000);
 
@@ -98,7 +105,10 @@ function strictCompile(file: string): { status: number | null; output: string } 
       files: [file],
     }),
   );
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { cwd: app, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], {
+    cwd: app,
+    encoding: 'utf8',
+  });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
@@ -107,7 +117,10 @@ describe('the installed package', () => {
     writeFileSync(join(app, 'consumer.ts'), CONSUMER_TS);
     expect(strictCompile('consumer.ts')).toEqual({ status: 0, output: '' });
     // The same settings do catch a consumer's type error, so the pass above means something.
-    writeFileSync(join(app, 'wrong.ts'), `import type { Plan } from 'tao-solver';\nexport const p: Plan['status'] = 'ok';\n`);
+    writeFileSync(
+      join(app, 'wrong.ts'),
+      `import type { Plan } from 'tao-solver';\nexport const p: Plan['status'] = 'ok';\n`,
+    );
     const wrong = strictCompile('wrong.ts');
     expect(wrong.status).not.toBe(0);
     expect(wrong.output).toContain('TS2322');
@@ -173,12 +186,21 @@ console.log(JSON.stringify({ plan, schemaId: schema.$id, esm }));
     const after = await s.request({ id: 4, op: 'evaluate', snapshot });
     expect((after.problem as Problem).sessions[0]!.ready).toBe(true);
     const saved = await s.request({ id: 5, op: 'predictor.save' });
-    expect(saved.predictor).toMatchObject({ format: 'tao-readiness-predictor', global: { durations: [expect.any(Number), expect.any(Number)] } });
+    expect(saved.predictor).toMatchObject({
+      format: 'tao-readiness-predictor',
+      global: { durations: [expect.any(Number), expect.any(Number)] },
+    });
     await s.shutdown(6);
 
     const again = new SidecarProcess([], [tao, 'serve']);
-    expect(await again.request({ id: 1, op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 1, op: 'predictor.load', ok: true });
-    expect(((await again.request({ id: 2, op: 'evaluate', snapshot })).problem as Problem).sessions[0]!.ready).toBe(true);
+    expect(await again.request({ id: 1, op: 'predictor.load', predictor: saved.predictor })).toEqual({
+      id: 1,
+      op: 'predictor.load',
+      ok: true,
+    });
+    expect(((await again.request({ id: 2, op: 'evaluate', snapshot })).problem as Problem).sessions[0]!.ready).toBe(
+      true,
+    );
     await again.shutdown(3);
     expect(s.stderr + again.stderr).toBe('');
   });

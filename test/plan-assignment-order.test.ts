@@ -11,7 +11,10 @@ import { validateProblem } from './helpers/internals.js';
 
 it('orders by credit on the assigned node, ready, tokens, smaller weight, input order', () => {
   const problem: Problem = {
-    nodes: [{ id: 'a', capacity: 100 }, { id: 'b', capacity: 100 }],
+    nodes: [
+      { id: 'a', capacity: 100 },
+      { id: 'b', capacity: 100 },
+    ],
     sessions: [
       { id: 'p', weight: 3, tokens: 5, ready: true, credit: { a: 9, b: 1 } }, // on b: credit 1
       { id: 'q', weight: 4, tokens: 5, ready: true, credit: { a: 2 } }, // credit 2

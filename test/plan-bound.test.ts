@@ -27,7 +27,10 @@ beforeAll(async () => {
 /** The most of each level any plan reaches: credit, then ready with credit ignored, then tokens alone. */
 function levelMaxima(problem: Problem, quantum: number): PlanValue {
   const noCredit: Problem = { nodes: problem.nodes, sessions: problem.sessions.map(({ credit: _c, ...s }) => s) };
-  const tokensOnly: Problem = { nodes: problem.nodes, sessions: noCredit.sessions.map((s) => ({ ...s, ready: false })) };
+  const tokensOnly: Problem = {
+    nodes: problem.nodes,
+    sessions: noCredit.sessions.map((s) => ({ ...s, ready: false })),
+  };
   return {
     credit: bruteForceOptimum(problem, quantum).credit,
     ready: bruteForceOptimum(noCredit, quantum).ready,
@@ -46,11 +49,21 @@ const interchangeableArb = fc
   .record({
     m: fc.integer({ min: 1, max: 4 }),
     cap: fc.integer({ min: 0, max: 20 }),
-    sessions: fc.array(fc.record({ weight: fc.integer({ min: 1, max: 9 }), tokens: fc.integer({ min: 0, max: 9 }), ready: fc.boolean() }), { maxLength: 7 }),
+    sessions: fc.array(
+      fc.record({
+        weight: fc.integer({ min: 1, max: 9 }),
+        tokens: fc.integer({ min: 0, max: 9 }),
+        ready: fc.boolean(),
+      }),
+      { maxLength: 7 },
+    ),
     quantum: fc.constantFrom(1, 2, 3),
   })
   .map(({ m, cap, sessions, quantum }) => ({
-    problem: { nodes: Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: cap })), sessions: sessions.map((s, i) => ({ id: `s${i}`, ...s })) },
+    problem: {
+      nodes: Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: cap })),
+      sessions: sessions.map((s, i) => ({ id: `s${i}`, ...s })),
+    },
     quantum,
   }));
 
@@ -59,7 +72,11 @@ describe('the bound on every plan', () => {
     fc.assert(
       fc.property(quantizedCaseArb({ maxSessions: 7, maxNodes: 3 }), ({ problem, quantum }) => {
         const opt = bruteForceOptimum(problem, quantum);
-        const plans: Plan[] = [bfd(problem, { quantum }), bfd(problem, { quantum, order: 'tokens' }), solver.solve(problem, { quantum, stateBudget: 1 })];
+        const plans: Plan[] = [
+          bfd(problem, { quantum }),
+          bfd(problem, { quantum, order: 'tokens' }),
+          solver.solve(problem, { quantum, stateBudget: 1 }),
+        ];
         for (const plan of plans) {
           expectAtLeast(plan.bound, opt);
           expectAtLeast(plan.bound, plan.value);
@@ -94,7 +111,10 @@ describe('the bound on every plan', () => {
   });
 
   it('is met exactly where the relaxation is tight: everything fits, or nothing does', () => {
-    const nodes = [{ id: 'a', capacity: 10 }, { id: 'b', capacity: 6 }];
+    const nodes = [
+      { id: 'a', capacity: 10 },
+      { id: 'b', capacity: 6 },
+    ];
     const sessions = [
       { id: 'x', weight: 4, tokens: 7, ready: true, credit: { a: 3 } },
       { id: 'y', weight: 5, tokens: 2, ready: false, credit: { b: 1, a: 2 } },
@@ -102,13 +122,20 @@ describe('the bound on every plan', () => {
     ];
     expect(relaxationBound(validateProblem({ nodes, sessions }), 1)).toEqual({ credit: 5, ready: 2, tokens: 14 });
     const heavy = sessions.map(({ credit: _c, ...s }) => s);
-    expect(relaxationBound(validateProblem({ nodes: [{ id: 'a', capacity: 3 }], sessions: heavy }), 1)).toEqual({ credit: 0, ready: 0, tokens: 0 });
+    expect(relaxationBound(validateProblem({ nodes: [{ id: 'a', capacity: 3 }], sessions: heavy }), 1)).toEqual({
+      credit: 0,
+      ready: 0,
+      tokens: 0,
+    });
   });
 
   it('takes each relaxation where it is the tightest: per-node credit, the pooled credit, the credit level, the ready count, the tokens', () => {
     // Per node: x and y are both credited on a only (room 5): at most 5 credit there, though the pool has room for both.
     const perNode = validateProblem({
-      nodes: [{ id: 'a', capacity: 5 }, { id: 'b', capacity: 5 }],
+      nodes: [
+        { id: 'a', capacity: 5 },
+        { id: 'b', capacity: 5 },
+      ],
       sessions: [
         { id: 'x', weight: 5, tokens: 0, ready: false, credit: { a: 5 } },
         { id: 'y', weight: 5, tokens: 0, ready: false, credit: { a: 5 } },
@@ -117,14 +144,22 @@ describe('the bound on every plan', () => {
     expect(relaxationBound(perNode, 1).credit).toBe(5);
     // Pooled: x is credited on a and b; one session cannot take both nodes' credit.
     const pooled = validateProblem({
-      nodes: [{ id: 'a', capacity: 5 }, { id: 'b', capacity: 5 }],
+      nodes: [
+        { id: 'a', capacity: 5 },
+        { id: 'b', capacity: 5 },
+      ],
       sessions: [{ id: 'x', weight: 5, tokens: 0, ready: false, credit: { a: 4, b: 4 } }],
     });
     expect(relaxationBound(pooled, 1).credit).toBe(4);
-    expect(relaxationBound(pooled, 1, { creditLevel: { bound: 3, decided: false, fixed: 0, states: 0 } }).credit).toBe(3);
+    expect(relaxationBound(pooled, 1, { creditLevel: { bound: 3, decided: false, fixed: 0, states: 0 } }).credit).toBe(
+      3,
+    );
     // Ready: three ready sessions of weight 4 in a room of 10 in all: two.
     const ready = validateProblem({
-      nodes: [{ id: 'a', capacity: 5 }, { id: 'b', capacity: 5 }],
+      nodes: [
+        { id: 'a', capacity: 5 },
+        { id: 'b', capacity: 5 },
+      ],
       sessions: ['p', 'q', 'r'].map((id) => ({ id, weight: 4, tokens: 3, ready: true })),
     });
     expect(relaxationBound(ready, 1)).toEqual({ credit: 0, ready: 2, tokens: 7 });
@@ -146,12 +181,19 @@ describe('the bound on every plan', () => {
   it("Dantzig's bound is the floor of the fractional optimum and never below the 0-1 optimum (exact with huge values)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 30 }), v: fc.integer({ min: 0, max: 40 }) }), { maxLength: 10 }),
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 30 }), v: fc.integer({ min: 0, max: 40 }) }), {
+          maxLength: 10,
+        }),
         fc.integer({ min: 0, max: 80 }),
         (items, cap) => {
           const w = items.map((x) => x.w);
           const v = items.map((x) => x.v);
-          const bound = dantzig(items.map((_, i) => i), w, (i) => v[i]!, cap);
+          const bound = dantzig(
+            items.map((_, i) => i),
+            w,
+            (i) => v[i]!,
+            cap,
+          );
           expect(bound).toBeGreaterThanOrEqual(enumerateKnapsack(w, v, cap).value);
           expect(bound).toBeLessThanOrEqual(v.reduce((a, b) => a + b, 0));
         },
@@ -166,7 +208,9 @@ describe('the bound on every plan', () => {
 
   it('is never below the HiGHS optimum on fallback plans of family problems', async () => {
     const highs = await loadHighs();
-    const groups = familyGroups(['single-credit', 'spread-credit', 'burst']).filter((g) => ['single-credit/2n', 'spread-credit/4n', 'burst/2x64'].includes(groupKey(g)));
+    const groups = familyGroups(['single-credit', 'spread-credit', 'burst']).filter((g) =>
+      ['single-credit/2n', 'spread-credit/4n', 'burst/2x64'].includes(groupKey(g)),
+    );
     for (const g of groups) {
       for (const p of await g.generate(5, 2)) {
         const plan = solver.solve(p, { quantum: g.quantum, stateBudget: 1 });
@@ -178,7 +222,9 @@ describe('the bound on every plan', () => {
   }, 120_000);
 
   it('travels through the sidecar and `tao solve` unchanged', async () => {
-    const [problem] = await familyGroups(['burst']).find((g) => g.name === '8x64')!.generate(1, 1);
+    const [problem] = await familyGroups(['burst'])
+      .find((g) => g.name === '8x64')!
+      .generate(1, 1);
     const plan = solver.solve(problem!, { stateBudget: 1 });
     expect(plan.status).toBe('fallback');
     expectAtLeast(plan.bound, plan.value);
@@ -186,7 +232,10 @@ describe('the bound on every plan', () => {
     const r = await s.request({ id: 1, op: 'solve', problem, options: { stateBudget: 1 } });
     expect((r.plan as Plan).bound).toEqual(plan.bound);
     await s.shutdown();
-    const cli = spawnSync(process.execPath, [CLI, 'solve', '--budget', '1', '-'], { input: JSON.stringify(problem), encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [CLI, 'solve', '--budget', '1', '-'], {
+      input: JSON.stringify(problem),
+      encoding: 'utf8',
+    });
     expect(cli.status, cli.stderr).toBe(0);
     expect((JSON.parse(cli.stdout) as Plan).bound).toEqual(plan.bound);
   }, 60_000);

@@ -34,7 +34,14 @@ export function firstFit(problem: Problem): Plan {
       break;
     }
   }
-  return { status: 'optimal', assignments, value: { credit, ready, tokens }, bound: { credit, ready, tokens }, quantum: 1, stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: 0 } };
+  return {
+    status: 'optimal',
+    assignments,
+    value: { credit, ready, tokens },
+    bound: { credit, ready, tokens },
+    quantum: 1,
+    stats: { path: 'reference', work: 0, cells: 0, states: 0, micros: 0 },
+  };
 }
 
 interface Held {
@@ -129,6 +136,12 @@ export function problemOf(n: number, signature: number | string = 0, capacity = 
       { id: 'n1', capacity },
       { id: 'n2', capacity },
     ],
-    sessions: Array.from({ length: n }, (_, i) => ({ id: `s${i}`, weight: 1_000 + i, tokens: 900 + i, ready: i % 2 === 0, signature })),
+    sessions: Array.from({ length: n }, (_, i) => ({
+      id: `s${i}`,
+      weight: 1_000 + i,
+      tokens: 900 + i,
+      ready: i % 2 === 0,
+      signature,
+    })),
   };
 }

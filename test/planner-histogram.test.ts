@@ -19,12 +19,19 @@ describe('latency histogram', () => {
 
   it('keeps percentiles within 1/64 of the exact nearest-rank value', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: 1, maxLength: 300 }), fc.double({ min: 0, max: 1, noNaN: true }), (values, q) => {
-        const h = new LatencyHistogram();
-        for (const v of values) h.record(v);
-        const exact = exactPercentile([...values].sort((a, b) => a - b), q);
-        expect(Math.abs(h.percentile(q) - exact)).toBeLessThanOrEqual(exact / 64 + 0.5);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: 1, maxLength: 300 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (values, q) => {
+          const h = new LatencyHistogram();
+          for (const v of values) h.record(v);
+          const exact = exactPercentile(
+            [...values].sort((a, b) => a - b),
+            q,
+          );
+          expect(Math.abs(h.percentile(q) - exact)).toBeLessThanOrEqual(exact / 64 + 0.5);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -83,7 +83,10 @@ describe('planner over the WASM solver and the pool', () => {
   });
 
   it('applies a fresh plan whole and drops it when a selected session’s signature moved', async () => {
-    const problem = fc.sample(problemArb.filter((p) => p.sessions.length > 3 && p.nodes.some((n) => n.capacity > 10_000)), { numRuns: 1, seed: 9 })[0]!;
+    const problem = fc.sample(
+      problemArb.filter((p) => p.sessions.length > 3 && p.nodes.some((n) => n.capacity > 10_000)),
+      { numRuns: 1, seed: 9 },
+    )[0]!;
     const r = plannedOf(await planner.submit(problem, { quantum: 64 }));
     expect(r.plan.assignments.length).toBeGreaterThan(0);
     expect(planner.apply(r.plan, problem).outcome).toBe('applied');
@@ -106,11 +109,16 @@ describe('planner backend', () => {
       close: () => {},
     };
     const backend = solverBackend(trapping, pool, async () => {});
-    const problem = fc.sample(problemArb.filter((p) => p.sessions.length > 2), { numRuns: 1, seed: 4 })[0]!;
+    const problem = fc.sample(
+      problemArb.filter((p) => p.sessions.length > 2),
+      { numRuns: 1, seed: 4 },
+    )[0]!;
     const plan = backend.solveInThread(prepare(problem));
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toBe('in-thread WASM trap in step: unreachable');
-    expect(timeless(plan)).toEqual(timeless(fallbackPlan(prepare(problem), 'in-thread WASM trap in step: unreachable')));
+    expect(timeless(plan)).toEqual(
+      timeless(fallbackPlan(prepare(problem), 'in-thread WASM trap in step: unreachable')),
+    );
   });
 });
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidTypeError, InvalidValueError } from './helpers/internals.js';
-import { IN_THREAD_MAX_CELLS, IN_THREAD_MAX_WORK, Planner, resolvePlannerOptions, type PlannerBackend, type SubmitResult } from './helpers/internals.js';
+import {
+  IN_THREAD_MAX_CELLS,
+  IN_THREAD_MAX_WORK,
+  Planner,
+  resolvePlannerOptions,
+  type PlannerBackend,
+  type SubmitResult,
+} from './helpers/internals.js';
 import type { ProblemSession } from './helpers/internals.js';
 import { ManualBackend, problemOf, tick, type FakePrepared } from './planner-fakes.js';
 
@@ -64,7 +71,15 @@ describe('planner queue: latest wins, one in flight', () => {
     const planner = new Planner(backend, { inThreadMaxWork: 0 });
     const p = planner.submit(problemOf(1));
     await tick();
-    backend.release({ status: 'fallback', reason: 'worker failed: test', assignments: [], value: { credit: 0, ready: 0, tokens: 0 }, bound: { credit: 0, ready: 0, tokens: 0 }, quantum: 1, stats: { path: 'bfd', work: 0, cells: 0, states: 0, micros: 0 } });
+    backend.release({
+      status: 'fallback',
+      reason: 'worker failed: test',
+      assignments: [],
+      value: { credit: 0, ready: 0, tokens: 0 },
+      bound: { credit: 0, ready: 0, tokens: 0 },
+      quantum: 1,
+      stats: { path: 'bfd', work: 0, cells: 0, states: 0, micros: 0 },
+    });
     expect(planned(await p).plan.reason).toBe('worker failed: test');
     expect(planner.stats().fallbacks).toBe(1);
   });
@@ -101,7 +116,10 @@ describe('planner signal', () => {
   it('settles an already-aborted submission without solving it', async () => {
     const backend = new ManualBackend(() => 0);
     const planner = new Planner(backend);
-    await expect(planner.submit(problemOf(1), { signal: AbortSignal.abort() })).resolves.toEqual({ status: 'aborted', reason: 'signal' });
+    await expect(planner.submit(problemOf(1), { signal: AbortSignal.abort() })).resolves.toEqual({
+      status: 'aborted',
+      reason: 'signal',
+    });
     expect(backend.solvedInThread).toHaveLength(0);
   });
 
@@ -123,9 +141,15 @@ describe('planner errors and close', () => {
     const bad = { nodes: [], sessions: [{ id: 's', weight: 0, tokens: 0, ready: true }] };
     let p: Promise<SubmitResult> | undefined;
     expect(() => (p = planner.submit(bad))).not.toThrow();
-    await expect(p).rejects.toThrow(new InvalidValueError('problem.sessions[0].weight must be a positive integer <= 4294967295'));
-    await expect(planner.submit(problemOf(1), { signal: 'x' as unknown as AbortSignal })).rejects.toThrow(new InvalidTypeError('options.signal must be an AbortSignal'));
-    await expect(planner.submit(problemOf(1), { quantum: 0 })).rejects.toThrow(new InvalidValueError('options.quantum must be a positive integer'));
+    await expect(p).rejects.toThrow(
+      new InvalidValueError('problem.sessions[0].weight must be a positive integer <= 4294967295'),
+    );
+    await expect(planner.submit(problemOf(1), { signal: 'x' as unknown as AbortSignal })).rejects.toThrow(
+      new InvalidTypeError('options.signal must be an AbortSignal'),
+    );
+    await expect(planner.submit(problemOf(1), { quantum: 0 })).rejects.toThrow(
+      new InvalidValueError('options.quantum must be a positive integer'),
+    );
     expect(planner.stats().submitted).toBe(0);
   });
 
@@ -171,22 +195,35 @@ describe('planner errors and close', () => {
   });
 
   it('validates planner options by name', () => {
-    expect(() => resolvePlannerOptions({ inThreadMaxWork: -1 })).toThrow(new InvalidValueError('options.inThreadMaxWork must be a non-negative integer or Infinity'));
-    expect(() => resolvePlannerOptions({ inThreadMaxWork: '1' as unknown as number })).toThrow(new InvalidTypeError('options.inThreadMaxWork must be a number'));
+    expect(() => resolvePlannerOptions({ inThreadMaxWork: -1 })).toThrow(
+      new InvalidValueError('options.inThreadMaxWork must be a non-negative integer or Infinity'),
+    );
+    expect(() => resolvePlannerOptions({ inThreadMaxWork: '1' as unknown as number })).toThrow(
+      new InvalidTypeError('options.inThreadMaxWork must be a number'),
+    );
     expect(resolvePlannerOptions({ inThreadMaxWork: Infinity }).inThreadMaxWork).toBe(Infinity);
-    expect(() => resolvePlannerOptions({ inThreadMaxcells: 5 } as never)).toThrow(new InvalidValueError('options.inThreadMaxcells is not a known option'));
+    expect(() => resolvePlannerOptions({ inThreadMaxcells: 5 } as never)).toThrow(
+      new InvalidValueError('options.inThreadMaxcells is not a known option'),
+    );
   });
 
-  it('still accepts and reports the deprecated names inThreadMaxCells, IN_THREAD_MAX_CELLS and a backend\'s cells()', async () => {
+  it("still accepts and reports the deprecated names inThreadMaxCells, IN_THREAD_MAX_CELLS and a backend's cells()", async () => {
     expect(IN_THREAD_MAX_CELLS).toBe(IN_THREAD_MAX_WORK);
     expect(resolvePlannerOptions({ inThreadMaxCells: 7 })).toEqual({ inThreadMaxWork: 7 });
-    expect(() => resolvePlannerOptions({ inThreadMaxCells: -1 })).toThrow(new InvalidValueError('options.inThreadMaxCells must be a non-negative integer or Infinity'));
+    expect(() => resolvePlannerOptions({ inThreadMaxCells: -1 })).toThrow(
+      new InvalidValueError('options.inThreadMaxCells must be a non-negative integer or Infinity'),
+    );
     expect(() => resolvePlannerOptions({ inThreadMaxCells: 1, inThreadMaxWork: 1 })).toThrow(
-      new InvalidValueError('options.inThreadMaxCells is the deprecated name of options.inThreadMaxWork: give only one of them'),
+      new InvalidValueError(
+        'options.inThreadMaxCells is the deprecated name of options.inThreadMaxWork: give only one of them',
+      ),
     );
     // A backend written against the old interface: `cells` instead of `work`.
     const backend = new ManualBackend((p) => p.sessions.length * 100);
-    const legacy: PlannerBackend<FakePrepared> = Object.assign(backend, { work: undefined, cells: (p: FakePrepared) => p.work });
+    const legacy: PlannerBackend<FakePrepared> = Object.assign(backend, {
+      work: undefined,
+      cells: (p: FakePrepared) => p.work,
+    });
     const planner = new Planner(legacy, { inThreadMaxCells: 300 });
     expect(planned(await planner.submit(problemOf(3))).path).toBe('in-thread');
     const big = planner.submit(problemOf(4));
@@ -196,7 +233,9 @@ describe('planner errors and close', () => {
     const s = planner.stats();
     expect([s.inThreadMaxWork, s.inThreadMaxCells]).toEqual([300, 300]);
     await planner.close();
-    expect(() => new Planner({ prepare: legacy.prepare } as unknown as PlannerBackend<FakePrepared>)).toThrow(new InvalidTypeError('backend.work must be a function'));
+    expect(() => new Planner({ prepare: legacy.prepare } as unknown as PlannerBackend<FakePrepared>)).toThrow(
+      new InvalidTypeError('backend.work must be a function'),
+    );
   });
 });
 

@@ -85,7 +85,10 @@ class TimedBackend implements PlannerBackend<Problem> {
 }
 
 describe('planner with the adaptive route', () => {
-  const problem: Problem = { nodes: [{ id: 'a', capacity: 10 }], sessions: [{ id: 's', weight: 1, tokens: 1, ready: true }] };
+  const problem: Problem = {
+    nodes: [{ id: 'a', capacity: 10 }],
+    sessions: [{ id: 's', weight: 1, tokens: 1, ready: true }],
+  };
 
   it('routes in-thread what its pool solves showed to be cheaper than the round trip, and counts it', async () => {
     const backend = new TimedBackend();
@@ -103,7 +106,11 @@ describe('planner with the adaptive route', () => {
   it('without worker times the route is the fixed threshold', async () => {
     const backend = new TimedBackend();
     const { workerMicros: _w, ...rest } = backend;
-    const fixed: PlannerBackend<Problem> = { ...rest, solveInThread: (p) => backend.solveInThread(p), solveOffThread: (p) => backend.solveOffThread(p) };
+    const fixed: PlannerBackend<Problem> = {
+      ...rest,
+      solveInThread: (p) => backend.solveInThread(p),
+      solveOffThread: (p) => backend.solveOffThread(p),
+    };
     const planner = new Planner(fixed, { inThreadMaxWork: LIMIT });
     for (let i = 0; i < ROUTE.minSamples + 2; i++) await planner.submit(problem);
     expect([backend.offThread, backend.inThread]).toEqual([ROUTE.minSamples + 2, 0]);

@@ -20,7 +20,6 @@ const gc = runInNewContext('gc') as () => void;
 const ITERATIONS = 3_000;
 const MAX_THREADS = 2;
 
-
 /** The scheduler's live state: nodes with residual capacity and a waiting pool that drifts each tick. */
 class World {
   readonly nodes: { id: string; capacity: number }[];
@@ -39,7 +38,15 @@ class World {
     const credit: Record<string, number> = {};
     if (r() < 0.5) credit[this.nodes[Math.floor(r() * 3)]!.id] = Math.floor(r() * tokens);
     const eligible = r() < 0.2 ? [this.nodes[Math.floor(r() * 3)]!.id] : undefined;
-    this.sessions.push({ id, weight: tokens + 512, tokens, ready: r() < 0.5, credit, signature: 0, ...(eligible ? { eligible } : {}) });
+    this.sessions.push({
+      id,
+      weight: tokens + 512,
+      tokens,
+      ready: r() < 0.5,
+      credit,
+      signature: 0,
+      ...(eligible ? { eligible } : {}),
+    });
   }
   /** Random drift: arrivals, departures, tool returns (signature changes), capacity moving. */
   drift(): void {
@@ -111,7 +118,12 @@ describe('planner stress', () => {
       // Half the submissions force the dense DP: most of this world's problems close on the solver's
       // best-nodes path, which is routed in-thread, and the pool path must be exercised as much.
       const path = random() < 0.5 ? ('dense' as const) : ('auto' as const);
-      const p = planner.submit(live, { quantum: 4_096, path, ...(ac ? { signal: ac.signal } : {}), ...(random() < 0.05 ? { deadlineMs: 0.01 } : {}) });
+      const p = planner.submit(live, {
+        quantum: 4_096,
+        path,
+        ...(ac ? { signal: ac.signal } : {}),
+        ...(random() < 0.05 ? { deadlineMs: 0.01 } : {}),
+      });
       pending.add(p);
       p.then(
         (r) => {

@@ -50,7 +50,11 @@ describe('running-requests plot', () => {
   });
 
   it('draws identical series as interleaved dashes of one path and says which they duplicate', () => {
-    const lines = [...svg.matchAll(/<polyline class="series" data-series="(\d)"[^>]*?(?: stroke-dasharray="([^"]+)" stroke-dashoffset="([^"]+)")? points="([^"]+)"/g)];
+    const lines = [
+      ...svg.matchAll(
+        /<polyline class="series" data-series="(\d)"[^>]*?(?: stroke-dasharray="([^"]+)" stroke-dashoffset="([^"]+)")? points="([^"]+)"/g,
+      ),
+    ];
     expect(lines).toHaveLength(4);
     const [tao, thunder, fifo, dynamo] = lines;
     // The three identical series trace the same points, each with its own phase of a shared dash pattern.
@@ -60,16 +64,27 @@ describe('running-requests plot', () => {
     expect(new Set([tao![3], thunder![3], dynamo![3]]).size).toBe(3);
     // A series of its own is solid.
     expect(fifo![2]).toBeUndefined();
-    const legend = textBoxes(svg).filter((b) => b.cls === 'legend').map((b) => b.text);
-    expect(legend).toEqual(['tao (makespan 2.5 min)', 'thunderagent (identical to tao)', 'fifo', 'dynamo (identical to tao)']);
+    const legend = textBoxes(svg)
+      .filter((b) => b.cls === 'legend')
+      .map((b) => b.text);
+    expect(legend).toEqual([
+      'tao (makespan 2.5 min)',
+      'thunderagent (identical to tao)',
+      'fifo',
+      'dynamo (identical to tao)',
+    ]);
   });
 });
 
 describe('sweep plot', () => {
   const points: SweepPoint[] = [];
-  for (const h of [5, 10, 20]) for (const quantum of [512, 2048]) points.push({ params: { h, quantum }, label: `h=${h} quantum=${quantum}`, mean: h + quantum / 100, ci95: 1 });
+  for (const h of [5, 10, 20])
+    for (const quantum of [512, 2048])
+      points.push({ params: { h, quantum }, label: `h=${h} quantum=${quantum}`, mean: h + quantum / 100, ci95: 1 });
   const svg = sweepSvg(points, 'sweep', 'latency (s)');
-  const panels = [...svg.matchAll(/<g class="panel" data-param="([^"]*)">([\s\S]*?)\n<\/g>\n(?=<g class="panel"|<circle|<\/svg>|$)/g)];
+  const panels = [
+    ...svg.matchAll(/<g class="panel" data-param="([^"]*)">([\s\S]*?)\n<\/g>\n(?=<g class="panel"|<circle|<\/svg>|$)/g),
+  ];
 
   it('has one panel per parameter with its values as categories, and never joins points by a line', () => {
     expect(panels.map((p) => p[1])).toEqual(['h', 'quantum']);
@@ -83,7 +98,8 @@ describe('sweep plot', () => {
     const body = panels[0]![2]!;
     const tickX = [...body.matchAll(/<text class="x-tick" x="([^"]+)"/g)].map((m) => Number(m[1]));
     const half = (tickX[1]! - tickX[0]!) / 2;
-    const cx = (label: string): number => Number(new RegExp(`data-label="${label}">[\\s\\S]*?<circle cx="([^"]+)"`).exec(body)![1]);
+    const cx = (label: string): number =>
+      Number(new RegExp(`data-label="${label}">[\\s\\S]*?<circle cx="([^"]+)"`).exec(body)![1]);
     points.forEach((p, k) => {
       const i = [5, 10, 20].indexOf(p.params.h!);
       expect(Math.abs(cx(p.label) - tickX[i]!), p.label).toBeLessThan(half);

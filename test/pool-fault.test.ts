@@ -49,9 +49,18 @@ async function nextThread(pool: SolverPool, not: number): Promise<number> {
 
 describe('a failing worker does not lose the solve', () => {
   const cases: [WorkerFault, RegExp][] = [
-    ['trap', /^worker trap: SolverTrapError: WASM trap in injected fault: unreachable; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/],
-    ['throw', /^worker error: Error: injected worker fault; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/],
-    ['exit', /^worker died: worker exited with code: 70; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/],
+    [
+      'trap',
+      /^worker trap: SolverTrapError: WASM trap in injected fault: unreachable; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/,
+    ],
+    [
+      'throw',
+      /^worker error: Error: injected worker fault; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/,
+    ],
+    [
+      'exit',
+      /^worker died: worker exited with code: 70; heuristic fallback plan \(never worse than BFD\) computed on the calling thread$/,
+    ],
   ];
   for (const [fault, reason] of cases) {
     it(`${fault}: the caller gets the BFD fallback with the reason, the worker is replaced, the next solve is exact`, async () => {
@@ -85,7 +94,7 @@ describe('a failing worker does not lose the solve', () => {
     expect(pool.stats()).toMatchObject({ workerFailures: 1, workersRetired: 1 });
   });
 
-  it('the package\'s own worker has no fault seam: with a fault armed it solves exactly', async () => {
+  it("the package's own worker has no fault seam: with a fault armed it solves exactly", async () => {
     const pool = createSolverPool({ workerFile: builtWorker() });
     pools.push(pool);
     armFault('exit');
@@ -110,7 +119,9 @@ describe('a worker that cannot start', () => {
     const plan = await pool.solve(problem, { quantum: 256 });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toContain('cannot load build/tao.wasm');
-    await expect(pool.ready()).rejects.toThrow(/^solver pool could not start its workers \(.*broken-worker\.mjs\): .*cannot load build\/tao\.wasm/);
+    await expect(pool.ready()).rejects.toThrow(
+      /^solver pool could not start its workers \(.*broken-worker\.mjs\): .*cannot load build\/tao\.wasm/,
+    );
     expect(pool.stats().poolErrors).toBeGreaterThan(0);
   });
 
@@ -134,7 +145,10 @@ describe('a worker that cannot start', () => {
     const pool = createSolverPool({ workerFile: file, minThreads: 1, maxThreads: 1 });
     pools.push(pool);
     await pool.ready();
-    const [first, second] = await Promise.all([pool.solve(problem, { quantum: 256 }), pool.solve(problem, { quantum: 256 })]);
+    const [first, second] = await Promise.all([
+      pool.solve(problem, { quantum: 256 }),
+      pool.solve(problem, { quantum: 256 }),
+    ]);
     expect(first.status).toBe('fallback');
     expect(first.reason).toMatch(/^worker died: /);
     expect(second.status).toBe('fallback');
@@ -188,7 +202,10 @@ describe('a worker that cannot start', () => {
    * Two solves on a warm pool of `strandingWorker(name, laterStarts)` (1 to 2 threads): the first dies with
    * its worker; returns the pool and the second, which was queued behind it.
    */
-  async function strandedSolve(name: string, laterStarts: 'fail' | 'only-the-second-fails'): Promise<{ pool: SolverPool; second: Plan }> {
+  async function strandedSolve(
+    name: string,
+    laterStarts: 'fail' | 'only-the-second-fails',
+  ): Promise<{ pool: SolverPool; second: Plan }> {
     const pool = createSolverPool({ workerFile: strandingWorker(name, laterStarts), minThreads: 1, maxThreads: 2 });
     pools.push(pool);
     await pool.ready();
@@ -213,6 +230,8 @@ describe('a worker that cannot start', () => {
     const { pool, second } = await strandedSolve('once-failed', 'only-the-second-fails');
     expect(timeless(second)).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
     // The pool serves on: later solves are exact.
-    expect(timeless(await pool.solve(problem, { quantum: 256 }))).toEqual(timeless(solver.solve(problem, { quantum: 256 })));
+    expect(timeless(await pool.solve(problem, { quantum: 256 }))).toEqual(
+      timeless(solver.solve(problem, { quantum: 256 })),
+    );
   });
 });

@@ -65,7 +65,11 @@ describe('pool signal', () => {
     ac.abort();
     const err = await queued.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortedError);
-    expect(err).toMatchObject({ name: 'AbortError', code: 'ERR_TAO_ABORTED', message: 'pool.solve() aborted before it started' });
+    expect(err).toMatchObject({
+      name: 'AbortError',
+      code: 'ERR_TAO_ABORTED',
+      message: 'pool.solve() aborted before it started',
+    });
     expect(pool.stats().queued).toBe(0);
     expect((await running).status).toBe('optimal');
     expect(pool.stats()).toMatchObject({ solves: 1, aborted: 1, running: 0 });
@@ -87,7 +91,9 @@ describe('pool signal', () => {
     expect(pool.stats().running).toBe(1);
     ac.abort();
     await expect(running).rejects.toThrow(
-      new AbortedError('pool.solve() aborted while running: the worker stops it at its next check and the result is discarded'),
+      new AbortedError(
+        'pool.solve() aborted while running: the worker stops it at its next check and the result is discarded',
+      ),
     );
     const next = await pool.solve(tiny);
     expect(next.assignments).toEqual([{ session: 's', node: 'a' }]);

@@ -66,7 +66,9 @@ describe('pool.solvePrepared with a malformed argument', () => {
     const first = pool.solvePrepared(prepared);
     const second = pool.solvePrepared(prepared);
     await expect(second).rejects.toThrow(
-      new InvalidValueError('prepared was already sent to a pool: its packed arrays are transferred once; call prepare() again'),
+      new InvalidValueError(
+        'prepared was already sent to a pool: its packed arrays are transferred once; call prepare() again',
+      ),
     );
     expect((await first).status).toBe('optimal');
     await expect(pool.solvePrepared(prepared)).rejects.toThrow(/already sent to a pool/);
@@ -88,7 +90,9 @@ describe('pool.solvePrepared with a malformed argument', () => {
 
   it('rejects a malformed options argument with InvalidTypeError', async () => {
     const pool = newPool();
-    await expect(pool.solvePrepared(prepare(tiny), null as never)).rejects.toThrow(new InvalidTypeError('options must be an object'));
+    await expect(pool.solvePrepared(prepare(tiny), null as never)).rejects.toThrow(
+      new InvalidTypeError('options must be an object'),
+    );
     await expect(pool.solvePrepared(prepare(tiny), { signal: 1 } as never)).rejects.toThrow(
       new InvalidTypeError('options.signal must be an AbortSignal'),
     );
@@ -102,7 +106,9 @@ describe('pool and planner constructors with malformed options', () => {
   });
 
   it('createPlanner({ pool: {} }) rejects with InvalidTypeError naming options.pool', async () => {
-    await expect(createPlanner({ pool: {} as never })).rejects.toThrow(new InvalidTypeError('options.pool must be a pool made by createSolverPool()'));
+    await expect(createPlanner({ pool: {} as never })).rejects.toThrow(
+      new InvalidTypeError('options.pool must be a pool made by createSolverPool()'),
+    );
     await expect(createPlanner({ pool: null as never })).rejects.toThrow(InvalidTypeError);
   });
 
@@ -134,7 +140,9 @@ describe('many solves sharing one AbortSignal', () => {
     process.on('warning', onWarning);
     try {
       const controller = new AbortController();
-      const plans = await Promise.all(Array.from({ length: 40 }, () => pool.solve(tiny, { signal: controller.signal })));
+      const plans = await Promise.all(
+        Array.from({ length: 40 }, () => pool.solve(tiny, { signal: controller.signal })),
+      );
       expect(plans.every((p) => p.status === 'optimal')).toBe(true);
       // Warnings are emitted on the next tick.
       await new Promise((r) => setImmediate(r));

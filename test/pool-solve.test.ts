@@ -52,7 +52,10 @@ describe('pool.solve equals solver.solve', () => {
   });
 
   it('transfers the packed input to the worker instead of copying it', async () => {
-    const problem = fc.sample(problemArb.filter((p) => p.sessions.length > 2 && p.nodes.some((n) => n.capacity > 12_000)), { numRuns: 1, seed: 3 })[0]!;
+    const problem = fc.sample(
+      problemArb.filter((p) => p.sessions.length > 2 && p.nodes.some((n) => n.capacity > 12_000)),
+      { numRuns: 1, seed: 3 },
+    )[0]!;
     const prepared = prepare(problem, { quantum: 64 });
     expect(prepared.packed.qweight.byteLength).toBeGreaterThan(0);
     const plan = await pool.solvePrepared(prepared);
@@ -73,7 +76,9 @@ describe('pool input and options', () => {
     const bad = { nodes: [{ id: 'a', capacity: 1.5 }], sessions: [] } as Problem;
     let p: Promise<unknown> | undefined;
     expect(() => (p = pool.solve(bad))).not.toThrow();
-    await expect(p).rejects.toThrow(new InvalidValueError('problem.nodes[0].capacity must be a non-negative safe integer'));
+    await expect(p).rejects.toThrow(
+      new InvalidValueError('problem.nodes[0].capacity must be a non-negative safe integer'),
+    );
     await expect(pool.solve({ nodes: [], sessions: [] }, { quantum: 'x' as unknown as number })).rejects.toThrow(
       new InvalidTypeError('options.quantum must be a number'),
     );
@@ -89,19 +94,25 @@ describe('pool input and options', () => {
     expect(() => resolvePoolOptions({ minThreads: 3, maxThreads: 2 })).toThrow(
       new InvalidValueError('options.minThreads (3) must not exceed options.maxThreads (2)'),
     );
-    expect(() => resolvePoolOptions({ maxThreads: 0 })).toThrow(new InvalidValueError('options.maxThreads must be an integer from 1 to 256'));
+    expect(() => resolvePoolOptions({ maxThreads: 0 })).toThrow(
+      new InvalidValueError('options.maxThreads must be an integer from 1 to 256'),
+    );
     expect(() => resolvePoolOptions({ idleTimeout: Infinity })).toThrow(
       new InvalidValueError('options.idleTimeout must be an integer number of milliseconds from 0 to 2147483647'),
     );
-    expect(() => resolvePoolOptions({ workerFile: 3 as unknown as string })).toThrow(new InvalidTypeError('options.workerFile must be a string or a URL'));
-    expect(() => resolvePoolOptions({ threads: 2 } as never)).toThrow(new InvalidValueError('options.threads is not a known option'));
+    expect(() => resolvePoolOptions({ workerFile: 3 as unknown as string })).toThrow(
+      new InvalidTypeError('options.workerFile must be a string or a URL'),
+    );
+    expect(() => resolvePoolOptions({ threads: 2 } as never)).toThrow(
+      new InvalidValueError('options.threads is not a known option'),
+    );
     expect(Object.isFrozen(defaultPoolOptions)).toBe(true);
   });
 
   it('refuses a worker file that does not exist, with the command that builds it', () => {
     expect(() => createSolverPool({ workerFile: '/nonexistent/dist/pool/worker.js' })).toThrow(
       new InvalidValueError(
-        'options.workerFile /nonexistent/dist/pool/worker.js does not exist: the pool\'s workers run the compiled package, run `npm run build:ts` (or `npm run build`) first',
+        "options.workerFile /nonexistent/dist/pool/worker.js does not exist: the pool's workers run the compiled package, run `npm run build:ts` (or `npm run build`) first",
       ),
     );
   });

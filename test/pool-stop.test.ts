@@ -15,13 +15,25 @@ import { builtWorker } from './pool-support.js';
 const tiny = { nodes: [{ id: 'a', capacity: 4_096 }], sessions: [{ id: 's', weight: 1_000, tokens: 1, ready: true }] };
 /** 64 nodes x 1000 sessions, the frontier forced with the largest budget: hundreds of ms of DP, then a budget fallback. */
 const LONG = {
-  problem: randomTickProblem(3, { nodes: 64, sessions: 1000, capacity: 360_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 }),
+  problem: randomTickProblem(3, {
+    nodes: 64,
+    sessions: 1000,
+    capacity: 360_000,
+    minTokens: 2000,
+    maxTokens: 40_000,
+    cachedRate: 0.7,
+  }),
   options: { stateBudget: 2 ** 26, path: 'frontier' },
 } as const;
 
 const pools: SolverPool[] = [];
 function newPool(closeTimeoutMs?: number): SolverPool {
-  const pool = createSolverPool({ workerFile: builtWorker(), minThreads: 1, maxThreads: 1, ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}) });
+  const pool = createSolverPool({
+    workerFile: builtWorker(),
+    minThreads: 1,
+    maxThreads: 1,
+    ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}),
+  });
   pools.push(pool);
   return pool;
 }
@@ -83,8 +95,12 @@ describe('the stop flag of Solver.runPacked', () => {
 
   it('refuses options outside their limits and a stop that is not an Int32Array', () => {
     const { packed, options } = prepare(tiny);
-    expect(() => loaded.solver().runPacked(packed, { ...options, stateBudget: 1e12 })).toThrow(/^options\.stateBudget must be an integer from 1 to/);
-    expect(() => loaded.solver().runPacked(packed, options, undefined, [0] as never)).toThrow(new InvalidTypeError('stop must be an Int32Array'));
+    expect(() => loaded.solver().runPacked(packed, { ...options, stateBudget: 1e12 })).toThrow(
+      /^options\.stateBudget must be an integer from 1 to/,
+    );
+    expect(() => loaded.solver().runPacked(packed, options, undefined, [0] as never)).toThrow(
+      new InvalidTypeError('stop must be an Int32Array'),
+    );
   });
 });
 
@@ -95,7 +111,9 @@ describe('pool close', () => {
     const t0 = performance.now();
     await pool.close({ force: true });
     expect(performance.now() - t0).toBeLessThan(fullMs / 2);
-    expect(await running).toEqual(new ClosedError('pool closed while the solve was running: its worker was terminated'));
+    expect(await running).toEqual(
+      new ClosedError('pool closed while the solve was running: its worker was terminated'),
+    );
     expect(pool.stats().threads).toBe(0);
   });
 
@@ -121,7 +139,9 @@ describe('pool close', () => {
 
   it('rejects malformed close options with a typed error naming the field', async () => {
     const pool = newPool();
-    await expect(pool.close({ force: 'yes' } as never)).rejects.toThrow(new InvalidTypeError('options.force must be a boolean'));
+    await expect(pool.close({ force: 'yes' } as never)).rejects.toThrow(
+      new InvalidTypeError('options.force must be a boolean'),
+    );
     await expect(pool.close({ forse: true } as never)).rejects.toThrow(/^options\.forse is not a known option/);
     await expect(pool.close(null as never)).rejects.toThrow(new InvalidTypeError('options must be an object'));
   });

@@ -19,7 +19,9 @@ export function builtWorker(): string {
     throw new Error(`build/tao.wasm is missing: the pool tests need the WASM build, run \`npm run build\` first`);
   }
   if (!existsSync(WORKER_FILE)) {
-    throw new Error(`dist/pool/worker.js is missing: the pool tests run the compiled worker, run \`npm run build\` (or \`npm run build:ts\`) first`);
+    throw new Error(
+      `dist/pool/worker.js is missing: the pool tests run the compiled worker, run \`npm run build\` (or \`npm run build:ts\`) first`,
+    );
   }
   return WORKER_FILE;
 }
@@ -56,7 +58,8 @@ export const problemArb: fc.Arbitrary<Problem> = fc
       nodes.forEach((n, b) => {
         if (s.credit[b]! > 4_000) credit[n.id] = s.credit[b]!;
       });
-      const eligible = s.eligibleMask === 7 ? undefined : nodes.filter((_, b) => (s.eligibleMask >> b) & 1).map((n) => n.id);
+      const eligible =
+        s.eligibleMask === 7 ? undefined : nodes.filter((_, b) => (s.eligibleMask >> b) & 1).map((n) => n.id);
       return {
         id: `s${i}`,
         weight: s.weight,

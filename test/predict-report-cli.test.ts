@@ -59,12 +59,17 @@ describe('tao predict-report', () => {
   });
 
   it('names the record and its line for an invalid call', async () => {
-    const path = file('bad.jsonl', `${JSON.stringify(calls[0])}\n\n${JSON.stringify({ name: 'x', startedAt: 3, returnedAt: 1 })}\n`);
+    const path = file(
+      'bad.jsonl',
+      `${JSON.stringify(calls[0])}\n\n${JSON.stringify({ name: 'x', startedAt: 3, returnedAt: 1 })}\n`,
+    );
     await expect(run([path])).rejects.toThrow(
       new InvalidValueError(`calls[1].returnedAt must not be before calls[1].startedAt (${path} line 3)`),
     );
     const typed = file('typed.jsonl', `${JSON.stringify({ name: 5, startedAt: 0, returnedAt: 1 })}\n`);
-    await expect(run([typed])).rejects.toThrow(new InvalidTypeError(`calls[0].name must be a string (${typed} line 1)`));
+    await expect(run([typed])).rejects.toThrow(
+      new InvalidTypeError(`calls[0].name must be a string (${typed} line 1)`),
+    );
   });
 
   it('names the line that is not JSON', async () => {

@@ -105,7 +105,11 @@ describe('predict-report on generated traces', () => {
   it('counts every call once and every tick once', () => {
     fc.assert(
       fc.property(arbTrace, fc.constantFrom(0.25, 0.5, 1), (trace, tick) => {
-        const calls = trace.map((c) => ({ name: c.name, startedAt: c.startedAt, returnedAt: c.startedAt + c.duration }));
+        const calls = trace.map((c) => ({
+          name: c.name,
+          startedAt: c.startedAt,
+          returnedAt: c.startedAt + c.duration,
+        }));
         const r = predictReport(calls, { tick });
         const bySource = Object.values(r.sources).reduce((a, s) => a + s.count, 0);
         expect(bySource).toBe(calls.length);
@@ -122,9 +126,24 @@ describe('predict-report on generated traces', () => {
 describe('predict-report input checks', () => {
   it.each<[string, unknown, typeof InvalidTypeError | typeof InvalidValueError, string]>([
     ['not an array', {}, InvalidTypeError, 'calls must be an array'],
-    ['a returned-before-start call', [{ name: 'x', startedAt: 2, returnedAt: 1 }], InvalidValueError, 'calls[0].returnedAt must not be before calls[0].startedAt'],
-    ['an unknown field', [{ name: 'x', startedAt: 0, returnedAt: 1, eta: 2 }], InvalidValueError, 'calls[0].eta is not a known field'],
-    ['a deadline before start', [{ name: 'x', startedAt: 3, returnedAt: 4, deadline: 2 }], InvalidValueError, 'calls[0].deadline must not be before calls[0].startedAt'],
+    [
+      'a returned-before-start call',
+      [{ name: 'x', startedAt: 2, returnedAt: 1 }],
+      InvalidValueError,
+      'calls[0].returnedAt must not be before calls[0].startedAt',
+    ],
+    [
+      'an unknown field',
+      [{ name: 'x', startedAt: 0, returnedAt: 1, eta: 2 }],
+      InvalidValueError,
+      'calls[0].eta is not a known field',
+    ],
+    [
+      'a deadline before start',
+      [{ name: 'x', startedAt: 3, returnedAt: 4, deadline: 2 }],
+      InvalidValueError,
+      'calls[0].deadline must not be before calls[0].startedAt',
+    ],
     ['a missing name', [{ startedAt: 0, returnedAt: 1 }], InvalidTypeError, 'calls[0].name must be a string'],
   ])('rejects %s', (_name, calls, cls, message) => {
     expect(() => predictReport(calls as never)).toThrow(cls);
@@ -138,11 +157,15 @@ describe('predict-report input checks', () => {
   });
 
   it('checks its options', () => {
-    expect(() => predictReport([], { tick: 0 })).toThrow(new InvalidValueError('options.tick must be a positive finite number'));
+    expect(() => predictReport([], { tick: 0 })).toThrow(
+      new InvalidValueError('options.tick must be a positive finite number'),
+    );
     expect(() => predictReport([], { predictor: { delta: 3 } })).toThrow(
       new InvalidValueError('options.predictor.delta must be a number in (0, 1)'),
     );
-    expect(() => predictReport([], { horizon: 1 } as never)).toThrow(new InvalidValueError('options.horizon is not a known field'));
+    expect(() => predictReport([], { horizon: 1 } as never)).toThrow(
+      new InvalidValueError('options.horizon is not a known field'),
+    );
   });
 
   it('reports nulls for an empty trace', () => {

@@ -23,7 +23,11 @@ const queries: [ToolCall, number, string][] = [];
 for (let k = 0; k < 200; k++) {
   // Elapsed times from 0 to 60 s: calls not yet due, due within the horizon, and overdue.
   const now = 40 + k * 0.7;
-  queries.push([{ name: ['bash', 'edit', 'grep', 'ci', 'new'][k % 5]!, startedAt: now - (k % 41) * 1.5 }, now, `s${k % 3}`]);
+  queries.push([
+    { name: ['bash', 'edit', 'grep', 'ci', 'new'][k % 5]!, startedAt: now - (k % 41) * 1.5 },
+    now,
+    `s${k % 3}`,
+  ]);
 }
 queries.push([{ name: 'bash', startedAt: 0 }, 60.5, 's1']);
 queries.push([{ name: 'grep', startedAt: 10 }, 100, 's2']);
@@ -79,19 +83,84 @@ describe('predictor JSON round trip', () => {
     ['an unknown field', (j) => (j.extra = 1), InvalidValueError, 'json.extra is not a known field'],
     ['bad options', (j) => (j.options.delta = 2), InvalidValueError, 'json.options.delta must be a number in (0, 1)'],
     ['tools not an array', (j) => (j.tools = {}), InvalidTypeError, 'json.tools must be an array'],
-    ['more tools than maxTools', (j) => (j.options.maxTools = 2), InvalidValueError, 'json.tools must have at most 2 entries (has 3)'],
-    ['a duplicate tool', (j) => (j.tools[1].name = j.tools[0].name), InvalidValueError, 'json.tools[1].name duplicates tool "edit"'],
-    ['a NaN duration', (j) => (j.tools[0].durations[3] = NaN), InvalidValueError, 'json.tools[0].durations[3] must be a finite number'],
-    ['a string duration', (j) => (j.tools[0].durations[3] = '1'), InvalidTypeError, 'json.tools[0].durations[3] must be a number'],
-    ['a negative duration', (j) => (j.global.durations[0] = -1), InvalidValueError, 'json.global.durations[0] must be a non-negative duration'],
-    ['more durations than the window', (j) => j.tools[0].durations.push(1), InvalidValueError, 'json.tools[0].durations must have from 1 to 5 entries (has 6)'],
-    ['an empty tool history', (j) => (j.tools[0].durations = []), InvalidValueError, 'json.tools[0].durations must have from 1 to 5 entries (has 0)'],
-    ['a null lastSampleAt with durations', (j) => (j.global.lastSampleAt = null), InvalidValueError, 'json.global.lastSampleAt must be a finite number when there are durations'],
-    ['a probe over maxProbes', (j) => (j.probes[0].count = 4), InvalidValueError, 'json.probes[0].count must be an integer from 1 to 3'],
-    ['a probe closing before it opens', (j) => (j.probes[1].until = j.probes[1].openedAt), InvalidValueError, 'json.probes[1].until must be after json.probes[1].openedAt'],
-    ['a duplicate probe key', (j) => (j.probes[1].key = j.probes[0].key), InvalidValueError, 'json.probes[1].key duplicates a probed call'],
-    ['a probe without its call', (j) => delete j.probes[0].startedAt, InvalidTypeError, 'json.probes[0].startedAt must be a number'],
-    ['a probe with an empty tool name', (j) => (j.probes[0].name = ''), InvalidValueError, 'json.probes[0].name must be a non-empty string'],
+    [
+      'more tools than maxTools',
+      (j) => (j.options.maxTools = 2),
+      InvalidValueError,
+      'json.tools must have at most 2 entries (has 3)',
+    ],
+    [
+      'a duplicate tool',
+      (j) => (j.tools[1].name = j.tools[0].name),
+      InvalidValueError,
+      'json.tools[1].name duplicates tool "edit"',
+    ],
+    [
+      'a NaN duration',
+      (j) => (j.tools[0].durations[3] = NaN),
+      InvalidValueError,
+      'json.tools[0].durations[3] must be a finite number',
+    ],
+    [
+      'a string duration',
+      (j) => (j.tools[0].durations[3] = '1'),
+      InvalidTypeError,
+      'json.tools[0].durations[3] must be a number',
+    ],
+    [
+      'a negative duration',
+      (j) => (j.global.durations[0] = -1),
+      InvalidValueError,
+      'json.global.durations[0] must be a non-negative duration',
+    ],
+    [
+      'more durations than the window',
+      (j) => j.tools[0].durations.push(1),
+      InvalidValueError,
+      'json.tools[0].durations must have from 1 to 5 entries (has 6)',
+    ],
+    [
+      'an empty tool history',
+      (j) => (j.tools[0].durations = []),
+      InvalidValueError,
+      'json.tools[0].durations must have from 1 to 5 entries (has 0)',
+    ],
+    [
+      'a null lastSampleAt with durations',
+      (j) => (j.global.lastSampleAt = null),
+      InvalidValueError,
+      'json.global.lastSampleAt must be a finite number when there are durations',
+    ],
+    [
+      'a probe over maxProbes',
+      (j) => (j.probes[0].count = 4),
+      InvalidValueError,
+      'json.probes[0].count must be an integer from 1 to 3',
+    ],
+    [
+      'a probe closing before it opens',
+      (j) => (j.probes[1].until = j.probes[1].openedAt),
+      InvalidValueError,
+      'json.probes[1].until must be after json.probes[1].openedAt',
+    ],
+    [
+      'a duplicate probe key',
+      (j) => (j.probes[1].key = j.probes[0].key),
+      InvalidValueError,
+      'json.probes[1].key duplicates a probed call',
+    ],
+    [
+      'a probe without its call',
+      (j) => delete j.probes[0].startedAt,
+      InvalidTypeError,
+      'json.probes[0].startedAt must be a number',
+    ],
+    [
+      'a probe with an empty tool name',
+      (j) => (j.probes[0].name = ''),
+      InvalidValueError,
+      'json.probes[0].name must be a non-empty string',
+    ],
   ];
 
   it.each(cases)('rejects %s with a typed error naming the path', (_name, mutate, cls, message) => {

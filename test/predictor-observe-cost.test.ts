@@ -16,7 +16,11 @@ function filled(window: number, globalWindow: number): ReadinessPredictor {
   return p;
 }
 
-const calls: CompletedToolCall[] = Array.from({ length: 20_000 }, (_, k) => ({ name: 'bash', startedAt: k, returnedAt: k + 2 + (k % 5) / 3 }));
+const calls: CompletedToolCall[] = Array.from({ length: 20_000 }, (_, k) => ({
+  name: 'bash',
+  startedAt: k,
+  returnedAt: k + 2 + (k % 5) / 3,
+}));
 
 function millis(p: ReadinessPredictor): number {
   const t = performance.now();
@@ -46,9 +50,13 @@ describe('ReadinessPredictor.observe cost', () => {
       kept.push(k + d - k); // the duration as the predictor computes it: returnedAt - startedAt
       if ((k % 97 === 0 && k > 0) || k === 999) {
         const tool = kept.slice(-64);
-        expect(p.predict({ name: 'bash', startedAt: k + 1 }, k + 1).duration).toBe(bernsteinBound(durationStats(tool), 0.2));
+        expect(p.predict({ name: 'bash', startedAt: k + 1 }, k + 1).duration).toBe(
+          bernsteinBound(durationStats(tool), 0.2),
+        );
         const restored = ReadinessPredictor.fromJSON(JSON.parse(JSON.stringify(p.toJSON())));
-        expect(restored.predict({ name: 'bash', startedAt: k + 1 }, k + 1).duration).toBe(bernsteinBound(durationStats(tool), 0.2));
+        expect(restored.predict({ name: 'bash', startedAt: k + 1 }, k + 1).duration).toBe(
+          bernsteinBound(durationStats(tool), 0.2),
+        );
         expect(restored.predict({ name: 'other', startedAt: k + 1 }, k + 1).duration).toBe(
           bernsteinBound(durationStats(kept.slice(-256)), 0.2),
         );

@@ -36,7 +36,11 @@ describe('predictor options', () => {
     [{ minSamples: 1 }, InvalidValueError, 'options.minSamples must be an integer from 2 to 4096'],
     [{ minSamples: 2.5 }, InvalidValueError, 'options.minSamples must be an integer from 2 to 4096'],
     [{ minSamples: 10, window: 8 }, InvalidValueError, 'options.minSamples must be at most options.window (8)'],
-    [{ minSamples: 10, globalWindow: 8 }, InvalidValueError, 'options.minSamples must be at most options.globalWindow (8)'],
+    [
+      { minSamples: 10, globalWindow: 8 },
+      InvalidValueError,
+      'options.minSamples must be at most options.globalWindow (8)',
+    ],
     [{ window: 1 }, InvalidValueError, 'options.window must be an integer from 2 to 4096'],
     [{ globalWindow: 100_000 }, InvalidValueError, 'options.globalWindow must be an integer from 2 to 65536'],
     [{ maxTools: 0 }, InvalidValueError, 'options.maxTools must be an integer from 1 to 65536'],
@@ -54,15 +58,55 @@ describe('predictor input checks', () => {
   it.each<[string, () => unknown, typeof InvalidTypeError | typeof InvalidValueError, string]>([
     ['now NaN', () => p.ready({ name: 'x', startedAt: 0 }, NaN), InvalidValueError, 'now must be a finite number'],
     ['tool not an object', () => p.ready(null as never, 1), InvalidTypeError, 'tool must be an object'],
-    ['tool without name', () => p.remaining({ startedAt: 0 } as never, 1), InvalidTypeError, 'tool.name must be a string'],
-    ['tool started after now', () => p.ready({ name: 'x', startedAt: 2 }, 1), InvalidValueError, 'tool.startedAt must not be after now'],
-    ['tool returned after now', () => p.ready({ name: 'x', startedAt: 0, returnedAt: 2 }, 1), InvalidValueError, 'tool.returnedAt must not be after now'],
-    ['progress above 1', () => p.predict({ name: 'x', startedAt: 0, progress: 2 }, 1), InvalidValueError, 'tool.progress must be from 0 to 1'],
-    ['session not a string', () => p.ready({ name: 'x', startedAt: 0 }, 1, 3 as never), InvalidTypeError, 'session must be a string'],
+    [
+      'tool without name',
+      () => p.remaining({ startedAt: 0 } as never, 1),
+      InvalidTypeError,
+      'tool.name must be a string',
+    ],
+    [
+      'tool started after now',
+      () => p.ready({ name: 'x', startedAt: 2 }, 1),
+      InvalidValueError,
+      'tool.startedAt must not be after now',
+    ],
+    [
+      'tool returned after now',
+      () => p.ready({ name: 'x', startedAt: 0, returnedAt: 2 }, 1),
+      InvalidValueError,
+      'tool.returnedAt must not be after now',
+    ],
+    [
+      'progress above 1',
+      () => p.predict({ name: 'x', startedAt: 0, progress: 2 }, 1),
+      InvalidValueError,
+      'tool.progress must be from 0 to 1',
+    ],
+    [
+      'session not a string',
+      () => p.ready({ name: 'x', startedAt: 0 }, 1, 3 as never),
+      InvalidTypeError,
+      'session must be a string',
+    ],
     ['call not an object', () => p.observe(undefined as never), InvalidTypeError, 'call must be an object'],
-    ['call returned before start', () => p.observe({ name: 'x', startedAt: 2, returnedAt: 1 }), InvalidValueError, 'call.returnedAt must not be before call.startedAt'],
-    ['call returnedAt missing', () => p.observe({ name: 'x', startedAt: 2 } as never), InvalidTypeError, 'call.returnedAt must be a number'],
-    ['call command not a string', () => p.observe({ name: 'x', startedAt: 0, returnedAt: 1, command: 1 } as never), InvalidTypeError, 'call.command must be a string'],
+    [
+      'call returned before start',
+      () => p.observe({ name: 'x', startedAt: 2, returnedAt: 1 }),
+      InvalidValueError,
+      'call.returnedAt must not be before call.startedAt',
+    ],
+    [
+      'call returnedAt missing',
+      () => p.observe({ name: 'x', startedAt: 2 } as never),
+      InvalidTypeError,
+      'call.returnedAt must be a number',
+    ],
+    [
+      'call command not a string',
+      () => p.observe({ name: 'x', startedAt: 0, returnedAt: 1, command: 1 } as never),
+      InvalidTypeError,
+      'call.command must be a string',
+    ],
   ])('rejects %s', (_name, f, cls, message) => {
     expect(f).toThrow(cls);
     expect(f).toThrow(new cls(message));

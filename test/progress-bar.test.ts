@@ -34,14 +34,38 @@ describe('progress bar', () => {
     bar.tick(1);
     bar.finish();
     const first = 'bench [##..] 1/2 ds-16 wasm';
-    expect(s.text()).toBe(`\r${first}\r${' '.repeat(first.length)}\rds-32: 200 problems\n\rbench [##..] 1/2\rbench [####] 2/2\n`);
+    expect(s.text()).toBe(
+      `\r${first}\r${' '.repeat(first.length)}\rds-32: 200 problems\n\rbench [##..] 1/2\rbench [####] 2/2\n`,
+    );
   });
 });
 
 describe('tao bench progress', () => {
   const cache = mkdtempSync(join(tmpdir(), 'bench-progress-'));
   const bench = (extra: string[]): string =>
-    spawnSync(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), 'bench', '--settings', 'ds-16', '--count', '3', '--runners', 'wasm,reference', '--highs-sample', '0', '--cycles', '1', '--warmup', '0', '--cache-dir', cache, ...extra], { encoding: 'utf8' }).stderr;
+    spawnSync(
+      process.execPath,
+      [
+        fileURLToPath(new URL('../dist/cli.js', import.meta.url)),
+        'bench',
+        '--settings',
+        'ds-16',
+        '--count',
+        '3',
+        '--runners',
+        'wasm,reference',
+        '--highs-sample',
+        '0',
+        '--cycles',
+        '1',
+        '--warmup',
+        '0',
+        '--cache-dir',
+        cache,
+        ...extra,
+      ],
+      { encoding: 'utf8' },
+    ).stderr;
 
   it('stays quiet when stderr is not a terminal, and draws one step per runner with --progress', () => {
     expect(bench([])).not.toContain('bench [');

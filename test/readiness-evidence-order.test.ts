@@ -33,8 +33,14 @@ describe('readiness evidence order', () => {
   it('falls through to the global history for a tool with fewer than 2 samples', () => {
     const p = trained();
     // "edit" has 1 sample; "grep" none: both use the bound over all 4 durations.
-    expect(p.predict({ name: 'edit', startedAt: 10 }, 10)).toMatchObject({ source: 'global-history', duration: globalBound });
-    expect(p.predict({ name: 'grep', startedAt: 10 }, 10)).toMatchObject({ source: 'global-history', duration: globalBound });
+    expect(p.predict({ name: 'edit', startedAt: 10 }, 10)).toMatchObject({
+      source: 'global-history',
+      duration: globalBound,
+    });
+    expect(p.predict({ name: 'grep', startedAt: 10 }, 10)).toMatchObject({
+      source: 'global-history',
+      duration: globalBound,
+    });
   });
 
   it('prefers the tool history over the global history', () => {

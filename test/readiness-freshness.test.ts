@@ -5,12 +5,18 @@ describe('readiness freshness (a prediction older than 30 s does not make r = 1)
   it('denies a due prediction whose evidence dates from more than 30 s ago', () => {
     // The default duration is fixed at launch: refreshed at startedAt.
     const long = new ReadinessPredictor({ defaultDuration: 40 });
-    expect(long.predict({ name: 'x', startedAt: 0 }, 39.5)).toMatchObject({ refreshedAt: 0, remaining: 0.5, ready: false });
+    expect(long.predict({ name: 'x', startedAt: 0 }, 39.5)).toMatchObject({
+      refreshedAt: 0,
+      remaining: 0.5,
+      ready: false,
+    });
     // Same call, a 30 s-or-younger prediction: ready.
     const short = new ReadinessPredictor({ defaultDuration: 20 });
     expect(short.ready({ name: 'x', startedAt: 0 }, 19.5)).toBe(true);
     // The 40 s prediction is ready when freshness allows it: freshness, not the duration, denied it.
-    expect(new ReadinessPredictor({ defaultDuration: 40, freshness: 60 }).ready({ name: 'x', startedAt: 0 }, 39.5)).toBe(true);
+    expect(
+      new ReadinessPredictor({ defaultDuration: 40, freshness: 60 }).ready({ name: 'x', startedAt: 0 }, 39.5),
+    ).toBe(true);
   });
 
   it('counts exactly freshness seconds as fresh', () => {
@@ -22,7 +28,10 @@ describe('readiness freshness (a prediction older than 30 s does not make r = 1)
   it('dates a sleep by the call start', () => {
     const p = new ReadinessPredictor();
     expect(p.ready({ name: 'bash', startedAt: 0, command: 'sleep 20' }, 19.5)).toBe(true);
-    expect(p.predict({ name: 'bash', startedAt: 0, command: 'sleep 45' }, 44.5)).toMatchObject({ source: 'sleep', ready: false });
+    expect(p.predict({ name: 'bash', startedAt: 0, command: 'sleep 45' }, 44.5)).toMatchObject({
+      source: 'sleep',
+      ready: false,
+    });
   });
 
   it('dates a deadline by its report, else by the call start', () => {
@@ -61,8 +70,16 @@ describe('readiness freshness (a prediction older than 30 s does not make r = 1)
     const p = new ReadinessPredictor();
     p.observe({ name: 'a', startedAt: -150, returnedAt: -100 });
     p.observe({ name: 'b', startedAt: -100, returnedAt: -50 });
-    expect(p.predict({ name: 'c', startedAt: 0 }, 49.5)).toMatchObject({ source: 'global-history', duration: 50, ready: false });
+    expect(p.predict({ name: 'c', startedAt: 0 }, 49.5)).toMatchObject({
+      source: 'global-history',
+      duration: 50,
+      ready: false,
+    });
     p.observe({ name: 'd', startedAt: -10, returnedAt: 40 });
-    expect(p.predict({ name: 'c', startedAt: 0 }, 49.5)).toMatchObject({ source: 'global-history', refreshedAt: 40, ready: true });
+    expect(p.predict({ name: 'c', startedAt: 0 }, 49.5)).toMatchObject({
+      source: 'global-history',
+      refreshedAt: 40,
+      ready: true,
+    });
   });
 });

@@ -3,7 +3,13 @@ import { ReadinessPredictor } from './helpers/internals.js';
 import type { ToolCall } from './helpers/internals.js';
 
 /** Times in [from, to) on a `step` grid at which `ready` says yes. */
-function readyTimes(p: ReadinessPredictor, tool: ToolCall | ((t: number) => ToolCall), from: number, to: number, step: number): number[] {
+function readyTimes(
+  p: ReadinessPredictor,
+  tool: ToolCall | ((t: number) => ToolCall),
+  from: number,
+  to: number,
+  step: number,
+): number[] {
   const out: number[] = [];
   for (let k = 0; from + k * step < to; k++) {
     const t = from + k * step;
@@ -45,7 +51,12 @@ describe('overdue probes', () => {
   it('keeps the bound when the evidence keeps moving', () => {
     // A deadline re-reported every tick, always just passed: each tick is "overdue" under fresh evidence.
     const p = new ReadinessPredictor();
-    const moving = (t: number): ToolCall => ({ name: 'ci', startedAt: 0, deadline: Math.max(0, t - 0.1), reportedAt: t });
+    const moving = (t: number): ToolCall => ({
+      name: 'ci',
+      startedAt: 0,
+      deadline: Math.max(0, t - 0.1),
+      reportedAt: t,
+    });
     const times = readyTimes(p, moving, 0, 2000, 0.5);
     // Probes open at the first overdue query (0, window [0, 1)) and when each pushed estimate passes:
     // 2 * 1 = 2 (window [2, 3)), then 2 * 3 = 6 (window [6, 7)); then never again.

@@ -32,7 +32,10 @@ function shown(v: unknown): string {
 
 describe('README', () => {
   it('the quick start prints what the README shows', () => {
-    const code = blockAfter('## Quick start').replace("from 'tao-solver'", `from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('dist/index.js', ROOT))).href)}`);
+    const code = blockAfter('## Quick start').replace(
+      "from 'tao-solver'",
+      `from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('dist/index.js', ROOT))).href)}`,
+    );
     const expected = blockAfter('\nprints\n');
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
     expect(out).toBe(expected);

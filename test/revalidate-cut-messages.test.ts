@@ -28,7 +28,16 @@ describe('revalidate: cut messages', () => {
   });
 
   it('names a session placed twice and the node of its second placement', () => {
-    const r = revalidate({ assignments: [{ session: 'a', node: 'n1' }, { session: 'a', node: 'n2' }] }, snapshot, snapshot);
+    const r = revalidate(
+      {
+        assignments: [
+          { session: 'a', node: 'n1' },
+          { session: 'a', node: 'n2' },
+        ],
+      },
+      snapshot,
+      snapshot,
+    );
     expect(r.cutAt?.message).toBe('session "a" is placed twice (again on node "n2")');
   });
 });
@@ -39,7 +48,8 @@ describe('revalidate: malformed assignments', () => {
     ['node', { session: 'a', node: null }],
   ] as const) {
     it(`refuses an assignment whose ${field} is not a string, naming it`, () => {
-      const call = (): unknown => revalidate({ assignments: [{ session: 'a', node: 'n1' }, assignment] } as never, snapshot, snapshot);
+      const call = (): unknown =>
+        revalidate({ assignments: [{ session: 'a', node: 'n1' }, assignment] } as never, snapshot, snapshot);
       expect(call).toThrow(InvalidTypeError);
       expect(call).toThrow(`plan.assignments[1].${field} must be a string`);
     });
@@ -48,13 +58,27 @@ describe('revalidate: malformed assignments', () => {
 
 describe('revalidate: result shape', () => {
   it('lists a changed session once when the plan places it twice', () => {
-    const live: Problem = { nodes: snapshot.nodes, sessions: [{ ...snapshot.sessions[0]!, signature: 2 }, snapshot.sessions[1]!] };
-    const plan = { assignments: [{ session: 'a', node: 'n1' }, { session: 'b', node: 'n1' }, { session: 'a', node: 'n2' }] };
+    const live: Problem = {
+      nodes: snapshot.nodes,
+      sessions: [{ ...snapshot.sessions[0]!, signature: 2 }, snapshot.sessions[1]!],
+    };
+    const plan = {
+      assignments: [
+        { session: 'a', node: 'n1' },
+        { session: 'b', node: 'n1' },
+        { session: 'a', node: 'n2' },
+      ],
+    };
     expect(revalidate(plan, snapshot, live).changed).toEqual(['a']);
   });
 
   it('returns arrays of its own: editing them leaves the plan as it was', () => {
-    const plan = { assignments: [{ session: 'a', node: 'n1' }, { session: 'b', node: 'n1' }] };
+    const plan = {
+      assignments: [
+        { session: 'a', node: 'n1' },
+        { session: 'b', node: 'n1' },
+      ],
+    };
     const applied = revalidate(plan, snapshot, snapshot);
     expect(applied.outcome).toBe('applied');
     expect(applied.applied).not.toBe(plan.assignments);
@@ -64,6 +88,9 @@ describe('revalidate: result shape', () => {
     expect(dropped.outcome).toBe('dropped');
     expect(dropped.cut).not.toBe(plan.assignments);
     dropped.cut.pop();
-    expect(plan.assignments).toEqual([{ session: 'a', node: 'n1' }, { session: 'b', node: 'n1' }]);
+    expect(plan.assignments).toEqual([
+      { session: 'a', node: 'n1' },
+      { session: 'b', node: 'n1' },
+    ]);
   });
 });

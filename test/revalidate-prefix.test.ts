@@ -65,14 +65,20 @@ describe('revalidate: known cases', () => {
       nodes: snapshot.nodes,
       sessions: [...snapshot.sessions, { id: 'd', weight: 1, tokens: 0, ready: true, signature: 9 }],
     };
-    const extra: Problem = { nodes: snapshot.nodes, sessions: [...snapshot.sessions, { id: 'd', weight: 1, tokens: 0, ready: true, signature: 8 }] };
+    const extra: Problem = {
+      nodes: snapshot.nodes,
+      sessions: [...snapshot.sessions, { id: 'd', weight: 1, tokens: 0, ready: true, signature: 8 }],
+    };
     const r = revalidate({ assignments: plan.assignments.slice(0, 1) }, extra, live);
     expect(r.outcome).toBe('applied');
   });
 
   it('cuts at the first assignment that no longer fits, in exact tokens', () => {
     // 9_000 left on n1 after a's 4_000 would leave 5_000 for b: fits exactly at 9_000, not at 8_999.
-    const fits = revalidate(plan, snapshot, { nodes: [{ id: 'n1', capacity: 9_000 }, snapshot.nodes[1]!], sessions: snapshot.sessions });
+    const fits = revalidate(plan, snapshot, {
+      nodes: [{ id: 'n1', capacity: 9_000 }, snapshot.nodes[1]!],
+      sessions: snapshot.sessions,
+    });
     expect(fits.outcome).toBe('applied');
     const live: Problem = { nodes: [{ id: 'n1', capacity: 8_999 }, snapshot.nodes[1]!], sessions: snapshot.sessions };
     const r = revalidate(plan, snapshot, live);
@@ -101,14 +107,22 @@ describe('revalidate: known cases', () => {
   });
 
   it('cuts at a node that left', () => {
-    const live: Problem = { nodes: [snapshot.nodes[0]!], sessions: snapshot.sessions.map((s) => (s.id === 'c' ? { ...s, eligible: ['n1'] } : s)) };
+    const live: Problem = {
+      nodes: [snapshot.nodes[0]!],
+      sessions: snapshot.sessions.map((s) => (s.id === 'c' ? { ...s, eligible: ['n1'] } : s)),
+    };
     const r = revalidate(plan, snapshot, live);
     expect(r.cutAt?.reason).toEqual({ code: 'node-gone', session: 'c', node: 'n2' });
     expect(r.applied).toHaveLength(2);
   });
 
   it('applies only the first placement of a session the plan repeats', () => {
-    const twice = { assignments: [{ session: 'a', node: 'n1' }, { session: 'a', node: 'n2' }] };
+    const twice = {
+      assignments: [
+        { session: 'a', node: 'n1' },
+        { session: 'a', node: 'n2' },
+      ],
+    };
     const r = revalidate(twice, snapshot, snapshot);
     expect(r.applied).toEqual([{ session: 'a', node: 'n1' }]);
     expect(r.cutAt?.reason).toEqual({ code: 'duplicate', session: 'a', node: 'n2' });
@@ -122,7 +136,9 @@ describe('revalidate: known cases', () => {
 
   it('validates the live state with paths under `live`', () => {
     const bad = { nodes: [{ id: 'n1', capacity: -1 }], sessions: [] } as Problem;
-    expect(() => revalidate(plan, snapshot, bad)).toThrow(new InvalidValueError('live.nodes[0].capacity must be a non-negative safe integer'));
+    expect(() => revalidate(plan, snapshot, bad)).toThrow(
+      new InvalidValueError('live.nodes[0].capacity must be a non-negative safe integer'),
+    );
     expect(() => revalidate(plan, snapshot, { nodes: 3 } as unknown as Problem)).toThrow(InvalidTypeError);
   });
 });
@@ -167,11 +183,23 @@ const worldArb: fc.Arbitrary<World> = fc
       mask === 15 ? undefined : nodeIds.filter((_, b) => (mask >> b) & 1);
     const snapSessions: ProblemSession[] = sessions.map((s, i) => {
       const eligible = eligibleFor(s.eligibleMask);
-      return { id: `s${i}`, weight: s.weight, tokens: s.weight, ready: true, signature: s.signature, ...(eligible ? { eligible } : {}) };
+      return {
+        id: `s${i}`,
+        weight: s.weight,
+        tokens: s.weight,
+        ready: true,
+        signature: s.signature,
+        ...(eligible ? { eligible } : {}),
+      };
     });
     const snap: Problem = { nodes: nodeIds.map((id, b) => ({ id, capacity: capacities[b]! })), sessions: snapSessions };
     const plan: Assignment[] =
-      snapSessions.length === 0 ? [] : picks.map(([i, b]) => ({ session: snapSessions[i % snapSessions.length]!.id, node: nodeIds[b % nodeIds.length]! }));
+      snapSessions.length === 0
+        ? []
+        : picks.map(([i, b]) => ({
+            session: snapSessions[i % snapSessions.length]!.id,
+            node: nodeIds[b % nodeIds.length]!,
+          }));
     const liveNodes = snap.nodes
       .filter((_, b) => b !== nodeGone || nodeIds.length === 1)
       .map((n, b) => ({ id: n.id, capacity: Math.max(0, n.capacity + capacityDrift[b]!) }));
@@ -216,7 +244,9 @@ describe('revalidate: properties under random drift', () => {
         }
         // no changed or vanished session is applied, and one changed selected session drops everything
         const snapSig = new Map(snap.sessions.map((s) => [s.id, s.signature]));
-        const changed = assignments.filter((a) => liveSession.get(a.session)?.signature !== snapSig.get(a.session) || !liveSession.has(a.session));
+        const changed = assignments.filter(
+          (a) => liveSession.get(a.session)?.signature !== snapSig.get(a.session) || !liveSession.has(a.session),
+        );
         if (changed.length > 0) {
           expect(r.outcome).toBe('dropped');
           expect(r.applied).toEqual([]);

@@ -19,6 +19,8 @@ console.log(Object.keys(createRequire(import.meta.url).cache).filter((k) => k.in
 describe('root import', () => {
   it('does not load piscina until a pool is created', () => {
     expect(piscinaModulesAfter('')).toBe(0);
-    expect(piscinaModulesAfter('const pool = tao.createSolverPool({ minThreads: 0, maxThreads: 1 }); await pool.close();')).toBeGreaterThan(0);
+    expect(
+      piscinaModulesAfter('const pool = tao.createSolverPool({ minThreads: 0, maxThreads: 1 }); await pool.close();'),
+    ).toBeGreaterThan(0);
   });
 });

@@ -30,9 +30,37 @@ const CASES = Number(process.env.TAO_FUZZ_CASES ?? 400);
 const RESPONSE_TIMEOUT_MS = 10_000;
 
 const KEYS = [
-  'id', 'op', 'problem', 'options', 'snapshot', 'calls', 'call', 'state', 'json', 'nodes', 'sessions', 'capacity',
-  'weight', 'tokens', 'ready', 'credit', 'eligible', 'time', 'tool', 'cache', 'name', 'startedAt', 'returnedAt',
-  'quantum', 'stateBudget', 'deadlineMs', 'path', '__proto__', 'constructor', 'toString', 'valueOf',
+  'id',
+  'op',
+  'problem',
+  'options',
+  'snapshot',
+  'calls',
+  'call',
+  'state',
+  'json',
+  'nodes',
+  'sessions',
+  'capacity',
+  'weight',
+  'tokens',
+  'ready',
+  'credit',
+  'eligible',
+  'time',
+  'tool',
+  'cache',
+  'name',
+  'startedAt',
+  'returnedAt',
+  'quantum',
+  'stateBudget',
+  'deadlineMs',
+  'path',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
 ];
 const value = (r: Rand, depth: number): unknown => randomValue(r, KEYS, depth);
 
@@ -58,7 +86,15 @@ function nearSnapshot(r: Rand): Json {
     sessions: Array.from({ length: int(r, 4) }, (_, i) => ({
       id: `s${i}`,
       tokens: int(r, 5000),
-      ...(r() < 0.5 ? { tool: { name: pick(r, ['bash', 'pytest']), startedAt: 90 + int(r, 10), ...(r() < 0.3 ? { command: 'sleep 3' } : {}) } } : {}),
+      ...(r() < 0.5
+        ? {
+            tool: {
+              name: pick(r, ['bash', 'pytest']),
+              startedAt: 90 + int(r, 10),
+              ...(r() < 0.3 ? { command: 'sleep 3' } : {}),
+            },
+          }
+        : {}),
       ...(r() < 0.4 ? { cache: [{ node: 'n0', tokens: int(r, 4000), observedAt: 95 }] } : {}),
     })),
   };
@@ -109,7 +145,13 @@ function randomLine(r: Rand, i: number): string {
 function isNotification(line: string): boolean {
   try {
     const x = JSON.parse(line) as unknown;
-    return typeof x === 'object' && x !== null && !Array.isArray(x) && !Object.prototype.hasOwnProperty.call(x, 'id') && (x as Json).op === 'observe';
+    return (
+      typeof x === 'object' &&
+      x !== null &&
+      !Array.isArray(x) &&
+      !Object.prototype.hasOwnProperty.call(x, 'id') &&
+      (x as Json).op === 'observe'
+    );
   } catch {
     return false;
   }
@@ -118,7 +160,12 @@ function isNotification(line: string): boolean {
 function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   return Promise.race([
     p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no response within ${RESPONSE_TIMEOUT_MS} ms to ${what}`)), RESPONSE_TIMEOUT_MS)),
+    new Promise<T>((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`no response within ${RESPONSE_TIMEOUT_MS} ms to ${what}`)),
+        RESPONSE_TIMEOUT_MS,
+      ),
+    ),
   ]);
 }
 
@@ -149,7 +196,9 @@ describe('tao serve under random input', () => {
       if (isNotification(line)) {
         // No response to a notification: the next line out answers a ping sent after it.
         notifications++;
-        expect(await withTimeout(s.request({ id: `ping${i}`, op: 'hello' }), `case ${i}: ${line.slice(0, 200)}`)).toMatchObject({ ok: true });
+        expect(
+          await withTimeout(s.request({ id: `ping${i}`, op: 'hello' }), `case ${i}: ${line.slice(0, 200)}`),
+        ).toMatchObject({ ok: true });
         continue;
       }
       const text = await withTimeout(s.nextLine(), `case ${i}: ${line.slice(0, 200)}`);
@@ -163,7 +212,11 @@ describe('tao serve under random input', () => {
     await s.shutdown();
     expect(notifications).toBeGreaterThan(0);
     // The only stderr lines: refused notifications, one line each.
-    expect(s.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('tao serve: observe notification refused: ERR_TAO_'))).toEqual([]);
+    expect(
+      s.stderr
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('tao serve: observe notification refused: ERR_TAO_')),
+    ).toEqual([]);
   });
 });
 
@@ -194,7 +247,10 @@ describe('tao serve --socket under concurrent random clients', () => {
           conn.write(line + '\n');
           if (isNotification(line)) {
             // No response to a notification: the next line out answers a ping sent after it.
-            const ping = await withTimeout(conn.request({ id: `ping-${c}-${i}`, op: 'hello' }), `client ${c} case ${i}: ${line.slice(0, 200)}`);
+            const ping = await withTimeout(
+              conn.request({ id: `ping-${c}-${i}`, op: 'hello' }),
+              `client ${c} case ${i}: ${line.slice(0, 200)}`,
+            );
             expect(ping).toMatchObject({ id: `ping-${c}-${i}`, ok: true });
             continue;
           }
@@ -216,7 +272,9 @@ describe('tao serve --socket under concurrent random clients', () => {
       // Besides the listening line, only refused notifications, one line each.
       const lines = s.stderr.split('\n').filter((l) => l !== '');
       expect(lines[0]).toBe(`tao serve: listening on ${path}`);
-      expect(lines.slice(1).filter((l) => !l.startsWith('tao serve: observe notification refused: ERR_TAO_'))).toEqual([]);
+      expect(lines.slice(1).filter((l) => !l.startsWith('tao serve: observe notification refused: ERR_TAO_'))).toEqual(
+        [],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -26,14 +26,21 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const caseFile = JSON.parse(readFileSync(new URL('./cases/appendix-h-cache.json', import.meta.url), 'utf8')) as { problem: Problem };
-const solveLine = (id: number): string => JSON.stringify({ id, op: 'solve', problem: caseFile.problem, options: { quantum: 512 } }) + '\n';
+const caseFile = JSON.parse(readFileSync(new URL('./cases/appendix-h-cache.json', import.meta.url), 'utf8')) as {
+  problem: Problem;
+};
+const solveLine = (id: number): string =>
+  JSON.stringify({ id, op: 'solve', problem: caseFile.problem, options: { quantum: 512 } }) + '\n';
 
 /** Resolves once everything written to `stream` has been taken by the other side, or rejects after `ms`. */
 function accepted(stream: Writable, ms: number): Promise<void> {
   if (stream.writableLength === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${stream.writableLength} bytes still unsent after ${ms} ms: the sidecar stopped reading`)), ms);
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`${stream.writableLength} bytes still unsent after ${ms} ms: the sidecar stopped reading`)),
+      ms,
+    );
     stream.once('drain', () => {
       clearTimeout(timer);
       resolve();
@@ -131,15 +138,22 @@ describe('connections and the input they hold', () => {
       ok: false,
       error: {
         code: 'ERR_TAO_INVALID_VALUE',
-        message: 'the sidecar holds more than 2097152 bytes of unanswered input across its connections: this connection is closed',
+        message:
+          'the sidecar holds more than 2097152 bytes of unanswered input across its connections: this connection is closed',
       },
     });
     expect(await c.nextLine()).toBeUndefined();
     // The lines held were not lost: each ends and is answered for what it is.
     a.write('"}\n');
-    expect(JSON.parse((await a.nextLine())!)).toMatchObject({ id: 'p', error: { message: 'pad is not a field of a "hello" request' } });
+    expect(JSON.parse((await a.nextLine())!)).toMatchObject({
+      id: 'p',
+      error: { message: 'pad is not a field of a "hello" request' },
+    });
     b.write('"}\n');
-    expect(JSON.parse((await b.nextLine())!)).toMatchObject({ id: 'p', error: { message: 'pad is not a field of a "hello" request' } });
+    expect(JSON.parse((await b.nextLine())!)).toMatchObject({
+      id: 'p',
+      error: { message: 'pad is not a field of a "hello" request' },
+    });
     expect(await b.request({ id: 'bye', op: 'shutdown' })).toEqual({ id: 'bye', op: 'shutdown', ok: true });
     expect(await exitWithin(s, 2000)).toBe(0);
   });
@@ -153,7 +167,10 @@ describe('lines the protocol never needs', () => {
       id: null,
       op: null,
       ok: false,
-      error: { code: 'ERR_TAO_INVALID_VALUE', message: `line must nest arrays and objects at most ${MAX_REQUEST_DEPTH} deep` },
+      error: {
+        code: 'ERR_TAO_INVALID_VALUE',
+        message: `line must nest arrays and objects at most ${MAX_REQUEST_DEPTH} deep`,
+      },
     });
     // Exactly the limit is parsed (and refused for what it is).
     const deep = `{"id": 2, "op": "hello", "x": ${'['.repeat(MAX_REQUEST_DEPTH - 1)}${']'.repeat(MAX_REQUEST_DEPTH - 1)}}`;
@@ -173,12 +190,19 @@ describe('lines the protocol never needs', () => {
     s.write('{"id": 1, "op": "observe", "calls": [' + '{},'.repeat(n) + '{}]}\n');
     const r = await s.next();
     expect(r).toMatchObject({ id: null, ok: false, error: { code: 'ERR_TAO_INVALID_VALUE' } });
-    expect((r.error as { message: string }).message).toMatch(/^line must hold at most \d+ arrays and objects \(one per 16 characters\)$/);
+    expect((r.error as { message: string }).message).toMatch(
+      /^line must hold at most \d+ arrays and objects \(one per 16 characters\)$/,
+    );
     const peak = peakRssMb(s.child.pid!);
     if (peak !== undefined) expect(peak).toBeLessThan(300);
     // A large valid batch of calls is still taken.
     const calls = Array.from({ length: 100_000 }, (_, k) => ({ name: 'bash', startedAt: k, returnedAt: k + 0.5 }));
-    expect(await s.request({ id: 2, op: 'observe', calls })).toEqual({ id: 2, op: 'observe', ok: true, learned: 100_000 });
+    expect(await s.request({ id: 2, op: 'observe', calls })).toEqual({
+      id: 2,
+      op: 'observe',
+      ok: true,
+      learned: 100_000,
+    });
     await s.shutdown();
   });
 
@@ -186,7 +210,11 @@ describe('lines the protocol never needs', () => {
     const s = new SidecarProcess();
     s.write('\uFEFF{"id": 1, "op": "hello"}\n\uFEFF{"id": 2, "op": "hello"}\n');
     expect(await s.next()).toMatchObject({ id: 1, ok: true });
-    expect(await s.next()).toMatchObject({ id: null, ok: false, error: { message: expect.stringMatching(/^line is not valid JSON/) } });
+    expect(await s.next()).toMatchObject({
+      id: null,
+      ok: false,
+      error: { message: expect.stringMatching(/^line is not valid JSON/) },
+    });
     await s.shutdown();
 
     const path = socketPath();
@@ -208,7 +236,11 @@ describe('a long-lived connection', () => {
     const c = await SocketClient.connect(path);
     const p = new ReadinessPredictor({ globalWindow: 16_384 });
     for (let k = 0; k < 16_384; k++) p.observe({ name: `tool${k % 200}`, startedAt: k, returnedAt: k + 0.123456789 });
-    expect(await c.request({ id: 'l', op: 'predictor.load', predictor: p.toJSON() })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
+    expect(await c.request({ id: 'l', op: 'predictor.load', predictor: p.toJSON() })).toEqual({
+      id: 'l',
+      op: 'predictor.load',
+      ok: true,
+    });
     for (let k = 0; k < 40; k++) {
       c.write(JSON.stringify({ id: k, op: 'predictor.save' }) + '\n');
       c.socket.pause();

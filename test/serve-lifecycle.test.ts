@@ -103,7 +103,11 @@ describe('tao serve --socket: the socket file', () => {
   it('refuses a path over the platform limit: exit 2, one line, nothing created', () => {
     const dir = tempDir();
     const path = join(dir, 'x'.repeat(120));
-    const r = spawnSync(process.execPath, [CLI, 'serve', '--socket', path], { encoding: 'utf8', input: '', timeout: 10_000 });
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--socket', path], {
+      encoding: 'utf8',
+      input: '',
+      timeout: 10_000,
+    });
     expect(r.status).toBe(2);
     const limit = process.platform === 'darwin' ? 103 : 107;
     expect(r.stderr).toBe(`tao serve: --socket must be at most ${limit} bytes (has ${Buffer.byteLength(path)})\n`);
@@ -112,7 +116,11 @@ describe('tao serve --socket: the socket file', () => {
 
   it('is owner-only (mode 0600) whatever the umask', async () => {
     const path = join(tempDir(), 'tao.sock');
-    const s = await socketSidecar(path, [], ['/bin/sh', '-c', 'umask 000; exec "$0" "$@"', process.execPath, CLI, 'serve']);
+    const s = await socketSidecar(
+      path,
+      [],
+      ['/bin/sh', '-c', 'umask 000; exec "$0" "$@"', process.execPath, CLI, 'serve'],
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     s.child.kill('SIGTERM');
     expect(await exitWithin(s, EXIT_MS)).toBe(0);

@@ -14,7 +14,11 @@ function overdue(time: number, tag: string): Json {
   return {
     time,
     nodes: [{ id: 'n', capacity: 1 << 20 }],
-    sessions: Array.from({ length: 4096 }, (_, i) => ({ id: `${tag}-session-${i}`, tokens: 1, tool: { name: 'bash', startedAt: 1 } })),
+    sessions: Array.from({ length: 4096 }, (_, i) => ({
+      id: `${tag}-session-${i}`,
+      tokens: 1,
+      tool: { name: 'bash', startedAt: 1 },
+    })),
   };
 }
 
@@ -23,15 +27,25 @@ describe('predictor.save and predictor.load in the sidecar', () => {
     const cap = 1 << 20;
     const s = new SidecarProcess(['--max-line-bytes', String(cap)]);
     const options = new ReadinessPredictor({ maxProbedCalls: MAX_PROBED_CALLS }).toJSON();
-    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: options })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
+    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: options })).toEqual({
+      id: 'l',
+      op: 'predictor.load',
+      ok: true,
+    });
     let refused: Json | undefined;
     for (let round = 0; round < 6 && refused === undefined; round++) {
-      expect(await s.request({ id: `e${round}`, op: 'evaluate', snapshot: overdue(100 + round, `r${round}`) })).toMatchObject({ ok: true });
+      expect(
+        await s.request({ id: `e${round}`, op: 'evaluate', snapshot: overdue(100 + round, `r${round}`) }),
+      ).toMatchObject({ ok: true });
       const saved = await s.request({ id: `s${round}`, op: 'predictor.save' });
       if (saved.ok === true) {
         // What was saved loads back in a sidecar with the same cap.
         const other = new SidecarProcess(['--max-line-bytes', String(cap)]);
-        expect(await other.request({ id: 'load', op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 'load', op: 'predictor.load', ok: true });
+        expect(await other.request({ id: 'load', op: 'predictor.load', predictor: saved.predictor })).toEqual({
+          id: 'load',
+          op: 'predictor.load',
+          ok: true,
+        });
         await other.shutdown();
       } else {
         refused = saved;
@@ -41,7 +55,9 @@ describe('predictor.save and predictor.load in the sidecar', () => {
     expect(refused!.error).toEqual({
       code: 'ERR_TAO_INVALID_VALUE',
       message: expect.stringMatching(
-        new RegExp(`^predictor state is \\d+ bytes of JSON, over the ${cap - 1024} a predictor\\.load line under --max-line-bytes ${cap} can carry$`),
+        new RegExp(
+          `^predictor state is \\d+ bytes of JSON, over the ${cap - 1024} a predictor\\.load line under --max-line-bytes ${cap} can carry$`,
+        ),
       ),
     });
     // The state was kept, not dropped: saving again is refused with the same size.
@@ -66,9 +82,15 @@ describe('predictor.save and predictor.load in the sidecar', () => {
       return samples.sort((a, b) => a - b)[7]!;
     };
     const empty = await time();
-    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: state })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
+    expect(await s.request({ id: 'l', op: 'predictor.load', predictor: state })).toEqual({
+      id: 'l',
+      op: 'predictor.load',
+      ok: true,
+    });
     const full = await time();
-    expect(await s.request({ id: 'st', op: 'stats' })).toMatchObject({ predictor: { tools: 100, globalSamples: 65_536 } });
+    expect(await s.request({ id: 'st', op: 'stats' })).toMatchObject({
+      predictor: { tools: 100, globalSamples: 65_536 },
+    });
     // Serializing this state costs 25-65 ms per stats.
     expect(full - empty).toBeLessThan(10);
     await s.shutdown();

@@ -39,7 +39,12 @@ const snapshot: Snapshot = {
     { id: 'b', capacity: 10_000 },
   ],
   sessions: [
-    { id: 's1', tokens: 3000, tool: { name: 'bash', startedAt: 99.5 }, cache: [{ node: 'a', tokens: 2000, observedAt: 90 }] },
+    {
+      id: 's1',
+      tokens: 3000,
+      tool: { name: 'bash', startedAt: 99.5 },
+      cache: [{ node: 'a', tokens: 2000, observedAt: 90 }],
+    },
     { id: 's2', tokens: 5000, cache: [{ node: 'b', tokens: 4000, observedAt: 100 }] },
     { id: 's3', tokens: 1000, reserve: 0, tool: { name: 'pytest', startedAt: 99.8, command: 'sleep 30' } },
   ],
@@ -105,7 +110,12 @@ describe('tao serve over stdio', () => {
     // No history yet: bash's 5 s default keeps s1 waiting.
     expect((before.problem as Problem).sessions.map((x) => x.ready)).toEqual([false, true, false]);
 
-    expect(await s.request({ id: 'o', op: 'observe', calls })).toEqual({ id: 'o', op: 'observe', ok: true, learned: 2 });
+    expect(await s.request({ id: 'o', op: 'observe', calls })).toEqual({
+      id: 'o',
+      op: 'observe',
+      ok: true,
+      learned: 2,
+    });
     for (const c of calls) twin.observe(c);
     const after = await s.request({ id: 'e1', op: 'evaluate', snapshot, options: { halfLife: 5 } });
     expect(after.problem).toEqual(json(evaluate(snapshot, twin, { halfLife: 5 })));
@@ -134,10 +144,16 @@ describe('tao serve over stdio', () => {
     await first.shutdown();
 
     const second = new SidecarProcess();
-    expect(await second.request({ id: 'l', op: 'predictor.load', predictor: saved.predictor })).toEqual({ id: 'l', op: 'predictor.load', ok: true });
+    expect(await second.request({ id: 'l', op: 'predictor.load', predictor: saved.predictor })).toEqual({
+      id: 'l',
+      op: 'predictor.load',
+      ok: true,
+    });
     expect((await second.request({ id: 's', op: 'predictor.save' })).predictor).toEqual(saved.predictor);
     const later: Snapshot = { ...snapshot, time: 130.5 };
-    expect((await second.request({ id: 'e', op: 'evaluate', snapshot: later })).problem).toEqual(json(evaluate(later, twin)));
+    expect((await second.request({ id: 'e', op: 'evaluate', snapshot: later })).problem).toEqual(
+      json(evaluate(later, twin)),
+    );
     await second.shutdown();
   });
 
@@ -170,16 +186,43 @@ describe('tao serve over stdio', () => {
       ['{"id": 1, "op": "solve"', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: /^line is not valid JSON: / }],
       ['[1, 2]', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'request must be a JSON object' }],
       ['"solve"', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'request must be a JSON object' }],
-      ['{"op": "hello"}', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'id is missing (a string or a number; only observe may go without one)' }],
-      ['{"id": null, "op": "hello"}', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'id must be a string or a number' }],
-      ['{"id": {"x": 1}, "op": "hello"}', { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'id must be a string or a number' }],
+      [
+        '{"op": "hello"}',
+        {
+          id: null,
+          code: 'ERR_TAO_INVALID_TYPE',
+          message: 'id is missing (a string or a number; only observe may go without one)',
+        },
+      ],
+      [
+        '{"id": null, "op": "hello"}',
+        { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'id must be a string or a number' },
+      ],
+      [
+        '{"id": {"x": 1}, "op": "hello"}',
+        { id: null, code: 'ERR_TAO_INVALID_TYPE', message: 'id must be a string or a number' },
+      ],
       ['{"id": 7}', { id: 7, code: 'ERR_TAO_INVALID_TYPE', message: 'op must be a string' }],
-      ['{"id": 8, "op": "solv"}', { id: 8, code: 'ERR_TAO_INVALID_VALUE', message: /^op must be one of "hello", "tick", "solve", .* \(got "solv"\)$/ }],
-      ['{"id": 9, "op": "hello", "problem": {}}', { id: 9, code: 'ERR_TAO_INVALID_VALUE', message: 'problem is not a field of a "hello" request' }],
+      [
+        '{"id": 8, "op": "solv"}',
+        {
+          id: 8,
+          code: 'ERR_TAO_INVALID_VALUE',
+          message: /^op must be one of "hello", "tick", "solve", .* \(got "solv"\)$/,
+        },
+      ],
+      [
+        '{"id": 9, "op": "hello", "problem": {}}',
+        { id: 9, code: 'ERR_TAO_INVALID_VALUE', message: 'problem is not a field of a "hello" request' },
+      ],
       ['{"id": 10, "op": "solve"}', { id: 10, code: 'ERR_TAO_INVALID_TYPE', message: 'problem must be an object' }],
       [
         '{"id": 11, "op": "solve", "problem": {"nodes": [{"id": "a", "capacity": 10}], "sessions": [{"id": "s", "weight": 1.5, "tokens": 0, "ready": true}]}}',
-        { id: 11, code: 'ERR_TAO_INVALID_VALUE', message: 'problem.sessions[0].weight must be a positive integer <= 4294967295' },
+        {
+          id: 11,
+          code: 'ERR_TAO_INVALID_VALUE',
+          message: 'problem.sessions[0].weight must be a positive integer <= 4294967295',
+        },
       ],
       [
         '{"id": "12", "op": "solve", "problem": {"nodes": [], "sessions": []}, "options": {"quantum": 0}}',
@@ -189,22 +232,79 @@ describe('tao serve over stdio', () => {
         '{"id": 13, "op": "solve", "problem": {"nodes": [], "sessions": []}, "options": {"quantun": 16}}',
         { id: 13, code: 'ERR_TAO_INVALID_VALUE', message: 'options.quantun is not a known option' },
       ],
-      ['{"id": 14, "op": "evaluate", "snapshot": {"time": "now", "nodes": [], "sessions": []}}', { id: 14, code: 'ERR_TAO_INVALID_TYPE', message: 'snapshot.time must be a number' }],
-      ['{"id": 15, "op": "evaluate", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "options": {"reserve": -1}}', { id: 15, code: 'ERR_TAO_INVALID_VALUE', message: 'options.reserve must be an integer from 0 to 4294967295' }],
-      ['{"id": 16, "op": "observe", "calls": {}}', { id: 16, code: 'ERR_TAO_INVALID_TYPE', message: 'calls must be an array' }],
-      ['{"id": 17, "op": "observe", "calls": [{"name": "bash", "startedAt": 2, "returnedAt": 1}]}', { id: 17, code: 'ERR_TAO_INVALID_VALUE', message: 'calls[0].returnedAt must not be before calls[0].startedAt' }],
-      ['{"id": 18, "op": "observe", "calls": [{"name": "bash", "startedAt": 1, "returnedAt": 2, "exitCode": 0}]}', { id: 18, code: 'ERR_TAO_INVALID_VALUE', message: 'calls[0].exitCode is not a known field' }],
-      ['{"id": 19, "op": "predictor.load", "predictor": {"format": "x"}}', { id: 19, code: 'ERR_TAO_INVALID_VALUE', message: 'predictor.format must be "tao-readiness-predictor"' }],
-      ['{"id": 20, "op": "predictor.load"}', { id: 20, code: 'ERR_TAO_INVALID_TYPE', message: 'predictor must be an object' }],
+      [
+        '{"id": 14, "op": "evaluate", "snapshot": {"time": "now", "nodes": [], "sessions": []}}',
+        { id: 14, code: 'ERR_TAO_INVALID_TYPE', message: 'snapshot.time must be a number' },
+      ],
+      [
+        '{"id": 15, "op": "evaluate", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "options": {"reserve": -1}}',
+        { id: 15, code: 'ERR_TAO_INVALID_VALUE', message: 'options.reserve must be an integer from 0 to 4294967295' },
+      ],
+      [
+        '{"id": 16, "op": "observe", "calls": {}}',
+        { id: 16, code: 'ERR_TAO_INVALID_TYPE', message: 'calls must be an array' },
+      ],
+      [
+        '{"id": 17, "op": "observe", "calls": [{"name": "bash", "startedAt": 2, "returnedAt": 1}]}',
+        { id: 17, code: 'ERR_TAO_INVALID_VALUE', message: 'calls[0].returnedAt must not be before calls[0].startedAt' },
+      ],
+      [
+        '{"id": 18, "op": "observe", "calls": [{"name": "bash", "startedAt": 1, "returnedAt": 2, "exitCode": 0}]}',
+        { id: 18, code: 'ERR_TAO_INVALID_VALUE', message: 'calls[0].exitCode is not a known field' },
+      ],
+      [
+        '{"id": 19, "op": "predictor.load", "predictor": {"format": "x"}}',
+        { id: 19, code: 'ERR_TAO_INVALID_VALUE', message: 'predictor.format must be "tao-readiness-predictor"' },
+      ],
+      [
+        '{"id": 20, "op": "predictor.load"}',
+        { id: 20, code: 'ERR_TAO_INVALID_TYPE', message: 'predictor must be an object' },
+      ],
       ['{"id": 21, "op": "tick"}', { id: 21, code: 'ERR_TAO_INVALID_TYPE', message: 'snapshot must be an object' }],
-      ['{"id": 22, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "evaluateOptions": {"reserve": -1}}', { id: 22, code: 'ERR_TAO_INVALID_VALUE', message: 'evaluateOptions.reserve must be an integer from 0 to 4294967295' }],
-      ['{"id": 23, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "solveOptions": {"quantum": 0}}', { id: 23, code: 'ERR_TAO_INVALID_VALUE', message: 'solveOptions.quantum must be a positive integer' }],
-      ['{"id": 24, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "options": {}}', { id: 24, code: 'ERR_TAO_INVALID_VALUE', message: 'options is not a field of a "tick" request' }],
-      ['{"id": 25, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "previous": {"assignments": [{"session": "s", "node": "a"}], "signatures": {}}}', { id: 25, code: 'ERR_TAO_INVALID_VALUE', message: 'previous.signatures has no signature for session "s" of previous.assignments[0]' }],
-      ['{"id": 26, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "previous": {"assignments": [{"session": "s"}], "signatures": {}}}', { id: 26, code: 'ERR_TAO_INVALID_TYPE', message: 'previous.assignments[0].node must be a string' }],
-      ['{"id": 27, "op": "hello", "protocols": [2, 3]}', { id: 27, code: 'ERR_TAO_INVALID_VALUE', message: `protocols shares no version with this sidecar: it speaks ${SIDECAR_PROTOCOL_VERSION}, the client 2, 3` }],
-      ['{"id": 28, "op": "hello", "protocols": 1}', { id: 28, code: 'ERR_TAO_INVALID_TYPE', message: 'protocols must be an array of protocol versions' }],
-      ['{"id": 29, "op": "hello", "protocols": [1.5]}', { id: 29, code: 'ERR_TAO_INVALID_VALUE', message: 'protocols[0] must be a positive integer (got 1.5)' }],
+      [
+        '{"id": 22, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "evaluateOptions": {"reserve": -1}}',
+        {
+          id: 22,
+          code: 'ERR_TAO_INVALID_VALUE',
+          message: 'evaluateOptions.reserve must be an integer from 0 to 4294967295',
+        },
+      ],
+      [
+        '{"id": 23, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "solveOptions": {"quantum": 0}}',
+        { id: 23, code: 'ERR_TAO_INVALID_VALUE', message: 'solveOptions.quantum must be a positive integer' },
+      ],
+      [
+        '{"id": 24, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "options": {}}',
+        { id: 24, code: 'ERR_TAO_INVALID_VALUE', message: 'options is not a field of a "tick" request' },
+      ],
+      [
+        '{"id": 25, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "previous": {"assignments": [{"session": "s", "node": "a"}], "signatures": {}}}',
+        {
+          id: 25,
+          code: 'ERR_TAO_INVALID_VALUE',
+          message: 'previous.signatures has no signature for session "s" of previous.assignments[0]',
+        },
+      ],
+      [
+        '{"id": 26, "op": "tick", "snapshot": {"time": 1, "nodes": [], "sessions": []}, "previous": {"assignments": [{"session": "s"}], "signatures": {}}}',
+        { id: 26, code: 'ERR_TAO_INVALID_TYPE', message: 'previous.assignments[0].node must be a string' },
+      ],
+      [
+        '{"id": 27, "op": "hello", "protocols": [2, 3]}',
+        {
+          id: 27,
+          code: 'ERR_TAO_INVALID_VALUE',
+          message: `protocols shares no version with this sidecar: it speaks ${SIDECAR_PROTOCOL_VERSION}, the client 2, 3`,
+        },
+      ],
+      [
+        '{"id": 28, "op": "hello", "protocols": 1}',
+        { id: 28, code: 'ERR_TAO_INVALID_TYPE', message: 'protocols must be an array of protocol versions' },
+      ],
+      [
+        '{"id": 29, "op": "hello", "protocols": [1.5]}',
+        { id: 29, code: 'ERR_TAO_INVALID_VALUE', message: 'protocols[0] must be a positive integer (got 1.5)' },
+      ],
     ];
     for (const [line, expected] of table) {
       s.write(line + '\n');
@@ -234,7 +334,12 @@ describe('tao serve over stdio', () => {
     const s = new SidecarProcess();
     const empty = (await s.request({ id: 1, op: 'predictor.save' })).predictor;
     const r = await s.request({ id: 2, op: 'observe', calls: [calls[0], { ...calls[1], startedAt: 'x' }] });
-    expect(r).toEqual({ id: 2, op: 'observe', ok: false, error: { code: 'ERR_TAO_INVALID_TYPE', message: 'calls[1].startedAt must be a number' } });
+    expect(r).toEqual({
+      id: 2,
+      op: 'observe',
+      ok: false,
+      error: { code: 'ERR_TAO_INVALID_TYPE', message: 'calls[1].startedAt must be a number' },
+    });
     expect((await s.request({ id: 3, op: 'predictor.save' })).predictor).toEqual(empty);
     await s.shutdown();
   });
@@ -252,7 +357,10 @@ describe('tao serve over stdio', () => {
       id: null,
       op: null,
       ok: false,
-      error: { code: 'ERR_TAO_INVALID_VALUE', message: `line must be at most 4096 bytes (has ${head.length + 16 * piece.length + 2})` },
+      error: {
+        code: 'ERR_TAO_INVALID_VALUE',
+        message: `line must be at most 4096 bytes (has ${head.length + 16 * piece.length + 2})`,
+      },
     });
     // A line of exactly the cap is read (and answered for what it is).
     const exact = `{"id": 2, "op": "hello", "pad": "${'y'.repeat(4096 - head.length - 2)}"}`;
@@ -268,7 +376,8 @@ describe('tao serve over stdio', () => {
     const [, c] = cases.find(([f]) => f === 'appendix-h-cache.json')!;
     const n = 300;
     let text = '';
-    for (let k = 0; k < n; k++) text += JSON.stringify({ id: k, op: 'solve', problem: c.problem, options: { quantum: 512 } }) + '\n';
+    for (let k = 0; k < n; k++)
+      text += JSON.stringify({ id: k, op: 'solve', problem: c.problem, options: { quantum: 512 } }) + '\n';
     s.write(text);
     for (let k = 0; k < n; k++) {
       const r = await s.next();
@@ -341,7 +450,10 @@ describe('tao serve --socket', () => {
     ]);
     expect((solved!.plan as { value: PlanValue }).value.credit).toBe(16_791);
     expect(observed).toEqual({ id: 2, op: 'observe', ok: true, learned: 2 });
-    const [stats, bye] = await exchange(path, [{ id: 3, op: 'stats' }, { id: 4, op: 'shutdown' }]);
+    const [stats, bye] = await exchange(path, [
+      { id: 3, op: 'stats' },
+      { id: 4, op: 'shutdown' },
+    ]);
     expect(stats).toMatchObject({ predictor: { tools: 1, globalSamples: 2 }, requests: { solve: 1, observe: 1 } });
     expect(bye).toEqual({ id: 4, op: 'shutdown', ok: true });
     expect(await s.exited).toBe(0);
@@ -380,7 +492,10 @@ describe('tao serve --socket', () => {
     await new Promise((r) => setTimeout(r, 300));
     rude.destroy();
     await new Promise((r) => setTimeout(r, 300));
-    const [hello, bye] = await exchange(path, [{ id: 1, op: 'hello' }, { id: 2, op: 'shutdown' }]);
+    const [hello, bye] = await exchange(path, [
+      { id: 1, op: 'hello' },
+      { id: 2, op: 'shutdown' },
+    ]);
     expect(hello).toMatchObject({ id: 1, ok: true });
     expect(bye).toEqual({ id: 2, op: 'shutdown', ok: true });
     expect(await s.exited).toBe(0);

@@ -64,7 +64,10 @@ describe('tao serve: tick', () => {
     const twin = new ReadinessPredictor();
     await s.request({ id: 0, op: 'observe', calls });
     for (const c of calls) twin.observe(c);
-    for (const [k, options] of [{}, { evaluateOptions: { reserve: 256, halfLife: 4 }, solveOptions: { quantum: 64 } }].entries()) {
+    for (const [k, options] of [
+      {},
+      { evaluateOptions: { reserve: 256, halfLife: 4 }, solveOptions: { quantum: 64 } },
+    ].entries()) {
       const snapshot = snapshotAt(100 + k);
       const r = await s.request({ id: `t${k}`, op: 'tick', snapshot, ...options });
       const problem = evaluate(snapshot, twin, options.evaluateOptions);
@@ -77,10 +80,15 @@ describe('tao serve: tick', () => {
       expect(got.assignments).toEqual(plan.assignments);
       expect(got.value).toEqual(plan.value);
       expect(got.assignments.length).toBeGreaterThan(2);
-      const signatures = Object.fromEntries(plan.assignments.map((a) => [a.session, problem.sessions.find((x) => x.id === a.session)!.signature]));
+      const signatures = Object.fromEntries(
+        plan.assignments.map((a) => [a.session, problem.sessions.find((x) => x.id === a.session)!.signature]),
+      );
       expect(r.signatures).toEqual(signatures);
     }
-    expect(await s.request({ id: 'st', op: 'stats' })).toMatchObject({ requests: { tick: 2, solve: 0, evaluate: 0 }, solveMicros: { count: 2 } });
+    expect(await s.request({ id: 'st', op: 'stats' })).toMatchObject({
+      requests: { tick: 2, solve: 0, evaluate: 0 },
+      solveMicros: { count: 2 },
+    });
     await s.shutdown();
     expect(s.stderr).toBe('');
   });
@@ -95,7 +103,10 @@ describe('tao serve: tick', () => {
       const twin = new ReadinessPredictor();
       const first = await s.request({ id: 1, op: 'tick', snapshot: snapshotAt(100) });
       const firstProblem = evaluate(snapshotAt(100), twin);
-      const previous = { assignments: (first.plan as Plan).assignments, signatures: first.signatures as Record<string, string | number> };
+      const previous = {
+        assignments: (first.plan as Plan).assignments,
+        signatures: first.signatures as Record<string, string | number>,
+      };
       expect(previous.assignments.map((a) => a.session)).toContain('s1');
 
       const now = snapshotAt(101, edit);
@@ -127,8 +138,17 @@ describe('tao serve: tick', () => {
 describe('tao serve: hello negotiates the protocol', () => {
   it('answers the highest version both sides list, and every version it speaks', async () => {
     const s = new SidecarProcess();
-    const r = await s.request({ id: 1, op: 'hello', protocols: [SIDECAR_PROTOCOL_VERSION + 5, SIDECAR_PROTOCOL_VERSION] });
-    expect(r).toMatchObject({ op: 'hello', ok: true, protocol: SIDECAR_PROTOCOL_VERSION, protocols: [SIDECAR_PROTOCOL_VERSION] });
+    const r = await s.request({
+      id: 1,
+      op: 'hello',
+      protocols: [SIDECAR_PROTOCOL_VERSION + 5, SIDECAR_PROTOCOL_VERSION],
+    });
+    expect(r).toMatchObject({
+      op: 'hello',
+      ok: true,
+      protocol: SIDECAR_PROTOCOL_VERSION,
+      protocols: [SIDECAR_PROTOCOL_VERSION],
+    });
     const none = await s.request({ id: 2, op: 'hello', protocols: [SIDECAR_PROTOCOL_VERSION + 1] });
     expect(none).toEqual({
       id: 2,
@@ -157,7 +177,9 @@ describe('tao serve: observe notifications', () => {
       predictor: { tools: 1, globalSamples: 2 },
     });
     await s.shutdown();
-    expect(s.stderr).toBe('tao serve: observe notification refused: ERR_TAO_INVALID_VALUE: calls[0].returnedAt must not be before calls[0].startedAt\n');
+    expect(s.stderr).toBe(
+      'tao serve: observe notification refused: ERR_TAO_INVALID_VALUE: calls[0].returnedAt must not be before calls[0].startedAt\n',
+    );
   });
 
   it('any other op without an id is answered with an error naming the rule', async () => {
@@ -167,7 +189,10 @@ describe('tao serve: observe notifications', () => {
       id: null,
       op: 'stats',
       ok: false,
-      error: { code: 'ERR_TAO_INVALID_TYPE', message: 'id is missing (a string or a number; only observe may go without one)' },
+      error: {
+        code: 'ERR_TAO_INVALID_TYPE',
+        message: 'id is missing (a string or a number; only observe may go without one)',
+      },
     });
     await s.shutdown();
   });

@@ -45,7 +45,9 @@ function view(capacities: number[], pool: S[], time = 100): SchedulerView {
 // Under the hold reading, so that sessions whose tool still runs are admissible in every arm: these tests
 // pin what the selection does, the lifecycle reading is pinned in sim-tao-lifecycle.
 function run(variant: TaoVariant, v: SchedulerView): Admission[] {
-  return [...createTaoPolicy({ variant, admissible: 'any', params: defaultTaoParams, deps }).schedule(v, 'tick')].sort((a, b) => a.session - b.session);
+  return [...createTaoPolicy({ variant, admissible: 'any', params: defaultTaoParams, deps }).schedule(v, 'tick')].sort(
+    (a, b) => a.session - b.session,
+  );
 }
 
 const cachedOn = (node: string, tokens: number): CacheObservation[] => [{ node, tokens, observedAt: 99 }];
@@ -57,13 +59,24 @@ describe('ablation arms differ only in their named part', () => {
       [40_000, 40_000],
       [
         { tokens: 9000, observations: cachedOn('n1', 9000), tool: { name: 'bash', startedAt: 90 } },
-        { tokens: 6000, pending: true, observations: cachedOn('n0', 6000), tool: { name: 'edit', startedAt: 95, returnedAt: 99 } },
-        { tokens: 5000, pending: true, observations: cachedOn('n1', 5000), tool: { name: 'edit', startedAt: 95, returnedAt: 99 } },
+        {
+          tokens: 6000,
+          pending: true,
+          observations: cachedOn('n0', 6000),
+          tool: { name: 'edit', startedAt: 95, returnedAt: 99 },
+        },
+        {
+          tokens: 5000,
+          pending: true,
+          observations: cachedOn('n1', 5000),
+          tool: { name: 'edit', startedAt: 95, returnedAt: 99 },
+        },
       ],
     );
     const tao = run('tao', v);
     expect(tao.map((a) => a.node)).toEqual([1, 0, 1]);
-    for (const variant of ['tao-no-credit', 'tao-ta-order', 'tao-no-ready'] as TaoVariant[]) expect(run(variant, v), variant).toEqual(tao);
+    for (const variant of ['tao-no-credit', 'tao-ta-order', 'tao-no-ready'] as TaoVariant[])
+      expect(run(variant, v), variant).toEqual(tao);
   });
 
   it('when only one session fits, the selection is what differs: credit first for tao, readiness first without credit', () => {
@@ -82,17 +95,38 @@ describe('ablation arms differ only in their named part', () => {
   });
 
   it('BFD and greedy get the spreading tie-break: uncredited equal sessions are not stacked on one node', () => {
-    const four = view([20_000, 20_000], [{ tokens: 3000, pending: true }, { tokens: 3000, pending: true }, { tokens: 3000, pending: true }, { tokens: 3000, pending: true }]);
+    const four = view(
+      [20_000, 20_000],
+      [
+        { tokens: 3000, pending: true },
+        { tokens: 3000, pending: true },
+        { tokens: 3000, pending: true },
+        { tokens: 3000, pending: true },
+      ],
+    );
     for (const variant of ['tao', 'tao-bfd', 'greedy'] as TaoVariant[]) {
       const admitted = run(variant, four);
       expect(admitted, variant).toHaveLength(4);
-      expect(admitted.filter((a) => a.node === 0), variant).toHaveLength(2);
+      expect(
+        admitted.filter((a) => a.node === 0),
+        variant,
+      ).toHaveLength(2);
     }
   });
 
   it('the tie-break never overrides a credit difference (greedy places by credit as tao does; BFD by fit, its definition)', () => {
-    const v = view([40_000, 40_000], [{ tokens: 9000, pending: true, observations: cachedOn('n1', 9000) }, { tokens: 5000, pending: true, observations: cachedOn('n0', 5000) }]);
-    for (const variant of ['tao', 'greedy'] as TaoVariant[]) expect(run(variant, v).map((a) => a.node), variant).toEqual([1, 0]);
+    const v = view(
+      [40_000, 40_000],
+      [
+        { tokens: 9000, pending: true, observations: cachedOn('n1', 9000) },
+        { tokens: 5000, pending: true, observations: cachedOn('n0', 5000) },
+      ],
+    );
+    for (const variant of ['tao', 'greedy'] as TaoVariant[])
+      expect(
+        run(variant, v).map((a) => a.node),
+        variant,
+      ).toEqual([1, 0]);
     // Best fit: t0 (larger value first) on its credited n1, then t1 where it leaves the least room: n1 too.
     expect(run('tao-bfd', v).map((a) => a.node)).toEqual([1, 1]);
   });

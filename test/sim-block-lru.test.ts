@@ -44,7 +44,11 @@ type Op = { kind: 'run'; session: number; blocks: number } | { kind: 'end'; sess
 describe('block-granular LRU prefix cache', () => {
   it('keeps exactly the blocks a per-block LRU keeps, and never exceeds its capacity', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('run' as const), session: fc.integer({ min: 0, max: 5 }), blocks: fc.integer({ min: 1, max: 12 }) }),
+      fc.record({
+        kind: fc.constant('run' as const),
+        session: fc.integer({ min: 0, max: 5 }),
+        blocks: fc.integer({ min: 1, max: 12 }),
+      }),
       fc.record({ kind: fc.constant('end' as const), session: fc.integer({ min: 0, max: 5 }) }),
     );
     fc.assert(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEEPSEEK_CALIBRATION, FAMILY_CALIBRATIONS, GLM_CALIBRATION, QWEN_CALIBRATION, sweLiteProfileName } from '../src/sim/calibration.js';
+import {
+  DEEPSEEK_CALIBRATION,
+  FAMILY_CALIBRATIONS,
+  GLM_CALIBRATION,
+  QWEN_CALIBRATION,
+  sweLiteProfileName,
+} from '../src/sim/calibration.js';
 import { SETTINGS } from '../src/sim/settings.js';
 import { WORKLOAD_PROFILES } from '../src/sim/workload.js';
 
@@ -17,7 +23,17 @@ describe('calibration constants come from one place', () => {
   );
 
   it('the nine paper settings are exactly the calibrated ones', () => {
-    expect(Object.keys(SETTINGS)).toEqual(['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160']);
+    expect(Object.keys(SETTINGS)).toEqual([
+      'ds-16',
+      'ds-32',
+      'ds-64',
+      'qwen-96',
+      'qwen-128',
+      'qwen-160',
+      'glm-96',
+      'glm-128',
+      'glm-160',
+    ]);
   });
 
   it('Qwen and GLM capacities are the hardware arithmetic (recomputed here from the public configs)', () => {
@@ -46,9 +62,36 @@ describe('calibration constants come from one place', () => {
       outputMedian: f.outputMedian,
     }));
     expect(fitted).toEqual([
-      { family: 'ds', capacity: 511_000, stepBase: 0.006, stepPerSeq: 0.00024, stepPerKToken: 0.00002, prefillPerKToken: 0.00287, requestOverhead: 0.152, outputMedian: 182 },
-      { family: 'qwen', capacity: 276_000, stepBase: 0.0121, stepPerSeq: 0.000075, stepPerKToken: 0.00004, prefillPerKToken: 0.0198, requestOverhead: 0.053, outputMedian: 282 },
-      { family: 'glm', capacity: 544_000, stepBase: 0.0074, stepPerSeq: 0.00041, stepPerKToken: 0.000015, prefillPerKToken: 0.0293, requestOverhead: 0.066, outputMedian: 183 },
+      {
+        family: 'ds',
+        capacity: 511_000,
+        stepBase: 0.006,
+        stepPerSeq: 0.00024,
+        stepPerKToken: 0.00002,
+        prefillPerKToken: 0.00287,
+        requestOverhead: 0.152,
+        outputMedian: 182,
+      },
+      {
+        family: 'qwen',
+        capacity: 276_000,
+        stepBase: 0.0121,
+        stepPerSeq: 0.000075,
+        stepPerKToken: 0.00004,
+        prefillPerKToken: 0.0198,
+        requestOverhead: 0.053,
+        outputMedian: 282,
+      },
+      {
+        family: 'glm',
+        capacity: 544_000,
+        stepBase: 0.0074,
+        stepPerSeq: 0.00041,
+        stepPerKToken: 0.000015,
+        prefillPerKToken: 0.0293,
+        requestOverhead: 0.066,
+        outputMedian: 183,
+      },
     ]);
   });
 });

@@ -35,16 +35,36 @@ describe('tao simulate flags', () => {
     [['--duration', '-3'], InvalidValueError, '--duration must be a positive number of seconds (got "-3")'],
     [['--tasks', '5', '--duration', '10'], InvalidValueError, '--tasks and --duration are exclusive'],
     [['--delta', '1.5'], InvalidValueError, '--delta must be in (0, 1)'],
-    [['--workload', 'chat'], InvalidValueError, '--workload must be one of swe-lite-ds, swe-lite-qwen, swe-lite-glm, swe-bench, claude-code, decode-heavy (got "chat")'],
-    [['--policy', 'dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record needs a policy that builds solver Problems'],
+    [
+      ['--workload', 'chat'],
+      InvalidValueError,
+      '--workload must be one of swe-lite-ds, swe-lite-qwen, swe-lite-glm, swe-bench, claude-code, decode-heavy (got "chat")',
+    ],
+    [
+      ['--policy', 'dynamo', '--record', '/tmp/x.jsonl'],
+      InvalidValueError,
+      '--record needs a policy that builds solver Problems',
+    ],
     [['--policy', 'tao,fifo'], InvalidValueError, '--policy must be one of tao, '],
     [['--policy', 'tao,all'], InvalidValueError, 'or a comma-separated list of them (got "tao,all")'],
     [['--policy', 'tao,tao-bfd,tao'], InvalidValueError, '--policy must not repeat a policy (got "tao,tao-bfd,tao")'],
-    [['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'], InvalidValueError, '--record with several policies needs tao among them'],
-    [['--policy', 'tao,dynamo', '--baseline', 'greedy'], InvalidValueError, '--baseline must be one of the policies run (tao, dynamo); got "greedy"'],
+    [
+      ['--policy', 'thunderagent,dynamo', '--record', '/tmp/x.jsonl'],
+      InvalidValueError,
+      '--record with several policies needs tao among them',
+    ],
+    [
+      ['--policy', 'tao,dynamo', '--baseline', 'greedy'],
+      InvalidValueError,
+      '--baseline must be one of the policies run (tao, dynamo); got "greedy"',
+    ],
     [['--credit-source', 'guess'], InvalidValueError, '--credit-source must be observed or live (got "guess")'],
     [['--wait-threshold', 'soon'], InvalidTypeError, '--wait-threshold must be a decimal number (got "soon")'],
-    [['--hold-horizon=-1'], InvalidValueError, '--hold-horizon must be a non-negative number of seconds or Infinity (got "-1")'],
+    [
+      ['--hold-horizon=-1'],
+      InvalidValueError,
+      '--hold-horizon must be a non-negative number of seconds or Infinity (got "-1")',
+    ],
   ];
   it.each(bad)('%j is rejected with a typed error naming the flag', async (args, type, message) => {
     quiet();
@@ -59,11 +79,31 @@ describe('tao simulate flags', () => {
     const a = join(dir, 'a.json');
     const b = join(dir, 'b.json');
     await simulateCmd([...args, '--json', a]);
-    await simulateCmd([...args, '--wait-threshold', '0', '--hold-horizon', 'Infinity', '--tick-admission', '--json', b]);
-    const ra = JSON.parse(readFileSync(a, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
-    const rb = JSON.parse(readFileSync(b, 'utf8')) as { taoBounded: Record<string, unknown>; runs: { metrics: unknown }[] };
+    await simulateCmd([
+      ...args,
+      '--wait-threshold',
+      '0',
+      '--hold-horizon',
+      'Infinity',
+      '--tick-admission',
+      '--json',
+      b,
+    ]);
+    const ra = JSON.parse(readFileSync(a, 'utf8')) as {
+      taoBounded: Record<string, unknown>;
+      runs: { metrics: unknown }[];
+    };
+    const rb = JSON.parse(readFileSync(b, 'utf8')) as {
+      taoBounded: Record<string, unknown>;
+      runs: { metrics: unknown }[];
+    };
     expect(ra.taoBounded).toEqual({ ...defaultTaoBoundedParams });
-    expect(rb.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 0, holdHorizon: 'Infinity', eventAdmission: false });
+    expect(rb.taoBounded).toEqual({
+      ...defaultTaoBoundedParams,
+      waitThreshold: 0,
+      holdHorizon: 'Infinity',
+      eventAdmission: false,
+    });
     expect(rb.runs[0]!.metrics).not.toEqual(ra.runs[0]!.metrics);
   });
 
@@ -72,14 +112,27 @@ describe('tao simulate flags', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const file = join(dir, 's.json');
     writeFileSync(file, JSON.stringify({ name: 'x', extends: 'ds-16', workers: -1 }));
-    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow('setting.workers must be an integer from 1 to 4096');
+    await expect(simulateCmd(['--setting-file', file])).rejects.toThrow(
+      'setting.workers must be an integer from 1 to 4096',
+    );
   });
 
   it('--policy a,b runs exactly those policies, in that order', async () => {
     const io = quiet();
     const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const json = join(dir, 'r.json');
-    const code = await simulateCmd(['--setting', 'ds-16', '--policy', 'thunderagent, tao', '--seeds', '1', '--tasks', '8', '--json', json]);
+    const code = await simulateCmd([
+      '--setting',
+      'ds-16',
+      '--policy',
+      'thunderagent, tao',
+      '--seeds',
+      '1',
+      '--tasks',
+      '8',
+      '--json',
+      json,
+    ]);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string }[] };
     expect(report.runs.map((r) => r.policy)).toEqual(['thunderagent', 'tao']);
@@ -92,13 +145,31 @@ describe('tao simulate flags', () => {
     const json = join(dir, 'r.json');
     const svg = join(dir, 'r.svg');
     const rec = join(dir, 'r.jsonl');
-    const code = await simulateCmd(['--setting', 'ds-16', '--policy', 'all', '--seeds', '2', '--tasks', '24', '--json', json, '--svg', svg, '--record', rec]);
+    const code = await simulateCmd([
+      '--setting',
+      'ds-16',
+      '--policy',
+      'all',
+      '--seeds',
+      '2',
+      '--tasks',
+      '24',
+      '--json',
+      json,
+      '--svg',
+      svg,
+      '--record',
+      rec,
+    ]);
     expect(code).toBe(0);
     const text = io.out();
     expect(text).toContain('setting ds-16');
     expect(text).toContain('profile swe-lite-ds');
     for (const p of ['tao', 'thunderagent', 'dynamo', 'round-robin']) expect(text).toMatch(new RegExp(`^${p} `, 'm'));
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { runs: { policy: string; seed: number }[]; profile: { name: string } };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      runs: { policy: string; seed: number }[];
+      profile: { name: string };
+    };
     expect(report.runs).toHaveLength(2 * POLICY_NAMES.length);
     expect(report.profile.name).toBe('swe-lite-ds');
     const svgText = readFileSync(svg, 'utf8');
@@ -118,9 +189,13 @@ describe('tao simulate flags', () => {
 describe('tao sweep', () => {
   it('rejects unknown parameters and bad values naming --param', async () => {
     quiet();
-    await expect(sweepCmd(['--param', 'alpha=1'])).rejects.toThrow('--param name must be one of h, H, delta, quantum, stateBudget, creditUnit (got "alpha")');
+    await expect(sweepCmd(['--param', 'alpha=1'])).rejects.toThrow(
+      '--param name must be one of h, H, delta, quantum, stateBudget, creditUnit (got "alpha")',
+    );
     await expect(sweepCmd(['--param', 'quantum=0'])).rejects.toThrow('--param quantum must be a positive integer');
-    await expect(sweepCmd(['--param', 'creditUnit=0.5'])).rejects.toThrow('--param creditUnit must be a positive integer');
+    await expect(sweepCmd(['--param', 'creditUnit=0.5'])).rejects.toThrow(
+      '--param creditUnit must be a positive integer',
+    );
     await expect(sweepCmd(['--param', 'h=abc'])).rejects.toThrow(InvalidTypeError);
     await expect(sweepCmd([])).rejects.toThrow('--param is required');
   });
@@ -129,10 +204,32 @@ describe('tao sweep', () => {
     const io = quiet();
     const dir = mkdtempSync(join(tmpdir(), 'sim-sweep-'));
     const prefix = join(dir, 'sw');
-    const code = await sweepCmd(['--setting', 'ds-32', '--param', 'h=5,20', '--param', 'quantum=512,2048', '--seeds', '2', '--tasks', '20', '--json', `${prefix}.json`, '--svg', prefix]);
+    const code = await sweepCmd([
+      '--setting',
+      'ds-32',
+      '--param',
+      'h=5,20',
+      '--param',
+      'quantum=512,2048',
+      '--seeds',
+      '2',
+      '--tasks',
+      '20',
+      '--json',
+      `${prefix}.json`,
+      '--svg',
+      prefix,
+    ]);
     expect(code).toBe(0);
-    const report = JSON.parse(readFileSync(`${prefix}.json`, 'utf8')) as { points: { label: string; runs: unknown[] }[] };
-    expect(report.points.map((p) => p.label)).toEqual(['h=5 quantum=512', 'h=5 quantum=2048', 'h=20 quantum=512', 'h=20 quantum=2048']);
+    const report = JSON.parse(readFileSync(`${prefix}.json`, 'utf8')) as {
+      points: { label: string; runs: unknown[] }[];
+    };
+    expect(report.points.map((p) => p.label)).toEqual([
+      'h=5 quantum=512',
+      'h=5 quantum=2048',
+      'h=20 quantum=512',
+      'h=20 quantum=2048',
+    ]);
     for (const p of report.points) expect(p.runs).toHaveLength(2);
     expect(io.out()).toContain('h=20 quantum=2048');
     for (const m of ['latency', 'ttft', 'decode']) expect(existsSync(`${prefix}.${m}.svg`)).toBe(true);

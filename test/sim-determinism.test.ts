@@ -30,7 +30,13 @@ describe('the same seed gives the same result', () => {
   });
 
   it('simulate() reports the same summary twice', async () => {
-    const opts = { setting: SETTING, policies: ['tao', 'cache-aware'] as const, seeds: [1, 2], mode: { tasks: 40 }, deps };
+    const opts = {
+      setting: SETTING,
+      policies: ['tao', 'cache-aware'] as const,
+      seeds: [1, 2],
+      mode: { tasks: 40 },
+      deps,
+    };
     const a = await simulate(opts);
     const b = await simulate(opts);
     expect(b.summary).toEqual(a.summary);

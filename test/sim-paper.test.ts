@@ -11,12 +11,13 @@ import { paperCell } from '../src/sim/paper-tables.js';
 function tauOracle(a: number[], b: number[]): number {
   let c = 0;
   let d = 0;
-  for (let i = 0; i < a.length; i++) for (let j = 0; j < a.length; j++) {
-    if (i >= j) continue;
-    const x = (a[i]! - a[j]!) * (b[i]! - b[j]!);
-    if (x > 0) c++;
-    else if (x < 0) d++;
-  }
+  for (let i = 0; i < a.length; i++)
+    for (let j = 0; j < a.length; j++) {
+      if (i >= j) continue;
+      const x = (a[i]! - a[j]!) * (b[i]! - b[j]!);
+      if (x > 0) c++;
+      else if (x < 0) d++;
+    }
   return (c - d) / ((a.length * (a.length - 1)) / 2);
 }
 
@@ -33,7 +34,9 @@ describe('paper comparison', () => {
 
   it('bad input gets a typed error', () => {
     expect(() => kendallTau([1, 2], [1, 2, 3])).toThrow(InvalidValueError);
-    expect(() => runPaperRuns([{ setting: 'ds-17', policy: 'dynamo', seed: 1 }], {})).toThrow('setting must be a paper setting (got "ds-17")');
+    expect(() => runPaperRuns([{ setting: 'ds-17', policy: 'dynamo', seed: 1 }], {})).toThrow(
+      'setting must be a paper setting (got "ds-17")',
+    );
     expect(() => paperCell('ds', 'SWE-Lite', 'tao', 17)).toThrow(InvalidValueError);
   });
 
@@ -51,7 +54,22 @@ describe('paper comparison', () => {
     const svg = join(dir, 'r.svg');
     const text = execFileSync(
       process.execPath,
-      ['dist/cli.js', 'paper', '--settings', 'ds-16,glm-96', '--seeds', '1', '--tasks', '12', '--json', json, '--markdown', md, '--svg', svg],
+      [
+        'dist/cli.js',
+        'paper',
+        '--settings',
+        'ds-16,glm-96',
+        '--seeds',
+        '1',
+        '--tasks',
+        '12',
+        '--json',
+        json,
+        '--markdown',
+        md,
+        '--svg',
+        svg,
+      ],
       { encoding: 'utf8' },
     );
     expect(text).toMatch(/^ds-16:/m);
@@ -61,7 +79,14 @@ describe('paper comparison', () => {
     expect(r.cells).toHaveLength(2 * 3);
     for (const c of r.cells) {
       expect(['latency', 'ttft', 'decode']).toContain(c.metric);
-      expect(c.values.map((v: { policy: string }) => v.policy)).toEqual(['dynamo', 'round-robin', 'cache-aware', 'thunderagent', 'tao', 'tao-hold']);
+      expect(c.values.map((v: { policy: string }) => v.policy)).toEqual([
+        'dynamo',
+        'round-robin',
+        'cache-aware',
+        'thunderagent',
+        'tao',
+        'tao-hold',
+      ]);
       const workers = Number(c.setting.split('-')[1]);
       const family = c.setting.split('-')[0];
       const index = ['latency', 'ttft', 'decode'].indexOf(c.metric);
@@ -84,7 +109,10 @@ describe('paper comparison', () => {
   it('rejects a setting that is not a paper setting, naming the flag', () => {
     let err = '';
     try {
-      execFileSync(process.execPath, ['dist/cli.js', 'paper', '--settings', 'ds-17'], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, ['dist/cli.js', 'paper', '--settings', 'ds-17'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (e) {
       err = String((e as { stderr: string }).stderr);
     }

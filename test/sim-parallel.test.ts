@@ -13,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../src/errors.js';
 import { PARALLEL_WORKER_FILE, runAll } from '../src/sim/parallel.js';
-import { assembleReport, planSimulation, simulate, type SimulateOptions, type SimulationHeader } from '../src/sim/run.js';
+import {
+  assembleReport,
+  planSimulation,
+  simulate,
+  type SimulateOptions,
+  type SimulationHeader,
+} from '../src/sim/run.js';
 import { mergeShards, parseShardSpec, runShard, shardIndices } from '../src/sim/shard.js';
 import { sweep } from '../src/sim/sweep.js';
 import { generatedTraceLines } from '../src/sim/trace.js';
@@ -23,7 +29,8 @@ import { isOneLineError } from './helpers/cli.js';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 beforeAll(() => {
-  if (!existsSync(PARALLEL_WORKER_FILE)) throw new Error('dist/sim/parallel-worker.js is missing: run `npm run build` first');
+  if (!existsSync(PARALLEL_WORKER_FILE))
+    throw new Error('dist/sim/parallel-worker.js is missing: run `npm run build` first');
 });
 
 const options: SimulateOptions = {
@@ -45,20 +52,32 @@ describe('parallel runs', () => {
   });
 
   it('report a run that fails in a thread with its typed error', async () => {
-    const plan = planSimulation({ setting: 'ds-16', policies: ['round-robin', 'tao'], seeds: [1], mode: { tasks: 200 }, sampleEvery: 0.001 });
+    const plan = planSimulation({
+      setting: 'ds-16',
+      policies: ['round-robin', 'tao'],
+      seeds: [1],
+      mode: { tasks: 200 },
+      sampleEvery: 0.001,
+    });
     await expect(runAll(plan.runs, { jobs: 2 })).rejects.toThrow(InvalidValueError);
-    await expect(runAll(plan.runs, { jobs: 2 })).rejects.toThrow(/^the sample interval \(--sample, sampleEvery\) 0\.001 s records more than 1000000 samples in one run/);
+    await expect(runAll(plan.runs, { jobs: 2 })).rejects.toThrow(
+      /^the sample interval \(--sample, sampleEvery\) 0\.001 s records more than 1000000 samples in one run/,
+    );
   });
 
   it('refuses a Problem callback with threads, and a thread count out of range', async () => {
     const plan = planSimulation({ ...options, mode: { tasks: 4 } });
-    await expect(runAll(plan.runs, { jobs: 2, onProblem: () => {} })).rejects.toThrow('options.onProblem is called in this thread: it needs options.jobs 1');
+    await expect(runAll(plan.runs, { jobs: 2, onProblem: () => {} })).rejects.toThrow(
+      'options.onProblem is called in this thread: it needs options.jobs 1',
+    );
     await expect(runAll(plan.runs, { jobs: 0 })).rejects.toThrow('options.jobs must be an integer from 1 to 256');
   });
 
   it('refuses a missing compiled worker with the command that builds it', async () => {
     const plan = planSimulation({ ...options, mode: { tasks: 4 } });
-    await expect(runAll(plan.runs, { jobs: 2, workerFile: '/nonexistent/dist/sim/parallel-worker.js' })).rejects.toThrow(
+    await expect(
+      runAll(plan.runs, { jobs: 2, workerFile: '/nonexistent/dist/sim/parallel-worker.js' }),
+    ).rejects.toThrow(
       '/nonexistent/dist/sim/parallel-worker.js is missing: parallel runs load the compiled package, run `npm run build` first',
     );
   });
@@ -75,21 +94,32 @@ describe('shards', () => {
   });
 
   it('merge, in any order, into the unsharded report bit for bit (numbers JSON cannot write included)', async () => {
-    const opts: SimulateOptions = { ...options, baseline: 'round-robin', taoBounded: { holdHorizon: Number.POSITIVE_INFINITY } };
+    const opts: SimulateOptions = {
+      ...options,
+      baseline: 'round-robin',
+      taoBounded: { holdHorizon: Number.POSITIVE_INFINITY },
+    };
     const plan = planSimulation(opts);
     const serial = await simulate(opts);
     const texts = [];
-    for (let i = 1; i <= 3; i++) texts.push({ name: `p${i}`, text: (await runShard('simulate', plan, { index: i, count: 3 }, { jobs: i === 2 ? 2 : 1 })).text });
+    for (let i = 1; i <= 3; i++)
+      texts.push({
+        name: `p${i}`,
+        text: (await runShard('simulate', plan, { index: i, count: 3 }, { jobs: i === 2 ? 2 : 1 })).text,
+      });
     expect(texts[0]!.text).toContain('"holdHorizon":{"$float":"Infinity"}');
     const merged = mergeShards([texts[2]!, texts[0]!, texts[1]!]);
     expect(merged.command).toBe('simulate');
-    expect(JSON.stringify(assembleReport(merged.header as SimulationHeader, merged.results))).toBe(JSON.stringify(serial));
+    expect(JSON.stringify(assembleReport(merged.header as SimulationHeader, merged.results))).toBe(
+      JSON.stringify(serial),
+    );
   });
 
   it('refuse files that are not the shards of one command, naming the file', async () => {
     const plan = planSimulation({ ...options, mode: { tasks: 4 } });
     const other = planSimulation({ ...options, mode: { tasks: 5 } });
-    const part = async (p: typeof plan, index: number, count = 2): Promise<string> => (await runShard('simulate', p, { index, count })).text;
+    const part = async (p: typeof plan, index: number, count = 2): Promise<string> =>
+      (await runShard('simulate', p, { index, count })).text;
     const a1 = { name: 'a1', text: await part(plan, 1) };
     const a2 = { name: 'a2', text: await part(plan, 2) };
     const b2 = { name: 'b2', text: await part(other, 2) };
@@ -102,7 +132,9 @@ describe('shards', () => {
     expect(() => mergeShards([a1, { name: 'j', text: '{' }])).toThrow('j is not valid JSON');
     const edited = JSON.parse(a2.text) as { runs: unknown[] };
     edited.runs.pop();
-    expect(() => mergeShards([a1, { name: 'cut', text: JSON.stringify(edited) }])).toThrow('cut: runs must be runs 1, 3, ... of shard 2/2');
+    expect(() => mergeShards([a1, { name: 'cut', text: JSON.stringify(edited) }])).toThrow(
+      'cut: runs must be runs 1, 3, ... of shard 2/2',
+    );
     expect(mergeShards([a2, a1]).results).toHaveLength(plan.runs.length);
   });
 
@@ -112,9 +144,13 @@ describe('shards', () => {
     const whole = join(dir, 'whole.json');
     const out = execFileSync(process.execPath, [CLI, ...common, '--jobs', '2', '--json', whole], { encoding: 'utf8' });
     const parts = [1, 2, 3].map((i) => join(dir, `part${i}.json`));
-    parts.forEach((p, i) => execFileSync(process.execPath, [CLI, ...common, '--jobs', '1', '--shard', `${i + 1}/3`, '--json', p]));
+    parts.forEach((p, i) =>
+      execFileSync(process.execPath, [CLI, ...common, '--jobs', '1', '--shard', `${i + 1}/3`, '--json', p]),
+    );
     const merged = join(dir, 'merged.json');
-    const mergedOut = execFileSync(process.execPath, [CLI, 'merge', ...parts.reverse(), '--json', merged], { encoding: 'utf8' });
+    const mergedOut = execFileSync(process.execPath, [CLI, 'merge', ...parts.reverse(), '--json', merged], {
+      encoding: 'utf8',
+    });
     expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
     expect(mergedOut).toBe(out);
   });
@@ -123,7 +159,17 @@ describe('shards', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tao-shard-'));
     const trace = join(dir, 't.jsonl');
     writeFileSync(trace, [...generatedTraceLines(SETTINGS['ds-16']!.workload, 4, 10)].join(''));
-    const common = ['simulate', '--setting', 'ds-16', '--trace', trace, '--policy', 'round-robin,dynamo,tao', '--baseline', 'round-robin'];
+    const common = [
+      'simulate',
+      '--setting',
+      'ds-16',
+      '--trace',
+      trace,
+      '--policy',
+      'round-robin,dynamo,tao',
+      '--baseline',
+      'round-robin',
+    ];
     const whole = join(dir, 'whole.json');
     execFileSync(process.execPath, [CLI, ...common, '--json', whole]);
     const parts = [1, 2].map((i) => join(dir, `part${i}.json`));

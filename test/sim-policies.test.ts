@@ -20,7 +20,12 @@ interface S {
   issuedAt?: number;
 }
 
-function view(nodes: { capacity: number; held?: number; running?: number; activeTokens?: number }[], pool: S[], time = 100, cached: number[][] = []): SchedulerView {
+function view(
+  nodes: { capacity: number; held?: number; running?: number; activeTokens?: number }[],
+  pool: S[],
+  time = 100,
+  cached: number[][] = [],
+): SchedulerView {
   const nv: NodeView[] = nodes.map((n, i) => ({
     index: i,
     id: `n${i}`,
@@ -42,7 +47,13 @@ function view(nodes: { capacity: number; held?: number; running?: number; active
     issuedAt: s.pending === true ? (s.issuedAt ?? time - 1 + i * 0.01) : Number.NaN,
     observations: s.observations ?? [],
   }));
-  return { time, nodes: nv, pool: pv, cachedTokens: (session, node) => cached[session - 10]?.[node] ?? 0, admitted: [] };
+  return {
+    time,
+    nodes: nv,
+    pool: pv,
+    cachedTokens: (session, node) => cached[session - 10]?.[node] ?? 0,
+    admitted: [],
+  };
 }
 
 describe('thunderagent', () => {
@@ -72,14 +83,26 @@ describe('thunderagent', () => {
   it('admits new sessions at once onto the least held node only while nothing else waits', () => {
     const ta = createThunderAgent(defaultThunderAgentParams);
     const onlyNew = {
-      ...view([{ capacity: 50_000, held: 30_000 }, { capacity: 50_000, held: 10_000 }], [{ tokens: 4000, step: 0, pending: true, pooledAt: 100 }]),
+      ...view(
+        [
+          { capacity: 50_000, held: 30_000 },
+          { capacity: 50_000, held: 10_000 },
+        ],
+        [{ tokens: 4000, step: 0, pending: true, pooledAt: 100 }],
+      ),
       admitted: [
         { index: 1, id: 't1', node: 0, tokens: 29_900, held: 30_000, acting: true, marked: false },
         { index: 2, id: 't2', node: 1, tokens: 9900, held: 10_000, acting: false, marked: false },
       ],
     };
     expect(ta.schedule(onlyNew, 'event')).toEqual([{ session: 10, node: 1, weight: 4100 }]);
-    const mixed = view([{ capacity: 50_000 }], [{ tokens: 1000, pending: true }, { tokens: 4000, step: 0, pending: true }]);
+    const mixed = view(
+      [{ capacity: 50_000 }],
+      [
+        { tokens: 1000, pending: true },
+        { tokens: 4000, step: 0, pending: true },
+      ],
+    );
     expect(ta.schedule(mixed, 'event')).toEqual([]);
   });
 });
@@ -102,25 +125,61 @@ describe('routers', () => {
 
   it('cache-aware follows its record of routed prompts above the threshold, else the least loaded node', () => {
     const ca = createCacheAware(2, defaultCacheAwareParams);
-    const first = view([{ capacity: 100_000, running: 3 }, { capacity: 100_000, running: 1 }], [{ tokens: 8000, pending: true }]);
+    const first = view(
+      [
+        { capacity: 100_000, running: 3 },
+        { capacity: 100_000, running: 1 },
+      ],
+      [{ tokens: 8000, pending: true }],
+    );
     expect(ca.schedule(first, 'event')).toEqual([{ session: 10, node: 1, weight: 8000 }]);
     // Same session later, node 1 now busier: its 8000 of 9000 tokens were routed to node 1 (> 30%).
-    const again = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 9000, pending: true }]);
+    const again = view(
+      [
+        { capacity: 100_000, running: 0 },
+        { capacity: 100_000, running: 5 },
+      ],
+      [{ tokens: 9000, pending: true }],
+    );
     expect(ca.schedule(again, 'event')).toEqual([{ session: 10, node: 1, weight: 9000 }]);
     // A context that grew far beyond what was routed (9000 of 32000 < 30%) goes to the least loaded node.
-    const grown = view([{ capacity: 100_000, running: 0 }, { capacity: 100_000, running: 5 }], [{ tokens: 32_000, pending: true }]);
+    const grown = view(
+      [
+        { capacity: 100_000, running: 0 },
+        { capacity: 100_000, running: 5 },
+      ],
+      [{ tokens: 32_000, pending: true }],
+    );
     expect(ca.schedule(grown, 'event')).toEqual([{ session: 10, node: 0, weight: 32_000 }]);
   });
 
   it('dynamo routes to the least overlap-discounted prefill plus decode load', () => {
     const dy = createDynamo(2, { overlapWeight: 1, blockSize: 16 });
     // Node 1 holds 6400 cached tokens of the prompt (400 blocks) but 8000 more active tokens (500 blocks).
-    const v = view([{ capacity: 100_000, activeTokens: 0 }, { capacity: 100_000, activeTokens: 8000 }], [{ tokens: 8000, pending: true }], 100, [[0, 6400]]);
+    const v = view(
+      [
+        { capacity: 100_000, activeTokens: 0 },
+        { capacity: 100_000, activeTokens: 8000 },
+      ],
+      [{ tokens: 8000, pending: true }],
+      100,
+      [[0, 6400]],
+    );
     // cost n0 = 500 + (0 + 500) = 1000; n1 = (500 - 400) + (500 + 500) = 1100.
     expect(dy.schedule(v, 'event')).toEqual([{ session: 10, node: 0, weight: 8000 }]);
-    const v2 = view([{ capacity: 100_000, activeTokens: 0 }, { capacity: 100_000, activeTokens: 1600 }], [{ tokens: 8000, pending: true }], 100, [[0, 6400]]);
+    const v2 = view(
+      [
+        { capacity: 100_000, activeTokens: 0 },
+        { capacity: 100_000, activeTokens: 1600 },
+      ],
+      [{ tokens: 8000, pending: true }],
+      100,
+      [[0, 6400]],
+    );
     // n1 = 100 + (100 + 500) = 700 < 1000.
-    expect(createDynamo(2, { overlapWeight: 1, blockSize: 16 }).schedule(v2, 'event')).toEqual([{ session: 10, node: 1, weight: 8000 }]);
+    expect(createDynamo(2, { overlapWeight: 1, blockSize: 16 }).schedule(v2, 'event')).toEqual([
+      { session: 10, node: 1, weight: 8000 },
+    ]);
   });
 });
 
@@ -154,11 +213,20 @@ describe('tao pipeline', () => {
   it('evaluates the pool, solves, and admits in plan order holding tokens + reserve', () => {
     const ticks: ProblemTick[] = [];
     // The hold reading, so that the session whose tool still runs is admissible too (see sim-tao-lifecycle).
-    const tao = createTaoPolicy({ variant: 'tao-hold', params: defaultTaoParams, deps, onProblem: (t) => ticks.push(t) });
+    const tao = createTaoPolicy({
+      variant: 'tao-hold',
+      params: defaultTaoParams,
+      deps,
+      onProblem: (t) => ticks.push(t),
+    });
     const v = view(
       [{ capacity: 20_000 }, { capacity: 20_000 }],
       [
-        { tokens: 9000, observations: [{ node: 'n1', tokens: 9000, observedAt: 99 }], tool: { name: 'bash', startedAt: 99 } },
+        {
+          tokens: 9000,
+          observations: [{ node: 'n1', tokens: 9000, observedAt: 99 }],
+          tool: { name: 'bash', startedAt: 99 },
+        },
         { tokens: 4000, pending: true, tool: { name: 'edit', startedAt: 95, returnedAt: 99.5 } },
       ],
       100,
@@ -176,7 +244,10 @@ describe('tao pipeline', () => {
     let seen: Problem | undefined;
     const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen ??= p), deps.solve(p, o)) };
     const policy = createTaoPolicy({ variant: 'tao-ta-order', params: defaultTaoParams, deps: spy });
-    const v = view([{ capacity: 5000 }], [{ tokens: 3000, pending: true }, { tokens: 1000, step: 0, pending: true }, { tokens: 500 }]);
+    const v = view(
+      [{ capacity: 5000 }],
+      [{ tokens: 3000, pending: true }, { tokens: 1000, step: 0, pending: true }, { tokens: 500 }],
+    );
     policy.schedule(v, 'tick');
     // n = 3: issued 16, new 4, tool running 1 - on every node; no readiness, no tokens.
     expect(seen!.sessions.map((s) => [s.credit?.['n0'], s.ready, s.tokens])).toEqual([
@@ -189,7 +260,10 @@ describe('tao pipeline', () => {
   it('tao-no-credit and tao-no-ready blank their component', () => {
     let seen: Problem | undefined;
     const spy: TaoDeps = { ...deps, solve: (p, o) => ((seen ??= p), deps.solve(p, o)) };
-    const v = view([{ capacity: 50_000 }], [{ tokens: 3000, pending: true, observations: [{ node: 'n0', tokens: 3000, observedAt: 99 }] }]);
+    const v = view(
+      [{ capacity: 50_000 }],
+      [{ tokens: 3000, pending: true, observations: [{ node: 'n0', tokens: 3000, observedAt: 99 }] }],
+    );
     createTaoPolicy({ variant: 'tao-no-credit', params: defaultTaoParams, deps: spy }).schedule(v, 'tick');
     expect(seen!.sessions[0]!.credit).toBeUndefined();
     expect(seen!.sessions[0]!.ready).toBe(true);

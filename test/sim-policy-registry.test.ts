@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidValueError } from '../src/errors.js';
 import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy, isPolicyName, needsDeps, POLICY_NAMES, POLICY_REGISTRY, PROBLEM_POLICIES, type PolicyName } from '../src/sim/policies/index.js';
+import {
+  createPolicy,
+  isPolicyName,
+  needsDeps,
+  POLICY_NAMES,
+  POLICY_REGISTRY,
+  PROBLEM_POLICIES,
+  type PolicyName,
+} from '../src/sim/policies/index.js';
 import * as policyModule from '../src/sim/policy.js';
 import { SETTINGS } from '../src/sim/settings.js';
 

@@ -90,7 +90,13 @@ describe('recompute preemption', () => {
         requests += t.turns;
         for (let j = 0; j < t.turns; j++) decoded += t.output[j]!;
       }
-      const r = runOnce(TIGHT, createPolicy(name, { setting: TIGHT, deps }), seed, { tasks: TIGHT.tasks }, { checkInvariants: true });
+      const r = runOnce(
+        TIGHT,
+        createPolicy(name, { setting: TIGHT, deps }),
+        seed,
+        { tasks: TIGHT.tasks },
+        { checkInvariants: true },
+      );
       expect([...r.completedTasks].sort((x, y) => x - y)).toEqual(Array.from({ length: TIGHT.tasks }, (_, i) => i));
       expect(r.metrics.requests).toBe(requests);
       expect(r.metrics.tokens.decoded).toBe(decoded);

@@ -46,8 +46,16 @@ describe('recorded solver problems', () => {
   });
 
   it('writes the JSONL line format of --record', () => {
-    const line = recordLine({ setting: 'ds-64', seed: 1, tick: 37, time: 37, problem: { nodes: [{ id: 'n0', capacity: 5 }], sessions: [] } });
-    expect(line).toBe('{"setting":"ds-64","seed":1,"tick":37,"time":37,"problem":{"nodes":[{"id":"n0","capacity":5}],"sessions":[]}}');
+    const line = recordLine({
+      setting: 'ds-64',
+      seed: 1,
+      tick: 37,
+      time: 37,
+      problem: { nodes: [{ id: 'n0', capacity: 5 }], sessions: [] },
+    });
+    expect(line).toBe(
+      '{"setting":"ds-64","seed":1,"tick":37,"time":37,"problem":{"nodes":[{"id":"n0","capacity":5}],"sessions":[]}}',
+    );
   });
 
   it('throws naming options.count when the run cannot supply enough problems', async () => {

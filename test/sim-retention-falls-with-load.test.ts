@@ -10,7 +10,14 @@ import { parseSetting } from './helpers/internals.js';
 describe('prefix retention falls with load', () => {
   it('the fraction still cached after 5-15 s idle drops as workers are added to one node', () => {
     const retention = (workers: number) => {
-      const setting = parseSetting({ name: `one-${workers}`, extends: 'glm-96', workers, tasks: 2 * workers, nodes: [{ id: 'n', capacity: 400_000 }], workload: 'decode-heavy' });
+      const setting = parseSetting({
+        name: `one-${workers}`,
+        extends: 'glm-96',
+        workers,
+        tasks: 2 * workers,
+        nodes: [{ id: 'n', capacity: 400_000 }],
+        workload: 'decode-heavy',
+      });
       const r = runOnce(setting, createPolicy('round-robin', { setting }), 1, { duration: 900 });
       const bins = r.metrics.retention.filter((b) => b.from >= 5 && b.from < 15);
       const count = bins.reduce((a, b) => a + b.count, 0);

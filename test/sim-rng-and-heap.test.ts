@@ -52,19 +52,24 @@ describe('seeded PRNG', () => {
 describe('event heap', () => {
   it('pops in (primary, secondary) order whatever the push order', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 1000 })), { maxLength: 300 }), (items) => {
-        const h = new MinHeap(2);
-        items.forEach(([p, s], i) => h.push(p, s * 1000 + i, i, 5000 + i));
-        const popped: [number, number][] = [];
-        while (h.size > 0) {
-          const i = h.peekA();
-          expect(h.peekB()).toBe(5000 + i);
-          popped.push([h.peekKey(), items[i]![1] * 1000 + i]);
-          h.pop();
-        }
-        const expected = items.map(([p, s], i) => [p, s * 1000 + i] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-        expect(popped).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 1000 })), { maxLength: 300 }),
+        (items) => {
+          const h = new MinHeap(2);
+          items.forEach(([p, s], i) => h.push(p, s * 1000 + i, i, 5000 + i));
+          const popped: [number, number][] = [];
+          while (h.size > 0) {
+            const i = h.peekA();
+            expect(h.peekB()).toBe(5000 + i);
+            popped.push([h.peekKey(), items[i]![1] * 1000 + i]);
+            h.pop();
+          }
+          const expected = items
+            .map(([p, s], i) => [p, s * 1000 + i] as [number, number])
+            .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          expect(popped).toEqual(expected);
+        },
+      ),
     );
   });
 });

@@ -9,7 +9,17 @@ import { CLAUDE_CODE_PROFILE } from './helpers/internals.js';
 
 describe('named settings', () => {
   it('has the nine paper settings, each valid', () => {
-    expect(SETTING_NAMES).toEqual(['ds-16', 'ds-32', 'ds-64', 'qwen-96', 'qwen-128', 'qwen-160', 'glm-96', 'glm-128', 'glm-160']);
+    expect(SETTING_NAMES).toEqual([
+      'ds-16',
+      'ds-32',
+      'ds-64',
+      'qwen-96',
+      'qwen-128',
+      'qwen-160',
+      'glm-96',
+      'glm-128',
+      'glm-160',
+    ]);
     for (const name of SETTING_NAMES) expect(() => validateSetting(SETTINGS[name]!)).not.toThrow();
     expect(SETTINGS['ds-64']!.nodes).toHaveLength(2);
     expect(SETTINGS['qwen-128']!.nodes).toHaveLength(4);
@@ -38,13 +48,40 @@ describe('custom settings from JSON', () => {
 
   const bad: [string, unknown, typeof InvalidTypeError | typeof InvalidValueError, string][] = [
     ['not an object', 3, InvalidTypeError, 'setting must be an object'],
-    ['unknown field', { name: 'x', extends: 'ds-16', speed: 1 }, InvalidValueError, 'setting.speed is not a known field'],
-    ['unknown base', { name: 'x', extends: 'ds-99' }, InvalidValueError, 'setting.extends must be one of ds-16, ds-32, ds-64, qwen-96, qwen-128, qwen-160, glm-96, glm-128, glm-160 (got "ds-99")'],
-    ['string workers', { name: 'x', extends: 'ds-16', workers: '8' }, InvalidTypeError, 'setting.workers must be a number'],
-    ['zero workers', { name: 'x', extends: 'ds-16', workers: 0 }, InvalidValueError, 'setting.workers must be an integer from 1 to 4096'],
+    [
+      'unknown field',
+      { name: 'x', extends: 'ds-16', speed: 1 },
+      InvalidValueError,
+      'setting.speed is not a known field',
+    ],
+    [
+      'unknown base',
+      { name: 'x', extends: 'ds-99' },
+      InvalidValueError,
+      'setting.extends must be one of ds-16, ds-32, ds-64, qwen-96, qwen-128, qwen-160, glm-96, glm-128, glm-160 (got "ds-99")',
+    ],
+    [
+      'string workers',
+      { name: 'x', extends: 'ds-16', workers: '8' },
+      InvalidTypeError,
+      'setting.workers must be a number',
+    ],
+    [
+      'zero workers',
+      { name: 'x', extends: 'ds-16', workers: 0 },
+      InvalidValueError,
+      'setting.workers must be an integer from 1 to 4096',
+    ],
     [
       'capacity not an integer',
-      { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 200000 }, { id: 'b', capacity: 1.5 }] },
+      {
+        name: 'x',
+        extends: 'ds-16',
+        nodes: [
+          { id: 'a', capacity: 200000 },
+          { id: 'b', capacity: 1.5 },
+        ],
+      },
       InvalidValueError,
       'setting.nodes[1].capacity must be an integer from 1 to 9007199254740991',
     ],
@@ -56,11 +93,23 @@ describe('custom settings from JSON', () => {
     ],
     [
       'duplicate node id',
-      { name: 'x', extends: 'ds-16', nodes: [{ id: 'a', capacity: 200000 }, { id: 'a', capacity: 200000 }] },
+      {
+        name: 'x',
+        extends: 'ds-16',
+        nodes: [
+          { id: 'a', capacity: 200000 },
+          { id: 'a', capacity: 200000 },
+        ],
+      },
       InvalidValueError,
       'setting.nodes[1].id duplicates node "a"',
     ],
-    ['negative engine constant', { name: 'x', extends: 'ds-16', engine: { stepPerSeq: -1 } }, InvalidValueError, 'setting.engine.stepPerSeq must be >= 0'],
+    [
+      'negative engine constant',
+      { name: 'x', extends: 'ds-16', engine: { stepPerSeq: -1 } },
+      InvalidValueError,
+      'setting.engine.stepPerSeq must be >= 0',
+    ],
     [
       'bad distribution kind',
       { name: 'x', extends: 'ds-16', workload: { extends: 'swe-bench', output: { kind: 'normal', mean: 3 } } },
@@ -69,7 +118,11 @@ describe('custom settings from JSON', () => {
     ],
     [
       'unbounded output',
-      { name: 'x', extends: 'ds-16', workload: { extends: 'swe-bench', output: { kind: 'lognormal', median: 400, sigma: 0.5 } } },
+      {
+        name: 'x',
+        extends: 'ds-16',
+        workload: { extends: 'swe-bench', output: { kind: 'lognormal', median: 400, sigma: 0.5 } },
+      },
       InvalidValueError,
       'setting.workload.output must have a finite max (a max_tokens)',
     ],
@@ -78,12 +131,22 @@ describe('custom settings from JSON', () => {
       {
         name: 'x',
         extends: 'ds-16',
-        workload: { extends: 'swe-bench', tools: [{ label: 'a', name: 'bash', weight: 1, duration: { kind: 'constant', value: 1 }, deadline: 'timeout' }] },
+        workload: {
+          extends: 'swe-bench',
+          tools: [
+            { label: 'a', name: 'bash', weight: 1, duration: { kind: 'constant', value: 1 }, deadline: 'timeout' },
+          ],
+        },
       },
       InvalidValueError,
       'setting.workload.tools[0].deadline is "timeout" but setting.workload.tools[0].timeout is not set',
     ],
-    ['missing fields without extends', { name: 'x', workers: 4 }, InvalidTypeError, 'setting.tasks must be given (no "extends" to take it from)'],
+    [
+      'missing fields without extends',
+      { name: 'x', workers: 4 },
+      InvalidTypeError,
+      'setting.tasks must be given (no "extends" to take it from)',
+    ],
   ];
   it.each(bad)('rejects %s with a typed error naming the field', (_label, input, type, message) => {
     expect(() => parseSetting(input)).toThrow(type);

@@ -12,7 +12,13 @@ beforeAll(async () => {
 
 describe('a short run at 160 workers finishes', () => {
   it('two simulated minutes of qwen-160 under tao and thunderagent, with a running-requests series', async () => {
-    const report = await simulate({ setting: 'qwen-160', policies: ['tao', 'thunderagent'], seeds: [1], mode: { duration: 120 }, deps });
+    const report = await simulate({
+      setting: 'qwen-160',
+      policies: ['tao', 'thunderagent'],
+      seeds: [1],
+      mode: { duration: 120 },
+      deps,
+    });
     expect(report.runs).toHaveLength(2);
     for (const r of report.runs) {
       expect(r.simulatedTime).toBe(120);

@@ -29,7 +29,12 @@ describe('sticky lifecycle (ThunderAgent)', () => {
   it('the periodic check pauses acting programs smallest first until the node is within capacity', () => {
     // 15,000 tokens + 4 x 100 on 10,000: -5,400. Smallest acting first: 2,000 (-3,300), 3,000 (-200),
     // 6,000 (+5,900); the reasoning program is left alone.
-    const v = viewOf(10_000, [program(1, 3000, true), program(2, 2000, true), program(3, 4000, false), program(4, 6000, true)]);
+    const v = viewOf(10_000, [
+      program(1, 3000, true),
+      program(2, 2000, true),
+      program(3, 4000, false),
+      program(4, 6000, true),
+    ]);
     expect(pauseUntilSafe(v, 100)).toEqual({ pause: [2, 1, 4], mark: [] });
     expect(createThunderAgent(defaultThunderAgentParams).rebalance!(v)).toEqual({ pause: [2, 1, 4], mark: [] });
   });
@@ -48,7 +53,10 @@ describe('sticky lifecycle (ThunderAgent)', () => {
 
   it('a program stays admitted on its node across its tool, holding its grown context + 100', () => {
     const setting = parseSetting({ name: 'roomy', extends: 'ds-16', workers: 4, tasks: 4 });
-    const sim = new Simulation({ setting, seed: 2, mode: { tasks: 4 }, sampleEvery: 0, checkInvariants: true }, createPolicy('thunderagent', { setting, deps }));
+    const sim = new Simulation(
+      { setting, seed: 2, mode: { tasks: 4 }, sampleEvery: 0, checkInvariants: true },
+      createPolicy('thunderagent', { setting, deps }),
+    );
     let checked = 0;
     const nodeOf = new Map<number, number>();
     while (!sim.finished && sim.time < 3000) {
@@ -75,7 +83,10 @@ describe('sticky lifecycle (ThunderAgent)', () => {
 
   it('tao-sticky keeps sessions across tools too, holding tokens + its 512 reserve', () => {
     const setting = parseSetting({ name: 'roomy', extends: 'ds-16', workers: 4, tasks: 4 });
-    const sim = new Simulation({ setting, seed: 2, mode: { tasks: 4 }, sampleEvery: 0, checkInvariants: true }, createPolicy('tao-sticky', { setting, deps }));
+    const sim = new Simulation(
+      { setting, seed: 2, mode: { tasks: 4 }, sampleEvery: 0, checkInvariants: true },
+      createPolicy('tao-sticky', { setting, deps }),
+    );
     let checked = 0;
     while (!sim.finished && sim.time < 600) {
       sim.runUntil(sim.time + 0.5);

@@ -7,7 +7,13 @@ import { boundedEvaluateOptions } from './helpers/internals.js';
 import type { Snapshot } from './helpers/internals.js';
 import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
 import { createPolicy } from './helpers/internals.js';
-import { ablate, boundedSnapshot, resolveTaoBoundedParams, defaultTaoBoundedParams, TAO_BOUNDED_VARIANTS } from './helpers/internals.js';
+import {
+  ablate,
+  boundedSnapshot,
+  resolveTaoBoundedParams,
+  defaultTaoBoundedParams,
+  TAO_BOUNDED_VARIANTS,
+} from './helpers/internals.js';
 import type { PooledSession, SchedulerView } from './helpers/internals.js';
 import { runOnce, simulate } from './helpers/internals.js';
 import { SETTINGS } from './helpers/internals.js';
@@ -24,9 +30,7 @@ function pooled(index: number, pending: boolean, issuedAt: number, observed: num
     tokens: 5_000,
     step: 1,
     pooledAt: 90,
-    tool: pending
-      ? { name: 'bash', startedAt: 90, returnedAt: issuedAt }
-      : { name: 'bash', startedAt: 90 },
+    tool: pending ? { name: 'bash', startedAt: 90, returnedAt: issuedAt } : { name: 'bash', startedAt: 90 },
     pending,
     issuedAt: pending ? issuedAt : Number.NaN,
     observations: [{ node: 'n1', tokens: observed, observedAt: 90 }],
@@ -116,7 +120,11 @@ describe('tao-bounded ablations', () => {
     const paper = runOnce(setting, createPolicy('tao', { setting, deps }), 2, mode);
     const bounded = runOnce(
       setting,
-      createPolicy('tao-bounded', { setting, deps, taoBounded: { waitThreshold: 5, holdHorizon: Infinity, creditSource: 'observed' } }),
+      createPolicy('tao-bounded', {
+        setting,
+        deps,
+        taoBounded: { waitThreshold: 5, holdHorizon: Infinity, creditSource: 'observed' },
+      }),
       2,
       mode,
     );
@@ -128,14 +136,25 @@ describe('tao-bounded knobs', () => {
   it('are checked field by field, naming the field', () => {
     expect(() => resolveTaoBoundedParams({ holdHorizon: -1 })).toThrow('options.taoBounded.holdHorizon');
     expect(() => resolveTaoBoundedParams({ waitThreshold: Number.NaN })).toThrow('options.taoBounded.waitThreshold');
-    expect(() => resolveTaoBoundedParams({ creditSource: 'guess' as 'live' })).toThrow('options.taoBounded.creditSource must be "observed" or "live"');
+    expect(() => resolveTaoBoundedParams({ creditSource: 'guess' as 'live' })).toThrow(
+      'options.taoBounded.creditSource must be "observed" or "live"',
+    );
     expect(() => resolveTaoBoundedParams({ horizon: 5 } as never)).toThrow('options.taoBounded.horizon');
-    expect(() => resolveTaoBoundedParams({ eventAdmission: 1 as unknown as boolean })).toThrow('options.taoBounded.eventAdmission must be a boolean');
+    expect(() => resolveTaoBoundedParams({ eventAdmission: 1 as unknown as boolean })).toThrow(
+      'options.taoBounded.eventAdmission must be a boolean',
+    );
     expect(resolveTaoBoundedParams({ holdHorizon: 7 })).toEqual({ ...defaultTaoBoundedParams, holdHorizon: 7 });
   });
 
   it('are recorded in the simulate report with the defaults filled in', async () => {
-    const r = await simulate({ setting: 'ds-16', policies: ['tao-bounded'], seeds: [1], mode: { tasks: 6 }, deps, taoBounded: { waitThreshold: 9 } });
+    const r = await simulate({
+      setting: 'ds-16',
+      policies: ['tao-bounded'],
+      seeds: [1],
+      mode: { tasks: 6 },
+      deps,
+      taoBounded: { waitThreshold: 9 },
+    });
     expect(r.taoBounded).toEqual({ ...defaultTaoBoundedParams, waitThreshold: 9 });
   });
 });
@@ -146,7 +165,10 @@ describe('tao-bounded admission timing', () => {
     const ctx = { setting, deps };
     expect(createPolicy('tao-bounded', ctx).reactive).toBe(true);
     expect(createPolicy('tao-bounded', { ...ctx, taoBounded: { eventAdmission: false } }).reactive).toBe(false);
-    expect(createPolicy('tao-bounded', { ...ctx, tao: { eventAdmission: true }, taoBounded: { eventAdmission: false } }).reactive).toBe(false);
+    expect(
+      createPolicy('tao-bounded', { ...ctx, tao: { eventAdmission: true }, taoBounded: { eventAdmission: false } })
+        .reactive,
+    ).toBe(false);
     expect(createPolicy('tao', ctx).reactive).toBe(false);
   });
 });

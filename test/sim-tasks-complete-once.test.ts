@@ -26,7 +26,13 @@ beforeAll(async () => {
 
 describe('every task completes exactly once', () => {
   it.each(POLICY_NAMES)('%s: each of the tasks completes once, with all its requests', (name) => {
-    const result = runOnce(TIGHT, createPolicy(name, { setting: TIGHT, deps }), 11, { tasks: 80 }, { checkInvariants: true });
+    const result = runOnce(
+      TIGHT,
+      createPolicy(name, { setting: TIGHT, deps }),
+      11,
+      { tasks: 80 },
+      { checkInvariants: true },
+    );
     expect(result.metrics.tasksCompleted).toBe(80);
     expect([...result.completedTasks].sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i));
     // Contention is real: someone waited for admission.
@@ -34,7 +40,13 @@ describe('every task completes exactly once', () => {
   });
 
   it('in a run cut at a duration, no task completes twice and none beyond those started', () => {
-    const result = runOnce(TIGHT, createPolicy('tao', { setting: TIGHT, deps }), 3, { duration: 400 }, { checkInvariants: true });
+    const result = runOnce(
+      TIGHT,
+      createPolicy('tao', { setting: TIGHT, deps }),
+      3,
+      { duration: 400 },
+      { checkInvariants: true },
+    );
     expect(new Set(result.completedTasks).size).toBe(result.completedTasks.length);
     expect(result.metrics.makespan).toBeNull();
     expect(result.simulatedTime).toBe(400);
@@ -53,7 +65,10 @@ describe('no node ever exceeds its capacity', () => {
       schedule: (view) => view.pool.map((s): Admission => ({ session: s.index, node: 0, weight: s.tokens })),
       toolReturned: () => {},
     };
-    const sim = new Simulation({ setting: TIGHT, seed: 1, mode: { tasks: 80 }, sampleEvery: 0, checkInvariants: true }, greedyAll);
+    const sim = new Simulation(
+      { setting: TIGHT, seed: 1, mode: { tasks: 80 }, sampleEvery: 0, checkInvariants: true },
+      greedyAll,
+    );
     expect(() => sim.run()).toThrow(/beyond its capacity/);
   });
 
@@ -73,7 +88,8 @@ describe('no node ever exceeds its capacity', () => {
         }
       }
       // Sticky sessions hold their growing context, so only interrupt lifecycles are bounded by capacity.
-      if (createPolicy(name, { setting: TIGHT, deps }).lifecycle === 'interrupt') expect(maxHeld, name).toBeLessThanOrEqual(1);
+      if (createPolicy(name, { setting: TIGHT, deps }).lifecycle === 'interrupt')
+        expect(maxHeld, name).toBeLessThanOrEqual(1);
       expect(maxBlocks, name).toBeLessThanOrEqual(1);
       // The capacity was actually used, or the check above would prove nothing.
       expect(maxHeld, name).toBeGreaterThan(0.7);

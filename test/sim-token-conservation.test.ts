@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 
 /** The token ledger of tasks 0..n-1 computed from their specs alone, independently of any scheduling. */
-function ledger(setting: SimSetting, seed: number, n: number): { prompt: number; decoded: number; requests: number; compactions: number } {
+function ledger(
+  setting: SimSetting,
+  seed: number,
+  n: number,
+): { prompt: number; decoded: number; requests: number; compactions: number } {
   let prompt = 0;
   let decoded = 0;
   let requests = 0;
@@ -70,18 +74,27 @@ describe('tokens are conserved', () => {
     ['cc tao', CC, 'tao'],
     ['cc round-robin', CC, 'round-robin'],
   ];
-  it.each(cases)('%s: prompts, outputs and requests match the tasks; every prompt token is a hit or computed', (_label, setting, name) => {
-    const seed = 4;
-    const expected = ledger(setting, seed, setting.tasks);
-    const r = runOnce(setting, createPolicy(name, { setting, deps }), seed, { tasks: setting.tasks }, { checkInvariants: true });
-    const t = r.metrics.tokens;
-    expect(r.metrics.requests).toBe(expected.requests);
-    expect(t.prompt).toBe(expected.prompt);
-    expect(t.decoded).toBe(expected.decoded);
-    expect(t.hit + t.computed).toBe(t.prompt);
-    expect(t.hit).toBeGreaterThan(0);
-    expect(t.computed).toBeGreaterThan(0);
-  });
+  it.each(cases)(
+    '%s: prompts, outputs and requests match the tasks; every prompt token is a hit or computed',
+    (_label, setting, name) => {
+      const seed = 4;
+      const expected = ledger(setting, seed, setting.tasks);
+      const r = runOnce(
+        setting,
+        createPolicy(name, { setting, deps }),
+        seed,
+        { tasks: setting.tasks },
+        { checkInvariants: true },
+      );
+      const t = r.metrics.tokens;
+      expect(r.metrics.requests).toBe(expected.requests);
+      expect(t.prompt).toBe(expected.prompt);
+      expect(t.decoded).toBe(expected.decoded);
+      expect(t.hit + t.computed).toBe(t.prompt);
+      expect(t.hit).toBeGreaterThan(0);
+      expect(t.computed).toBeGreaterThan(0);
+    },
+  );
 
   it('the Claude-Code-like case does exercise compaction', () => {
     expect(ledger(CC, 4, CC.tasks).compactions).toBeGreaterThan(0);

@@ -18,7 +18,8 @@ type ErrorClass = typeof InvalidTypeError | typeof InvalidValueError;
 
 const turn = (prompt: number, output: number, tool?: string, duration?: number): Record<string, unknown> =>
   tool === undefined ? { prompt, output } : { prompt, output, tool, duration };
-const task = (id: string, turns: unknown[], extra: Record<string, unknown> = {}): string => JSON.stringify({ id, ...extra, turns });
+const task = (id: string, turns: unknown[], extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ id, ...extra, turns });
 const good = task('a', [turn(1000, 100, 'bash', 2), turn(1300, 50)]);
 
 /** The runs of a report without the name of their workload (a profile's or a trace's). */
@@ -33,9 +34,17 @@ describe('trace format', () => {
     const t = parseTrace(
       [
         good,
-        task('b', [turn(2000, 10, 'edit', 0.5), { prompt: 500, output: 20, compacted: true, tool: 'bash', duration: 1, command: 'make', deadline: 3 }, turn(900, 5)], {
-          arrival: 4.5,
-        }),
+        task(
+          'b',
+          [
+            turn(2000, 10, 'edit', 0.5),
+            { prompt: 500, output: 20, compacted: true, tool: 'bash', duration: 1, command: 'make', deadline: 3 },
+            turn(900, 5),
+          ],
+          {
+            arrival: 4.5,
+          },
+        ),
       ].join('\n') + '\n',
       'mine.jsonl',
     );
@@ -58,14 +67,34 @@ describe('trace format', () => {
     ['an empty line', `${good}\n\n${good}`, InvalidValueError, 't line 2 is empty (a trace has one task per line)'],
     ['no tasks', '', InvalidValueError, 't line 1 is empty'],
     ['a line that is not an object', '[1]', InvalidTypeError, 't line 1 must be an object (one task per line)'],
-    ['an unknown task field', task('a', [turn(1, 1)], { user: 'x' }), InvalidValueError, 't line 1: user is not a known field'],
+    [
+      'an unknown task field',
+      task('a', [turn(1, 1)], { user: 'x' }),
+      InvalidValueError,
+      't line 1: user is not a known field',
+    ],
     ['no id', JSON.stringify({ turns: [turn(1, 1)] }), InvalidTypeError, 't line 1: id must be given'],
     ['a numeric id', JSON.stringify({ id: 7, turns: [turn(1, 1)] }), InvalidTypeError, 't line 1: id must be a string'],
     ['an empty id', task('', [turn(1, 1)]), InvalidValueError, 't line 1: id must have 1 to 256 characters'],
     ['a repeated id', `${good}\n${good}`, InvalidValueError, 't line 2: id "a" repeats the task of line 1'],
-    ['a negative arrival', task('a', [turn(1, 1)], { arrival: -1 }), InvalidValueError, 't line 1: arrival must be a number of seconds from 0 to 10000000'],
-    ['a first arrival after a day', task('a', [turn(1, 1)], { arrival: MAX_TRACE_SECONDS + 1 }), InvalidValueError, 't line 1: arrival is more than 86400 s after the previous one'],
-    ['a string arrival', task('a', [turn(1, 1)], { arrival: '3' }), InvalidTypeError, 't line 1: arrival must be a number'],
+    [
+      'a negative arrival',
+      task('a', [turn(1, 1)], { arrival: -1 }),
+      InvalidValueError,
+      't line 1: arrival must be a number of seconds from 0 to 10000000',
+    ],
+    [
+      'a first arrival after a day',
+      task('a', [turn(1, 1)], { arrival: MAX_TRACE_SECONDS + 1 }),
+      InvalidValueError,
+      't line 1: arrival is more than 86400 s after the previous one',
+    ],
+    [
+      'a string arrival',
+      task('a', [turn(1, 1)], { arrival: '3' }),
+      InvalidTypeError,
+      't line 1: arrival must be a number',
+    ],
     [
       'arrivals out of order',
       `${task('a', [turn(1, 1)], { arrival: 10 })}\n${task('b', [turn(1, 1)])}\n${task('c', [turn(1, 1)], { arrival: 5 })}`,
@@ -78,33 +107,118 @@ describe('trace format', () => {
       InvalidValueError,
       't line 2: arrival is more than 86400 s after the previous one (the run would stall)',
     ],
-    ['turns not an array', JSON.stringify({ id: 'a', turns: {} }), InvalidTypeError, 't line 1: turns must be an array'],
+    [
+      'turns not an array',
+      JSON.stringify({ id: 'a', turns: {} }),
+      InvalidTypeError,
+      't line 1: turns must be an array',
+    ],
     ['no turns', task('a', []), InvalidValueError, 't line 1: turns must have 1 to 100000 turns'],
     ['a turn that is not an object', task('a', [3]), InvalidTypeError, 't line 1: turns[0] must be an object'],
-    ['an unknown turn field', task('a', [{ prompt: 1, output: 1, model: 'x' }]), InvalidValueError, 't line 1: turns[0].model is not a known field'],
+    [
+      'an unknown turn field',
+      task('a', [{ prompt: 1, output: 1, model: 'x' }]),
+      InvalidValueError,
+      't line 1: turns[0].model is not a known field',
+    ],
     ['no prompt', task('a', [{ output: 1 }]), InvalidTypeError, 't line 1: turns[0].prompt must be given'],
     ['no output', task('a', [{ prompt: 1 }]), InvalidTypeError, 't line 1: turns[0].output must be given'],
-    ['a string prompt', task('a', [{ prompt: '1', output: 1 }]), InvalidTypeError, 't line 1: turns[0].prompt must be a number'],
-    ['a zero output', task('a', [turn(5, 0)]), InvalidValueError, `t line 1: turns[0].output must be an integer from 1 to ${MAX_TRACE_TOKENS}`],
-    ['a fractional prompt', task('a', [turn(5.5, 1)]), InvalidValueError, 't line 1: turns[0].prompt must be an integer from 1'],
-    ['a prompt over the limit', task('a', [turn(MAX_TRACE_TOKENS + 1, 1)]), InvalidValueError, 't line 1: turns[0].prompt must be an integer from 1'],
-    ['a middle turn without a tool', task('a', [turn(5, 1), turn(9, 1)]), InvalidTypeError, 't line 1: turns[0].tool must be given (every turn but the last is followed by a tool call)'],
-    ['a tool without a duration', task('a', [{ prompt: 5, output: 1, tool: 'bash' }, turn(9, 1)]), InvalidTypeError, 't line 1: turns[0].duration must be given'],
-    ['a tool on the last turn', task('a', [turn(5, 1, 'bash', 1)]), InvalidValueError, 't line 1: turns[0].tool is not allowed on the last turn (no tool call follows it)'],
-    ['a command on the last turn', task('a', [{ prompt: 5, output: 1, command: 'ls' }]), InvalidValueError, 't line 1: turns[0].command is not allowed on the last turn'],
-    ['a numeric tool', task('a', [turn(5, 1, 7 as unknown as string, 1), turn(9, 1)]), InvalidTypeError, 't line 1: turns[0].tool must be a string'],
-    ['a negative duration', task('a', [turn(5, 1, 'bash', -1), turn(9, 1)]), InvalidValueError, 't line 1: turns[0].duration must be a number of seconds from 0 to 86400'],
-    ['a duration over a day', task('a', [turn(5, 1, 'bash', MAX_TRACE_SECONDS + 1), turn(9, 1)]), InvalidValueError, 't line 1: turns[0].duration must be a number of seconds'],
+    [
+      'a string prompt',
+      task('a', [{ prompt: '1', output: 1 }]),
+      InvalidTypeError,
+      't line 1: turns[0].prompt must be a number',
+    ],
+    [
+      'a zero output',
+      task('a', [turn(5, 0)]),
+      InvalidValueError,
+      `t line 1: turns[0].output must be an integer from 1 to ${MAX_TRACE_TOKENS}`,
+    ],
+    [
+      'a fractional prompt',
+      task('a', [turn(5.5, 1)]),
+      InvalidValueError,
+      't line 1: turns[0].prompt must be an integer from 1',
+    ],
+    [
+      'a prompt over the limit',
+      task('a', [turn(MAX_TRACE_TOKENS + 1, 1)]),
+      InvalidValueError,
+      't line 1: turns[0].prompt must be an integer from 1',
+    ],
+    [
+      'a middle turn without a tool',
+      task('a', [turn(5, 1), turn(9, 1)]),
+      InvalidTypeError,
+      't line 1: turns[0].tool must be given (every turn but the last is followed by a tool call)',
+    ],
+    [
+      'a tool without a duration',
+      task('a', [{ prompt: 5, output: 1, tool: 'bash' }, turn(9, 1)]),
+      InvalidTypeError,
+      't line 1: turns[0].duration must be given',
+    ],
+    [
+      'a tool on the last turn',
+      task('a', [turn(5, 1, 'bash', 1)]),
+      InvalidValueError,
+      't line 1: turns[0].tool is not allowed on the last turn (no tool call follows it)',
+    ],
+    [
+      'a command on the last turn',
+      task('a', [{ prompt: 5, output: 1, command: 'ls' }]),
+      InvalidValueError,
+      't line 1: turns[0].command is not allowed on the last turn',
+    ],
+    [
+      'a numeric tool',
+      task('a', [turn(5, 1, 7 as unknown as string, 1), turn(9, 1)]),
+      InvalidTypeError,
+      't line 1: turns[0].tool must be a string',
+    ],
+    [
+      'a negative duration',
+      task('a', [turn(5, 1, 'bash', -1), turn(9, 1)]),
+      InvalidValueError,
+      't line 1: turns[0].duration must be a number of seconds from 0 to 86400',
+    ],
+    [
+      'a duration over a day',
+      task('a', [turn(5, 1, 'bash', MAX_TRACE_SECONDS + 1), turn(9, 1)]),
+      InvalidValueError,
+      't line 1: turns[0].duration must be a number of seconds',
+    ],
     [
       'a command over the length limit',
       task('a', [{ ...turn(5, 1, 'bash', 1), command: 'x'.repeat(16_001) }, turn(9, 1)]),
       InvalidValueError,
       't line 1: turns[0].command must have at most 16000 characters (has 16001)',
     ],
-    ['a numeric command', task('a', [{ ...turn(5, 1, 'bash', 1), command: 3 }, turn(9, 1)]), InvalidTypeError, 't line 1: turns[0].command must be a string'],
-    ['a negative deadline', task('a', [{ ...turn(5, 1, 'bash', 1), deadline: -2 }, turn(9, 1)]), InvalidValueError, 't line 1: turns[0].deadline must be a number of seconds'],
-    ['a compacted first turn', task('a', [{ prompt: 5, output: 1, compacted: true }]), InvalidValueError, 't line 1: turns[0].compacted is only for a turn after a tool call'],
-    ['a string compacted', task('a', [turn(5, 1, 'bash', 1), { prompt: 9, output: 1, compacted: 'yes' }]), InvalidTypeError, 't line 1: turns[1].compacted must be a boolean'],
+    [
+      'a numeric command',
+      task('a', [{ ...turn(5, 1, 'bash', 1), command: 3 }, turn(9, 1)]),
+      InvalidTypeError,
+      't line 1: turns[0].command must be a string',
+    ],
+    [
+      'a negative deadline',
+      task('a', [{ ...turn(5, 1, 'bash', 1), deadline: -2 }, turn(9, 1)]),
+      InvalidValueError,
+      't line 1: turns[0].deadline must be a number of seconds',
+    ],
+    [
+      'a compacted first turn',
+      task('a', [{ prompt: 5, output: 1, compacted: true }]),
+      InvalidValueError,
+      't line 1: turns[0].compacted is only for a turn after a tool call',
+    ],
+    [
+      'a string compacted',
+      task('a', [turn(5, 1, 'bash', 1), { prompt: 9, output: 1, compacted: 'yes' }]),
+      InvalidTypeError,
+      't line 1: turns[1].compacted must be a boolean',
+    ],
     [
       'a prompt that shrinks without a compaction',
       task('a', [turn(1000, 100, 'bash', 1), turn(1099, 1)]),
@@ -129,7 +243,16 @@ describe('trace replay', () => {
     for (const [setting, policies] of [
       [SETTINGS['ds-16']!, ['round-robin', 'tao'] as const],
       // Claude-Code-like tasks compact their context: the replay must too.
-      [parseSetting({ name: 'cc', extends: 'qwen-96', workers: 8, nodes: [{ id: 'a', capacity: 200_000 }], workload: 'claude-code' }), ['cache-aware', 'tao'] as const],
+      [
+        parseSetting({
+          name: 'cc',
+          extends: 'qwen-96',
+          workers: 8,
+          nodes: [{ id: 'a', capacity: 200_000 }],
+          workload: 'claude-code',
+        }),
+        ['cache-aware', 'tao'] as const,
+      ],
     ] as const) {
       const tasks = 24;
       const seed = 3;
@@ -145,7 +268,8 @@ describe('trace replay', () => {
   });
 
   it('starts a task no earlier than its arrival and measures its latency from there', async () => {
-    const one = (arrival?: number): string => task('a', [turn(1000, 100, 'bash', 2), turn(1300, 50)], arrival === undefined ? {} : { arrival });
+    const one = (arrival?: number): string =>
+      task('a', [turn(1000, 100, 'bash', 2), turn(1300, 50)], arrival === undefined ? {} : { arrival });
     const at0 = await simulate({ setting: 'ds-16', policies: ['round-robin'], trace: parseTrace(one()) });
     const at100 = await simulate({ setting: 'ds-16', policies: ['round-robin'], trace: parseTrace(one(100)) });
     const m0 = at0.runs[0]!.metrics;
@@ -161,9 +285,15 @@ describe('trace replay', () => {
       /^big\.jsonl line 1: turns\[0\] needs 900100 tokens \(prompt \+ output\), and with the reserve 512 and one block \d+: more than node "[^"]+" of ds-16 holds/,
     );
     const small = parseTrace(good);
-    await expect(simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, seeds: [1, 2] })).rejects.toThrow('seeds must be a single seed with a trace');
-    await expect(simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, mode: { tasks: 2 } })).rejects.toThrow('mode.tasks (2) is more than the 1 tasks of trace');
-    await expect(simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, mode: { duration: 50 } })).rejects.toThrow('mode must be { tasks } with a trace');
+    await expect(
+      simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, seeds: [1, 2] }),
+    ).rejects.toThrow('seeds must be a single seed with a trace');
+    await expect(
+      simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, mode: { tasks: 2 } }),
+    ).rejects.toThrow('mode.tasks (2) is more than the 1 tasks of trace');
+    await expect(
+      simulate({ setting: 'ds-16', policies: ['round-robin'], trace: small, mode: { duration: 50 } }),
+    ).rejects.toThrow('mode must be { tasks } with a trace');
   });
 });
 
@@ -176,7 +306,9 @@ describe('tao simulate --trace and --write-trace', () => {
     const gen = join(dir, 'g.json');
     const rep = join(dir, 'r.json');
     const common = ['--setting', 'ds-16', '--policy', 'round-robin', '--jobs', '1'];
-    expect(await simulateCmd([...common, '--tasks', '12', '--seeds', '1', '--write-trace', tracePath, '--json', gen])).toBe(0);
+    expect(
+      await simulateCmd([...common, '--tasks', '12', '--seeds', '1', '--write-trace', tracePath, '--json', gen]),
+    ).toBe(0);
     expect(readFileSync(tracePath, 'utf8').trim().split('\n')).toHaveLength(12);
     expect(await simulateCmd([...common, '--trace', tracePath, '--json', rep])).toBe(0);
     const g = JSON.parse(readFileSync(gen, 'utf8')) as SimulationReport;
@@ -194,12 +326,17 @@ describe('tao simulate --trace and --write-trace', () => {
       [['--duration', '100'], '--duration cannot be used with --trace'],
       [['--workload', 'claude-code'], '--trace replaces the workload profile: drop --workload'],
       [['--tasks', '2'], `--tasks 2 is more than the 1 tasks of ${file}`],
-      [['--write-trace', join(dir, 'x.jsonl')], '--write-trace writes the tasks a profile draws: it cannot be combined with --trace'],
+      [
+        ['--write-trace', join(dir, 'x.jsonl')],
+        '--write-trace writes the tasks a profile draws: it cannot be combined with --trace',
+      ],
     ];
     for (const [flags, message] of cases) {
       await expect(simulateCmd(['--trace', file, '--setting', 'ds-16', ...flags])).rejects.toThrow(message);
     }
     writeFileSync(file, `${good}\n{"id": "b", "turns": [{"prompt": 1, "output": -1}]}\n`);
-    await expect(simulateCmd(['--trace', file])).rejects.toThrow(`${file} line 2: turns[0].output must be an integer from 1 to`);
+    await expect(simulateCmd(['--trace', file])).rejects.toThrow(
+      `${file} line 2: turns[0].output must be an integer from 1 to`,
+    );
   });
 });

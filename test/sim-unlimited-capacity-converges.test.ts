@@ -15,7 +15,13 @@ import { generateTask } from './helpers/internals.js';
  * routers' by at most turns * P, and the mean by at most mean(turns) * P. Shifted admissions also change
  * which requests share decode steps; 2% of the latency bounds that (observed: below 1%).
  */
-const SETTING = parseSetting({ name: 'unlimited', extends: 'glm-96', workers: 16, tasks: 48, nodes: [{ id: 'solo', capacity: 1_000_000_000 }] });
+const SETTING = parseSetting({
+  name: 'unlimited',
+  extends: 'glm-96',
+  workers: 16,
+  tasks: 48,
+  nodes: [{ id: 'solo', capacity: 1_000_000_000 }],
+});
 const SEED = 2;
 
 let deps: TaoDeps;
@@ -25,7 +31,10 @@ let meanTurns = 0;
 beforeAll(async () => {
   deps = await loadTaoDeps();
   for (const name of POLICY_NAMES) {
-    results.set(name, runOnce(SETTING, createPolicy(name, { setting: SETTING, deps }), SEED, { tasks: 48 }, { checkInvariants: true }));
+    results.set(
+      name,
+      runOnce(SETTING, createPolicy(name, { setting: SETTING, deps }), SEED, { tasks: 48 }, { checkInvariants: true }),
+    );
   }
   let turns = 0;
   for (let i = 0; i < 48; i++) turns += generateTask(SETTING.workload, SEED, i).turns;
@@ -36,7 +45,10 @@ describe('with unlimited capacity all policies converge', () => {
   it('every policy completes the same tasks with the same tokens and cache hits', () => {
     const ref = results.get('round-robin')!;
     for (const [name, r] of results) {
-      expect([...r.completedTasks].sort((a, b) => a - b), name).toEqual([...ref.completedTasks].sort((a, b) => a - b));
+      expect(
+        [...r.completedTasks].sort((a, b) => a - b),
+        name,
+      ).toEqual([...ref.completedTasks].sort((a, b) => a - b));
       expect(r.metrics.tokens, name).toEqual({ ...ref.metrics.tokens, evictedBlocks: 0 });
       expect(r.metrics.requests, name).toBe(ref.metrics.requests);
     }

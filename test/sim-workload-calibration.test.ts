@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { quantile } from './helpers/internals.js';
-import { CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE, generateTask, SWE_BENCH_PROFILE, type WorkloadProfile } from './helpers/internals.js';
+import {
+  CLAUDE_CODE_PROFILE,
+  DECODE_HEAVY_PROFILE,
+  generateTask,
+  SWE_BENCH_PROFILE,
+  type WorkloadProfile,
+} from './helpers/internals.js';
 
 function measure(p: WorkloadProfile, n: number) {
   const buckets = [
@@ -81,12 +87,15 @@ describe('workload profiles are calibrated on WORKLOAD.md', () => {
     expect(m.maxPrompt).toBeLessThanOrEqual(CLAUDE_CODE_PROFILE.contextLimit);
   });
 
-  it.each([SWE_BENCH_PROFILE, CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE])('$name: many sub-second tools, a body of longer calls, sleeps and deadlines present', (p) => {
-    const m = measure(p, 600);
-    expect(m.subSecond).toBeGreaterThan(0.3);
-    expect(m.midRange).toBeGreaterThan(0.05);
-    expect(m.subSecond + m.midRange).toBeLessThan(1);
-    expect(m.sleeps).toBeGreaterThan(0);
-    expect(m.deadlines).toBeGreaterThan(0);
-  });
+  it.each([SWE_BENCH_PROFILE, CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE])(
+    '$name: many sub-second tools, a body of longer calls, sleeps and deadlines present',
+    (p) => {
+      const m = measure(p, 600);
+      expect(m.subSecond).toBeGreaterThan(0.3);
+      expect(m.midRange).toBeGreaterThan(0.05);
+      expect(m.subSecond + m.midRange).toBeLessThan(1);
+      expect(m.sleeps).toBeGreaterThan(0);
+      expect(m.deadlines).toBeGreaterThan(0);
+    },
+  );
 });

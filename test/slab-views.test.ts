@@ -38,8 +38,17 @@ describe('Slab', () => {
 
   it('keeps each validated problem intact while others are validated', () => {
     const problem = (k: number): Problem => ({
-      nodes: [{ id: 'a', capacity: 100 + k }, { id: 'b', capacity: 7 }],
-      sessions: Array.from({ length: 1 + (k % 40) }, (_, i) => ({ id: `s${i}`, weight: 1 + i + k, tokens: k, ready: i % 2 === 0, credit: { b: k } })),
+      nodes: [
+        { id: 'a', capacity: 100 + k },
+        { id: 'b', capacity: 7 },
+      ],
+      sessions: Array.from({ length: 1 + (k % 40) }, (_, i) => ({
+        id: `s${i}`,
+        weight: 1 + i + k,
+        tokens: k,
+        ready: i % 2 === 0,
+        credit: { b: k },
+      })),
     });
     const kept = Array.from({ length: 2000 }, (_, k) => [k, validateProblem(problem(k))] as const);
     for (const [k, ix] of kept) {

@@ -61,7 +61,12 @@ describe('src/solve', () => {
       'const list: number[] = [];',
     ];
     for (const line of forbidden) expect(mutable(line), line).toBe(true);
-    const constants = ['const RUN = 16;', "const KEYS = new Set(['id', 'capacity']);", 'const NONE: readonly number[] = [];', 'const levels = new WeakMap<object, number>();'];
+    const constants = [
+      'const RUN = 16;',
+      "const KEYS = new Set(['id', 'capacity']);",
+      'const NONE: readonly number[] = [];',
+      'const levels = new WeakMap<object, number>();',
+    ];
     for (const line of constants) expect(mutable(line), line).toBe(false);
   });
 });

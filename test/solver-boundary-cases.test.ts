@@ -98,23 +98,37 @@ const equalDensityArb: fc.Arbitrary<Problem> = fc
     capacity: fc.array(fc.integer({ min: 60, max: 300 }), { minLength: 2, maxLength: 2 }),
     c: fc.constantFrom(1_000_003, 2_999_999, 3_355_443),
     perturb: fc.boolean(),
-    sessions: fc.array(fc.record({ weight: fc.integer({ min: 10, max: 90 }), delta: fc.integer({ min: -2, max: 2 }) }), {
-      minLength: 3,
-      maxLength: 7,
-    }),
+    sessions: fc.array(
+      fc.record({ weight: fc.integer({ min: 10, max: 90 }), delta: fc.integer({ min: -2, max: 2 }) }),
+      {
+        minLength: 3,
+        maxLength: 7,
+      },
+    ),
   })
   .map(({ nodes, capacity, c, perturb, sessions }) => {
     const ids = Array.from({ length: nodes }, (_, b) => `n${b}`);
     const out: ProblemSession[] = sessions.map((s, i) => {
       const k = c * s.weight + (perturb ? s.delta : 0);
-      return { id: `s${i}`, weight: s.weight, tokens: 0, ready: false, credit: Object.fromEntries(ids.map((id) => [id, k])) };
+      return {
+        id: `s${i}`,
+        weight: s.weight,
+        tokens: 0,
+        ready: false,
+        credit: Object.fromEntries(ids.map((id) => [id, k])),
+      };
     });
     out.push({ id: 'Z', weight: 1, tokens: 2 ** 32 - 1, ready: true });
     return { nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })), sessions: out };
   });
 
 /** Runs `check` on `runs` problems of `arb` (fixed seed) whose packed key fits and that keep a session, at quantum 1. */
-function forPackedCases(arb: fc.Arbitrary<Problem>, runs: number, seed: number, check: (problem: Problem, packed: PackedProblem) => void): void {
+function forPackedCases(
+  arb: fc.Arbitrary<Problem>,
+  runs: number,
+  seed: number,
+  check: (problem: Problem, packed: PackedProblem) => void,
+): void {
   fc.assert(
     fc.property(arb, (problem) => {
       const { packed } = prepare(problem, { quantum: 1 });
@@ -154,12 +168,17 @@ describe('the fractional bound', () => {
       fc.bigInt({ min: I64_MAX - 2n ** 20n, max: I64_MAX }),
     );
     fc.assert(
-      fc.property(keyArb, fc.integer({ min: 1, max: 2 ** 32 - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (p, w, f) => {
-        const rem = Math.min(w - 1, Math.floor(f * w));
-        const up = fractionalUpper(p, rem, w);
-        expect(up >= exactFloor(p, rem, w)).toBe(true);
-        expect(up <= p).toBe(true);
-      }),
+      fc.property(
+        keyArb,
+        fc.integer({ min: 1, max: 2 ** 32 - 1 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (p, w, f) => {
+          const rem = Math.min(w - 1, Math.floor(f * w));
+          const up = fractionalUpper(p, rem, w);
+          expect(up >= exactFloor(p, rem, w)).toBe(true);
+          expect(up <= p).toBe(true);
+        },
+      ),
       { numRuns: 20_000, seed: 63 },
     );
   });
@@ -181,9 +200,28 @@ describe('a forced path stays within the state budget', () => {
    * passes its cap; a forced `frontier` may not.
    */
   const rows: [number, number, boolean][] = [
-    [4, 3, true], [6, 9, true], [5, 0, false], [4, 1, true], [2, 0, true], [3, 6, true], [3, 4, true], [1, 1, true],
-    [2, 1, false], [4, 7, false], [5, 9, true], [5, 5, false], [5, 3, false], [5, 1, true], [6, 1, true], [4, 0, true],
-    [2, 2, true], [4, 5, true], [1, 0, false], [3, 0, false], [5, 2, false], [3, 1, true],
+    [4, 3, true],
+    [6, 9, true],
+    [5, 0, false],
+    [4, 1, true],
+    [2, 0, true],
+    [3, 6, true],
+    [3, 4, true],
+    [1, 1, true],
+    [2, 1, false],
+    [4, 7, false],
+    [5, 9, true],
+    [5, 5, false],
+    [5, 3, false],
+    [5, 1, true],
+    [6, 1, true],
+    [4, 0, true],
+    [2, 2, true],
+    [4, 5, true],
+    [1, 0, false],
+    [3, 0, false],
+    [5, 2, false],
+    [3, 1, true],
   ];
   // No credit: the per-node credit bound cannot prune, so the frontier's states multiply.
   const heavy: Problem = {
@@ -204,7 +242,9 @@ describe('a forced path stays within the state budget', () => {
   it("path 'frontier' past the budget is a labelled fallback, never a dense solve labelled optimal", async () => {
     const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'frontier', stateBudget: 1000 });
     expect(plan.status).toBe('fallback');
-    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 1000 units of work after \d+ of 22 sessions$/);
+    expect(plan.reason).toMatch(
+      /^state budget exceeded: the frontier DP passed stateBudget 1000 units of work after \d+ of 22 sessions$/,
+    );
     expect(['bfd', 'heuristic']).toContain(plan.stats.path);
     const highs = await loadHighs();
     const optimum = highsOptimum(highs, heavy, 1);
@@ -216,7 +256,7 @@ describe('a forced path stays within the state budget', () => {
     expect(compareValues(plan.value, optimum)).toBeLessThanOrEqual(0);
   });
 
-  it('the bounded TypeScript frontier (maxWork) stops as a labelled fallback with the solver\'s plan, and is exact without a bound', async () => {
+  it("the bounded TypeScript frontier (maxWork) stops as a labelled fallback with the solver's plan, and is exact without a bound", async () => {
     const bounded = solveFrontierReference(heavy, { quantum: 1 }, 1000);
     expect(bounded.status).toBe('fallback');
     expect(bounded.reason).toBe('state budget exceeded: the TypeScript frontier passed 1000 units of work');
@@ -281,13 +321,15 @@ describe('usage fields that fill their bits (the dominance test)', () => {
       const ids = caps.map((_, b) => `n${b}`);
       return {
         nodes: ids.map((id, b) => ({ id, capacity: capacity[b]! })),
-        sessions: sessions.map((s, i): ProblemSession => ({
-          id: `s${i}`,
-          weight: s.weight,
-          tokens: s.tokens,
-          ready: s.ready,
-          credit: s.credit === 0 ? {} : { [ids[s.home % ids.length]!]: s.credit },
-        })),
+        sessions: sessions.map(
+          (s, i): ProblemSession => ({
+            id: `s${i}`,
+            weight: s.weight,
+            tokens: s.tokens,
+            ready: s.ready,
+            credit: s.credit === 0 ? {} : { [ids[s.home % ids.length]!]: s.credit },
+          }),
+        ),
       };
     });
 

@@ -15,7 +15,14 @@ import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 import { builtWorker } from './pool-support.js';
 
-const LARGEST = randomTickProblem(64_4096, { nodes: 64, sessions: 4096, capacity: 360_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 });
+const LARGEST = randomTickProblem(64_4096, {
+  nodes: 64,
+  sessions: 4096,
+  capacity: 360_000,
+  minTokens: 2000,
+  maxTokens: 40_000,
+  cachedRate: 0.7,
+});
 const DEADLINE = /^deadline exceeded: 1 ms passed after 0 of 4096 sessions of the DP$/;
 
 let solver: Solver;
@@ -57,7 +64,14 @@ describe('frontier work at many nodes', () => {
   });
 
   it('a 64-node solve at the default budget stops at the budget, its work counted 4 times', () => {
-    const problem = randomTickProblem(64_1000, { nodes: 64, sessions: 1000, capacity: 120_000, minTokens: 2000, maxTokens: 40_000, cachedRate: 0.7 });
+    const problem = randomTickProblem(64_1000, {
+      nodes: 64,
+      sessions: 1000,
+      capacity: 120_000,
+      minTokens: 2000,
+      maxTokens: 40_000,
+      cachedRate: 0.7,
+    });
     const plan = solver.solve(problem, { path: 'frontier' });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work/);

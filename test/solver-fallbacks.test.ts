@@ -119,7 +119,13 @@ describe('state budget, dense path', () => {
         { id: 'a', capacity: side - 1 },
         { id: 'b', capacity: side - 1 },
       ],
-      sessions: Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, weight: 2000 + i, tokens: i, ready: true, credit: { a: i, b: 3 - i } })),
+      sessions: Array.from({ length: 4 }, (_, i) => ({
+        id: `s${i}`,
+        weight: 2000 + i,
+        tokens: i,
+        ready: true,
+        credit: { a: i, b: 3 - i },
+      })),
     };
     const plan = solver.solve(problem, { quantum: 1, stateBudget: 2 ** 26, path: 'dense' });
     expect(plan.status).toBe('optimal');
@@ -133,7 +139,10 @@ describe('state budget, dense path', () => {
     // 2^27 states on one node: the table alone would need 1 GiB.
     const problem: Problem = {
       nodes: [{ id: 'a', capacity: 2 ** 27 - 1 }],
-      sessions: [{ id: 's', weight: 2 ** 27 - 1, tokens: 1, ready: true }, { id: 't', weight: 2 ** 26, tokens: 5, ready: false }],
+      sessions: [
+        { id: 's', weight: 2 ** 27 - 1, tokens: 1, ready: true },
+        { id: 't', weight: 2 ** 26, tokens: 5, ready: false },
+      ],
     };
     const prepared = prepare(problem, { quantum: 1, path: 'dense' });
     const before = solver.memoryBytes();
@@ -146,17 +155,27 @@ describe('state budget, dense path', () => {
     expect(raw.status).toBe('fallback');
     expect(solver.memoryBytes()).toBe(before);
   });
-
 });
 
 describe('state budget, frontier path', () => {
   it('a frontier that passes the budget stops: labelled fallback with its counters', () => {
     // Many uncredited sessions packing three nodes tightly: no heuristic plan meets the bound at once.
-    const packing = randomTickProblem(3, { nodes: 3, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.3 });
+    const packing = randomTickProblem(3, {
+      nodes: 3,
+      sessions: 30,
+      capacity: 60_000,
+      minTokens: 1000,
+      maxTokens: 9000,
+      cachedRate: 0.3,
+    });
     const options = { ...Q1024, stateBudget: 50, path: 'frontier' } as const;
     const plan = solver.solve(packing, options);
     const n = sessionsKept(prepare(packing, options).packed);
-    expect(plan.reason).toMatch(new RegExp(`^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`));
+    expect(plan.reason).toMatch(
+      new RegExp(
+        `^state budget exceeded: the frontier DP passed stateBudget 50 units of work after \\d+ of ${n} sessions$`,
+      ),
+    );
     expect(plan.stats.frontier?.outcome).toBe('abandoned');
     expect(plan.stats.work).toBeGreaterThanOrEqual(50);
     expectLabelledFallback(packing, plan, options);
@@ -174,7 +193,14 @@ describe('state budget, frontier path', () => {
   it('auto: a frontier past its share of the dense cost is abandoned for the dense DP, same optimum', () => {
     // Sessions credited on two nodes (values depend on the node, the credit level is not decided at the
     // root) packing two nodes tightly: the frontier's states multiply.
-    const problem = randomTickProblem(7, { nodes: 2, sessions: 30, capacity: 60_000, minTokens: 1000, maxTokens: 9000, cachedRate: 0.5 });
+    const problem = randomTickProblem(7, {
+      nodes: 2,
+      sessions: 30,
+      capacity: 60_000,
+      minTokens: 1000,
+      maxTokens: 9000,
+      cachedRate: 0.5,
+    });
     const [a, b] = problem.nodes.map((node) => node.id);
     for (const s of problem.sessions) {
       const credit = { ...s.credit };
@@ -226,7 +252,13 @@ describe('state budget, frontier path', () => {
   });
 
   it('16 nodes x 500 sessions at the largest budget: the frontier stays far below the memory cap', () => {
-    const problem = randomTickProblem(16, { nodes: 16, sessions: 500, capacity: 360_000, minTokens: 2000, maxTokens: 40_000 });
+    const problem = randomTickProblem(16, {
+      nodes: 16,
+      sessions: 500,
+      capacity: 360_000,
+      minTokens: 2000,
+      maxTokens: 40_000,
+    });
     const plan = solver.solve(problem, { stateBudget: 2 ** 26, path: 'frontier' });
     expect(['optimal', 'fallback']).toContain(plan.status);
     expectFeasible(problem, plan);
@@ -240,7 +272,13 @@ describe('deadline', () => {
   const big = randomTickProblem(11, { sessions: 40, capacity: 400_000 }); // ~150k states, 6M cells at 1024
   const dense = { ...Q1024, stateBudget: 2 ** 26, path: 'dense' } as const;
   /** 16 nodes x 500 sessions: the frontier runs far past a millisecond. */
-  const large = randomTickProblem(16, { nodes: 16, sessions: 500, capacity: 360_000, minTokens: 2000, maxTokens: 40_000 });
+  const large = randomTickProblem(16, {
+    nodes: 16,
+    sessions: 500,
+    capacity: 360_000,
+    minTokens: 2000,
+    maxTokens: 40_000,
+  });
   const frontier = { stateBudget: 2 ** 26, path: 'frontier' } as const;
   /** Key sums past 2^63 with many sessions: the TypeScript frontier-wide path, slow enough to be stopped. */
   const wideLarge = wideTick(14, 80, 400_000);
@@ -271,7 +309,9 @@ describe('deadline', () => {
     solver.solve(large, { ...frontier, stateBudget: 1 });
     const deadlineMs = Math.max(50, Math.ceil(3 * (performance.now() - t0)));
     const f = solver.solve(large, { ...frontier, deadlineMs });
-    expect(f.reason).toMatch(new RegExp(`^deadline exceeded: ${deadlineMs} ms passed after \\d+ of 500 sessions of the DP$`));
+    expect(f.reason).toMatch(
+      new RegExp(`^deadline exceeded: ${deadlineMs} ms passed after \\d+ of 500 sessions of the DP$`),
+    );
     expect(f.stats.frontier?.outcome).toBe('abandoned');
     expect(f.stats.frontier!.generated).toBeGreaterThan(0);
     expectLabelledFallback(large, f, { ...frontier, deadlineMs });
@@ -307,7 +347,10 @@ describe('deadline', () => {
 
     // The frontier steps in chunks of work under a deadline (these need 2-8 chunks); the plan and
     // counters do not change.
-    for (const p of [randomTickProblem(5, { nodes: 4, sessions: 40, capacity: 100_000 }), randomTickProblem(7, { nodes: 4, sessions: 40, capacity: 100_000 })]) {
+    for (const p of [
+      randomTickProblem(5, { nodes: 4, sessions: 40, capacity: 100_000 }),
+      randomTickProblem(7, { nodes: 4, sessions: 40, capacity: 100_000 }),
+    ]) {
       const fStepped = solver.solve(p, { path: 'frontier', deadlineMs: 60_000 });
       const fWhole = solver.solve(p, { path: 'frontier' });
       expect(fStepped.status).toBe('optimal');
@@ -337,7 +380,13 @@ describe('traps and close', () => {
   it('the debug build checks ABI arguments and reports them as a trap', async () => {
     const kernel = await TaoKernel.create('debug');
     const { packed } = prepare(tick);
-    expect(kernel.denseLoad(Array.from(packed.capacity, (c) => c + 1), packed.qweight, packed.key)).toBe(true);
+    expect(
+      kernel.denseLoad(
+        Array.from(packed.capacity, (c) => c + 1),
+        packed.qweight,
+        packed.key,
+      ),
+    ).toBe(true);
     expect(() => kernel.denseStep(0, sessionsKept(packed) + 1)).toThrow(
       /^WASM trap in denseStep: abort: denseStep: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
     );

@@ -62,11 +62,15 @@ describe('8 and 16 nodes x 500 sessions', () => {
         expectFeasible(problem, plan);
         expect(compareValues(plan.value, bfd(problem).value)).toBeGreaterThanOrEqual(0);
         if (plan.status === 'fallback') {
-          expect(plan.reason).toMatch(/^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/);
+          expect(plan.reason).toMatch(
+            /^(deadline exceeded: 25 ms passed after \d+ of \d+ sessions of the DP|state budget exceeded: .+)$/,
+          );
           expect(['bfd', 'heuristic']).toContain(plan.stats.path);
           if (plan.reason!.startsWith('deadline')) expect(plan.stats.work).toBeLessThan(2 ** 26);
         } else {
-          expect(['best-nodes', 'bound', 'frontier', 'dense', 'credit-split', 'multiple-knapsack']).toContain(plan.stats.path);
+          expect(['best-nodes', 'bound', 'frontier', 'dense', 'credit-split', 'multiple-knapsack']).toContain(
+            plan.stats.path,
+          );
         }
         expect(solver.memoryBytes()).toBeLessThanOrEqual(MEMORY_CAP_BYTES);
       });

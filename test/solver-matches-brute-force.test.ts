@@ -75,7 +75,8 @@ describe('optimal value equals the brute-force maximum, on every path', () => {
             expect(plan.value).toEqual(expected);
             expectFeasible(twinned, plan);
             count(`twin-${plan.stats.path}`);
-            if (plan.stats.frontier !== undefined && plan.stats.frontier.nodeClasses < (plan.stats.nodesKept ?? 0)) count('twin-merged');
+            if (plan.stats.frontier !== undefined && plan.stats.frontier.nodeClasses < (plan.stats.nodesKept ?? 0))
+              count('twin-merged');
           }
         },
       ),
@@ -93,11 +94,15 @@ describe('optimal value equals the brute-force maximum, on every path', () => {
 describe('plans are feasible with exact weights when quantization rounds', () => {
   it('weights just above a quantum multiple and capacities just below one', () => {
     fc.assert(
-      fc.property(quantizedCaseArb({ maxSessions: 7, maxCapacity: 60, maxWeight: 30 }, [7, 10, 16]), fc.constantFrom(...PATH_OPTIONS), ({ problem, quantum }, path) => {
-        const plan = solvers.release().solve(problem, { quantum, path });
-        expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
-        expectFeasible(problem, plan);
-      }),
+      fc.property(
+        quantizedCaseArb({ maxSessions: 7, maxCapacity: 60, maxWeight: 30 }, [7, 10, 16]),
+        fc.constantFrom(...PATH_OPTIONS),
+        ({ problem, quantum }, path) => {
+          const plan = solvers.release().solve(problem, { quantum, path });
+          expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
+          expectFeasible(problem, plan);
+        },
+      ),
       { numRuns: 300, seed: 7 },
     );
   });

@@ -25,7 +25,10 @@ function mediumProblem(seed: number): { problem: Problem; quantum: number } {
   const n = int(10, 40);
   const unitsPerNode = m === 2 ? 250 : m === 3 ? 55 : 18;
   const quantum = int(1, 3);
-  const nodes = Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: int(0, unitsPerNode) * quantum + int(0, quantum - 1) }));
+  const nodes = Array.from({ length: m }, (_, b) => ({
+    id: `n${b}`,
+    capacity: int(0, unitsPerNode) * quantum + int(0, quantum - 1),
+  }));
   const meanWeight = (2 * unitsPerNode * m * quantum) / n; // about twice the capacity is waiting
   const sessions = Array.from({ length: n }, (_, i): ProblemSession => {
     const credit: Record<string, number> = {};
@@ -50,15 +53,33 @@ function manyNodeProblem(seed: number): { problem: Problem; quantum: number } {
   const m = int(5, 8);
   const n = int(10, 30);
   const quantum = 1024;
-  const nodes = Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: int(4, 16) * quantum + int(0, quantum - 1) }));
+  const nodes = Array.from({ length: m }, (_, b) => ({
+    id: `n${b}`,
+    capacity: int(4, 16) * quantum + int(0, quantum - 1),
+  }));
   const sessions = Array.from({ length: n }, (_, i): ProblemSession => {
     const credit: Record<string, number> = {};
     if (rnd() < 0.7) credit[nodes[int(0, m - 1)]!.id] = int(1, 40) * 100;
     if (rnd() < 0.2) credit[nodes[int(0, m - 1)]!.id] = int(1, 40) * 100;
-    return { id: `s${i}`, weight: int(1, 12) * 1000 + int(0, 999), tokens: int(500, 12_000), ready: rnd() < 0.6, credit };
+    return {
+      id: `s${i}`,
+      weight: int(1, 12) * 1000 + int(0, 999),
+      tokens: int(500, 12_000),
+      ready: rnd() < 0.6,
+      credit,
+    };
   });
   const problem = { nodes, sessions };
-  return { problem: seed % 2 === 0 ? twinNodes(problem, nodes.map((_, b) => b % 3 === 0)) : problem, quantum };
+  return {
+    problem:
+      seed % 2 === 0
+        ? twinNodes(
+            problem,
+            nodes.map((_, b) => b % 3 === 0),
+          )
+        : problem,
+    quantum,
+  };
 }
 
 describe('optimal value equals the HiGHS lexicographic optimum', () => {

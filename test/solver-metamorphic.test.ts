@@ -18,13 +18,22 @@ const cases = quantizedCaseArb({ maxNodes: 4, maxSessions: 12, maxCapacity: 40, 
 const withPermutation = cases.chain((c) =>
   fc.record({
     c: fc.constant(c),
-    sessionKeys: fc.array(fc.double({ noNaN: true }), { minLength: c.problem.sessions.length, maxLength: c.problem.sessions.length }),
-    nodeKeys: fc.array(fc.double({ noNaN: true }), { minLength: c.problem.nodes.length, maxLength: c.problem.nodes.length }),
+    sessionKeys: fc.array(fc.double({ noNaN: true }), {
+      minLength: c.problem.sessions.length,
+      maxLength: c.problem.sessions.length,
+    }),
+    nodeKeys: fc.array(fc.double({ noNaN: true }), {
+      minLength: c.problem.nodes.length,
+      maxLength: c.problem.nodes.length,
+    }),
   }),
 );
 
 function permute<T>(items: readonly T[], keys: readonly number[]): T[] {
-  return items.map((item, k) => ({ item, key: keys[k]!, k })).sort((a, b) => a.key - b.key || a.k - b.k).map((x) => x.item);
+  return items
+    .map((item, k) => ({ item, key: keys[k]!, k }))
+    .sort((a, b) => a.key - b.key || a.k - b.k)
+    .map((x) => x.item);
 }
 
 describe('the optimal value is invariant under', () => {

@@ -12,7 +12,15 @@ import { mkpProblem } from './helpers/internals.js';
 import { nearFittingProblem } from './helpers/internals.js';
 import { MkpHalt, WorkMeter } from './helpers/internals.js';
 import { searchMultipleKnapsack } from './helpers/internals.js';
-import { maxSubsetSum, SUBSET_SUM_KERNEL_MAX_BYTES, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, SubsetSumScratch, WINDOW_GROWTH, type SubsetSum } from './helpers/internals.js';
+import {
+  maxSubsetSum,
+  SUBSET_SUM_KERNEL_MAX_BYTES,
+  SUBSET_SUM_MAX_CAPACITY,
+  SUBSET_SUM_WINDOW,
+  SubsetSumScratch,
+  WINDOW_GROWTH,
+  type SubsetSum,
+} from './helpers/internals.js';
 import { nodeIndependentValues } from './helpers/internals.js';
 import { prepare } from './helpers/internals.js';
 import type { TaoKernel } from './helpers/internals.js';
@@ -23,7 +31,10 @@ const kernels = useKernels();
 
 /** The largest subset sum of `w` within `cap`, by the boolean DP over capacities 0..min(cap, total). */
 function reachableMax(w: readonly number[], cap: number): number {
-  const top = Math.min(cap, w.reduce((a, x) => a + x, 0));
+  const top = Math.min(
+    cap,
+    w.reduce((a, x) => a + x, 0),
+  );
   const reach = new Uint8Array(top + 1);
   reach[0] = 1;
   for (const x of w) for (let s = top; s >= x; s--) if (reach[s - x] === 1) reach[s] = 1;
@@ -40,9 +51,20 @@ interface Outcome {
 }
 
 /** maxSubsetSum over the items at `ids` (into `w`), by the kernel or the twin (null), under `budget` with a halting check that says stop after `stopAfter` calls. */
-function run(kernel: TaoKernel | null, ids: Int32Array, w: readonly number[], cap: number, budget = Number.POSITIVE_INFINITY, stopAfter = Number.POSITIVE_INFINITY): Outcome {
+function run(
+  kernel: TaoKernel | null,
+  ids: Int32Array,
+  w: readonly number[],
+  cap: number,
+  budget = Number.POSITIVE_INFINITY,
+  stopAfter = Number.POSITIVE_INFINITY,
+): Outcome {
   let asked = 0;
-  const meter = new WorkMeter(budget, () => (++asked > stopAfter ? 'stopped' : undefined), (work) => `budget after ${work}`);
+  const meter = new WorkMeter(
+    budget,
+    () => (++asked > stopAfter ? 'stopped' : undefined),
+    (work) => `budget after ${work}`,
+  );
   const scratch = new SubsetSumScratch();
   scratch.kernel = kernel;
   // Every fold in the kernel, however many bytes its rows take (the default sends the largest to TypeScript).
@@ -105,7 +127,11 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
   it('find the same subset on items that fill the capacity in many ways (equal and repeated weights, capacities at word edges)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom(1, 2, 31, 32, 33, 63, 64, 65, 96, 127, 128, 1000), { minLength: 1, maxLength: 120, size: 'max' }),
+        fc.array(fc.constantFrom(1, 2, 31, 32, 33, 63, 64, 65, 96, 127, 128, 1000), {
+          minLength: 1,
+          maxLength: 120,
+          size: 'max',
+        }),
         fc.integer({ min: 0, max: 40 }),
         fc.constantFrom(-1, 0, 1),
         (w, words, edge) => {
@@ -173,7 +199,11 @@ describe('subset sums: where they run', () => {
       const rows = w.length * ((cap >>> 5) + 1) * 4;
       const scratch = new SubsetSumScratch();
       scratch.kernel = counted;
-      const meter = new WorkMeter(Number.POSITIVE_INFINITY, () => undefined, () => 'budget');
+      const meter = new WorkMeter(
+        Number.POSITIVE_INFINITY,
+        () => undefined,
+        () => 'budget',
+      );
       expect(maxSubsetSum(ids, ids.length, w, cap, meter, scratch)).toEqual(run(null, ids, w, cap).answer);
       expect(rooms.includes(cap)).toBe(rows <= SUBSET_SUM_KERNEL_MAX_BYTES);
     }
@@ -185,7 +215,11 @@ describe('subset sums in the multiple-knapsack search', () => {
   function search(kernel: TaoKernel | null, problem: Problem, quantum: number, budget: number) {
     const { packed } = prepare(problem, { quantum });
     const values = nodeIndependentValues(packed)!;
-    const meter = new WorkMeter(budget, () => undefined, (work) => `budget after ${work}`);
+    const meter = new WorkMeter(
+      budget,
+      () => undefined,
+      (work) => `budget after ${work}`,
+    );
     const out = searchMultipleKnapsack(packed, values, meter, kernel ?? undefined);
     return { out, work: meter.work };
   }
@@ -195,7 +229,8 @@ describe('subset sums in the multiple-knapsack search', () => {
     for (const [gi, cls] of (['strong', 'weak', 'subset-sum'] as const).entries()) {
       for (let i = 0; i < 4; i++) cases.push({ problem: mkpProblem(1, 10 + gi, cls, 100, 10, i), quantum: 1 });
     }
-    for (const m of [2, 4]) for (let i = 0; i < 4; i++) cases.push({ problem: nearFittingProblem(1, m, m, i), quantum: 16 });
+    for (const m of [2, 4])
+      for (let i = 0; i < 4; i++) cases.push({ problem: nearFittingProblem(1, m, m, i), quantum: 16 });
     let tightened = 0;
     let stopped = 0;
     let folds = 0;

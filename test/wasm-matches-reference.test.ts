@@ -25,10 +25,22 @@ afterAll(() => {
 });
 
 const shapes = [
-  { name: '1-2 nodes, up to 14 sessions', runs: 1500, limits: { maxNodes: 2, maxSessions: 14, maxCapacity: 150, maxWeight: 40 } },
-  { name: '3-4 nodes, up to 10 sessions', runs: 600, limits: { minNodes: 3, maxNodes: 4, maxSessions: 10, maxCapacity: 25, maxWeight: 10 } },
+  {
+    name: '1-2 nodes, up to 14 sessions',
+    runs: 1500,
+    limits: { maxNodes: 2, maxSessions: 14, maxCapacity: 150, maxWeight: 40 },
+  },
+  {
+    name: '3-4 nodes, up to 10 sessions',
+    runs: 600,
+    limits: { minNodes: 3, maxNodes: 4, maxSessions: 10, maxCapacity: 25, maxWeight: 10 },
+  },
   // Digits of radix 2-4: the SIMD plane's wrap-around of node 0's mask index.
-  { name: 'tiny capacities, 2-4 nodes', runs: 600, limits: { minNodes: 2, maxNodes: 4, maxSessions: 10, maxCapacity: 3, maxWeight: 3 } },
+  {
+    name: 'tiny capacities, 2-4 nodes',
+    runs: 600,
+    limits: { minNodes: 2, maxNodes: 4, maxSessions: 10, maxCapacity: 3, maxWeight: 3 },
+  },
 ];
 
 describe('WASM and TS reference agree on the optimal value', () => {

@@ -70,7 +70,9 @@ export async function writeBaselineBuild(file: string): Promise<BaselineBuildFil
   for (const p of paths) {
     const bytes = await readFile(new URL(p, PACKAGE_ROOT));
     // Source maps are not part of the snapshot: drop the comments that point at them.
-    files[p] = (p.endsWith('.js') ? Buffer.from(bytes.toString('utf8').replace(SOURCE_MAP_COMMENT, '')) : bytes).toString('base64');
+    files[p] = (
+      p.endsWith('.js') ? Buffer.from(bytes.toString('utf8').replace(SOURCE_MAP_COMMENT, '')) : bytes
+    ).toString('base64');
   }
   const snapshot: BaselineBuildFile = {
     format: 'tao-baseline-build',
@@ -87,8 +89,10 @@ export async function writeBaselineBuild(file: string): Promise<BaselineBuildFil
 
 export async function readBaselineBuild(file: string): Promise<BaselineBuildFile> {
   const snapshot = JSON.parse(gunzipSync(await readFile(file)).toString('utf8')) as BaselineBuildFile;
-  if (snapshot.format !== 'tao-baseline-build' || snapshot.formatVersion !== 1) throw new Error(`${file}: not a baseline build of this format`);
-  if (snapshot.files[SOLVER_ENTRY] === undefined || snapshot.files[SOLVER_WASM] === undefined) throw new Error(`${file}: has no ${SOLVER_ENTRY} or ${SOLVER_WASM}`);
+  if (snapshot.format !== 'tao-baseline-build' || snapshot.formatVersion !== 1)
+    throw new Error(`${file}: not a baseline build of this format`);
+  if (snapshot.files[SOLVER_ENTRY] === undefined || snapshot.files[SOLVER_WASM] === undefined)
+    throw new Error(`${file}: has no ${SOLVER_ENTRY} or ${SOLVER_WASM}`);
   return snapshot;
 }
 
@@ -107,13 +111,18 @@ export async function loadBaselineSolver(snapshot: BaselineBuildFile, cacheDir: 
   const root = join(cacheDir, `baseline-build-${key}`);
   for (const [p, b64] of Object.entries(snapshot.files)) {
     const target = join(root, ...p.split('/'));
-    const exists = await stat(target).then(() => true, () => false);
+    const exists = await stat(target).then(
+      () => true,
+      () => false,
+    );
     if (exists) continue;
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, Buffer.from(b64, 'base64'));
   }
   // The copy is ESM: mark its folder as such, as the package's package.json does.
   await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
-  const mod = (await import(pathToFileURL(join(root, ...SOLVER_ENTRY.split('/'))).href)) as { loadSolver: () => Promise<GateSolver> };
+  const mod = (await import(pathToFileURL(join(root, ...SOLVER_ENTRY.split('/'))).href)) as {
+    loadSolver: () => Promise<GateSolver>;
+  };
   return mod.loadSolver();
 }

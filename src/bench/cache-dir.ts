@@ -8,7 +8,11 @@ import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 /** The per-user cache directory of `platform` given `env`, falling back to the temporary directory. */
-export function osCacheDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+export function osCacheDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): string {
   if (platform === 'win32') return env.LOCALAPPDATA ?? join(home || tmpdir(), 'AppData', 'Local');
   if (platform === 'darwin') return join(home || tmpdir(), 'Library', 'Caches');
   const xdg = env.XDG_CACHE_HOME;

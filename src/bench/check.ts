@@ -26,13 +26,18 @@ export function workloadDifferences(baseline: BenchReport, current: BenchReport)
   const b = baseline.workload;
   const c = current.workload;
   const out: string[] = [];
-  if (!same(b.settings, c.settings)) out.push(`settings differ: baseline [${b.settings.join(', ')}], this run [${c.settings.join(', ')}]`);
+  if (!same(b.settings, c.settings))
+    out.push(`settings differ: baseline [${b.settings.join(', ')}], this run [${c.settings.join(', ')}]`);
   if (b.window !== c.window) out.push(`corpus window differs: baseline ${b.window}, this run ${c.window}`);
   if (b.count !== c.count) out.push(`problem count differs: baseline ${b.count}, this run ${c.count}`);
   if (b.seed !== c.seed) out.push(`seed differs: baseline ${b.seed}, this run ${c.seed}`);
-  if (!same(b.solveOptions, c.solveOptions)) out.push(`solve options differ: baseline ${JSON.stringify(b.solveOptions)}, this run ${JSON.stringify(c.solveOptions)}`);
+  if (!same(b.solveOptions, c.solveOptions))
+    out.push(
+      `solve options differ: baseline ${JSON.stringify(b.solveOptions)}, this run ${JSON.stringify(c.solveOptions)}`,
+    );
   const req = (xs: readonly string[]): string[] => xs.filter((x) => !OPTIONAL_RUNNERS.has(x)).sort();
-  if (!same(req(b.runners), req(c.runners))) out.push(`runners differ: baseline [${b.runners.join(', ')}], this run [${c.runners.join(', ')}]`);
+  if (!same(req(b.runners), req(c.runners)))
+    out.push(`runners differ: baseline [${b.runners.join(', ')}], this run [${c.runners.join(', ')}]`);
   for (const s of b.settings) {
     const hb = b.corpora[s]?.hash;
     const hc = c.corpora[s]?.hash;
@@ -60,7 +65,10 @@ function ratio(s: SettingReport): number {
 export function compareReports(baseline: BenchReport, current: BenchReport, t: GateThresholds): CheckResult {
   const refusals = workloadDifferences(baseline, current);
   if (refusals.length > 0) {
-    return { code: 2, lines: ['bench check: refusing to compare different workloads:', ...refusals.map((r) => `  ${r}`)] };
+    return {
+      code: 2,
+      lines: ['bench check: refusing to compare different workloads:', ...refusals.map((r) => `  ${r}`)],
+    };
   }
   const bad: string[] = [];
   const info: string[] = [];
@@ -73,10 +81,13 @@ export function compareReports(baseline: BenchReport, current: BenchReport, t: G
     // Exactness: counts, not times.
     for (const r of Object.values(cur.runners) as RunnerReport[]) {
       if (r.validation.mismatch > t.maxMismatches) {
-        bad.push(`${name} ${r.runner}: exactness: ${r.validation.mismatch} mismatches (limit ${t.maxMismatches}); first: ${r.validation.mismatches[0]?.reason ?? '?'}`);
+        bad.push(
+          `${name} ${r.runner}: exactness: ${r.validation.mismatch} mismatches (limit ${t.maxMismatches}); first: ${r.validation.mismatches[0]?.reason ?? '?'}`,
+        );
       }
     }
-    for (const d of cur.oracle.disagreements) bad.push(`${name} reference: exactness: problem #${d.index} disagrees with HiGHS: ${d.reason}`);
+    for (const d of cur.oracle.disagreements)
+      bad.push(`${name} reference: exactness: problem #${d.index} disagrees with HiGHS: ${d.reason}`);
 
     // In-run speed ratio.
     const rc = ratio(cur);
@@ -96,18 +107,32 @@ export function compareReports(baseline: BenchReport, current: BenchReport, t: G
       if (rb2 !== undefined) {
         const inc = r.fallbackPct - rb2.fallbackPct;
         if (inc > t.maxFallbackIncreasePct) {
-          bad.push(`${name} ${runner}: fallback rate ${r.fallbackPct.toFixed(2)}% vs baseline ${rb2.fallbackPct.toFixed(2)}% (+${inc.toFixed(2)} points, limit +${t.maxFallbackIncreasePct})`);
+          bad.push(
+            `${name} ${runner}: fallback rate ${r.fallbackPct.toFixed(2)}% vs baseline ${rb2.fallbackPct.toFixed(2)}% (+${inc.toFixed(2)} points, limit +${t.maxFallbackIncreasePct})`,
+          );
         }
       }
       const bound = (t.p95BoundMs as Partial<Record<string, number>>)[runner];
       const p95 = num(r.time.p95);
       if (bound !== undefined && p95 > bound) {
-        bad.push(`${name} ${runner}: P95 ${fmt(p95)} ms exceeds the bound ${bound} ms (+${fmt(p95 - bound)} ms, ${(p95 / bound).toFixed(1)}x)`);
+        bad.push(
+          `${name} ${runner}: P95 ${fmt(p95)} ms exceeds the bound ${bound} ms (+${fmt(p95 - bound)} ms, ${(p95 / bound).toFixed(1)}x)`,
+        );
       } else if (rb2 !== undefined && Number.isFinite(p95)) {
-        info.push(`${name} ${runner}: P95 ${fmt(p95)} ms (baseline ${fmt(num(rb2.time.p95))} ms)${bound !== undefined ? `, bound ${bound} ms` : ''}`);
+        info.push(
+          `${name} ${runner}: P95 ${fmt(p95)} ms (baseline ${fmt(num(rb2.time.p95))} ms)${bound !== undefined ? `, bound ${bound} ms` : ''}`,
+        );
       }
     }
   }
-  if (bad.length > 0) return { code: 1, lines: [`bench check: ${bad.length} regression${bad.length === 1 ? '' : 's'}:`, ...bad.map((l) => `  ${l}`), ...info.map((l) => `  (ok) ${l}`)] };
+  if (bad.length > 0)
+    return {
+      code: 1,
+      lines: [
+        `bench check: ${bad.length} regression${bad.length === 1 ? '' : 's'}:`,
+        ...bad.map((l) => `  ${l}`),
+        ...info.map((l) => `  (ok) ${l}`),
+      ],
+    };
   return { code: 0, lines: ['bench check: no regression', ...info.map((l) => `  ${l}`)] };
 }

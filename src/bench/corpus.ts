@@ -93,7 +93,14 @@ export function pinnedFileName(setting: SettingName, seed: number, count: number
   return `${setting}-seed${seed}-n${count}.jsonl.gz`;
 }
 
-type Expectation = { setting: SettingName; seed: number; count: number; window: string; packageVersion?: string; fingerprint?: string };
+type Expectation = {
+  setting: SettingName;
+  seed: number;
+  count: number;
+  window: string;
+  packageVersion?: string;
+  fingerprint?: string;
+};
 
 /** Parses and checks a corpus file; returns the reason when it is not reusable. Absent keys are not checked. */
 export function parseCorpusFile(
@@ -110,10 +117,15 @@ export function parseCorpusFile(
   } catch {
     return { error: 'header is not JSON' };
   }
-  if (header.format !== 'tao-bench-corpus' || header.formatVersion !== CORPUS_FORMAT_VERSION) return { error: 'not a corpus file of this format version' };
-  if (header.window !== expect.window) return { error: `recorded from the ${JSON.stringify(header.window)} window, this run measures ${JSON.stringify(expect.window)}` };
+  if (header.format !== 'tao-bench-corpus' || header.formatVersion !== CORPUS_FORMAT_VERSION)
+    return { error: 'not a corpus file of this format version' };
+  if (header.window !== expect.window)
+    return {
+      error: `recorded from the ${JSON.stringify(header.window)} window, this run measures ${JSON.stringify(expect.window)}`,
+    };
   for (const k of ['setting', 'seed', 'count', 'packageVersion', 'fingerprint'] as const) {
-    if (expect[k] !== undefined && header[k] !== expect[k]) return { error: `stale: header ${k} ${JSON.stringify(header[k])}, expected ${JSON.stringify(expect[k])}` };
+    if (expect[k] !== undefined && header[k] !== expect[k])
+      return { error: `stale: header ${k} ${JSON.stringify(header[k])}, expected ${JSON.stringify(expect[k])}` };
   }
   if (lines.length !== header.count) return { error: `truncated: ${lines.length} problems of ${header.count}` };
   if (hashLines(lines) !== header.corpusHash) return { error: 'corpus hash does not match its lines' };
@@ -128,13 +140,17 @@ export function parseCorpusFile(
 
 async function readIfExists(file: string): Promise<string | null> {
   try {
-    if ((await stat(file)).size > MAX_CORPUS_BYTES) throw new InvalidValueError(`corpus ${file} is larger than ${MAX_CORPUS_BYTES} bytes`);
+    if ((await stat(file)).size > MAX_CORPUS_BYTES)
+      throw new InvalidValueError(`corpus ${file} is larger than ${MAX_CORPUS_BYTES} bytes`);
     const bytes = await readFile(file);
-    return file.endsWith('.gz') ? gunzipSync(bytes, { maxOutputLength: MAX_CORPUS_BYTES }).toString('utf8') : bytes.toString('utf8');
+    return file.endsWith('.gz')
+      ? gunzipSync(bytes, { maxOutputLength: MAX_CORPUS_BYTES }).toString('utf8')
+      : bytes.toString('utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    if (code === 'ERR_BUFFER_TOO_LARGE') throw new InvalidValueError(`corpus ${file} expands past ${MAX_CORPUS_BYTES} bytes`);
+    if (code === 'ERR_BUFFER_TOO_LARGE')
+      throw new InvalidValueError(`corpus ${file} expands past ${MAX_CORPUS_BYTES} bytes`);
     throw err;
   }
 }
@@ -161,7 +177,9 @@ async function isOwnCacheFile(file: string, setting: SettingName, seed: number, 
   if (eol < 0) return false;
   try {
     const h = JSON.parse(head.slice(0, eol)) as Partial<CorpusHeader> | null;
-    return h !== null && h.format === 'tao-bench-corpus' && h.setting === setting && h.seed === seed && h.count === count;
+    return (
+      h !== null && h.format === 'tao-bench-corpus' && h.setting === setting && h.seed === seed && h.count === count
+    );
   } catch {
     return false;
   }
@@ -179,8 +197,10 @@ export async function loadCorpus(
   log: (line: string) => void = () => {},
 ): Promise<Corpus> {
   const { seed, count } = options;
-  if (!Number.isSafeInteger(count) || count < 1) throw new InvalidValueError(`corpus count must be a positive integer, got ${count}`);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new InvalidValueError(`corpus seed must be a non-negative integer, got ${seed}`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new InvalidValueError(`corpus count must be a positive integer, got ${count}`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new InvalidValueError(`corpus seed must be a non-negative integer, got ${seed}`);
   const version = PACKAGE_VERSION;
   const fingerprint = await source.fingerprint(setting);
   const key = corpusKey(version, fingerprint);
@@ -195,14 +215,34 @@ export async function loadCorpus(
       // A damaged pinned corpus is an error, not a cache miss: recording instead would change the workload.
       if ('error' in parsed) throw new Error(`pinned corpus ${file}: ${parsed.error}`);
       const h = parsed.header;
-      return { setting, seed, window: source.window, problems: parsed.problems, hash: h.corpusHash, fingerprint: h.fingerprint, origin: 'pinned', file, generateMs: 0 };
+      return {
+        setting,
+        seed,
+        window: source.window,
+        problems: parsed.problems,
+        hash: h.corpusHash,
+        fingerprint: h.fingerprint,
+        origin: 'pinned',
+        file,
+        generateMs: 0,
+      };
     }
     const file = join(options.cacheDir, name);
     const text = await readIfExists(file);
     if (text !== null) {
       const parsed = parseCorpusFile(text, expect);
       if (!('error' in parsed)) {
-        return { setting, seed, window: source.window, problems: parsed.problems, hash: parsed.header.corpusHash, fingerprint, origin: 'cache', file, generateMs: 0 };
+        return {
+          setting,
+          seed,
+          window: source.window,
+          problems: parsed.problems,
+          hash: parsed.header.corpusHash,
+          fingerprint,
+          origin: 'cache',
+          file,
+          generateMs: 0,
+        };
       }
       log(`corpus ${file}: ${parsed.error}; recording again`);
     }
@@ -210,13 +250,20 @@ export async function loadCorpus(
   const t0 = performance.now();
   const problems = await source.record(setting, seed, count);
   if (problems.length !== count) {
-    throw new Error(`the simulator recorded ${problems.length} problems for ${setting} seed ${seed}, ${count} were asked for`);
+    throw new Error(
+      `the simulator recorded ${problems.length} problems for ${setting} seed ${seed}, ${count} were asked for`,
+    );
   }
   problems.forEach((p, i) => validateProblem(p, `${setting} problem ${i}`));
   const generateMs = performance.now() - t0;
   const lines = problems.map((p) => JSON.stringify(p));
   const hash = hashLines(lines);
-  const header: CorpusHeader = { format: 'tao-bench-corpus', formatVersion: CORPUS_FORMAT_VERSION, ...expect, corpusHash: hash };
+  const header: CorpusHeader = {
+    format: 'tao-bench-corpus',
+    formatVersion: CORPUS_FORMAT_VERSION,
+    ...expect,
+    corpusHash: hash,
+  };
   await mkdir(options.cacheDir, { recursive: true });
   const file = join(options.cacheDir, name);
   const tmp = `${file}.${process.pid}.tmp`;
@@ -233,7 +280,17 @@ export async function loadCorpus(
   log(`corpus ${setting}: recorded ${count} problems (seed ${seed}) in ${(generateMs / 1000).toFixed(1)} s -> ${file}`);
   // The run uses the problems as the cache stores them, so a first run and a cached run time the same input.
   const stored = lines.map((l) => JSON.parse(l) as Problem);
-  return { setting, seed, window: source.window, problems: stored, hash, fingerprint, origin: 'generated', file, generateMs };
+  return {
+    setting,
+    seed,
+    window: source.window,
+    problems: stored,
+    hash,
+    fingerprint,
+    origin: 'generated',
+    file,
+    generateMs,
+  };
 }
 
 /** Writes `corpus` as a pinned corpus (gzip JSON lines with its header) into `dir`; returns the file. */
@@ -250,7 +307,8 @@ export async function savePinned(corpus: Corpus, dir: string): Promise<string> {
     fingerprint: corpus.fingerprint,
     corpusHash: hashLines(lines),
   };
-  if (header.corpusHash !== corpus.hash) throw new Error(`corpus ${corpus.setting}: problems do not match the corpus hash`);
+  if (header.corpusHash !== corpus.hash)
+    throw new Error(`corpus ${corpus.setting}: problems do not match the corpus hash`);
   await mkdir(dir, { recursive: true });
   const file = join(dir, pinnedFileName(corpus.setting, corpus.seed, lines.length));
   // mtime 0 in the gzip header: the same corpus gives the same bytes (no diff on re-save).

@@ -55,12 +55,16 @@ export async function pinFamilyCorpus(group: FamilyGroup, seed: number, count: n
 
 /** Reads one pinned family corpus; a damaged file is an error naming it. */
 export async function readFamilyCorpus(file: string): Promise<FamilyCorpus> {
-  const all = gunzipSync(await readFile(file)).toString('utf8').split('\n');
+  const all = gunzipSync(await readFile(file))
+    .toString('utf8')
+    .split('\n');
   if (all.at(-1) === '') all.pop();
   const [head, ...lines] = all;
   const header = JSON.parse(head ?? 'null') as FamilyCorpusHeader | null;
-  if (header === null || header.format !== 'tao-bench-family-corpus' || header.formatVersion !== 1) throw new Error(`${file}: not a family corpus of this format`);
-  if (lines.length !== header.count) throw new Error(`${file}: ${lines.length} problems, the header says ${header.count}`);
+  if (header === null || header.format !== 'tao-bench-family-corpus' || header.formatVersion !== 1)
+    throw new Error(`${file}: not a family corpus of this format`);
+  if (lines.length !== header.count)
+    throw new Error(`${file}: ${lines.length} problems, the header says ${header.count}`);
   if (hashLines(lines) !== header.corpusHash) throw new Error(`${file}: the problems do not match the header's hash`);
   const problems = lines.map((l, i) => {
     const p = JSON.parse(l) as unknown;

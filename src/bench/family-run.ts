@@ -105,7 +105,14 @@ export interface GroupReport {
    */
   fallbackGap: Record<keyof PlanValue, Summary> | null;
   /** Oracle checks: problems with a value from brute force or HiGHS, and how the solver's plans compare. */
-  exactness: { checked: number; equal: number; byBrute: number; byHighs: number; highsUnfinished: number; wrong: string[] };
+  exactness: {
+    checked: number;
+    equal: number;
+    byBrute: number;
+    byHighs: number;
+    highsUnfinished: number;
+    wrong: string[];
+  };
   paths: Record<string, number>;
   goal: FamilyGoal | null;
 }
@@ -160,7 +167,14 @@ async function runGroup(
   const problems = await g.generate(o.seed, count);
   const options: ResolvedSolveOptions = resolveSolveOptions({ quantum: g.quantum, stateBudget: o.stateBudget });
   const plans: Plan[] = problems.map((p) => solver.solve(p, options));
-  const exactness: GroupReport['exactness'] = { checked: 0, equal: 0, byBrute: 0, byHighs: 0, highsUnfinished: 0, wrong: [] };
+  const exactness: GroupReport['exactness'] = {
+    checked: 0,
+    equal: 0,
+    byBrute: 0,
+    byHighs: 0,
+    highsUnfinished: 0,
+    wrong: [],
+  };
   const sample = new Set(subsampleIndices(problems.length, o.highsSample));
   problems.forEach((p, i) => {
     const plan = plans[i] as Plan;
@@ -178,11 +192,16 @@ async function runGroup(
     if (oracle === null) return;
     exactness.checked++;
     if (sameValue(plan.value, oracle)) exactness.equal++;
-    else if (plan.status === 'optimal') exactness.wrong.push(`#${i}: optimal plan worth ${JSON.stringify(plan.value)}, oracle ${JSON.stringify(oracle)}`);
+    else if (plan.status === 'optimal')
+      exactness.wrong.push(`#${i}: optimal plan worth ${JSON.stringify(plan.value)}, oracle ${JSON.stringify(oracle)}`);
   });
   const iterations = problems.length * o.cycles;
   const warmupIterations = problems.length * o.warmupPasses;
-  const inThread = await timeSolves(`${key}/wasm`, problems, (p) => solver.solve(p, options), { iterations, warmupIterations, async: false });
+  const inThread = await timeSolves(`${key}/wasm`, problems, (p) => solver.solve(p, options), {
+    iterations,
+    warmupIterations,
+    async: false,
+  });
   const workerMs: number[] = [];
   const pooled =
     pool === null
@@ -198,7 +217,9 @@ async function runGroup(
         });
   const fallbacks = plans.filter((p) => p.status === 'fallback');
   const gap = (level: keyof PlanValue): Summary =>
-    summarize(fallbacks.map((p) => (p.bound[level] === 0 ? 0 : (100 * (p.bound[level] - p.value[level])) / p.bound[level])));
+    summarize(
+      fallbacks.map((p) => (p.bound[level] === 0 ? 0 : (100 * (p.bound[level] - p.value[level])) / p.bound[level])),
+    );
   const paths: Record<string, number> = {};
   for (const p of plans) paths[p.stats.path] = (paths[p.stats.path] ?? 0) + 1;
   const report: GroupReport = {
@@ -258,7 +279,8 @@ export async function runFamilies(o: FamilyRunOptions, command: string, deps: Fa
   const groups: GroupReport[] = [];
   try {
     if (pool !== null) await pool.ready();
-    for (const g of familyGroups(o.families)) groups.push(await runGroup(g, o, solver, pool, h.ok ? h.highs : null, deps.log));
+    for (const g of familyGroups(o.families))
+      groups.push(await runGroup(g, o, solver, pool, h.ok ? h.highs : null, deps.log));
   } finally {
     solver.close();
     await pool?.close();

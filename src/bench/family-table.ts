@@ -15,17 +15,22 @@ export const DOC_END = '<!-- end of generated tables -->';
 /** Families measured against a paper setting by node count (the stress families of 1-4 nodes). */
 const TICK_FAMILIES = ['single-credit', 'spread-credit', 'near-fitting'];
 
-const ms = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? '-' : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+const ms = (x: number | undefined): string =>
+  x === undefined || !Number.isFinite(x) ? '-' : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3);
 const pc = (x: number): string => (x === 0 ? '0%' : x < 1 ? `${x.toFixed(2)}%` : `${x.toFixed(1)}%`);
 
 /** The goal's misses, e.g. `P95 3.1 > 0.5 ms`; empty when met (or when there is no goal). */
 export function goalMisses(g: GroupReport, goal: FamilyGoal | null = g.goal): string[] {
   if (goal === null) return [];
   const out: string[] = [];
-  if (goal.inThreadP95Ms !== undefined && !(g.inThread.p95 <= goal.inThreadP95Ms)) out.push(`P95 ${ms(g.inThread.p95)} > ${goal.inThreadP95Ms} ms`);
-  if (goal.poolP95Ms !== undefined && g.pool !== null && !(g.pool.p95 <= goal.poolP95Ms)) out.push(`pool P95 ${ms(g.pool.p95)} > ${goal.poolP95Ms} ms`);
-  if (goal.fallbackPct !== undefined && g.fallbackPct > goal.fallbackPct) out.push(`fallback ${pc(g.fallbackPct)} > ${goal.fallbackPct}%`);
-  if (goal.provenPct !== undefined && !(100 - g.fallbackPct >= goal.provenPct)) out.push(`proven optimal ${pc(100 - g.fallbackPct)} < ${goal.provenPct}%`);
+  if (goal.inThreadP95Ms !== undefined && !(g.inThread.p95 <= goal.inThreadP95Ms))
+    out.push(`P95 ${ms(g.inThread.p95)} > ${goal.inThreadP95Ms} ms`);
+  if (goal.poolP95Ms !== undefined && g.pool !== null && !(g.pool.p95 <= goal.poolP95Ms))
+    out.push(`pool P95 ${ms(g.pool.p95)} > ${goal.poolP95Ms} ms`);
+  if (goal.fallbackPct !== undefined && g.fallbackPct > goal.fallbackPct)
+    out.push(`fallback ${pc(g.fallbackPct)} > ${goal.fallbackPct}%`);
+  if (goal.provenPct !== undefined && !(100 - g.fallbackPct >= goal.provenPct))
+    out.push(`proven optimal ${pc(100 - g.fallbackPct)} < ${goal.provenPct}%`);
   if (g.exactness.wrong.length > 0) out.push(`${g.exactness.wrong.length} wrong answers`);
   return out;
 }
@@ -49,7 +54,9 @@ function verdict(g: GroupReport): string {
 function exactCell(g: GroupReport): string {
   const e = g.exactness;
   if (e.checked === 0) return e.highsUnfinished > 0 ? `- (HiGHS unfinished ${e.highsUnfinished})` : '-';
-  const by = [e.byBrute > 0 ? `${e.byBrute} brute` : '', e.byHighs > 0 ? `${e.byHighs} HiGHS` : ''].filter((x) => x !== '').join(' + ');
+  const by = [e.byBrute > 0 ? `${e.byBrute} brute` : '', e.byHighs > 0 ? `${e.byHighs} HiGHS` : '']
+    .filter((x) => x !== '')
+    .join(' + ');
   const miss = e.highsUnfinished > 0 ? `; HiGHS unfinished ${e.highsUnfinished}` : '';
   return `${e.equal}/${e.checked} (${by}${miss})`;
 }
@@ -68,7 +75,9 @@ function headline(r: FamilyReport): string[] {
     `| ${label} | ${g.key} | ${ms(g.inThread.p50)} / ${ms(g.inThread.p95)} / ${ms(g.inThread.p99)} | ${ms(g.inThreadCpu.p95)} | ${ms(g.pool?.p95)} | ${pc(g.fallbackPct)} | ${exactCell(g)} | ${goalText(g.goal)} | ${verdict(g)} |`;
   for (const s of SETTING_NAMES) {
     const nodes = settingInfo(s).nodes;
-    const cands = r.groups.filter((g) => (g.family === 'steady-state' && g.group === s) || (TICK_FAMILIES.includes(g.family) && g.nodes === nodes));
+    const cands = r.groups.filter(
+      (g) => (g.family === 'steady-state' && g.group === s) || (TICK_FAMILIES.includes(g.family) && g.nodes === nodes),
+    );
     const h = hardest(cands);
     if (h !== undefined) rows.push(row(`${s} (${nodes} node${nodes > 1 ? 's' : ''})`, h));
   }
@@ -112,7 +121,9 @@ function groupTable(groups: readonly GroupReport[]): string[] {
 }
 
 function cpuClockText(r: FamilyReport): string {
-  return r.groups.every((g) => g.cpuClock === 'thread') ? "the solving thread's CPU time" : "the process's CPU time (no thread clock here)";
+  return r.groups.every((g) => g.cpuClock === 'thread')
+    ? "the solving thread's CPU time"
+    : "the process's CPU time (no thread clock here)";
 }
 
 /** The most CPU the process's other threads (JIT compiler, GC helpers) used during one group's in-thread timed run. */
@@ -169,6 +180,9 @@ export async function updateDoc(file: string, block: string): Promise<void> {
   }
   const a = text.indexOf(DOC_BEGIN);
   const b = text.indexOf(DOC_END);
-  const next = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + DOC_END.length) : `${text}${text.length > 0 && !text.endsWith('\n\n') ? '\n' : ''}${block}\n`;
+  const next =
+    a >= 0 && b > a
+      ? text.slice(0, a) + block + text.slice(b + DOC_END.length)
+      : `${text}${text.length > 0 && !text.endsWith('\n\n') ? '\n' : ''}${block}\n`;
   await writeFile(file, next);
 }

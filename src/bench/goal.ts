@@ -57,14 +57,23 @@ export function slowShapes(r: RunnerReport, targetMs: number, shapes: readonly P
   );
 }
 
-function p95Miss(setting: SettingName, metric: GoalMiss['metric'], r: RunnerReport | undefined, target: number, shapes: readonly ProblemShape[]): GoalMiss | null {
+function p95Miss(
+  setting: SettingName,
+  metric: GoalMiss['metric'],
+  r: RunnerReport | undefined,
+  target: number,
+  shapes: readonly ProblemShape[],
+): GoalMiss | null {
   if (r === undefined || !(r.time.p95 > target)) return null;
   const by = `${fmtMs(r.time.p95)} ms vs ${target} ms (+${fmtMs(r.time.p95 - target)} ms, ${(r.time.p95 / target).toFixed(1)}x)`;
   return { setting, metric, target, measured: r.time.p95, detail: `${by}; ${slowShapes(r, target, shapes)}` };
 }
 
 /** Checks the goal on every setting; `shapes` gives each setting's per-problem shapes. */
-export function assessGoal(settings: readonly SettingReport[], shapes: ReadonlyMap<SettingName, readonly ProblemShape[]>): GoalReport {
+export function assessGoal(
+  settings: readonly SettingReport[],
+  shapes: ReadonlyMap<SettingName, readonly ProblemShape[]>,
+): GoalReport {
   const misses: GoalMiss[] = [];
   for (const s of settings) {
     const sh = shapes.get(s.setting) ?? [];
@@ -75,10 +84,15 @@ export function assessGoal(settings: readonly SettingReport[], shapes: ReadonlyM
     const m2 = p95Miss(s.setting, 'pool P95', pool, GOAL.poolP95Ms, sh);
     if (m2 !== null) misses.push(m2);
     if (wasm !== undefined && wasm.fallbackPct > GOAL.fallbackPct) {
-      const reasons = Object.entries(wasm.fallbackReasons).map(([k, v]) => `${v}x ${k}`).join('; ');
+      const reasons = Object.entries(wasm.fallbackReasons)
+        .map(([k, v]) => `${v}x ${k}`)
+        .join('; ');
       const fb = sh.filter((x) => x.fallback);
       const med = (f: (x: ProblemShape) => number): string => fmtCount(summarize(fb.map(f)).p50);
-      const where = fb.length > 0 ? `; fallback problems: median ${med((x) => x.sessions)} sessions, ${med((x) => x.states)} states, ${med((x) => x.cells)} work needed` : '';
+      const where =
+        fb.length > 0
+          ? `; fallback problems: median ${med((x) => x.sessions)} sessions, ${med((x) => x.states)} states, ${med((x) => x.cells)} work needed`
+          : '';
       misses.push({
         setting: s.setting,
         metric: 'fallback',

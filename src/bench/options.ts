@@ -139,7 +139,11 @@ export interface FamilyGoal {
  * to 4 x 160) and 5 ms beyond, with 1% fallback.
  */
 export const FAMILY_GOALS = Object.freeze({
-  paperSized: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: GOAL.fallbackPct }),
+  paperSized: Object.freeze({
+    inThreadP95Ms: GOAL.inThreadP95Ms,
+    poolP95Ms: GOAL.poolP95Ms,
+    fallbackPct: GOAL.fallbackPct,
+  }),
   nearFitting4: Object.freeze({ inThreadP95Ms: GOAL.inThreadP95Ms, poolP95Ms: GOAL.poolP95Ms, fallbackPct: 2 }),
   eightNodes: Object.freeze({ inThreadP95Ms: 2, fallbackPct: 1 }),
   mkp: Object.freeze({ inThreadP95Ms: 10, provenPct: 95 }),

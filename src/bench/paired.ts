@@ -76,7 +76,13 @@ function wallMs(): number {
 }
 
 /** Measures one group: `rounds` timed rounds after an untimed one, the two solvers alternating. */
-export function measurePaired(group: PairedGroup, baseline: SolveFn, current: SolveFn, rounds: number, clock: PairedClock = 'cpu'): PairedGroupResult {
+export function measurePaired(
+  group: PairedGroup,
+  baseline: SolveFn,
+  current: SolveFn,
+  rounds: number,
+  clock: PairedClock = 'cpu',
+): PairedGroupResult {
   const now = clock === 'cpu' ? threadCpuMs : wallMs;
   const n = group.problems.length;
   const minBase = new Float64Array(n).fill(Infinity);
@@ -130,13 +136,19 @@ export function measurePaired(group: PairedGroup, baseline: SolveFn, current: So
     totalRatio: sumB > 0 ? sumC / sumB : NaN,
     baseMs: sumB / Math.max(1, n),
     currentMs: sumC / Math.max(1, n),
-    fallbacks: { baseline: basePlans.filter((p) => p.status === 'fallback').length, current: curPlans.filter((p) => p.status === 'fallback').length },
+    fallbacks: {
+      baseline: basePlans.filter((p) => p.status === 'fallback').length,
+      current: curPlans.filter((p) => p.status === 'fallback').length,
+    },
     disagreements,
   };
 }
 
 /** The findings on measured groups: regressions (exit 1) first, then one informational line per group. */
-export function judgePaired(results: readonly PairedGroupResult[], t: PairedThresholds): { code: 0 | 1; lines: string[] } {
+export function judgePaired(
+  results: readonly PairedGroupResult[],
+  t: PairedThresholds,
+): { code: 0 | 1; lines: string[] } {
   const bad: string[] = [];
   const info: string[] = [];
   for (const r of results) {
@@ -145,9 +157,18 @@ export function judgePaired(results: readonly PairedGroupResult[], t: PairedThre
     else info.push(line);
     const inc = (100 * (r.fallbacks.current - r.fallbacks.baseline)) / Math.max(1, r.problems);
     const fb = `${r.name}: fallbacks ${r.fallbacks.current} vs baseline ${r.fallbacks.baseline} of ${r.problems}`;
-    if (inc > t.maxFallbackIncreasePct) bad.push(`${fb} (+${inc.toFixed(1)} points, limit +${t.maxFallbackIncreasePct})`);
+    if (inc > t.maxFallbackIncreasePct)
+      bad.push(`${fb} (+${inc.toFixed(1)} points, limit +${t.maxFallbackIncreasePct})`);
     for (const d of r.disagreements) bad.push(`${r.name}: both optimal, different values: ${d}`);
   }
-  if (bad.length > 0) return { code: 1, lines: [`paired check: ${bad.length} regression${bad.length === 1 ? '' : 's'}:`, ...bad.map((l) => `  ${l}`), ...info.map((l) => `  (ok) ${l}`)] };
+  if (bad.length > 0)
+    return {
+      code: 1,
+      lines: [
+        `paired check: ${bad.length} regression${bad.length === 1 ? '' : 's'}:`,
+        ...bad.map((l) => `  ${l}`),
+        ...info.map((l) => `  (ok) ${l}`),
+      ],
+    };
   return { code: 0, lines: ['paired check: no regression', ...info.map((l) => `  ${l}`)] };
 }

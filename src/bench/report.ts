@@ -120,7 +120,14 @@ export interface BenchReport {
   wasm: { path: string; sha256: string | null };
   machine: MachineInfo;
   /** `gcBetweenRuns`: garbage was collected before each timed run (node --expose-gc). */
-  timing: { timer: string; unit: 'ms'; warmupIterations: number; cycles: number; pairedRepeats: number; gcBetweenRuns: boolean };
+  timing: {
+    timer: string;
+    unit: 'ms';
+    warmupIterations: number;
+    cycles: number;
+    pairedRepeats: number;
+    gcBetweenRuns: boolean;
+  };
   workload: Workload;
   settings: SettingReport[];
   skipped: SkippedRunner[];
@@ -146,7 +153,9 @@ export function withoutSamples(report: BenchReport): BenchReport {
 
 /** JSON with NaN/Infinity written as null (JSON has neither), two-space indented. */
 export function reportToJson(report: BenchReport): string {
-  return JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+  return (
+    JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n'
+  );
 }
 
 export async function writeReport(file: string, report: BenchReport): Promise<void> {
@@ -173,7 +182,9 @@ export async function readReport(file: string, what = 'baseline'): Promise<Bench
     throw new InvalidTypeError(`${what} ${file} is not a tao bench report (kind must be "tao-bench-report")`);
   }
   if (r.schemaVersion !== REPORT_SCHEMA_VERSION) {
-    throw new InvalidValueError(`${what} ${file}: schemaVersion ${String(r.schemaVersion)}, this tao reads ${REPORT_SCHEMA_VERSION}`);
+    throw new InvalidValueError(
+      `${what} ${file}: schemaVersion ${String(r.schemaVersion)}, this tao reads ${REPORT_SCHEMA_VERSION}`,
+    );
   }
   return r as BenchReport;
 }

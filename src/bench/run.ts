@@ -10,14 +10,29 @@ import { assessGoal, type ProblemShape } from './goal.js';
 import { machineInfo, wasmBuildHash } from './machine.js';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../version.js';
 import type { BenchOptions } from './options.js';
-import { REPORT_SCHEMA_VERSION, type BenchReport, type OracleReport, type RunnerReport, type SettingReport } from './report.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type BenchReport,
+  type OracleReport,
+  type RunnerReport,
+  type SettingReport,
+} from './report.js';
 import type { Runner, SkippedRunner } from './runners.js';
 import { PAPER_TABLE9, settingInfo, type SettingName } from './settings.js';
 import { quantileSorted, sortedCopy } from '../stats.js';
 import { summarize } from './stats.js';
 import { hrtimeNow } from 'tinybench';
 import { collectGarbage, timeSolves } from './timing.js';
-import { checkPlan, emptyCounts, formatValue, judge, sameValue, tally, type OracleValue, type ValidationCounts } from './validation.js';
+import {
+  checkPlan,
+  emptyCounts,
+  formatValue,
+  judge,
+  sameValue,
+  tally,
+  type OracleValue,
+  type ValidationCounts,
+} from './validation.js';
 
 /** What the run needs from outside: the runners (already constructed), the corpus source, a log. */
 export interface BenchDeps {
@@ -52,7 +67,13 @@ export interface Solved {
 }
 
 function newSolved(n: number): Solved {
-  return { plans: new Array<Plan | null>(n).fill(null), answered: [], errors: new Map(), async: false, minMs: new Float64Array(n).fill(NaN) };
+  return {
+    plans: new Array<Plan | null>(n).fill(null),
+    answered: [],
+    errors: new Map(),
+    async: false,
+    minMs: new Float64Array(n).fill(NaN),
+  };
 }
 
 /**
@@ -62,7 +83,11 @@ function newSolved(n: number): Solved {
  * to the reference is computed. Solving the same problem back to back makes machine load (and its drift
  * over the run) cancel in that ratio, and the minimum drops preempted solves.
  */
-async function pairedPass(runners: readonly Runner[], problems: readonly Problem[], repeats: number): Promise<Map<string, Solved>> {
+async function pairedPass(
+  runners: readonly Runner[],
+  problems: readonly Problem[],
+  repeats: number,
+): Promise<Map<string, Solved>> {
   const n = problems.length;
   const out = new Map(runners.map((r) => [r.name, newSolved(n)]));
   const k = runners.length;
@@ -123,7 +148,11 @@ const MIN_HEAVY = 10;
  * (so a slower kernel shows at its full factor), else over all; robust to any one problem. `sum`: Σ a / Σ b
  * over all problems, informative only (one large problem can dominate it).
  */
-export function pairedRatio(a: Solved, b: Solved, cells: ArrayLike<number>): NonNullable<RunnerReport['ratioToReference']> | null {
+export function pairedRatio(
+  a: Solved,
+  b: Solved,
+  cells: ArrayLike<number>,
+): NonNullable<RunnerReport['ratioToReference']> | null {
   let sa = 0;
   let sb = 0;
   const all: number[] = [];
@@ -151,7 +180,11 @@ function countBy(values: readonly string[]): Record<string, number> {
 
 function cellsSummary(plans: readonly Plan[]): RunnerReport['cells'] {
   const s = sortedCopy(plans.map((p) => p.stats.work));
-  return { median: quantileSorted(s, 0.5), p95: quantileSorted(s, 0.95), max: s.length > 0 ? (s[s.length - 1] as number) : NaN };
+  return {
+    median: quantileSorted(s, 0.5),
+    p95: quantileSorted(s, 0.95),
+    max: s.length > 0 ? (s[s.length - 1] as number) : NaN,
+  };
 }
 
 async function runSetting(
@@ -197,13 +230,19 @@ async function runSetting(
       const r = refPlans[i];
       if (!trusted(i, h)) {
         const plan: Plan | null | undefined = hs.plans[i];
-        const why = plan == null ? (hs.errors.get(i) ?? 'no answer') : `inadmissible plan: ${checkPlan(problems[i] as Problem, plan) ?? `status ${plan.status}`}`;
+        const why =
+          plan == null
+            ? (hs.errors.get(i) ?? 'no answer')
+            : `inadmissible plan: ${checkPlan(problems[i] as Problem, plan) ?? `status ${plan.status}`}`;
         oracle.highsFailed.push({ index: i, reason: why });
         continue;
       }
       oracle.highsSolved++;
       if (trusted(i, r) && !sameValue(r.value, h.value)) {
-        oracle.disagreements.push({ index: i, reason: `reference ${formatValue(r.value)}, highs ${formatValue(h.value)}` });
+        oracle.disagreements.push({
+          index: i,
+          reason: `reference ${formatValue(r.value)}, highs ${formatValue(h.value)}`,
+        });
       }
     }
   }
@@ -229,13 +268,21 @@ async function runSetting(
       }
       plans.push(plan);
       const oracles = oracleFor(i, name);
-      tally(counts, i, judge(problems[i] as Problem, plan, oracles), oracles.some((o) => o.source === 'highs'));
+      tally(
+        counts,
+        i,
+        judge(problems[i] as Problem, plan, oracles),
+        oracles.some((o) => o.source === 'highs'),
+      );
     }
     const timedIdx = s.answered;
     const timedProblems = timedIdx.map((i) => problems[i] as Problem);
     const iterations = timedProblems.length * (name === 'highs' ? 1 : options.cycles);
-    const warmup = name === 'highs' ? Math.min(1, timedProblems.length) : Math.min(options.warmupIterations, iterations);
-    deps.log(`  ${setting} ${name}: validated ${indices.length} (${counts.exact} exact, ${counts.mismatch} mismatch, ${counts.fallback} fallback), timing ${iterations}...`);
+    const warmup =
+      name === 'highs' ? Math.min(1, timedProblems.length) : Math.min(options.warmupIterations, iterations);
+    deps.log(
+      `  ${setting} ${name}: validated ${indices.length} (${counts.exact} exact, ${counts.mismatch} mismatch, ${counts.fallback} fallback), timing ${iterations}...`,
+    );
     const t = await timeSolves(`${setting}/${name}`, timedProblems, (p) => runner.solve(p), {
       iterations,
       warmupIterations: warmup,
@@ -272,11 +319,18 @@ async function runSetting(
   const wasmPlans = solved.get('wasm')?.plans ?? [];
   const shapes: ProblemShape[] = problems.map((p, i) => {
     const plan = wasmPlans[i];
-    if (plan == null) return { nodes: p.nodes.length, sessions: p.sessions.length, cells: NaN, states: NaN, fallback: false };
+    if (plan == null)
+      return { nodes: p.nodes.length, sessions: p.sessions.length, cells: NaN, states: NaN, fallback: false };
     const st = plan.stats;
     // A fallback ran no DP (cells 0): describe it by the cells the DP would have needed.
     const cells = plan.status === 'fallback' ? st.states * (st.sessionsKept ?? p.sessions.length) : st.work;
-    return { nodes: p.nodes.length, sessions: p.sessions.length, cells, states: st.states, fallback: plan.status === 'fallback' };
+    return {
+      nodes: p.nodes.length,
+      sessions: p.sessions.length,
+      cells,
+      states: st.states,
+      fallback: plan.status === 'fallback',
+    };
   });
   const report: SettingReport = {
     setting,
@@ -314,11 +368,18 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
       const corpus = await loadCorpus(
         deps.source,
         setting,
-        { seed: options.seed, count: options.count, cacheDir: options.cacheDir, readDirs: options.corpusDirs, regenerate: options.regenerate },
+        {
+          seed: options.seed,
+          count: options.count,
+          cacheDir: options.cacheDir,
+          readDirs: options.corpusDirs,
+          regenerate: options.regenerate,
+        },
         deps.log,
       );
       corpora[setting] = { hash: corpus.hash, fingerprint: corpus.fingerprint };
-      if (options.saveCorporaDir !== null) deps.log(`corpus ${setting}: pinned copy ${await savePinned(corpus, options.saveCorporaDir)}`);
+      if (options.saveCorporaDir !== null)
+        deps.log(`corpus ${setting}: pinned copy ${await savePinned(corpus, options.saveCorporaDir)}`);
       deps.log(`${setting}: ${corpus.problems.length} problems (${corpus.origin}, ${corpus.hash.slice(0, 12)})`);
       const done = await runSetting(setting, corpus, options, deps);
       settings.push(done.report);

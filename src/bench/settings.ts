@@ -72,11 +72,15 @@ export function settingInfo(name: SettingName): SettingInfo {
  * `path` names the flag or field in the error message.
  */
 export function parseSettings(list: string, path: string): SettingName[] {
-  const parts = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const parts = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (parts.length === 0) throw new InvalidValueError(`${path} must name at least one setting`);
   if (parts.includes('all')) return [...SETTING_NAMES];
   for (const p of parts) {
-    if (!isSettingName(p)) throw new InvalidValueError(`${path}: unknown setting "${p}" (known: ${SETTING_NAMES.join(', ')}, all)`);
+    if (!isSettingName(p))
+      throw new InvalidValueError(`${path}: unknown setting "${p}" (known: ${SETTING_NAMES.join(', ')}, all)`);
   }
   return SETTING_NAMES.filter((s) => parts.includes(s));
 }

@@ -23,7 +23,12 @@ export type SimWindow = (typeof SIM_WINDOWS)[number];
 const WARM_UP_RECORD = Object.freeze({ policy: 'tao', minSessions: 2, contended: false } as const);
 
 /** What each window records, and the parameters that go into its fingerprint. */
-const WINDOWS: Readonly<Record<SimWindow, { params: object; record: (setting: SettingName, seed: number, count: number) => Promise<Problem[]> }>> = {
+const WINDOWS: Readonly<
+  Record<
+    SimWindow,
+    { params: object; record: (setting: SettingName, seed: number, count: number) => Promise<Problem[]> }
+  >
+> = {
   'steady-state': { params: STEADY_STATE, record: steadyStateProblems },
   'warm-up': {
     params: WARM_UP_RECORD,
@@ -69,7 +74,9 @@ export function simulatorSource(window: SimWindow = 'steady-state'): CorpusSourc
     async fingerprint(setting) {
       const profile = SETTINGS[setting];
       if (profile === undefined) throw new InvalidValueError(`the simulator has no setting "${setting}"`);
-      return sha256(JSON.stringify({ profile, tao: defaultTaoParams, window, record: w.params, code: await packageCodeHash() }));
+      return sha256(
+        JSON.stringify({ profile, tao: defaultTaoParams, window, record: w.params, code: await packageCodeHash() }),
+      );
     },
     record: (setting, seed, count) => w.record(setting, seed, count),
   };

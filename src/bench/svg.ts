@@ -25,8 +25,10 @@ const DASH: Record<SettingInfo['family'], string> = { ds: '', qwen: '6 3', glm: 
 
 function marker(family: SettingInfo['family'], x: number, y: number, fill: string, stroke: string): string {
   const r = 4.5;
-  if (family === 'ds') return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`;
-  if (family === 'qwen') return `<rect x="${(x - r).toFixed(1)}" y="${(y - r).toFixed(1)}" width="${2 * r}" height="${2 * r}" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`;
+  if (family === 'ds')
+    return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`;
+  if (family === 'qwen')
+    return `<rect x="${(x - r).toFixed(1)}" y="${(y - r).toFixed(1)}" width="${2 * r}" height="${2 * r}" fill="${fill}" stroke="${stroke}" stroke-width="1.5"/>`;
   const p = [
     [x, y - r - 1],
     [x + r + 1, y],
@@ -75,20 +77,30 @@ export function renderSvg(report: BenchReport): string {
   const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...all, 1))));
   const xMax = 170;
   const px = (w: number): number => M.left + (w / xMax) * (W - M.left - M.right);
-  const py = (v: number): number => M.top + ((Math.log10(hi) - Math.log10(v)) / (Math.log10(hi) - Math.log10(lo))) * (H - M.top - M.bottom);
+  const py = (v: number): number =>
+    M.top + ((Math.log10(hi) - Math.log10(v)) / (Math.log10(hi) - Math.log10(lo))) * (H - M.top - M.bottom);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  out.push(`<text x="${M.left}" y="20" font-size="14" font-weight="bold">P95 solve time vs workers (tao-solver ${escapeXml(report.package.version)}, ${report.workload.count} problems per setting)</text>`);
+  out.push(
+    `<text x="${M.left}" y="20" font-size="14" font-weight="bold">P95 solve time vs workers (tao-solver ${escapeXml(report.package.version)}, ${report.workload.count} problems per setting)</text>`,
+  );
   // Grid and y ticks at each decade, with 2x and 5x minor lines.
   for (let d = Math.log10(lo); d <= Math.log10(hi) + 1e-9; d++) {
     const v = Math.pow(10, d);
     const y = py(v);
     out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#ccc"/>`);
-    out.push(`<text x="${M.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${v >= 1 ? v.toFixed(0) : v.toPrecision(1)}</text>`);
+    out.push(
+      `<text x="${M.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${v >= 1 ? v.toFixed(0) : v.toPrecision(1)}</text>`,
+    );
     for (const k of [2, 5]) {
       const vm = v * k;
-      if (vm < hi) out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${py(vm).toFixed(1)}" y2="${py(vm).toFixed(1)}" stroke="#eee"/>`);
+      if (vm < hi)
+        out.push(
+          `<line x1="${M.left}" x2="${W - M.right}" y1="${py(vm).toFixed(1)}" y2="${py(vm).toFixed(1)}" stroke="#eee"/>`,
+        );
     }
   }
   for (const w of [0, 16, 32, 64, 96, 128, 160]) {
@@ -96,7 +108,9 @@ export function renderSvg(report: BenchReport): string {
     out.push(`<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${M.top}" y2="${H - M.bottom}" stroke="#eee"/>`);
     out.push(`<text x="${x.toFixed(1)}" y="${H - M.bottom + 16}" text-anchor="middle">${w}</text>`);
   }
-  out.push(`<rect x="${M.left}" y="${M.top}" width="${W - M.left - M.right}" height="${H - M.top - M.bottom}" fill="none" stroke="#333"/>`);
+  out.push(
+    `<rect x="${M.left}" y="${M.top}" width="${W - M.left - M.right}" height="${H - M.top - M.bottom}" fill="none" stroke="#333"/>`,
+  );
   out.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - M.bottom + 34}" text-anchor="middle">workers</text>`);
   for (const g of goals) {
     const y = py(g.ms).toFixed(1);
@@ -104,8 +118,12 @@ export function renderSvg(report: BenchReport): string {
       `<line class="goal" data-goal="${g.key}" data-ms="${g.ms}" x1="${M.left}" x2="${W - M.right}" y1="${y}" y2="${y}" stroke="${g.color}" stroke-width="1.2" stroke-dasharray="8 4" opacity="0.8"/>`,
     );
   }
-  out.push(`<text class="machine" x="${M.left}" y="${H - 12}" font-size="11" fill="#444">${escapeXml(machineNote(report))}</text>`);
-  out.push(`<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">P95 solve time (ms, log scale)</text>`);
+  out.push(
+    `<text class="machine" x="${M.left}" y="${H - 12}" font-size="11" fill="#444">${escapeXml(machineNote(report))}</text>`,
+  );
+  out.push(
+    `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">P95 solve time (ms, log scale)</text>`,
+  );
   let extra = 0;
   const colorOf = new Map<string, string>();
   for (const name of series.keys()) colorOf.set(name, COLORS[name] ?? EXTRA[extra++ % EXTRA.length] ?? '#000');
@@ -113,8 +131,12 @@ export function renderSvg(report: BenchReport): string {
     for (const f of FAMILIES) {
       const pts = points.filter((p) => p.family === f).sort((a, b) => a.workers - b.workers);
       if (pts.length > 1) {
-        const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(p.workers).toFixed(1)},${py(p.p95).toFixed(1)}`).join(' ');
-        out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.5"${DASH[f] ? ` stroke-dasharray="${DASH[f]}"` : ''}/>`);
+        const d = pts
+          .map((p, i) => `${i === 0 ? 'M' : 'L'}${px(p.workers).toFixed(1)},${py(p.p95).toFixed(1)}`)
+          .join(' ');
+        out.push(
+          `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.5"${DASH[f] ? ` stroke-dasharray="${DASH[f]}"` : ''}/>`,
+        );
       }
       for (const p of pts) out.push(marker(f, px(p.workers), py(p.p95), fill, color));
     }
@@ -129,10 +151,14 @@ export function renderSvg(report: BenchReport): string {
   const lx = W - M.right + 16;
   for (const [name] of series) {
     const c = colorOf.get(name) as string;
-    out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/><text x="${lx + 28}" y="${ly + 4}">${escapeXml(name)}</text>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2"/><text x="${lx + 28}" y="${ly + 4}">${escapeXml(name)}</text>`,
+    );
     ly += 18;
   }
-  out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#000" stroke-width="1.5"/>${marker('ds', lx + 11, ly, 'white', '#000')}<text x="${lx + 28}" y="${ly + 4}">paper Table 9</text>`);
+  out.push(
+    `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#000" stroke-width="1.5"/>${marker('ds', lx + 11, ly, 'white', '#000')}<text x="${lx + 28}" y="${ly + 4}">paper Table 9</text>`,
+  );
   ly += 26;
   for (const g of goals) {
     out.push(
@@ -141,9 +167,15 @@ export function renderSvg(report: BenchReport): string {
     ly += 18;
   }
   ly += 8;
-  const names: Record<SettingInfo['family'], string> = { ds: 'DeepSeek (2 nodes)', qwen: 'Qwen (4 nodes)', glm: 'GLM (1 node)' };
+  const names: Record<SettingInfo['family'], string> = {
+    ds: 'DeepSeek (2 nodes)',
+    qwen: 'Qwen (4 nodes)',
+    glm: 'GLM (1 node)',
+  };
   for (const f of FAMILIES) {
-    out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#555"${DASH[f] ? ` stroke-dasharray="${DASH[f]}"` : ''}/>${marker(f, lx + 11, ly, '#555', '#555')}<text x="${lx + 28}" y="${ly + 4}">${names[f]}</text>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="#555"${DASH[f] ? ` stroke-dasharray="${DASH[f]}"` : ''}/>${marker(f, lx + 11, ly, '#555', '#555')}<text x="${lx + 28}" y="${ly + 4}">${names[f]}</text>`,
+    );
     ly += 18;
   }
   out.push('</svg>');

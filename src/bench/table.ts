@@ -56,7 +56,9 @@ export function rowCells(s: SettingReport, r: RunnerReport): string[] {
     String(v.mismatch),
     fmtCount(r.cells.median),
     fmtCount(r.cells.p95),
-    r.ratioToReference === null ? '-' : `${r.ratioToReference.median.toFixed(3)}${r.ratioToReference.over === 'dp-heavy' ? '*' : ''}`,
+    r.ratioToReference === null
+      ? '-'
+      : `${r.ratioToReference.median.toFixed(3)}${r.ratioToReference.over === 'dp-heavy' ? '*' : ''}`,
     paper ? ms(paper.solveMeanMs) : '',
     paper ? ms(paper.solveP95Ms) : '',
     paper ? pct(paper.fallbackPct) : '',
@@ -65,7 +67,8 @@ export function rowCells(s: SettingReport, r: RunnerReport): string[] {
 
 function rows(report: BenchReport): string[][] {
   const out: string[][] = [];
-  for (const s of report.settings) for (const r of Object.values(s.runners)) if (r !== undefined) out.push(rowCells(s, r));
+  for (const s of report.settings)
+    for (const r of Object.values(s.runners)) if (r !== undefined) out.push(rowCells(s, r));
   return out;
 }
 
@@ -75,7 +78,10 @@ export function formatTable(report: BenchReport): string {
   const head = [...COLUMNS];
   const width = head.map((h, c) => Math.max(h.length, ...body.map((r) => (r[c] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((x, c) => (c < 2 ? x.padEnd(width[c] as number) : x.padStart(width[c] as number))).join('  ').trimEnd();
+    cells
+      .map((x, c) => (c < 2 ? x.padEnd(width[c] as number) : x.padStart(width[c] as number)))
+      .join('  ')
+      .trimEnd();
   const lines = [line(head), width.map((w) => '-'.repeat(w)).join('  ')];
   let last = '';
   for (const r of body) {
@@ -149,10 +155,17 @@ export function formatPreamble(report: BenchReport): string {
 }
 
 /** Which oracles check the plans of this run, said before it starts. */
-export function formatOracles(runners: readonly string[], skipped: readonly { name: string; reason: string }[], highsSample: number): string {
+export function formatOracles(
+  runners: readonly string[],
+  skipped: readonly { name: string; reason: string }[],
+  highsSample: number,
+): string {
   const parts: string[] = [];
   if (runners.includes('reference')) parts.push('the TypeScript reference (exact, every tick)');
-  if (runners.includes('highs')) parts.push(highsSample > 0 ? `HiGHS (MILP, ${highsSample} ticks per setting)` : 'HiGHS (--highs-sample 0: no tick)');
+  if (runners.includes('highs'))
+    parts.push(
+      highsSample > 0 ? `HiGHS (MILP, ${highsSample} ticks per setting)` : 'HiGHS (--highs-sample 0: no tick)',
+    );
   const missing = skipped.filter((x) => x.name === 'highs').map((x) => `HiGHS is not available: ${x.reason}`);
   const head = parts.length > 0 ? `oracles: ${parts.join('; ')}` : 'oracles: none (no plan is checked for exactness)';
   return [head, ...missing.map((m) => `  ${m}`)].join('\n');
@@ -162,7 +175,8 @@ export function formatOracles(runners: readonly string[], skipped: readonly { na
 export function formatLegend(report: BenchReport): string {
   const settings = report.settings.map((s) => `${s.setting}`).join(', ');
   const runners = new Map<string, string>();
-  for (const s of report.settings) for (const r of Object.values(s.runners)) if (r !== undefined) runners.set(r.runner, r.description);
+  for (const s of report.settings)
+    for (const r of Object.values(s.runners)) if (r !== undefined) runners.set(r.runner, r.description);
   const w = report.workload;
   return [
     'legend:',
@@ -186,7 +200,8 @@ export function formatHardest(report: BenchReport, count = 3): string {
     .slice(0, count);
   if (ranked.length === 0) return '';
   const items = ranked.map(
-    ({ s, w }) => `${s.setting} (P95 ${ms(w.time.p95)} ms, ${fmtCount(s.shape.sessions.max)} sessions at most, work P95 ${fmtCount(w.cells.p95)})`,
+    ({ s, w }) =>
+      `${s.setting} (P95 ${ms(w.time.p95)} ms, ${fmtCount(s.shape.sessions.max)} sessions at most, work P95 ${fmtCount(w.cells.p95)})`,
   );
   return `hardest settings (in-thread P95): ${items.join('; ')}`;
 }
@@ -215,9 +230,14 @@ export function formatNotes(report: BenchReport): string {
   for (const s of report.settings) {
     const o = s.oracle;
     if (o.highsSolved + o.highsFailed.length > 0) {
-      lines.push(`${s.setting}: HiGHS proved ${o.highsSolved} of ${o.highsSolved + o.highsFailed.length} subsample problems; reference/HiGHS disagreements: ${o.disagreements.length}`);
+      lines.push(
+        `${s.setting}: HiGHS proved ${o.highsSolved} of ${o.highsSolved + o.highsFailed.length} subsample problems; reference/HiGHS disagreements: ${o.disagreements.length}`,
+      );
     }
-    if (o.referenceFallback > 0) lines.push(`${s.setting}: the reference fell back on ${o.referenceFallback} problems (no reference oracle there)`);
+    if (o.referenceFallback > 0)
+      lines.push(
+        `${s.setting}: the reference fell back on ${o.referenceFallback} problems (no reference oracle there)`,
+      );
     for (const d of o.disagreements) lines.push(`  ${s.setting} #${d.index}: ${d.reason}`);
   }
   return lines.join('\n');

@@ -94,7 +94,8 @@ export async function timeSolves(
   options: TimingOptions,
 ): Promise<Timing> {
   const n = problems.length;
-  if (n === 0) return { samplesMs: [], problemIndex: [], cpuMs: null, cpuClock: null, waitMs: null, otherThreadsCpuMs: null };
+  if (n === 0)
+    return { samplesMs: [], problemIndex: [], cpuMs: null, cpuClock: null, waitMs: null, otherThreadsCpuMs: null };
   let cursor = 0;
   const next = (): number => {
     const i = cursor;

@@ -42,7 +42,16 @@ export interface ValidationCounts {
 export const MAX_MISMATCH_RECORDS = 10;
 
 export function emptyCounts(): ValidationCounts {
-  return { solved: 0, exact: 0, mismatch: 0, fallback: 0, fallbackAtOptimum: 0, unverified: 0, checkedByHighs: 0, mismatches: [] };
+  return {
+    solved: 0,
+    exact: 0,
+    mismatch: 0,
+    fallback: 0,
+    fallbackAtOptimum: 0,
+    unverified: 0,
+    checkedByHighs: 0,
+    mismatches: [],
+  };
 }
 
 export function sameValue(a: PlanValue, b: PlanValue): boolean {
@@ -103,13 +112,19 @@ export function judge(problem: Problem, plan: Plan, oracles: readonly OracleValu
   const infeasible = checkPlan(problem, plan);
   if (infeasible !== null) return { verdict: 'mismatch', reason: `infeasible plan: ${infeasible}` };
   if (plan.status === 'fallback') {
-    return { verdict: 'fallback', atOptimum: oracles.length > 0 && oracles.every((o) => sameValue(plan.value, o.value)) };
+    return {
+      verdict: 'fallback',
+      atOptimum: oracles.length > 0 && oracles.every((o) => sameValue(plan.value, o.value)),
+    };
   }
   if (plan.status !== 'optimal') return { verdict: 'mismatch', reason: `unknown status "${String(plan.status)}"` };
   if (oracles.length === 0) return { verdict: 'unverified' };
   for (const o of oracles) {
     if (!sameValue(plan.value, o.value)) {
-      return { verdict: 'mismatch', reason: `value ${formatValue(plan.value)} but ${o.source} has ${formatValue(o.value)}` };
+      return {
+        verdict: 'mismatch',
+        reason: `value ${formatValue(plan.value)} but ${o.source} has ${formatValue(o.value)}`,
+      };
     }
   }
   return { verdict: 'exact' };

@@ -28,11 +28,21 @@ import { STEADY_STATE } from '../bench/families/steady-state.js';
 import { renderSvg } from '../bench/svg.js';
 import { ProgressBar } from '../progress.js';
 import { FAMILIES, FAMILY_NAMES, familyGroups, groupKey } from '../bench/families/index.js';
-import { currentWasmSha256, loadBaselineSolver, readBaselineBuild, writeBaselineBuild } from '../bench/baseline-build.js';
+import {
+  currentWasmSha256,
+  loadBaselineSolver,
+  readBaselineBuild,
+  writeBaselineBuild,
+} from '../bench/baseline-build.js';
 import { pinFamilyCorpus, readFamilyCorpora } from '../bench/family-corpus.js';
 import { judgePaired, measurePaired } from '../bench/paired.js';
 import { loadSolver } from '../solve/solver.js';
-import { defaultFamilyRunOptions, FAMILY_REPORT_SCHEMA_VERSION, runFamilies, type FamilyReport } from '../bench/family-run.js';
+import {
+  defaultFamilyRunOptions,
+  FAMILY_REPORT_SCHEMA_VERSION,
+  runFamilies,
+  type FamilyReport,
+} from '../bench/family-run.js';
 import { formatFamilyMarkdown, goalMisses, updateDoc } from '../bench/family-table.js';
 import {
   formatComparisonMarkdown,
@@ -105,8 +115,12 @@ paired gate (the baseline build and this build alternately, in one process):
                          disagrees. --paired-repeats sets the timed rounds (default ${PAIRED_GATE.rounds})
   --max-slowdown X       lower 95% bound of a group's time ratio allowed (default ${PAIRED_GATE.maxSlowdown})
   --pin-paired FILE      snapshot this build into FILE and pin the gate's corpora (seed ${PAIRED_GATE.seed}) into
-                         --corpus-dir: ${Object.entries(PAIRED_GATE.groups).map(([g, n]) => `${g} (${n})`).join(', ')}
-  --paired-big           with --pin-paired: also pin the big-cluster groups ${Object.entries(PAIRED_GATE.bigGroups).map(([g, n]) => `${g} (${n})`).join(', ')}
+                         --corpus-dir: ${Object.entries(PAIRED_GATE.groups)
+                           .map(([g, n]) => `${g} (${n})`)
+                           .join(', ')}
+  --paired-big           with --pin-paired: also pin the big-cluster groups ${Object.entries(PAIRED_GATE.bigGroups)
+    .map(([g, n]) => `${g} (${n})`)
+    .join(', ')}
 
 gate:
   --check BASELINE       compare with a baseline report; exit 1 on regression, 2 if the workloads differ.
@@ -115,7 +129,9 @@ gate:
   --max-fallback-increase P
                          fallback rate may rise P percentage points (default ${defaultGateThresholds.maxFallbackIncreasePct})
   --max-mismatches N     wrong answers allowed per runner and setting (default ${defaultGateThresholds.maxMismatches})
-  --p95-bound R=MS,...   absolute P95 bounds per runner (default ${Object.entries(defaultGateThresholds.p95BoundMs).map(([k, v]) => `${k}=${v}`).join(',')})
+  --p95-bound R=MS,...   absolute P95 bounds per runner (default ${Object.entries(defaultGateThresholds.p95BoundMs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')})
 `;
 
 function int(value: string | undefined, flag: string, min: number): number | undefined {
@@ -127,10 +143,14 @@ function positive(value: string | undefined, flag: string): number | undefined {
 }
 
 function parseRunners(list: string, flag: string): RunnerName[] {
-  const parts = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const parts = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (parts.length === 0) throw new InvalidValueError(`${flag} must name at least one runner`);
   for (const p of parts) {
-    if (!isRunnerName(p)) throw new InvalidValueError(`${flag}: unknown runner "${p}" (known: ${RUNNER_NAMES.join(', ')})`);
+    if (!isRunnerName(p))
+      throw new InvalidValueError(`${flag}: unknown runner "${p}" (known: ${RUNNER_NAMES.join(', ')})`);
   }
   return RUNNER_NAMES.filter((r) => parts.includes(r));
 }
@@ -139,7 +159,8 @@ function parseBounds(list: string, flag: string): GateThresholds['p95BoundMs'] {
   const out: GateThresholds['p95BoundMs'] = {};
   for (const part of list.split(',').filter((s) => s.trim().length > 0)) {
     const [name, ms] = part.split('=').map((s) => s.trim());
-    if (name === undefined || !isRunnerName(name)) throw new InvalidValueError(`${flag}: unknown runner "${name ?? ''}" in "${part}"`);
+    if (name === undefined || !isRunnerName(name))
+      throw new InvalidValueError(`${flag}: unknown runner "${name ?? ''}" in "${part}"`);
     const x = positive(ms, `${flag} ${name}`);
     if (x === undefined) throw new InvalidValueError(`${flag}: "${part}" must be RUNNER=MS`);
     out[name] = x;
@@ -194,10 +215,14 @@ const SPEC = {
 
 function parseFamilies(list: string, flag: string): string[] {
   if (list.trim() === 'all') return [...FAMILY_NAMES];
-  const parts = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const parts = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (parts.length === 0) throw new InvalidValueError(`${flag} must name at least one family`);
   for (const p of parts) {
-    if (!FAMILY_NAMES.includes(p)) throw new InvalidValueError(`${flag}: unknown family "${p}" (known: ${FAMILY_NAMES.join(', ')})`);
+    if (!FAMILY_NAMES.includes(p))
+      throw new InvalidValueError(`${flag}: unknown family "${p}" (known: ${FAMILY_NAMES.join(', ')})`);
   }
   return FAMILY_NAMES.filter((f) => parts.includes(f));
 }
@@ -218,25 +243,31 @@ async function readFamilyReport(file: string): Promise<FamilyReport> {
 /** `--families`: the per-family report; exit 1 when a plan is wrong (the goal is reported, not enforced). */
 async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   const d = defaultFamilyRunOptions;
-  if (v.warmup !== undefined) throw new InvalidValueError('--warmup counts solves of the settings benchmark; with --families use --warmup-passes');
+  if (v.warmup !== undefined)
+    throw new InvalidValueError(
+      '--warmup counts solves of the settings benchmark; with --families use --warmup-passes',
+    );
   const saved = v['from-report'];
-  const report: FamilyReport = saved !== undefined ? await readFamilyReport(saved) : await runFamilies(
-    {
-      families: parseFamilies(v.families as string, '--families'),
-      seed: int(v.seed, '--seed', 0) ?? d.seed,
-      count: int(v.count, '--count', 1) ?? d.count,
-      mkpCount: int(v['mkp-count'], '--mkp-count', 1) ?? d.mkpCount,
-      bigCount: int(v['big-count'], '--big-count', 1) ?? d.bigCount,
-      highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
-      highsTimeLimitSec: d.highsTimeLimitSec,
-      cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
-      warmupPasses: int(v['warmup-passes'], '--warmup-passes', 0) ?? d.warmupPasses,
-      pool: v['no-pool'] !== true,
-      stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
-    },
-    ['tao', 'bench', ...args].join(' '),
-    { log: (line) => process.stderr.write(line + '\n') },
-  );
+  const report: FamilyReport =
+    saved !== undefined
+      ? await readFamilyReport(saved)
+      : await runFamilies(
+          {
+            families: parseFamilies(v.families as string, '--families'),
+            seed: int(v.seed, '--seed', 0) ?? d.seed,
+            count: int(v.count, '--count', 1) ?? d.count,
+            mkpCount: int(v['mkp-count'], '--mkp-count', 1) ?? d.mkpCount,
+            bigCount: int(v['big-count'], '--big-count', 1) ?? d.bigCount,
+            highsSample: int(v['highs-sample'], '--highs-sample', 0) ?? d.highsSample,
+            highsTimeLimitSec: d.highsTimeLimitSec,
+            cycles: int(v.cycles, '--cycles', 1) ?? d.cycles,
+            warmupPasses: int(v['warmup-passes'], '--warmup-passes', 0) ?? d.warmupPasses,
+            pool: v['no-pool'] !== true,
+            stateBudget: int(v['state-budget'], '--state-budget', 1) ?? defaultBenchOptions.solve.stateBudget,
+          },
+          ['tao', 'bench', ...args].join(' '),
+          { log: (line) => process.stderr.write(line + '\n') },
+        );
   const block = formatFamilyMarkdown(report, new Map(FAMILIES.map((f) => [f.name, f.description])));
   process.stdout.write(block + '\n');
   if (v.doc !== undefined) {
@@ -245,9 +276,12 @@ async function runFamilyBench(v: Values, args: string[]): Promise<number> {
   }
   if (v.json !== undefined) await writeText(v.json, JSON.stringify(report, null, 2) + '\n');
   const wrong = report.groups.filter((g) => g.exactness.wrong.length > 0);
-  for (const g of wrong) process.stderr.write(`tao bench: ${g.key}: wrong answers: ${g.exactness.wrong.slice(0, 3).join('; ')}\n`);
+  for (const g of wrong)
+    process.stderr.write(`tao bench: ${g.key}: wrong answers: ${g.exactness.wrong.slice(0, 3).join('; ')}\n`);
   const missed = report.groups.filter((g) => goalMisses(g).length > 0).length;
-  process.stderr.write(`goal: ${report.groups.length - missed} of ${report.groups.length} groups meet theirs (${report.elapsedSec} s)\n`);
+  process.stderr.write(
+    `goal: ${report.groups.length - missed} of ${report.groups.length} groups meet theirs (${report.elapsedSec} s)\n`,
+  );
   return wrong.length > 0 ? 1 : 0;
 }
 
@@ -263,7 +297,9 @@ function pairedCorpusDir(v: Values, flag: string): string {
 /** `--pin-paired`: snapshot this build and pin the gate's corpora. */
 async function pinPaired(buildFile: string, dir: string, big: boolean): Promise<number> {
   const snap = await writeBaselineBuild(buildFile);
-  process.stderr.write(`baseline build: ${buildFile} (${Object.keys(snap.files).length} files, wasm ${snap.wasmSha256.slice(0, 12)})\n`);
+  process.stderr.write(
+    `baseline build: ${buildFile} (${Object.keys(snap.files).length} files, wasm ${snap.wasmSha256.slice(0, 12)})\n`,
+  );
   const all = familyGroups(FAMILY_NAMES);
   for (const [key, count] of Object.entries({ ...PAIRED_GATE.groups, ...(big ? PAIRED_GATE.bigGroups : {}) })) {
     const g = all.find((x) => groupKey(x) === key);
@@ -279,7 +315,8 @@ async function runPaired(v: Values, buildFile: string): Promise<number> {
   const dir = pairedCorpusDir(v, '--paired');
   const snapshot = await readBaselineBuild(buildFile);
   const corpora = await readFamilyCorpora(dir);
-  if (corpora.length === 0) throw new InvalidValueError(`--corpus-dir holds no pinned family corpus ('tao bench --pin-paired' writes them)`);
+  if (corpora.length === 0)
+    throw new InvalidValueError(`--corpus-dir holds no pinned family corpus ('tao bench --pin-paired' writes them)`);
   const rounds = int(v['paired-repeats'], '--paired-repeats', 1) ?? PAIRED_GATE.rounds;
   const maxSlowdown = positive(v['max-slowdown'], '--max-slowdown') ?? PAIRED_GATE.maxSlowdown;
   const baseline = await loadBaselineSolver(snapshot, v['cache-dir'] ?? defaultBenchOptions.cacheDir);
@@ -289,7 +326,12 @@ async function runPaired(v: Values, buildFile: string): Promise<number> {
     for (const c of corpora) {
       const options = { quantum: c.header.quantum };
       results.push(
-        measurePaired({ name: c.header.group, problems: c.problems, options }, (p, o) => baseline.solve(p, o), (p, o) => current.solve(p, o), rounds),
+        measurePaired(
+          { name: c.header.group, problems: c.problems, options },
+          (p, o) => baseline.solve(p, o),
+          (p, o) => current.solve(p, o),
+          rounds,
+        ),
       );
     }
   } finally {
@@ -312,8 +354,12 @@ export async function run(args: string[]): Promise<number> {
   }
 
   if (v.families !== undefined) return runFamilyBench(v, args);
-  if (v['warmup-passes'] !== undefined) throw new InvalidValueError('--warmup-passes applies to --families; the settings benchmark counts warm-up solves with --warmup');
-  if (v['pin-paired'] !== undefined) return pinPaired(v['pin-paired'], pairedCorpusDir(v, '--pin-paired'), v['paired-big'] === true);
+  if (v['warmup-passes'] !== undefined)
+    throw new InvalidValueError(
+      '--warmup-passes applies to --families; the settings benchmark counts warm-up solves with --warmup',
+    );
+  if (v['pin-paired'] !== undefined)
+    return pinPaired(v['pin-paired'], pairedCorpusDir(v, '--pin-paired'), v['paired-big'] === true);
   if (v.paired !== undefined) return runPaired(v, v.paired);
 
   const baseline: BenchReport | undefined = v.check !== undefined ? await readReport(v.check) : undefined;
@@ -329,8 +375,18 @@ export async function run(args: string[]): Promise<number> {
     defaultBenchOptions.settings,
   );
   const solve = resolveSolveOptions({
-    quantum: pick(int(v.quantum, '--quantum', 1), bw?.solveOptions.quantum, undefined, defaultBenchOptions.solve.quantum),
-    stateBudget: pick(int(v['state-budget'], '--state-budget', 1), bw?.solveOptions.stateBudget, undefined, defaultBenchOptions.solve.stateBudget),
+    quantum: pick(
+      int(v.quantum, '--quantum', 1),
+      bw?.solveOptions.quantum,
+      undefined,
+      defaultBenchOptions.solve.quantum,
+    ),
+    stateBudget: pick(
+      int(v['state-budget'], '--state-budget', 1),
+      bw?.solveOptions.stateBudget,
+      undefined,
+      defaultBenchOptions.solve.stateBudget,
+    ),
   });
   const runnerNames = pick(
     v.runners !== undefined ? parseRunners(v.runners, '--runners') : undefined,
@@ -343,11 +399,26 @@ export async function run(args: string[]): Promise<number> {
     count: pick(int(v.count, '--count', 1), bw?.count, quick.count, defaultBenchOptions.count),
     seed: pick(int(v.seed, '--seed', 0), bw?.seed, quick.seed, defaultBenchOptions.seed),
     runners: runnerNames,
-    highsSample: pick(int(v['highs-sample'], '--highs-sample', 0), bw?.highsSample, quick.highsSample, defaultBenchOptions.highsSample),
+    highsSample: pick(
+      int(v['highs-sample'], '--highs-sample', 0),
+      bw?.highsSample,
+      quick.highsSample,
+      defaultBenchOptions.highsSample,
+    ),
     highsTimeLimitSec: defaultBenchOptions.highsTimeLimitSec,
-    warmupIterations: pick(int(v.warmup, '--warmup', 0), baseline?.timing.warmupIterations, quick.warmupIterations, defaultBenchOptions.warmupIterations),
+    warmupIterations: pick(
+      int(v.warmup, '--warmup', 0),
+      baseline?.timing.warmupIterations,
+      quick.warmupIterations,
+      defaultBenchOptions.warmupIterations,
+    ),
     cycles: pick(int(v.cycles, '--cycles', 1), baseline?.timing.cycles, quick.cycles, defaultBenchOptions.cycles),
-    pairedRepeats: pick(int(v['paired-repeats'], '--paired-repeats', 1), baseline?.timing.pairedRepeats, quick.pairedRepeats, defaultBenchOptions.pairedRepeats),
+    pairedRepeats: pick(
+      int(v['paired-repeats'], '--paired-repeats', 1),
+      baseline?.timing.pairedRepeats,
+      quick.pairedRepeats,
+      defaultBenchOptions.pairedRepeats,
+    ),
     solve,
     cacheDir: v['cache-dir'] ?? defaultBenchOptions.cacheDir,
     corpusDirs: v['corpus-dir'] ?? defaultBenchOptions.corpusDirs,
@@ -356,9 +427,13 @@ export async function run(args: string[]): Promise<number> {
   };
   const thresholds: GateThresholds = {
     maxRatioGrowth: positive(v['max-ratio-growth'], '--max-ratio-growth') ?? defaultGateThresholds.maxRatioGrowth,
-    maxFallbackIncreasePct: positive(v['max-fallback-increase'], '--max-fallback-increase') ?? defaultGateThresholds.maxFallbackIncreasePct,
+    maxFallbackIncreasePct:
+      positive(v['max-fallback-increase'], '--max-fallback-increase') ?? defaultGateThresholds.maxFallbackIncreasePct,
     maxMismatches: int(v['max-mismatches'], '--max-mismatches', 0) ?? defaultGateThresholds.maxMismatches,
-    p95BoundMs: v['p95-bound'] !== undefined ? parseBounds(v['p95-bound'], '--p95-bound') : { ...defaultGateThresholds.p95BoundMs },
+    p95BoundMs:
+      v['p95-bound'] !== undefined
+        ? parseBounds(v['p95-bound'], '--p95-bound')
+        : { ...defaultGateThresholds.p95BoundMs },
   };
 
   for (const flag of ['json', 'svg', 'markdown', 'write-baseline'] as const) {
@@ -368,9 +443,22 @@ export async function run(args: string[]): Promise<number> {
 
   const { runners, skipped } = await createRunners(options.runners, options.solve, options.highsTimeLimitSec);
   // Said before the run, not after it: which oracles check the plans, and where corpora are kept.
-  process.stdout.write(`${formatOracles(runners.map((r) => r.name), skipped, options.highsSample)}\n`);
-  process.stdout.write(`corpus cache: ${options.cacheDir}${v['cache-dir'] === undefined ? ' (the OS cache directory; --cache-dir sets another)' : ''}\n\n`);
-  const bar = new ProgressBar(options.settings.length * runners.length, 'bench', process.stderr, process.stderr.isTTY === true || v.progress === true);
+  process.stdout.write(
+    `${formatOracles(
+      runners.map((r) => r.name),
+      skipped,
+      options.highsSample,
+    )}\n`,
+  );
+  process.stdout.write(
+    `corpus cache: ${options.cacheDir}${v['cache-dir'] === undefined ? ' (the OS cache directory; --cache-dir sets another)' : ''}\n\n`,
+  );
+  const bar = new ProgressBar(
+    options.settings.length * runners.length,
+    'bench',
+    process.stderr,
+    process.stderr.isTTY === true || v.progress === true,
+  );
   const log = (line: string): void => bar.log(line);
   let report: BenchReport;
   try {
@@ -412,8 +500,14 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const wrong = report.settings.flatMap((s) => [
-    ...Object.values(s.runners).flatMap((r) => (r !== undefined && r.validation.mismatch > 0 ? [`${s.setting} ${r.runner}: ${r.validation.mismatch} wrong answers`] : [])),
-    ...(s.oracle.disagreements.length > 0 ? [`${s.setting}: reference and HiGHS disagree on ${s.oracle.disagreements.length} problems`] : []),
+    ...Object.values(s.runners).flatMap((r) =>
+      r !== undefined && r.validation.mismatch > 0
+        ? [`${s.setting} ${r.runner}: ${r.validation.mismatch} wrong answers`]
+        : [],
+    ),
+    ...(s.oracle.disagreements.length > 0
+      ? [`${s.setting}: reference and HiGHS disagree on ${s.oracle.disagreements.length} problems`]
+      : []),
   ]);
   if (baseline !== undefined && v.check !== undefined) {
     const result = compareReports(baseline, report, thresholds);

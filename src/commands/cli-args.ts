@@ -7,16 +7,21 @@ import { InvalidTypeError, InvalidValueError } from '../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>>;
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>
+>;
 
 /** Edit distance between two flag names (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -31,7 +36,9 @@ export function didYouMean(flag: string, known: readonly string[]): string {
     const dist = k.startsWith(name) && name.length >= 3 ? 0.5 : distance(name, k);
     if (dist < bestDistance) [best, bestDistance] = [k, dist];
   }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? ` (did you mean "--${best}"?)` : '';
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(name.length / 3))
+    ? ` (did you mean "--${best}"?)`
+    : '';
 }
 
 /** A negative number given as the separate value of a string flag (`--repeat -1`), joined as `--repeat=-1`. */
@@ -70,7 +77,9 @@ export function parseFlags<O extends Options>(
     // parseArgs quotes the flag, sometimes followed by ' <value>': keep the flag itself.
     const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? 'an option';
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new InvalidValueError(`unknown option "${flag}"${didYouMean(flag, [...Object.keys(options), ...Object.keys(aliases)])}`);
+      throw new InvalidValueError(
+        `unknown option "${flag}"${didYouMean(flag, [...Object.keys(options), ...Object.keys(aliases)])}`,
+      );
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       if (/does not take an argument/.test(message)) throw new InvalidValueError(`${flag} takes no value`);
@@ -88,7 +97,8 @@ export function parseFlags<O extends Options>(
 export function intFlag(flag: string, text: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^-?[0-9]+$/.test(text)) throw new InvalidTypeError(`${flag} must be an integer (got "${text}")`);
   const x = Number(text);
-  if (!Number.isSafeInteger(x) || x < min || x > max) throw new InvalidValueError(`${flag} must be an integer from ${min} to ${max} (got "${text}")`);
+  if (!Number.isSafeInteger(x) || x < min || x > max)
+    throw new InvalidValueError(`${flag} must be an integer from ${min} to ${max} (got "${text}")`);
   return x;
 }
 
@@ -106,7 +116,10 @@ export function numFlag(flag: string, text: string): number {
 /** A positive finite number, of `unit` when given (`seconds`, `milliseconds`). */
 export function positiveNumberFlag(flag: string, text: string, unit?: string): number {
   const x = numFlag(flag, text);
-  if (x <= 0) throw new InvalidValueError(`${flag} must be a positive number${unit === undefined ? '' : ` of ${unit}`} (got "${text}")`);
+  if (x <= 0)
+    throw new InvalidValueError(
+      `${flag} must be a positive number${unit === undefined ? '' : ` of ${unit}`} (got "${text}")`,
+    );
   return x;
 }
 
@@ -114,7 +127,8 @@ export function positiveNumberFlag(flag: string, text: string, unit?: string): n
 export function seedsFlag(flag: string, text: string): number[] {
   if (text.includes(',')) {
     const seeds = text.split(',').map((t) => intFlag(flag, t.trim(), 0));
-    if (new Set(seeds).size !== seeds.length) throw new InvalidValueError(`${flag} must not repeat a seed (got "${text}")`);
+    if (new Set(seeds).size !== seeds.length)
+      throw new InvalidValueError(`${flag} must not repeat a seed (got "${text}")`);
     return seeds;
   }
   const n = intFlag(flag, text, 1, 10_000);

@@ -155,7 +155,13 @@ export function demoExamples(): Example[] {
       name: 'tick-4x12',
       description: 'random tick, 4 replicas x 24k free, 12 waiting sessions',
       quantum: 1024,
-      problem: randomTickProblem(412, { nodes: 4, sessions: 12, capacity: 24_000, minTokens: 2_000, maxTokens: 12_000 }),
+      problem: randomTickProblem(412, {
+        nodes: 4,
+        sessions: 12,
+        capacity: 24_000,
+        minTokens: 2_000,
+        maxTokens: 12_000,
+      }),
     },
     {
       name: 'tick-4x40-budget',

@@ -37,19 +37,25 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  if (positionals.length === 0) throw new InvalidValueError('tao merge needs the shard files (e.g. tao merge part*.json)');
+  if (positionals.length === 0)
+    throw new InvalidValueError('tao merge needs the shard files (e.g. tao merge part*.json)');
   if (values.json !== undefined) checkWritable('--json', values.json);
   const files = [];
   for (const name of positionals) files.push({ name, text: await readTextFile(name, MAX_SHARD_BYTES) });
   const merged = mergeShards(files);
   if (merged.command === 'simulate') {
     if (values.svg !== undefined) checkWritable('--svg', values.svg);
-    outputSimulate(assembleReport(merged.header as SimulationHeader, merged.results), { json: values.json, svg: values.svg });
+    outputSimulate(assembleReport(merged.header as SimulationHeader, merged.results), {
+      json: values.json,
+      svg: values.svg,
+    });
   } else if (merged.command === 'sweep') {
     const header = merged.header as SweepHeader & { description: string };
     outputSweep(assembleSweep(header, merged.results), header.description, { json: values.json, svg: values.svg });
   } else {
-    throw new InvalidValueError(`${positionals[0]}: command must be "simulate" or "sweep" (got ${JSON.stringify(merged.command)})`);
+    throw new InvalidValueError(
+      `${positionals[0]}: command must be "simulate" or "sweep" (got ${JSON.stringify(merged.command)})`,
+    );
   }
   return 0;
 }

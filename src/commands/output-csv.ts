@@ -9,7 +9,9 @@ import { TABLE_COLUMNS } from '../sim/table.js';
 interface Row {
   readonly label: string;
   readonly seeds: number;
-  readonly metrics: Readonly<Record<SummaryMetric, { readonly mean: number; readonly ci95: number; readonly n: number }>>;
+  readonly metrics: Readonly<
+    Record<SummaryMetric, { readonly mean: number; readonly ci95: number; readonly n: number }>
+  >;
 }
 
 /** A CSV field: quoted when it holds a comma, a quote or a line break; a non-finite number is empty. */
@@ -19,11 +21,21 @@ function field(x: string | number): string {
 }
 
 /** The rows under a header naming `labelTitle` and each metric of the printed table. */
-export function summaryCsv(rows: readonly Row[], labelTitle: string, metrics: readonly SummaryMetric[] = TABLE_COLUMNS.map((c) => c.metric)): string {
+export function summaryCsv(
+  rows: readonly Row[],
+  labelTitle: string,
+  metrics: readonly SummaryMetric[] = TABLE_COLUMNS.map((c) => c.metric),
+): string {
   const header = [labelTitle, 'seeds', ...metrics.flatMap((m) => [`${m}_mean`, `${m}_ci95`])];
   const lines = [header.map(field).join(',')];
   for (const r of rows) {
-    lines.push([field(r.label), field(r.seeds), ...metrics.flatMap((m) => [field(r.metrics[m].mean), field(r.metrics[m].ci95)])].join(','));
+    lines.push(
+      [
+        field(r.label),
+        field(r.seeds),
+        ...metrics.flatMap((m) => [field(r.metrics[m].mean), field(r.metrics[m].ci95)]),
+      ].join(','),
+    );
   }
   return lines.join('\r\n') + '\r\n';
 }

@@ -34,7 +34,8 @@ export function checkWritable(flag: string, file: string, createDirs = false): v
   }
   let dir = dirname(resolve(file));
   let info = statOrNull(dir);
-  if (info === null && !createDirs) throw new InvalidValueError(`${flag} ${file}: directory ${dirname(file)} does not exist`);
+  if (info === null && !createDirs)
+    throw new InvalidValueError(`${flag} ${file}: directory ${dirname(file)} does not exist`);
   while (info === null && dirname(dir) !== dir) {
     dir = dirname(dir);
     info = statOrNull(dir);

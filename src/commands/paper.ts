@@ -49,7 +49,8 @@ const FLAGS = {
 function settingsFlag(text: string): string[] {
   const names = text.split(',').map((s) => s.trim());
   for (const n of names) {
-    if (!PAPER_SETTINGS.includes(n)) throw new InvalidValueError(`--settings must be a list of ${PAPER_SETTINGS.join(', ')} (got "${n}")`);
+    if (!PAPER_SETTINGS.includes(n))
+      throw new InvalidValueError(`--settings must be a list of ${PAPER_SETTINGS.join(', ')} (got "${n}")`);
   }
   return names;
 }
@@ -60,7 +61,10 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  const seeds = values.seeds === undefined ? Array.from({ length: DEFAULT_PAPER_SEEDS }, (_, i) => i + 1) : seedsFlag('--seeds', values.seeds);
+  const seeds =
+    values.seeds === undefined
+      ? Array.from({ length: DEFAULT_PAPER_SEEDS }, (_, i) => i + 1)
+      : seedsFlag('--seeds', values.seeds);
   const tasks = values.tasks === undefined ? null : intFlag('--tasks', values.tasks);
   const settings = values.settings === undefined ? PAPER_SETTINGS : settingsFlag(values.settings);
   for (const flag of ['json', 'markdown', 'svg'] as const) {
@@ -68,18 +72,29 @@ export async function run(args: string[]): Promise<number> {
     if (file !== undefined) checkWritable(`--${flag}`, file);
   }
   const specs = paperRuns(seeds, settings);
-  const bar = new ProgressBar(specs.length, 'paper', process.stderr, process.stderr.isTTY === true || values.progress === true);
+  const bar = new ProgressBar(
+    specs.length,
+    'paper',
+    process.stderr,
+    process.stderr.isTTY === true || values.progress === true,
+  );
   let runs: ReturnType<typeof runPaperRuns>;
   try {
-    runs = runPaperRuns(specs, { deps: await loadTaoDeps(), ...(tasks === null ? {} : { tasks }), onRun: (r) => bar.tick(1, `${r.setting} ${r.policy}`) });
+    runs = runPaperRuns(specs, {
+      deps: await loadTaoDeps(),
+      ...(tasks === null ? {} : { tasks }),
+      onRun: (r) => bar.tick(1, `${r.setting} ${r.policy}`),
+    });
   } finally {
     bar.finish();
   }
   const report = comparePaper(runs, seeds, tasks);
   process.stdout.write(formatPaperText(report) + '\n');
   const command = ['tao paper', ...args.filter((a) => a !== '--progress')].join(' ');
-  if (values.json !== undefined) writeFileSync(values.json, JSON.stringify({ packageVersion: PACKAGE_VERSION, ...report }, null, 1) + '\n');
+  if (values.json !== undefined)
+    writeFileSync(values.json, JSON.stringify({ packageVersion: PACKAGE_VERSION, ...report }, null, 1) + '\n');
   if (values.markdown !== undefined) writeFileSync(values.markdown, formatPaperMarkdown(report, command) + '\n');
-  if (values.svg !== undefined) writeFileSync(values.svg, paperRatioSvg(report, 'simulated / paper (Tables 1-2, SWE-Lite)'));
+  if (values.svg !== undefined)
+    writeFileSync(values.svg, paperRatioSvg(report, 'simulated / paper (Tables 1-2, SWE-Lite)'));
   return 0;
 }

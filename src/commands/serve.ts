@@ -79,10 +79,17 @@ export async function run(args: string[]): Promise<number> {
   const maxBufferedBytes =
     values['max-buffered-bytes'] === undefined
       ? BUFFERED_LINES * maxLineBytes
-      : intFlag('--max-buffered-bytes', values['max-buffered-bytes'], maxLineBytes, BUFFERED_LINES * MAX_LINE_BYTES_LIMIT);
+      : intFlag(
+          '--max-buffered-bytes',
+          values['max-buffered-bytes'],
+          maxLineBytes,
+          BUFFERED_LINES * MAX_LINE_BYTES_LIMIT,
+        );
   const path = values.socket;
   if (path !== undefined && Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new InvalidValueError(`--socket must be at most ${MAX_SOCKET_PATH_BYTES} bytes (has ${Buffer.byteLength(path)})`);
+    throw new InvalidValueError(
+      `--socket must be at most ${MAX_SOCKET_PATH_BYTES} bytes (has ${Buffer.byteLength(path)})`,
+    );
   }
   // A signal ends serving like a `shutdown` request, so that the socket file is removed and exit is 0.
   const interrupt = new AbortController();

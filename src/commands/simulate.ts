@@ -18,7 +18,13 @@ import { formatComparisonTable } from '../sim/comparison-table.js';
 import { isPolicyName, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
 import { recordLine } from '../sim/record.js';
-import { defaultSimulateOptions, planSimulation, type SimulateOptions, type SimulationReport, simulate } from '../sim/run.js';
+import {
+  defaultSimulateOptions,
+  planSimulation,
+  type SimulateOptions,
+  type SimulationReport,
+  simulate,
+} from '../sim/run.js';
 import { runShard, shardIndices } from '../sim/shard.js';
 import { generatedTraceLines, loadTraceFile, type Trace } from '../sim/trace.js';
 import { MAX_JOBS, MAX_SEEDS, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from '../sim/run-limits.js';
@@ -113,11 +119,16 @@ export async function settingFromFlags(values: {
   'setting-file'?: string | undefined;
   workload?: string | undefined;
 }): Promise<SimSetting> {
-  let setting = values['setting-file'] !== undefined ? await loadSettingFile(values['setting-file']) : namedSetting(values.setting ?? DEFAULT_SETTING, '--setting');
+  let setting =
+    values['setting-file'] !== undefined
+      ? await loadSettingFile(values['setting-file'])
+      : namedSetting(values.setting ?? DEFAULT_SETTING, '--setting');
   if (values.workload !== undefined) {
     const profile = ownValue(WORKLOAD_PROFILES, values.workload);
     if (profile === undefined) {
-      throw new InvalidValueError(`--workload must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${values.workload}")`);
+      throw new InvalidValueError(
+        `--workload must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${values.workload}")`,
+      );
     }
     setting = { ...setting, workload: profile };
     validateSetting(setting, `${setting.name} with --workload ${values.workload}`);
@@ -135,19 +146,30 @@ export function taoFromFlags(values: {
   'event-admission'?: boolean | undefined;
   'credit-source'?: string | undefined;
 }): Partial<TaoParams> {
-  const tao: { -readonly [K in NumericTaoParam]?: number } & { eventAdmission?: boolean; creditSource?: TaoParams['creditSource'] } = {};
+  const tao: { -readonly [K in NumericTaoParam]?: number } & {
+    eventAdmission?: boolean;
+    creditSource?: TaoParams['creditSource'];
+  } = {};
   if (values['event-admission'] === true) tao.eventAdmission = true;
   if (values['credit-source'] !== undefined) {
     const src = values['credit-source'];
-    if (src !== 'observed' && src !== 'live') throw new InvalidValueError(`--credit-source must be observed or live (got "${src}")`);
+    if (src !== 'observed' && src !== 'live')
+      throw new InvalidValueError(`--credit-source must be observed or live (got "${src}")`);
     tao.creditSource = src;
   }
-  if (values['half-life'] !== undefined) tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
-  if (values.horizon !== undefined) tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
+  if (values['half-life'] !== undefined)
+    tao.halfLife = checkSweepValue('h', numFlag('--half-life', values['half-life']), '--half-life');
+  if (values.horizon !== undefined)
+    tao.horizon = checkSweepValue('H', numFlag('--horizon', values.horizon), '--horizon');
   if (values.delta !== undefined) tao.delta = checkSweepValue('delta', numFlag('--delta', values.delta), '--delta');
-  if (values.quantum !== undefined) tao.quantum = checkSweepValue('quantum', intFlag('--quantum', values.quantum), '--quantum');
+  if (values.quantum !== undefined)
+    tao.quantum = checkSweepValue('quantum', intFlag('--quantum', values.quantum), '--quantum');
   if (values['state-budget'] !== undefined) {
-    tao.stateBudget = checkSweepValue('stateBudget', intFlag('--state-budget', values['state-budget']), '--state-budget');
+    tao.stateBudget = checkSweepValue(
+      'stateBudget',
+      intFlag('--state-budget', values['state-budget']),
+      '--state-budget',
+    );
   }
   return tao;
 }
@@ -160,11 +182,15 @@ export function taoBoundedFromFlags(values: {
 }): Partial<TaoBoundedParams> {
   const out: { waitThreshold?: number; holdHorizon?: number; eventAdmission?: boolean } = {};
   if (values['tick-admission'] === true) out.eventAdmission = false;
-  for (const [flag, key] of [['wait-threshold', 'waitThreshold'], ['hold-horizon', 'holdHorizon']] as const) {
+  for (const [flag, key] of [
+    ['wait-threshold', 'waitThreshold'],
+    ['hold-horizon', 'holdHorizon'],
+  ] as const) {
     const text = values[flag];
     if (text === undefined) continue;
     const v = text === 'Infinity' ? Number.POSITIVE_INFINITY : numFlag(`--${flag}`, text);
-    if (!(v >= 0)) throw new InvalidValueError(`--${flag} must be a non-negative number of seconds or Infinity (got "${text}")`);
+    if (!(v >= 0))
+      throw new InvalidValueError(`--${flag} must be a non-negative number of seconds or Infinity (got "${text}")`);
     out[key] = v;
   }
   return out;
@@ -175,9 +201,13 @@ function policiesFlag(text: string): PolicyName[] {
   if (text === 'all') return [...POLICY_NAMES];
   const names = text.split(',').map((t) => t.trim());
   for (const name of names) {
-    if (!isPolicyName(name)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')}, all, or a comma-separated list of them (got "${text}")`);
+    if (!isPolicyName(name))
+      throw new InvalidValueError(
+        `--policy must be one of ${POLICY_NAMES.join(', ')}, all, or a comma-separated list of them (got "${text}")`,
+      );
   }
-  if (new Set(names).size !== names.length) throw new InvalidValueError(`--policy must not repeat a policy (got "${text}")`);
+  if (new Set(names).size !== names.length)
+    throw new InvalidValueError(`--policy must not repeat a policy (got "${text}")`);
   return names as PolicyName[];
 }
 
@@ -192,18 +222,37 @@ function settingText(report: SimulationReport): string {
 }
 
 /** Prints a simulate report's tables and writes its --json and --svg files (also used by tao merge). */
-export function outputSimulate(report: SimulationReport, out: { json?: string | undefined; csv?: string | undefined; svg?: string | undefined }): void {
+export function outputSimulate(
+  report: SimulationReport,
+  out: { json?: string | undefined; csv?: string | undefined; svg?: string | undefined },
+): void {
   process.stdout.write(settingText(report) + '\n\n' + formatSummaryTable(report.summary) + '\n');
   if (report.comparisons.length > 0) {
-    process.stdout.write(`\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` + formatComparisonTable(report.comparisons) + '\n');
+    process.stdout.write(
+      `\npaired over seeds: (policy - ${report.baseline}) / ${report.baseline}, mean ± 95% interval\n` +
+        formatComparisonTable(report.comparisons) +
+        '\n',
+    );
   }
   if (out.json !== undefined) {
     const { schemaVersion, ...rest } = report;
     // JSON has no Infinity: a knob switched off is written as the string "Infinity", as its flag takes it.
-    const taoBounded = Object.fromEntries(Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]));
-    writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n');
+    const taoBounded = Object.fromEntries(
+      Object.entries(rest.taoBounded).map(([k, v]) => [k, v === Number.POSITIVE_INFINITY ? 'Infinity' : v]),
+    );
+    writeFileSync(
+      out.json,
+      JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest, taoBounded }, null, 1) + '\n',
+    );
   }
-  if (out.csv !== undefined) writeFileSync(out.csv, summaryCsv(report.summary.map((r) => ({ label: r.policy, seeds: r.seeds.length, metrics: r.metrics })), 'policy'));
+  if (out.csv !== undefined)
+    writeFileSync(
+      out.csv,
+      summaryCsv(
+        report.summary.map((r) => ({ label: r.policy, seeds: r.seeds.length, metrics: r.metrics })),
+        'policy',
+      ),
+    );
   if (out.svg !== undefined) {
     const first = report.seeds[0]!;
     const series = report.runs
@@ -212,18 +261,31 @@ export function outputSimulate(report: SimulationReport, out: { json?: string | 
         label: r.policy,
         interval: r.series.interval,
         running: r.series.running,
-        note: r.metrics.makespan === null ? `${r.metrics.tasksCompleted} tasks` : `done at ${(r.metrics.makespan / 60).toFixed(1)} min`,
+        note:
+          r.metrics.makespan === null
+            ? `${r.metrics.tasksCompleted} tasks`
+            : `done at ${(r.metrics.makespan / 60).toFixed(1)} min`,
       }));
     writeFileSync(out.svg, runningRequestsSvg(series, `Running requests, ${report.setting}, seed ${first}`));
   }
 }
 
 /** `--trace FILE`, with the flags it cannot be combined with refused by name. */
-async function traceFromFlags(values: { trace?: string | undefined; workload?: string | undefined; duration?: string | undefined; 'write-trace'?: string | undefined }): Promise<Trace | undefined> {
+async function traceFromFlags(values: {
+  trace?: string | undefined;
+  workload?: string | undefined;
+  duration?: string | undefined;
+  'write-trace'?: string | undefined;
+}): Promise<Trace | undefined> {
   if (values.trace === undefined) return undefined;
-  if (values.workload !== undefined) throw new InvalidValueError('--trace replaces the workload profile: drop --workload');
-  if (values.duration !== undefined) throw new InvalidValueError('--duration cannot be used with --trace: a trace has a fixed number of tasks (use --tasks)');
-  if (values['write-trace'] !== undefined) throw new InvalidValueError('--write-trace writes the tasks a profile draws: it cannot be combined with --trace');
+  if (values.workload !== undefined)
+    throw new InvalidValueError('--trace replaces the workload profile: drop --workload');
+  if (values.duration !== undefined)
+    throw new InvalidValueError(
+      '--duration cannot be used with --trace: a trace has a fixed number of tasks (use --tasks)',
+    );
+  if (values['write-trace'] !== undefined)
+    throw new InvalidValueError('--write-trace writes the tasks a profile draws: it cannot be combined with --trace');
   return loadTraceFile(values.trace);
 }
 
@@ -236,19 +298,32 @@ export async function run(args: string[]): Promise<number> {
   const trace = await traceFromFlags(values);
   const setting = await settingFromFlags(values);
   const policies = policiesFlag(values.policy ?? DEFAULT_POLICY);
-  const seeds = values.seeds === undefined ? (trace === undefined ? [...defaultSimulateOptions.seeds] : [1]) : simSeedsFlag(values.seeds);
+  const seeds =
+    values.seeds === undefined
+      ? trace === undefined
+        ? [...defaultSimulateOptions.seeds]
+        : [1]
+      : simSeedsFlag(values.seeds);
   let baseline: PolicyName | undefined;
   if (values.baseline !== undefined) {
     if (!isPolicyName(values.baseline) || !policies.includes(values.baseline)) {
-      throw new InvalidValueError(`--baseline must be one of the policies run (${policies.join(', ')}); got "${values.baseline}"`);
+      throw new InvalidValueError(
+        `--baseline must be one of the policies run (${policies.join(', ')}); got "${values.baseline}"`,
+      );
     }
     baseline = values.baseline;
   }
-  const mode = trace !== undefined && values.tasks === undefined ? { tasks: trace.tasks.length } : modeFromFlags(values, setting);
+  const mode =
+    trace !== undefined && values.tasks === undefined ? { tasks: trace.tasks.length } : modeFromFlags(values, setting);
   if (trace !== undefined) {
-    if (seeds.length !== 1) throw new InvalidValueError(`--seeds must be a single seed with --trace: a trace's tasks are the same on every seed (got ${seeds.length} seeds)`);
+    if (seeds.length !== 1)
+      throw new InvalidValueError(
+        `--seeds must be a single seed with --trace: a trace's tasks are the same on every seed (got ${seeds.length} seeds)`,
+      );
     if ('tasks' in mode && mode.tasks > trace.tasks.length) {
-      throw new InvalidValueError(`--tasks ${mode.tasks} is more than the ${trace.tasks.length} tasks of ${trace.name}`);
+      throw new InvalidValueError(
+        `--tasks ${mode.tasks} is more than the ${trace.tasks.length} tasks of ${trace.name}`,
+      );
     }
   }
   if (values['write-trace'] !== undefined && !('tasks' in mode)) {
@@ -256,7 +331,8 @@ export async function run(args: string[]): Promise<number> {
   }
   const tao = taoFromFlags(values);
   const taoBounded = taoBoundedFromFlags(values);
-  const sampleEvery = values.sample === undefined ? defaultSimulateOptions.sampleEvery : sampleFlag(values.sample, mode);
+  const sampleEvery =
+    values.sample === undefined ? defaultSimulateOptions.sampleEvery : sampleFlag(values.sample, mode);
   const shard = shardFlag(values.shard, values.json, [
     ['--svg', values.svg],
     ['--record', values.record],
@@ -266,11 +342,15 @@ export async function run(args: string[]): Promise<number> {
   let recorded: PolicyName | undefined;
   if (values.record !== undefined) {
     recorded = policies.length === 1 ? policies[0]! : 'tao';
-    if (!policies.includes(recorded)) throw new InvalidValueError('--record with several policies needs tao among them (it records tao)');
+    if (!policies.includes(recorded))
+      throw new InvalidValueError('--record with several policies needs tao among them (it records tao)');
     if (!PROBLEM_POLICIES.includes(recorded)) {
-      throw new InvalidValueError(`--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`);
+      throw new InvalidValueError(
+        `--record needs a policy that builds solver Problems (${PROBLEM_POLICIES.join(', ')}); got ${recorded}`,
+      );
     }
-    if (values.jobs !== undefined && values.jobs !== '1') throw new InvalidValueError('--record runs in one thread: drop --jobs (or give --jobs 1)');
+    if (values.jobs !== undefined && values.jobs !== '1')
+      throw new InvalidValueError('--record runs in one thread: drop --jobs (or give --jobs 1)');
   }
   const jobs = values.record !== undefined ? 1 : jobsFlag(values.jobs);
   if (values.json !== undefined) checkWritable('--json', values.json);
@@ -296,9 +376,14 @@ export async function run(args: string[]): Promise<number> {
     const plan = planSimulation(options);
     const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'simulate', process.stderr, progress);
     try {
-      const out = await runShard('simulate', plan, shard, { jobs, onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`) });
+      const out = await runShard('simulate', plan, shard, {
+        jobs,
+        onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`),
+      });
       writeFileSync(values.json!, out.text);
-      process.stdout.write(`shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`);
+      process.stdout.write(
+        `shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`,
+      );
     } finally {
       bar.finish();
     }
@@ -323,7 +408,11 @@ export async function run(args: string[]): Promise<number> {
         : {
             onProblem: (policy, seed, tick) => {
               if (policy !== recorded) return;
-              writeSync(recordFd, recordLine({ setting: setting.name, seed, tick: tick.tick, time: tick.time, problem: tick.problem }) + '\n');
+              writeSync(
+                recordFd,
+                recordLine({ setting: setting.name, seed, tick: tick.tick, time: tick.time, problem: tick.problem }) +
+                  '\n',
+              );
             },
           }),
       onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`),

@@ -45,8 +45,10 @@ function parse(args: readonly string[]): Parsed {
   }
   const options: SolveOptions = {};
   if (values.quantum !== undefined) options.quantum = intFlag('--quantum', values.quantum);
-  if (values['state-budget'] !== undefined) options.stateBudget = intFlag('--state-budget', values['state-budget'], 1, MAX_STATE_BUDGET);
-  if (values.deadline !== undefined) options.deadlineMs = positiveNumberFlag('--deadline', values.deadline, 'milliseconds');
+  if (values['state-budget'] !== undefined)
+    options.stateBudget = intFlag('--state-budget', values['state-budget'], 1, MAX_STATE_BUDGET);
+  if (values.deadline !== undefined)
+    options.deadlineMs = positiveNumberFlag('--deadline', values.deadline, 'milliseconds');
   return {
     ...(positionals[0] === undefined ? {} : { file: positionals[0] }),
     options,

@@ -12,7 +12,15 @@ import { jobsFlag, modeFromFlags, shardFlag, simSeedsFlag } from './sim-flags.js
 import { checkWritable } from './outputs.js';
 import { isPolicyName, POLICY_NAMES } from '../sim/policy.js';
 import { ProgressBar } from '../progress.js';
-import { checkSweepValue, planSweep, SWEEP_PARAMS, sweep, type SweepGrid, type SweepParam, type SweepReport } from '../sim/sweep.js';
+import {
+  checkSweepValue,
+  planSweep,
+  SWEEP_PARAMS,
+  sweep,
+  type SweepGrid,
+  type SweepParam,
+  type SweepReport,
+} from '../sim/sweep.js';
 import { runShard, shardIndices } from '../sim/shard.js';
 import { MAX_JOBS, MAX_SEEDS } from '../sim/run-limits.js';
 import { SETTING_NAMES } from '../sim/settings.js';
@@ -76,7 +84,8 @@ export function parseParams(texts: readonly string[]): SweepGrid {
     }
     const param = name as SweepParam;
     if (grid[param] !== undefined) throw new InvalidValueError(`--param ${param} is given twice`);
-    if (eq < 0 || eq === text.length - 1) throw new InvalidValueError(`--param ${param} needs values: ${param}=v1,v2,...`);
+    if (eq < 0 || eq === text.length - 1)
+      throw new InvalidValueError(`--param ${param} needs values: ${param}=v1,v2,...`);
     const values = text
       .slice(eq + 1)
       .split(',')
@@ -104,18 +113,38 @@ export function outputSweep(
 ): void {
   const rows = report.points.map((p) => ({ policy: p.label, metrics: p.summary.metrics }));
   const seeds = report.seeds.length;
-  process.stdout.write(`sweep of ${report.policy} on ${report.setting} (${description}), seeds ${report.seeds.join(',')}\n\n`);
+  process.stdout.write(
+    `sweep of ${report.policy} on ${report.setting} (${description}), seeds ${report.seeds.join(',')}\n\n`,
+  );
   process.stdout.write(formatSummaryTable(rows, TABLE_COLUMNS, 'grid point') + '\n');
   if (out.json !== undefined) {
     const { schemaVersion, ...rest } = report;
-    writeFileSync(out.json, JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n');
+    writeFileSync(
+      out.json,
+      JSON.stringify({ schemaVersion, packageVersion: PACKAGE_VERSION, ...rest }, null, 1) + '\n',
+    );
   }
-  if (out.csv !== undefined) writeFileSync(out.csv, summaryCsv(rows.map((r) => ({ label: r.policy, seeds, metrics: r.metrics })), 'grid point'));
+  if (out.csv !== undefined)
+    writeFileSync(
+      out.csv,
+      summaryCsv(
+        rows.map((r) => ({ label: r.policy, seeds, metrics: r.metrics })),
+        'grid point',
+      ),
+    );
   if (out.svg !== undefined) {
     const caption = `mean, bars: 95% t-interval over ${seeds} seed${seeds === 1 ? '' : 's'}`;
     for (const plot of PLOTS) {
-      const pts = report.points.map((p) => ({ params: { ...p.params }, label: p.label, mean: p.summary.metrics[plot.metric].mean, ci95: p.summary.metrics[plot.metric].ci95 }));
-      writeFileSync(`${out.svg}.${plot.file}.svg`, sweepSvg(pts, `${report.policy} on ${report.setting}: ${plot.label} (${caption})`, plot.label));
+      const pts = report.points.map((p) => ({
+        params: { ...p.params },
+        label: p.label,
+        mean: p.summary.metrics[plot.metric].mean,
+        ci95: p.summary.metrics[plot.metric].ci95,
+      }));
+      writeFileSync(
+        `${out.svg}.${plot.file}.svg`,
+        sweepSvg(pts, `${report.policy} on ${report.setting}: ${plot.label} (${caption})`, plot.label),
+      );
     }
   }
 }
@@ -131,7 +160,8 @@ export async function run(args: string[]): Promise<number> {
   const grid = parseParams(params);
   const setting = await settingFromFlags(values);
   const policy = values.policy ?? DEFAULT_POLICY;
-  if (!isPolicyName(policy)) throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')} (got "${policy}")`);
+  if (!isPolicyName(policy))
+    throw new InvalidValueError(`--policy must be one of ${POLICY_NAMES.join(', ')} (got "${policy}")`);
   const seeds = values.seeds === undefined ? [...defaultSimulateOptions.seeds] : simSeedsFlag(values.seeds);
   const mode = modeFromFlags(values, setting);
   const jobs = jobsFlag(values.jobs);
@@ -145,12 +175,19 @@ export async function run(args: string[]): Promise<number> {
     const plan = planSweep(options);
     const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'sweep', process.stderr, progress);
     try {
-      const out = await runShard('sweep', { header: { ...plan.header, description: setting.description }, runs: plan.runs }, shard, {
-        jobs,
-        onRun: (r) => bar.tick(1, `seed ${r.seed}`),
-      });
+      const out = await runShard(
+        'sweep',
+        { header: { ...plan.header, description: setting.description }, runs: plan.runs },
+        shard,
+        {
+          jobs,
+          onRun: (r) => bar.tick(1, `seed ${r.seed}`),
+        },
+      );
       writeFileSync(values.json!, out.text);
-      process.stdout.write(`shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`);
+      process.stdout.write(
+        `shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`,
+      );
     } finally {
       bar.finish();
     }

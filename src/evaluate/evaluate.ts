@@ -65,7 +65,9 @@ export function evaluate(snapshot: Snapshot, predictor: ReadinessSource, options
     const s = sessions[i]!;
     const weight = s.tokens + (s.reserve ?? defaultReserve);
     if (weight < 1 || weight > MAX_U32) {
-      throw new InvalidValueError(`snapshot.sessions[${i}].tokens + reserve must be from 1 to ${MAX_U32} (is ${weight})`);
+      throw new InvalidValueError(
+        `snapshot.sessions[${i}].tokens + reserve must be from 1 to ${MAX_U32} (is ${weight})`,
+      );
     }
     const tool = s.tool;
     let ready = true;

@@ -50,7 +50,8 @@ export function resolveEvaluateOptions(
   checkOptionsObject(options, defaultEvaluateOptions, path);
   const out: ResolvedEvaluateOptions = { ...defaultEvaluateOptions };
   if (options.halfLife !== undefined) out.halfLife = positiveOrInfinity(options.halfLife, `${path}.halfLife`);
-  if (options.creditUnit !== undefined) out.creditUnit = integerIn(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
+  if (options.creditUnit !== undefined)
+    out.creditUnit = integerIn(options.creditUnit, `${path}.creditUnit`, 1, MAX_U32);
   if (options.reserve !== undefined) out.reserve = integerIn(options.reserve, `${path}.reserve`, 0, MAX_U32);
   resolveBoundedInto(options, out, path);
   return out;

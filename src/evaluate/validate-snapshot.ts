@@ -3,7 +3,18 @@
  * reported with its path and rule (`snapshot.sessions[2].cache[0].observedAt must be a finite number`);
  * nothing is clamped, dropped or reinterpreted.
  */
-import { at, boundedArray, finite, integerIn, anObject, isRecord, nonEmptyString, positiveFinite, rejectUnknownKeys, type PathLike } from '../checks.js';
+import {
+  at,
+  boundedArray,
+  finite,
+  integerIn,
+  anObject,
+  isRecord,
+  nonEmptyString,
+  positiveFinite,
+  rejectUnknownKeys,
+  type PathLike,
+} from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_COMMAND_LENGTH, MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Snapshot } from './snapshot.js';
@@ -35,7 +46,9 @@ const TOOL_KEYS: ReadonlySet<string> = new Set([
 export function checkCommand(command: unknown, path: PathLike): string {
   if (typeof command !== 'string') throw new InvalidTypeError(`${at(path)}.command must be a string`);
   if (command.length > MAX_COMMAND_LENGTH) {
-    throw new InvalidValueError(`${at(path)}.command must have at most ${MAX_COMMAND_LENGTH} characters (has ${command.length})`);
+    throw new InvalidValueError(
+      `${at(path)}.command must have at most ${MAX_COMMAND_LENGTH} characters (has ${command.length})`,
+    );
   }
   return command;
 }

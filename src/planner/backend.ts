@@ -58,7 +58,11 @@ export function estimateWork(prepared: Prepared): number {
     // below: the branching would run here, on the caller's thread, just to route the solve.
     const level = creditLevel(packed);
     if (level !== null && level.bound > 0 && level.decided) {
-      return pairs + level.states * CREDIT_STATE_WORK + estimateWork({ ...prepared, packed: creditReduction(packed, level.sets, options).remainder });
+      return (
+        pairs +
+        level.states * CREDIT_STATE_WORK +
+        estimateWork({ ...prepared, packed: creditReduction(packed, level.sets, options).remainder })
+      );
     }
   }
   const work = Math.min(packed.cells, options.stateBudget);
@@ -69,12 +73,17 @@ export function estimateWork(prepared: Prepared): number {
 export const estimateCells = estimateWork;
 
 /** Wires a solver (in-thread) and a pool (off-thread) into a PlannerBackend. */
-export function solverBackend(solver: Solver | undefined, pool: SolverPool, onClose: () => Promise<void>): PlannerBackend<Prepared> {
+export function solverBackend(
+  solver: Solver | undefined,
+  pool: SolverPool,
+  onClose: () => Promise<void>,
+): PlannerBackend<Prepared> {
   return {
     prepare: (problem, options) => prepare(problem, options),
     work: estimateWork,
     solveInThread(prepared) {
-      if (solver === undefined) throw new InvalidValueError('options.inThreadMaxWork is 0 but an in-thread solve was routed: no solver loaded');
+      if (solver === undefined)
+        throw new InvalidValueError('options.inThreadMaxWork is 0 but an in-thread solve was routed: no solver loaded');
       const t0 = performance.now();
       try {
         return finishPlan(prepared, solver.runPacked(prepared.packed, prepared.options, t0), elapsedMicros(t0));
@@ -93,7 +102,11 @@ export function solverBackend(solver: Solver | undefined, pool: SolverPool, onCl
 
 /** `x` has the methods the planner calls, so a wrong object fails here rather than at its first solve. */
 function checkMethods(x: unknown, path: string, what: string, methods: readonly string[]): void {
-  if (typeof x !== 'object' || x === null || methods.some((name) => typeof (x as Record<string, unknown>)[name] !== 'function')) {
+  if (
+    typeof x !== 'object' ||
+    x === null ||
+    methods.some((name) => typeof (x as Record<string, unknown>)[name] !== 'function')
+  ) {
     throw new InvalidTypeError(`${path} must be ${what}`);
   }
 }
@@ -107,8 +120,10 @@ export async function createPlanner(options?: CreatePlannerOptions): Promise<Pla
   const given = options === undefined ? {} : (recordAt(options, 'options') as CreatePlannerOptions);
   const { pool: givenPool, poolOptions, solver: givenSolver, build, ...plannerOptions } = given;
   const resolved = resolvePlannerOptions(plannerOptions);
-  if (givenPool !== undefined) checkMethods(givenPool, 'options.pool', 'a pool made by createSolverPool()', ['solvePrepared', 'ready', 'close']);
-  if (givenSolver !== undefined) checkMethods(givenSolver, 'options.solver', 'a solver made by loadSolver()', ['runPacked', 'close']);
+  if (givenPool !== undefined)
+    checkMethods(givenPool, 'options.pool', 'a pool made by createSolverPool()', ['solvePrepared', 'ready', 'close']);
+  if (givenSolver !== undefined)
+    checkMethods(givenSolver, 'options.solver', 'a solver made by loadSolver()', ['runPacked', 'close']);
   if (givenPool !== undefined && poolOptions !== undefined) {
     throw new InvalidValueError('options.poolOptions must be absent when options.pool is given');
   }
@@ -117,7 +132,8 @@ export async function createPlanner(options?: CreatePlannerOptions): Promise<Pla
   const pool = givenPool ?? createSolverPool(poolOptions);
   let solver = givenSolver;
   try {
-    if (solver === undefined && resolved.inThreadMaxWork > 0) solver = await loadSolver(build === undefined ? {} : { build });
+    if (solver === undefined && resolved.inThreadMaxWork > 0)
+      solver = await loadSolver(build === undefined ? {} : { build });
     await pool.ready();
   } catch (err) {
     if (givenPool === undefined) await pool.close();

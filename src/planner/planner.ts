@@ -81,16 +81,24 @@ export const defaultPlannerOptions: Readonly<ResolvedPlannerOptions> = Object.fr
 });
 
 /** The option names a caller may give: the current ones and the deprecated aliases. */
-const KNOWN_PLANNER_OPTIONS: Readonly<Record<keyof PlannerOptions, true>> = { inThreadMaxWork: true, inThreadMaxCells: true };
+const KNOWN_PLANNER_OPTIONS: Readonly<Record<keyof PlannerOptions, true>> = {
+  inThreadMaxWork: true,
+  inThreadMaxCells: true,
+};
 
 export function resolvePlannerOptions(options: PlannerOptions | undefined, path = 'options'): ResolvedPlannerOptions {
   if (options === undefined) return { ...defaultPlannerOptions };
   checkOptionsObject(options, KNOWN_PLANNER_OPTIONS, path);
   const out: ResolvedPlannerOptions = { ...defaultPlannerOptions };
   if (options.inThreadMaxWork !== undefined && options.inThreadMaxCells !== undefined) {
-    throw new InvalidValueError(`${path}.inThreadMaxCells is the deprecated name of ${path}.inThreadMaxWork: give only one of them`);
+    throw new InvalidValueError(
+      `${path}.inThreadMaxCells is the deprecated name of ${path}.inThreadMaxWork: give only one of them`,
+    );
   }
-  const name = options.inThreadMaxWork === undefined && options.inThreadMaxCells !== undefined ? 'inThreadMaxCells' : 'inThreadMaxWork';
+  const name =
+    options.inThreadMaxWork === undefined && options.inThreadMaxCells !== undefined
+      ? 'inThreadMaxCells'
+      : 'inThreadMaxWork';
   const given = options[name];
   if (given !== undefined) {
     const c = anyNumber(given, `${path}.${name}`);
@@ -151,7 +159,6 @@ function splitSubmitOptions(options: SubmitOptions | undefined): [AbortSignal | 
   const { signal, ...solve } = recordAt(options, 'options') as SubmitOptions;
   return [optionalSignal(signal, 'options.signal'), solve];
 }
-
 
 /**
  * Solves snapshots off the scheduler loop and revalidates their plans against live state.

@@ -13,7 +13,12 @@ import { validateProblem } from '../solve/validate.js';
 /** Why an assignment could not be applied. */
 export type CutReason =
   /** The session's signature differs between snapshot and live state: the whole plan is dropped. */
-  | { code: 'signature-changed'; session: string; before: string | number | undefined; after: string | number | undefined }
+  | {
+      code: 'signature-changed';
+      session: string;
+      before: string | number | undefined;
+      after: string | number | undefined;
+    }
   /** The session is no longer waiting: the whole plan is dropped. */
   | { code: 'session-gone'; session: string }
   /** The node is not in the live state. */
@@ -93,7 +98,11 @@ export function signaturesOf(snapshot: Problem): Map<string, string | number | u
  * A session without a `signature` in both snapshot and live state compares equal: the caller that wants
  * drift detection must set signatures.
  */
-export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | SignatureIndex, live: Problem): Revalidation {
+export function revalidate(
+  plan: Pick<Plan, 'assignments'>,
+  snapshot: Problem | SignatureIndex,
+  live: Problem,
+): Revalidation {
   const before: SignatureIndex = snapshot instanceof Map ? snapshot : signaturesOf(snapshot as Problem);
   const indexed = validateProblem(live, 'live');
   const m = indexed.nodeIds.length;
@@ -107,8 +116,10 @@ export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | 
   for (let k = 0; k < assignments.length; k++) {
     const a: unknown = assignments[k];
     recordAt(a, 'plan.assignments', `[${k}]`);
-    if (typeof (a as { session: unknown }).session !== 'string') throw new InvalidTypeError(`plan.assignments[${k}].session must be a string`);
-    if (typeof (a as { node: unknown }).node !== 'string') throw new InvalidTypeError(`plan.assignments[${k}].node must be a string`);
+    if (typeof (a as { session: unknown }).session !== 'string')
+      throw new InvalidTypeError(`plan.assignments[${k}].session must be a string`);
+    if (typeof (a as { node: unknown }).node !== 'string')
+      throw new InvalidTypeError(`plan.assignments[${k}].node must be a string`);
   }
 
   // Residual capacity per node index, reduced as the prefix grows; exact in float64 (capacities are safe
@@ -126,7 +137,9 @@ export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | 
   for (let k = 0; k < assignments.length; k++) {
     const a = assignments[k]!;
     if (!before.has(a.session)) {
-      throw new InvalidValueError(`plan.assignments[${k}].session names session "${a.session}" that is not in the snapshot`);
+      throw new InvalidValueError(
+        `plan.assignments[${k}].session names session "${a.session}" that is not in the snapshot`,
+      );
     }
     const i = sessionIndex.get(a.session);
     let reason: CutReason | undefined;
@@ -143,7 +156,14 @@ export function revalidate(plan: Pick<Plan, 'assignments'>, snapshot: Problem | 
     }
   }
   if (firstChange !== undefined) {
-    return { outcome: 'dropped', applied: [], cut: assignments.slice(), cutAt: firstChange, changed, residual: residualOf() };
+    return {
+      outcome: 'dropped',
+      applied: [],
+      cut: assignments.slice(),
+      cutAt: firstChange,
+      changed,
+      residual: residualOf(),
+    };
   }
 
   const placed = new Set<string>();

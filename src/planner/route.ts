@@ -81,7 +81,8 @@ export class AdaptiveRoute {
    * nothing (they always run in-thread) and are ignored.
    */
   record(estimate: number, solveMicros: number, overheadMicros?: number): void {
-    if (overheadMicros !== undefined && Number.isFinite(overheadMicros)) this.#overhead.push(Math.max(0, overheadMicros));
+    if (overheadMicros !== undefined && Number.isFinite(overheadMicros))
+      this.#overhead.push(Math.max(0, overheadMicros));
     if (!(estimate > this.#limit) || !Number.isFinite(solveMicros)) return;
     const c = classOf(estimate);
     let times = this.#classes.get(c);

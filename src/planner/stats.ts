@@ -63,7 +63,13 @@ export interface PlannerStats {
 
 type Counter = Exclude<
   keyof PlannerStats,
-  'inFlight' | 'queued' | 'inThreadMaxWork' | 'inThreadMaxCells' | 'poolOverheadMicros' | 'solveMicros' | 'queueWaitMicros'
+  | 'inFlight'
+  | 'queued'
+  | 'inThreadMaxWork'
+  | 'inThreadMaxCells'
+  | 'poolOverheadMicros'
+  | 'solveMicros'
+  | 'queueWaitMicros'
 >;
 
 export class PlannerCounters {

@@ -115,13 +115,18 @@ export function resolvePoolOptions(options: PoolOptions | undefined, path = 'opt
   if (options !== undefined) checkOptionsObject(options, defaultPoolOptions, path);
   const given = options ?? {};
   const out: ResolvedPoolOptions = { ...defaultPoolOptions };
-  if (given.minThreads !== undefined) out.minThreads = integerIn(given.minThreads, `${path}.minThreads`, 0, MAX_THREADS);
-  if (given.maxThreads !== undefined) out.maxThreads = integerIn(given.maxThreads, `${path}.maxThreads`, 1, MAX_THREADS);
+  if (given.minThreads !== undefined)
+    out.minThreads = integerIn(given.minThreads, `${path}.minThreads`, 0, MAX_THREADS);
+  if (given.maxThreads !== undefined)
+    out.maxThreads = integerIn(given.maxThreads, `${path}.maxThreads`, 1, MAX_THREADS);
   if (out.minThreads > out.maxThreads) {
-    throw new InvalidValueError(`${path}.minThreads (${out.minThreads}) must not exceed ${path}.maxThreads (${out.maxThreads})`);
+    throw new InvalidValueError(
+      `${path}.minThreads (${out.minThreads}) must not exceed ${path}.maxThreads (${out.maxThreads})`,
+    );
   }
   if (given.idleTimeout !== undefined) out.idleTimeout = timeoutMs(given.idleTimeout, `${path}.idleTimeout`);
-  if (given.closeTimeoutMs !== undefined) out.closeTimeoutMs = timeoutMs(given.closeTimeoutMs, `${path}.closeTimeoutMs`);
+  if (given.closeTimeoutMs !== undefined)
+    out.closeTimeoutMs = timeoutMs(given.closeTimeoutMs, `${path}.closeTimeoutMs`);
   if (given.build !== undefined) {
     if (given.build !== 'release' && given.build !== 'debug') {
       throw new InvalidValueError(`${path}.build must be "release" or "debug"`);

@@ -174,7 +174,15 @@ class PiscinaSolverPool implements SolverPool {
   #strandReason: Error | undefined;
   #closing: Promise<void> | undefined;
   #ready: Promise<void> | undefined;
-  readonly #counts = { solves: 0, fallbacks: 0, workerFailures: 0, workersRetired: 0, revivals: 0, aborted: 0, poolErrors: 0 };
+  readonly #counts = {
+    solves: 0,
+    fallbacks: 0,
+    workerFailures: 0,
+    workersRetired: 0,
+    revivals: 0,
+    aborted: 0,
+    poolErrors: 0,
+  };
   /**
    * The unsettled tasks of each signal: one 'abort' listener per signal, however many solves share it
    * (a listener per solve would pass Node's limit of 10 and warn).
@@ -213,7 +221,8 @@ class PiscinaSolverPool implements SolverPool {
     const t0 = performance.now();
     try {
       if (this.#closing !== undefined) throw new ClosedError('pool.solve() after close()');
-      const { signal, ...solveOptions } = options === undefined ? {} : (recordAt(options, 'options') as PoolSolveOptions);
+      const { signal, ...solveOptions } =
+        options === undefined ? {} : (recordAt(options, 'options') as PoolSolveOptions);
       return this.#enqueue(prepare(problem, solveOptions), optionalSignal(signal, 'options.signal'), t0);
     } catch (err) {
       return Promise.reject(err);
@@ -245,7 +254,9 @@ class PiscinaSolverPool implements SolverPool {
     try {
       replies = await Promise.all(pings);
     } catch (err) {
-      throw new Error(`solver pool could not start its workers (${this.options.workerFile}): ${describeError(err)}`, { cause: err });
+      throw new Error(`solver pool could not start its workers (${this.options.workerFile}): ${describeError(err)}`, {
+        cause: err,
+      });
     }
     for (const r of replies) {
       if (r.protocol !== POOL_PROTOCOL) throw staleBuild(r.protocol, this.options.workerFile);
@@ -307,7 +318,17 @@ class PiscinaSolverPool implements SolverPool {
   #enqueue(prepared: Prepared, signal: AbortSignal | undefined, t0: number): Promise<Plan> {
     return new Promise<Plan>((resolve, reject) => {
       const stop = new Int32Array(new SharedArrayBuffer(4));
-      const task: Task = { prepared, signal, stop, t0, resolve, reject, state: 'queued', done: undefined, guarded: false };
+      const task: Task = {
+        prepared,
+        signal,
+        stop,
+        t0,
+        resolve,
+        reject,
+        state: 'queued',
+        done: undefined,
+        guarded: false,
+      };
       if (signal?.aborted === true) {
         this.#counts.aborted += 1;
         throw new AbortedError('pool.solve() aborted before it started');
@@ -350,7 +371,9 @@ class PiscinaSolverPool implements SolverPool {
       // once the task is settled.
       Atomics.store(task.stop, 0, 1);
       this.#settle(task, {
-        error: new AbortedError('pool.solve() aborted while running: the worker stops it at its next check and the result is discarded'),
+        error: new AbortedError(
+          'pool.solve() aborted while running: the worker stops it at its next check and the result is discarded',
+        ),
       });
     }
   }
@@ -379,7 +402,13 @@ class PiscinaSolverPool implements SolverPool {
     task.state = 'running';
     this.#running.add(task);
     const { packed, options } = task.prepared;
-    const message: WorkerTask = { kind: 'solve', packed, options, stop: task.stop, elapsedMs: performance.now() - task.t0 };
+    const message: WorkerTask = {
+      kind: 'solve',
+      packed,
+      options,
+      stop: task.stop,
+      elapsedMs: performance.now() - task.t0,
+    };
     let transferList: ArrayBuffer[];
     try {
       transferList = packedTransferList(packed);
@@ -440,8 +469,16 @@ class PiscinaSolverPool implements SolverPool {
       outcome = { error: new ClosedError('pool closed while the solve was running: its worker was terminated') };
     } else if ('crashed' in reply) {
       // The thread died mid-task (Piscina already removed it and starts a replacement).
-      const stranded = reply.crashed instanceof Error && reply.crashed.cause === this.#strandReason && this.#strandReason !== undefined;
-      outcome = { plan: this.#fallback(task, stranded ? this.#strandReason!.message : `worker died: ${describeError(reply.crashed)}`) };
+      const stranded =
+        reply.crashed instanceof Error &&
+        reply.crashed.cause === this.#strandReason &&
+        this.#strandReason !== undefined;
+      outcome = {
+        plan: this.#fallback(
+          task,
+          stranded ? this.#strandReason!.message : `worker died: ${describeError(reply.crashed)}`,
+        ),
+      };
     } else if (reply.protocol !== POOL_PROTOCOL) {
       outcome = { error: staleBuild(reply.protocol, this.options.workerFile) };
     } else if (reply.kind === 'solved') {
@@ -480,7 +517,10 @@ class PiscinaSolverPool implements SolverPool {
     // The packed arrays went to the worker with the task (transferred, now detached): pack again from
     // the validated problem, which never left this thread.
     const packed = packProblem(task.prepared.problem, task.prepared.options);
-    const plan = fallbackPlan({ ...task.prepared, packed }, `${reason}; heuristic fallback plan (never worse than BFD) computed on the calling thread`);
+    const plan = fallbackPlan(
+      { ...task.prepared, packed },
+      `${reason}; heuristic fallback plan (never worse than BFD) computed on the calling thread`,
+    );
     return { ...plan, stats: { ...plan.stats, micros: elapsedMicros(task.t0) } };
   }
 

@@ -12,7 +12,8 @@ import { loadSolver, type RawSolution } from '../solve/solver.js';
 function readWorkerData(data: unknown): PoolWorkerData {
   if (typeof data !== 'object' || data === null) throw new TypeError('tao worker: workerData must be an object');
   const { build } = data as Partial<PoolWorkerData>;
-  if (build !== 'release' && build !== 'debug') throw new TypeError('tao worker: workerData.build must be "release" or "debug"');
+  if (build !== 'release' && build !== 'debug')
+    throw new TypeError('tao worker: workerData.build must be "release" or "debug"');
   return { build };
 }
 
@@ -48,7 +49,13 @@ export default function handle(task: WorkerTask): unknown {
   try {
     const t0 = performance.now();
     const raw = ownBuffer(solver.runPacked(task.packed, task.options, t0 - task.elapsedMs, task.stop));
-    const reply: WorkerReply = { kind: 'solved', protocol: POOL_PROTOCOL, threadId, raw, micros: Math.round((performance.now() - t0) * 1000) };
+    const reply: WorkerReply = {
+      kind: 'solved',
+      protocol: POOL_PROTOCOL,
+      threadId,
+      raw,
+      micros: Math.round((performance.now() - t0) * 1000),
+    };
     return move({ [transferableSymbol]: [raw.node.buffer], [valueSymbol]: reply });
   } catch (err) {
     return failed(err);

@@ -54,12 +54,18 @@ export class Dispatcher {
    * `solver` is used, not owned: the caller closes it. `log` receives diagnostics (failures that are not
    * the request's fault); they never go into a response stream.
    */
-  constructor(solver: Solver, options: { maxLineBytes: number; predictor?: ReadinessPredictor; log: (message: string) => void }) {
+  constructor(
+    solver: Solver,
+    options: { maxLineBytes: number; predictor?: ReadinessPredictor; log: (message: string) => void },
+  ) {
     this.#solver = solver;
     this.maxLineBytes = options.maxLineBytes;
     this.#predictor = options.predictor ?? new ReadinessPredictor();
     this.#log = options.log;
-    this.#requests = Object.fromEntries([...SIDECAR_OPS, 'invalid'].map((k) => [k, 0])) as Record<SidecarOp | 'invalid', number>;
+    this.#requests = Object.fromEntries([...SIDECAR_OPS, 'invalid'].map((k) => [k, 0])) as Record<
+      SidecarOp | 'invalid',
+      number
+    >;
   }
 
   /** The predictor `evaluate` and `observe` use now (`predictor.load` replaces it). */
@@ -117,7 +123,11 @@ export class Dispatcher {
         return { id: id!, op, ok: true, plan };
       }
       case 'evaluate': {
-        const problem = evaluate(r.snapshot as unknown as Snapshot, this.#predictor, r.options as EvaluateOptions | undefined);
+        const problem = evaluate(
+          r.snapshot as unknown as Snapshot,
+          this.#predictor,
+          r.options as EvaluateOptions | undefined,
+        );
         return { id: id!, op, ok: true, problem };
       }
       case 'observe': {
@@ -154,7 +164,8 @@ export class Dispatcher {
       }
       protocols.forEach((v: unknown, k) => {
         if (typeof v !== 'number') throw new InvalidTypeError(`protocols[${k}] must be a number`);
-        if (!Number.isSafeInteger(v) || v < 1) throw new InvalidValueError(`protocols[${k}] must be a positive integer (got ${v})`);
+        if (!Number.isSafeInteger(v) || v < 1)
+          throw new InvalidValueError(`protocols[${k}] must be a positive integer (got ${v})`);
       });
       const shared = (protocols as number[]).filter((v) => SIDECAR_PROTOCOL_VERSIONS.includes(v));
       if (shared.length === 0) {
@@ -201,7 +212,9 @@ export class Dispatcher {
     } else {
       code = 'ERR_TAO_INTERNAL';
       message = err instanceof Error ? err.message : String(err);
-      this.#log(`internal error on request ${JSON.stringify(id)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.#log(
+        `internal error on request ${JSON.stringify(id)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
     }
     this.#errors[code] = (this.#errors[code] ?? 0) + 1;
     return { id, op, ok: false, error: { code, message } };

@@ -5,7 +5,14 @@
  */
 import { isRecord } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import { NOTIFICATION_OPS, REQUEST_FIELDS, SIDECAR_OPS, type RequestId, type SidecarOp, type SidecarRequest } from './protocol.js';
+import {
+  NOTIFICATION_OPS,
+  REQUEST_FIELDS,
+  SIDECAR_OPS,
+  type RequestId,
+  type SidecarOp,
+  type SidecarRequest,
+} from './protocol.js';
 
 /**
  * A line read as far as it could be: the id once known (undefined: a notification, which gets no
@@ -13,7 +20,12 @@ import { NOTIFICATION_OPS, REQUEST_FIELDS, SIDECAR_OPS, type RequestId, type Sid
  */
 export type ReadRequest =
   | { id: RequestId | undefined; op: SidecarOp; request: SidecarRequest; error?: undefined }
-  | { id: RequestId | null | undefined; op: string | null; request?: undefined; error: InvalidTypeError | InvalidValueError };
+  | {
+      id: RequestId | null | undefined;
+      op: string | null;
+      request?: undefined;
+      error: InvalidTypeError | InvalidValueError;
+    };
 
 const OP_LIST = SIDECAR_OPS.map((op) => `"${op}"`).join(', ');
 
@@ -64,9 +76,12 @@ function shapeError(line: string): InvalidValueError | undefined {
         else if (d === QUOTE) break;
       }
     } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
-      if (++depth > MAX_REQUEST_DEPTH) return new InvalidValueError(`line must nest arrays and objects at most ${MAX_REQUEST_DEPTH} deep`);
+      if (++depth > MAX_REQUEST_DEPTH)
+        return new InvalidValueError(`line must nest arrays and objects at most ${MAX_REQUEST_DEPTH} deep`);
       if (++containers > maxContainers) {
-        return new InvalidValueError(`line must hold at most ${maxContainers} arrays and objects (one per ${CHARS_PER_CONTAINER} characters)`);
+        return new InvalidValueError(
+          `line must hold at most ${maxContainers} arrays and objects (one per ${CHARS_PER_CONTAINER} characters)`,
+        );
       }
     } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
       depth--;
@@ -95,7 +110,9 @@ export function readRequest(line: string): ReadRequest {
   if (id === null) {
     const error = hasId
       ? new InvalidTypeError('id must be a string or a number')
-      : new InvalidTypeError(`id is missing (a string or a number; only ${NOTIFICATION_OPS.join(', ')} may go without one)`);
+      : new InvalidTypeError(
+          `id is missing (a string or a number; only ${NOTIFICATION_OPS.join(', ')} may go without one)`,
+        );
     return { id: null, op: sentOp, error };
   }
   const op = value.op;

@@ -44,7 +44,9 @@ function readPrevious(x: unknown): { assignments: Assignment[]; signatures: Map<
   }
   assignments.forEach((a, k) => {
     if (!signatures.has(a.session)) {
-      throw new InvalidValueError(`previous.signatures has no signature for session "${a.session}" of previous.assignments[${k}]`);
+      throw new InvalidValueError(
+        `previous.signatures has no signature for session "${a.session}" of previous.assignments[${k}]`,
+      );
     }
   });
   return { assignments, signatures };
@@ -61,17 +63,23 @@ function leftOver(problem: Problem, revalidation: Revalidation): Problem {
 }
 
 /** The fields of a `tick` response besides id, op and ok. */
-export function tick(solver: Solver, predictor: ReadinessPredictor, r: TickRequest): Omit<TickResponse, 'id' | 'op' | 'ok'> {
+export function tick(
+  solver: Solver,
+  predictor: ReadinessPredictor,
+  r: TickRequest,
+): Omit<TickResponse, 'id' | 'op' | 'ok'> {
   // Resolved here so that messages name the request's field (`evaluateOptions.reserve ...`).
   const evaluateOptions: EvaluateOptions | undefined =
     r.evaluateOptions === undefined ? undefined : resolveEvaluateOptions(r.evaluateOptions, 'evaluateOptions');
-  const solveOptions: SolveOptions | undefined = r.solveOptions === undefined ? undefined : resolveSolveOptions(r.solveOptions, 'solveOptions');
+  const solveOptions: SolveOptions | undefined =
+    r.solveOptions === undefined ? undefined : resolveSolveOptions(r.solveOptions, 'solveOptions');
   const previous = r.previous === undefined ? undefined : readPrevious(r.previous);
   const problem = evaluate(r.snapshot as unknown as Snapshot, predictor, evaluateOptions);
   const revalidation = previous === undefined ? undefined : revalidate(previous, previous.signatures, problem);
   const plan: Plan = solver.solve(revalidation === undefined ? problem : leftOver(problem, revalidation), solveOptions);
   const signatureOf = new Map(problem.sessions.map((s) => [s.id, s.signature!] as const));
   const signatures = idRecord<string | number>();
-  for (const a of [...(revalidation?.applied ?? []), ...plan.assignments]) signatures[a.session] = signatureOf.get(a.session)!;
+  for (const a of [...(revalidation?.applied ?? []), ...plan.assignments])
+    signatures[a.session] = signatureOf.get(a.session)!;
   return revalidation === undefined ? { plan, signatures } : { plan, signatures, revalidation };
 }

@@ -43,7 +43,12 @@ const BOM = '\uFEFF';
 
 /** The response line refusing a connection's input (id null: it answers no request in particular). */
 function refusal(message: string): string {
-  const response: ErrorResponse = { id: null, op: null, ok: false, error: { code: new InvalidValueError(message).code, message } };
+  const response: ErrorResponse = {
+    id: null,
+    op: null,
+    ok: false,
+    error: { code: new InvalidValueError(message).code, message },
+  };
   return JSON.stringify(response) + '\n';
 }
 
@@ -56,7 +61,12 @@ function lineBytes(line: Line): number {
  * end), `signal` (after the line in progress), or the input budget being exceeded (answered with one
  * error line, then the stream ends unread).
  */
-export function serveStream(input: Readable, output: Writable, dispatcher: Dispatcher, options: StreamOptions = {}): Promise<StreamEnd> {
+export function serveStream(
+  input: Readable,
+  output: Writable,
+  dispatcher: Dispatcher,
+  options: StreamOptions = {},
+): Promise<StreamEnd> {
   const { signal } = options;
   const maxQueued = options.maxQueuedBytes ?? dispatcher.maxLineBytes;
   const budget = options.budget ?? new InputBudget(Number.POSITIVE_INFINITY);
@@ -95,7 +105,8 @@ export function serveStream(input: Readable, output: Writable, dispatcher: Dispa
     const enqueue = (line: Line): void => {
       if (first) {
         first = false;
-        if (line.kind === 'line' && line.text.startsWith(BOM)) line = { kind: 'line', text: line.text.slice(BOM.length) };
+        if (line.kind === 'line' && line.text.startsWith(BOM))
+          line = { kind: 'line', text: line.text.slice(BOM.length) };
       }
       queue.push(line);
       queuedBytes += lineBytes(line);

@@ -140,7 +140,11 @@ export const GLM_CALIBRATION: FamilyCalibration = Object.freeze({
   outputMedian: 183,
 });
 
-export const FAMILY_CALIBRATIONS: readonly FamilyCalibration[] = Object.freeze([DEEPSEEK_CALIBRATION, QWEN_CALIBRATION, GLM_CALIBRATION]);
+export const FAMILY_CALIBRATIONS: readonly FamilyCalibration[] = Object.freeze([
+  DEEPSEEK_CALIBRATION,
+  QWEN_CALIBRATION,
+  GLM_CALIBRATION,
+]);
 
 /** The name of a family's SWE-Lite workload profile. */
 export function sweLiteProfileName(f: FamilyCalibration): string {

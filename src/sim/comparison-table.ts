@@ -39,15 +39,23 @@ function cells(comparisons: readonly PairedComparison[], columns: readonly Compa
 }
 
 /** Aligned text table: one row per policy, each cell (policy - baseline) / baseline, paired 95% interval. */
-export function formatComparisonTable(comparisons: readonly PairedComparison[], columns: readonly ComparisonColumn[] = COMPARISON_COLUMNS): string {
+export function formatComparisonTable(
+  comparisons: readonly PairedComparison[],
+  columns: readonly ComparisonColumn[] = COMPARISON_COLUMNS,
+): string {
   if (comparisons.length === 0) return '';
   const rows = cells(comparisons, columns);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 /** The same as a Markdown table. */
-export function formatComparisonMarkdown(comparisons: readonly PairedComparison[], columns: readonly ComparisonColumn[] = COMPARISON_COLUMNS): string {
+export function formatComparisonMarkdown(
+  comparisons: readonly PairedComparison[],
+  columns: readonly ComparisonColumn[] = COMPARISON_COLUMNS,
+): string {
   if (comparisons.length === 0) return '';
   const rows = cells(comparisons, columns);
   const head = `| ${rows[0]!.join(' | ')} |`;

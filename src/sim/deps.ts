@@ -50,7 +50,8 @@ function spread(problem: Problem, assignments: readonly Assignment[], options: S
     const k = keptNode.get(nodeAt.get(a.node)!);
     // A session that fits with its exact weight but not at the quantum is outside the quantized frame:
     // the tie-break cannot account for it, so the plan stays as it is.
-    if (j === undefined || k === undefined || packed.candidate[j * packed.nodeIndex.length + k] !== 1) return [...assignments];
+    if (j === undefined || k === undefined || packed.candidate[j * packed.nodeIndex.length + k] !== 1)
+      return [...assignments];
     choice[j] = k;
   }
   spreadTies(packed, choice);

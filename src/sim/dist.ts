@@ -91,7 +91,8 @@ export function validateDist(x: unknown, path: string): Dist {
     throw new InvalidValueError(`${path}.kind must be one of constant, uniform, lognormal`);
   }
   for (const key of Object.keys(x)) {
-    if (!KEYS[kind].includes(key)) throw new InvalidValueError(`${path}.${key} is not a field of a ${kind} distribution`);
+    if (!KEYS[kind].includes(key))
+      throw new InvalidValueError(`${path}.${key} is not a field of a ${kind} distribution`);
   }
   switch (kind) {
     case 'constant':

@@ -21,7 +21,14 @@ export {
 } from './run.js';
 export { runAll, type RunAllOptions, type RunDescription } from './parallel.js';
 export { runShard, mergeShards, parseShardSpec, type ShardSpec } from './shard.js';
-export { parseTrace, loadTraceFile, generatedTraceLines, type Trace, type TraceTaskJson, type TraceTurnJson } from './trace.js';
+export {
+  parseTrace,
+  loadTraceFile,
+  generatedTraceLines,
+  type Trace,
+  type TraceTaskJson,
+  type TraceTurnJson,
+} from './trace.js';
 export {
   sweep,
   planSweep,

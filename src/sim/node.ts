@@ -313,7 +313,8 @@ export class EngineNode implements NodeView {
   private dropStale(sessions: readonly (Session | undefined)[]): void {
     while (this.decodeSet.size > 0) {
       const s = sessions[this.decodeSet.peekA()];
-      if (s !== undefined && s.state === 'decode' && s.node === this.index && s.decodeGen === this.decodeSet.peekB()) return;
+      if (s !== undefined && s.state === 'decode' && s.node === this.index && s.decodeGen === this.decodeSet.peekB())
+        return;
       this.decodeSet.pop();
     }
   }

@@ -16,21 +16,34 @@ export function paperRatioSvg(r: PaperReport, title: string): string {
   const width = LEFT + 20 + settings.length * 70;
   const height = 40 + PAPER_METRICS.length * (PANEL + 30) + 24;
   const parts: string[] = [`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`];
-  parts.push(`<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
+  parts.push(
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+  );
   const x = (i: number): number => LEFT + 35 + i * 70;
   PAPER_METRICS.forEach((m, k) => {
     const top = 40 + k * (PANEL + 30);
-    const y = (ratio: number): number => top + PANEL / 2 - (Math.max(-LIMIT, Math.min(LIMIT, Math.log2(ratio))) / LIMIT) * (PANEL / 2);
+    const y = (ratio: number): number =>
+      top + PANEL / 2 - (Math.max(-LIMIT, Math.min(LIMIT, Math.log2(ratio))) / LIMIT) * (PANEL / 2);
     const band = m.key === 'ttft' ? PAPER_GOAL.ttftBand : PAPER_GOAL.baselineBand;
     parts.push(`<g class="panel" data-metric="${m.key}">`);
-    parts.push(`<rect x="${LEFT}" y="${y(band[1]).toFixed(1)}" width="${width - LEFT - 20}" height="${(y(band[0]) - y(band[1])).toFixed(1)}" fill="#e8f4e8"/>`);
+    parts.push(
+      `<rect x="${LEFT}" y="${y(band[1]).toFixed(1)}" width="${width - LEFT - 20}" height="${(y(band[0]) - y(band[1])).toFixed(1)}" fill="#e8f4e8"/>`,
+    );
     for (const t of [0.125, 0.25, 0.5, 1, 2, 4, 8]) {
-      parts.push(`<line x1="${LEFT}" y1="${y(t).toFixed(1)}" x2="${width - 20}" y2="${y(t).toFixed(1)}" stroke="${t === 1 ? '#888' : '#eee'}"/>`);
-      parts.push(`<text x="${LEFT - 6}" y="${y(t).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="10">x${t}</text>`);
+      parts.push(
+        `<line x1="${LEFT}" y1="${y(t).toFixed(1)}" x2="${width - 20}" y2="${y(t).toFixed(1)}" stroke="${t === 1 ? '#888' : '#eee'}"/>`,
+      );
+      parts.push(
+        `<text x="${LEFT - 6}" y="${y(t).toFixed(1)}" text-anchor="end" dominant-baseline="middle" font-size="10">x${t}</text>`,
+      );
     }
-    parts.push(`<text x="14" y="${top + PANEL / 2}" transform="rotate(-90 14 ${top + PANEL / 2})" text-anchor="middle" font-size="12">${escapeXml(m.label)}</text>`);
+    parts.push(
+      `<text x="14" y="${top + PANEL / 2}" transform="rotate(-90 14 ${top + PANEL / 2})" text-anchor="middle" font-size="12">${escapeXml(m.label)}</text>`,
+    );
     settings.forEach((s, i) => {
-      parts.push(`<text x="${x(i)}" y="${top + PANEL + 14}" text-anchor="middle" font-size="11">${escapeXml(s)}</text>`);
+      parts.push(
+        `<text x="${x(i)}" y="${top + PANEL + 14}" text-anchor="middle" font-size="11">${escapeXml(s)}</text>`,
+      );
       const cell = r.cells.find((c) => c.setting === s && c.metric === m.key)!;
       cell.values.forEach((v, j) => {
         const cx = x(i) + (j - (policies.length - 1) / 2) * 7;
@@ -45,7 +58,9 @@ export function paperRatioSvg(r: PaperReport, title: string): string {
   });
   let lx = LEFT;
   policies.forEach((p, j) => {
-    parts.push(`<circle cx="${lx}" cy="${height - 12}" r="4" fill="${COLORS[j % COLORS.length]}"/><text x="${lx + 8}" y="${height - 12}" dominant-baseline="middle" font-size="11">${escapeXml(p)}</text>`);
+    parts.push(
+      `<circle cx="${lx}" cy="${height - 12}" r="4" fill="${COLORS[j % COLORS.length]}"/><text x="${lx + 8}" y="${height - 12}" dominant-baseline="middle" font-size="11">${escapeXml(p)}</text>`,
+    );
     lx += 16 + p.length * 7;
   });
   return (

@@ -4,7 +4,10 @@ import { prefillRate } from './engine.js';
 import { PAPER_METRICS, PAPER_POLICIES, type PaperCellMetric, type PaperReport, TAO_ABLATION } from './paper.js';
 import type { PolicyName } from './policies/index.js';
 
-const LABELS: ReadonlyMap<PolicyName, string> = new Map([...PAPER_POLICIES.map((p) => [p.policy, p.label] as const), [TAO_ABLATION, 'TAO (hold reading)']]);
+const LABELS: ReadonlyMap<PolicyName, string> = new Map([
+  ...PAPER_POLICIES.map((p) => [p.policy, p.label] as const),
+  [TAO_ABLATION, 'TAO (hold reading)'],
+]);
 
 function num(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
@@ -49,12 +52,18 @@ export function formatPaperText(r: PaperReport): string {
     const rows = [HEAD, ...settingRows(cells)];
     const widths = HEAD.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
     out.push(`${setting}:`);
-    for (const row of rows) out.push('  ' + row.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  '));
+    for (const row of rows)
+      out.push('  ' + row.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  '));
     for (const c of cells) out.push(`  ${orderLine(c)}`);
     out.push('');
   }
-  for (const g of r.goal) out.push(`${g.met ? 'ok  ' : 'MISS'} ${g.label}: ${Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2)} (need ${g.target})`);
-  out.push(`     TAO under the hold reading (${TAO_ABLATION}): latency within the band in ${r.taoHoldLatencyCells}/${r.cells.length / 3} cells`);
+  for (const g of r.goal)
+    out.push(
+      `${g.met ? 'ok  ' : 'MISS'} ${g.label}: ${Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2)} (need ${g.target})`,
+    );
+  out.push(
+    `     TAO under the hold reading (${TAO_ABLATION}): latency within the band in ${r.taoHoldLatencyCells}/${r.cells.length / 3} cells`,
+  );
   out.push('', r.verdict);
   return out.join('\n');
 }
@@ -78,17 +87,48 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
     '',
     '| goal | value | need | |',
     '|---|---|---|---|',
-    ...r.goal.map((g) => mdRow([g.label, Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2), String(g.target), g.met ? 'met' : '**missed**'])),
-    mdRow([`TAO's latency under the hold reading within x0.75-x1.33`, `${r.taoHoldLatencyCells}/${r.cells.length / 3}`, '(reported)', '']),
+    ...r.goal.map((g) =>
+      mdRow([
+        g.label,
+        Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2),
+        String(g.target),
+        g.met ? 'met' : '**missed**',
+      ]),
+    ),
+    mdRow([
+      `TAO's latency under the hold reading within x0.75-x1.33`,
+      `${r.taoHoldLatencyCells}/${r.cells.length / 3}`,
+      '(reported)',
+      '',
+    ]),
     '',
   ];
   for (const [setting, cells] of byCell(r)) {
-    out.push(`## ${setting}`, '', mdRow(HEAD), mdRow(HEAD.map((_, i) => (i === 0 ? '---' : '---:'))), ...settingRows(cells).map(mdRow), '');
+    out.push(
+      `## ${setting}`,
+      '',
+      mdRow(HEAD),
+      mdRow(HEAD.map((_, i) => (i === 0 ? '---' : '---:'))),
+      ...settingRows(cells).map(mdRow),
+      '',
+    );
     for (const c of cells) out.push(`- ${orderLine(c)}`);
     out.push('');
   }
   out.push('## Constants the runs used (src/sim/calibration.ts)', '');
-  out.push(mdRow(['family', 'capacity / node', 'derivation', 'step base s', 's / seq', 's / 1k KV', 'prefill tok/s', 'request s', 'output median']));
+  out.push(
+    mdRow([
+      'family',
+      'capacity / node',
+      'derivation',
+      'step base s',
+      's / seq',
+      's / 1k KV',
+      'prefill tok/s',
+      'request s',
+      'output median',
+    ]),
+  );
   out.push(mdRow(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const f of FAMILY_CALIBRATIONS) {
     const c = f.capacity;
@@ -97,7 +137,19 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
         ? `${c.model} on ${c.hardware}: ${c.note}`
         : `${c.model} on ${c.hardware}: (${(c.engineMemory / 1e9).toFixed(0)} GB - ${(c.weights / 1e9).toFixed(1)} GB weights - ${(c.reserved / 1e9).toFixed(0)} GB reserved) / ${c.kvBytesPerToken} B per token = ${c.derived} tokens; ${c.note}`;
     const e = f.engine;
-    out.push(mdRow([f.label, String(c.capacity), derivation, String(e.stepBase), String(e.stepPerSeq), String(e.stepPerKToken), prefillRate(e).toFixed(0), String(e.requestOverhead), String(f.outputMedian)]));
+    out.push(
+      mdRow([
+        f.label,
+        String(c.capacity),
+        derivation,
+        String(e.stepBase),
+        String(e.stepPerSeq),
+        String(e.stepPerKToken),
+        prefillRate(e).toFixed(0),
+        String(e.requestOverhead),
+        String(f.outputMedian),
+      ]),
+    );
   }
   out.push('');
   return out.join('\n');

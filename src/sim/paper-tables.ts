@@ -93,6 +93,7 @@ export const PAPER_TABLES: readonly PaperTable[] = Object.freeze([
 export function paperCell(family: string, benchmark: string, row: PaperRow, workers: number): PaperCell {
   const t = PAPER_TABLES.find((x) => x.family === family && x.benchmark === benchmark);
   const cell = t?.rows[row][String(workers)];
-  if (cell === undefined) throw new InvalidValueError(`the paper has no ${benchmark} cell for ${family}-${workers} / ${row}`);
+  if (cell === undefined)
+    throw new InvalidValueError(`the paper has no ${benchmark} cell for ${family}-${workers} / ${row}`);
   return cell;
 }

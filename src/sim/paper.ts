@@ -18,14 +18,18 @@ import { SETTINGS } from './settings.js';
 import type { RunResult } from './simulation.js';
 
 /** The paper's rows and the policies that stand for them. */
-export const PAPER_POLICIES: readonly { readonly row: PaperRow; readonly policy: PolicyName; readonly label: string; readonly baseline: boolean }[] =
-  Object.freeze([
-    { row: 'dynamo', policy: 'dynamo', label: 'Dynamo', baseline: true },
-    { row: 'vllm_rr', policy: 'round-robin', label: 'vLLM RR', baseline: true },
-    { row: 'vllm_ca', policy: 'cache-aware', label: 'vLLM CA', baseline: true },
-    { row: 'thunderagent', policy: 'thunderagent', label: 'ThunderAgent', baseline: true },
-    { row: 'tao', policy: 'tao', label: 'TAO', baseline: false },
-  ]);
+export const PAPER_POLICIES: readonly {
+  readonly row: PaperRow;
+  readonly policy: PolicyName;
+  readonly label: string;
+  readonly baseline: boolean;
+}[] = Object.freeze([
+  { row: 'dynamo', policy: 'dynamo', label: 'Dynamo', baseline: true },
+  { row: 'vllm_rr', policy: 'round-robin', label: 'vLLM RR', baseline: true },
+  { row: 'vllm_ca', policy: 'cache-aware', label: 'vLLM CA', baseline: true },
+  { row: 'thunderagent', policy: 'thunderagent', label: 'ThunderAgent', baseline: true },
+  { row: 'tao', policy: 'tao', label: 'TAO', baseline: false },
+]);
 
 /** The ablation reading of TAO's lifecycle, reported beside `tao` against the same paper column. */
 export const TAO_ABLATION: PolicyName = 'tao-hold';
@@ -33,7 +37,13 @@ export const TAO_ABLATION: PolicyName = 'tao-hold';
 export const PAPER_METRICS = Object.freeze([
   { key: 'latency', label: 'latency s', read: (r: RunResult) => r.metrics.latencyMean, lowerIsBetter: true, index: 0 },
   { key: 'ttft', label: 'TTFT s', read: (r: RunResult) => r.metrics.ttftMean, lowerIsBetter: true, index: 1 },
-  { key: 'decode', label: 'decode tok/s', read: (r: RunResult) => r.metrics.decodeThroughput, lowerIsBetter: false, index: 2 },
+  {
+    key: 'decode',
+    label: 'decode tok/s',
+    read: (r: RunResult) => r.metrics.decodeThroughput,
+    lowerIsBetter: false,
+    index: 2,
+  },
 ] as const);
 
 export type PaperMetric = (typeof PAPER_METRICS)[number]['key'];
@@ -61,7 +71,9 @@ export interface PaperRunSpec {
   readonly seed: number;
 }
 
-export const PAPER_SETTINGS: readonly string[] = Object.freeze(FAMILY_CALIBRATIONS.flatMap((f) => f.workerCounts.map((w) => `${f.prefix}-${w}`)));
+export const PAPER_SETTINGS: readonly string[] = Object.freeze(
+  FAMILY_CALIBRATIONS.flatMap((f) => f.workerCounts.map((w) => `${f.prefix}-${w}`)),
+);
 
 /** Every (setting, policy, seed) run of a paper comparison, in a fixed order. */
 export function paperRuns(seeds: readonly number[], settings: readonly string[] = PAPER_SETTINGS): PaperRunSpec[] {
@@ -75,14 +87,22 @@ export function paperRuns(seeds: readonly number[], settings: readonly string[] 
  */
 export function runPaperRuns(
   specs: readonly PaperRunSpec[],
-  options: { readonly deps?: TaoDeps; readonly tasks?: number; readonly onRun?: (r: RunResult, done: number, total: number) => void },
+  options: {
+    readonly deps?: TaoDeps;
+    readonly tasks?: number;
+    readonly onRun?: (r: RunResult, done: number, total: number) => void;
+  },
 ): RunResult[] {
   const out: RunResult[] = [];
   for (const spec of specs) {
     const setting = SETTINGS[spec.setting];
     if (setting === undefined) throw new InvalidValueError(`setting must be a paper setting (got "${spec.setting}")`);
-    if (needsDeps(spec.policy) && options.deps === undefined) throw new Error(`policy ${spec.policy} needs the solver: load it with loadTaoDeps()`);
-    const policy = createPolicy(spec.policy, { setting, ...(options.deps === undefined ? {} : { deps: options.deps }) });
+    if (needsDeps(spec.policy) && options.deps === undefined)
+      throw new Error(`policy ${spec.policy} needs the solver: load it with loadTaoDeps()`);
+    const policy = createPolicy(spec.policy, {
+      setting,
+      ...(options.deps === undefined ? {} : { deps: options.deps }),
+    });
     const result = runOnce(setting, policy, spec.seed, { tasks: options.tasks ?? setting.tasks }, { sampleEvery: 0 });
     out.push(result);
     options.onRun?.(result, out.length, specs.length);
@@ -92,7 +112,8 @@ export function runPaperRuns(
 
 /** Kendall's tau-a of two equally long value lists (ties count as neither concordant nor discordant). */
 export function kendallTau(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length || a.length < 2) throw new InvalidValueError('kendallTau needs two lists of the same length >= 2');
+  if (a.length !== b.length || a.length < 2)
+    throw new InvalidValueError('kendallTau needs two lists of the same length >= 2');
   let s = 0;
   for (let i = 0; i < a.length; i++) {
     for (let j = i + 1; j < a.length; j++) s += Math.sign(a[i]! - a[j]!) * Math.sign(b[i]! - b[j]!);
@@ -176,23 +197,58 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
     }
   }
   const baselines = new Set(PAPER_POLICIES.filter((p) => p.baseline).map((p) => p.policy));
-  const base = (metric: PaperMetric): PaperValue[] => cells.filter((c) => c.metric === metric).flatMap((c) => c.values.filter((v) => baselines.has(v.policy)));
+  const base = (metric: PaperMetric): PaperValue[] =>
+    cells.filter((c) => c.metric === metric).flatMap((c) => c.values.filter((v) => baselines.has(v.policy)));
   const latDec = [...base('latency'), ...base('decode')];
   const ttft = base('ttft');
   const lat = cells.filter((c) => c.metric === 'latency');
-  const taoCells = (policy: PolicyName): number => lat.filter((c) => inBand(c.values.find((v) => v.policy === policy)!.ratio, PAPER_GOAL.baselineBand)).length;
+  const taoCells = (policy: PolicyName): number =>
+    lat.filter((c) => inBand(c.values.find((v) => v.policy === policy)!.ratio, PAPER_GOAL.baselineBand)).length;
   const meanTau = mean(cells.map((c) => c.tau));
   const g = PAPER_GOAL;
-  const check = (label: string, value: number, of: number, target: number): PaperGoalCheck => ({ label, value, of, target, met: value >= target });
+  const check = (label: string, value: number, of: number, target: number): PaperGoalCheck => ({
+    label,
+    value,
+    of,
+    target,
+    met: value >= target,
+  });
   const goal = [
-    check(`baselines' latency and decode within x${g.baselineBand[0]}-x${g.baselineBand[1]}`, latDec.filter((v) => inBand(v.ratio, g.baselineBand)).length, latDec.length, Math.ceil(g.baselineShare * latDec.length - 1e-9)),
-    check(`baselines' mean TTFT within x${g.ttftBand[0]}-x${g.ttftBand[1]}`, ttft.filter((v) => inBand(v.ratio, g.ttftBand)).length, ttft.length, Math.ceil(g.ttftShare * ttft.length - 1e-9)),
-    { label: 'mean Kendall tau over (cell, metric) pairs', value: meanTau, of: cells.length, target: g.meanTau, met: meanTau >= g.meanTau },
-    check('best policy matching', cells.filter((c) => c.bestSim === c.bestPaper).length, cells.length, Math.ceil(g.bestShare * cells.length - 1e-9)),
-    check(`TAO's latency (out of sample) within x${g.baselineBand[0]}-x${g.baselineBand[1]}`, taoCells('tao'), lat.length, Math.ceil(g.taoLatencyShare * lat.length - 1e-9)),
+    check(
+      `baselines' latency and decode within x${g.baselineBand[0]}-x${g.baselineBand[1]}`,
+      latDec.filter((v) => inBand(v.ratio, g.baselineBand)).length,
+      latDec.length,
+      Math.ceil(g.baselineShare * latDec.length - 1e-9),
+    ),
+    check(
+      `baselines' mean TTFT within x${g.ttftBand[0]}-x${g.ttftBand[1]}`,
+      ttft.filter((v) => inBand(v.ratio, g.ttftBand)).length,
+      ttft.length,
+      Math.ceil(g.ttftShare * ttft.length - 1e-9),
+    ),
+    {
+      label: 'mean Kendall tau over (cell, metric) pairs',
+      value: meanTau,
+      of: cells.length,
+      target: g.meanTau,
+      met: meanTau >= g.meanTau,
+    },
+    check(
+      'best policy matching',
+      cells.filter((c) => c.bestSim === c.bestPaper).length,
+      cells.length,
+      Math.ceil(g.bestShare * cells.length - 1e-9),
+    ),
+    check(
+      `TAO's latency (out of sample) within x${g.baselineBand[0]}-x${g.baselineBand[1]}`,
+      taoCells('tao'),
+      lat.length,
+      Math.ceil(g.taoLatencyShare * lat.length - 1e-9),
+    ),
   ];
   const failed = goal.filter((x) => !x.met);
-  const show = (x: PaperGoalCheck): string => (Number.isInteger(x.value) ? `${x.value}/${x.of} (need ${x.target})` : `${x.value.toFixed(2)} (need ${x.target})`);
+  const show = (x: PaperGoalCheck): string =>
+    Number.isInteger(x.value) ? `${x.value}/${x.of} (need ${x.target})` : `${x.value.toFixed(2)} (need ${x.target})`;
   const verdict =
     failed.length === 0
       ? `goal met: ${goal.map(show).join('; ')}`

@@ -33,7 +33,11 @@ export function runsNeedDeps(runs: readonly RunDescription[]): boolean {
 }
 
 /** Runs `d` in this thread (a fresh policy instance: policies keep state). */
-export function executeRun(d: RunDescription, deps: TaoDeps | undefined, onProblem?: (tick: ProblemTick) => void): RunResult {
+export function executeRun(
+  d: RunDescription,
+  deps: TaoDeps | undefined,
+  onProblem?: (tick: ProblemTick) => void,
+): RunResult {
   const policy = createPolicy(d.policy, {
     setting: d.setting,
     ...(deps === undefined ? {} : { deps }),

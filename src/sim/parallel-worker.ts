@@ -17,7 +17,13 @@ port.on('message', (msg: { k: number; run: RunDescription }) => {
       if (deps === undefined && runsNeedDeps([msg.run])) deps = await loadTaoDeps();
       reply = { k: msg.k, result: executeRun(msg.run, deps) };
     } catch (err) {
-      reply = { k: msg.k, error: { name: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) } };
+      reply = {
+        k: msg.k,
+        error: {
+          name: err instanceof Error ? err.name : 'Error',
+          message: err instanceof Error ? err.message : String(err),
+        },
+      };
     }
     port.postMessage(reply);
   })();

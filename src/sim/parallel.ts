@@ -22,7 +22,10 @@ export type { RunDescription } from './parallel-run.js';
 
 /** The compiled worker next to this module, or in `dist/` when this module runs from the sources. */
 export const PARALLEL_WORKER_FILE = fileURLToPath(
-  new URL(fileURLToPath(import.meta.url).endsWith('.ts') ? '../../dist/sim/parallel-worker.js' : './parallel-worker.js', import.meta.url),
+  new URL(
+    fileURLToPath(import.meta.url).endsWith('.ts') ? '../../dist/sim/parallel-worker.js' : './parallel-worker.js',
+    import.meta.url,
+  ),
 );
 
 /** Threads used when `jobs` is not given by the CLI: one per core. */
@@ -44,7 +47,9 @@ export interface RunAllOptions {
 }
 
 /** A message from a worker. */
-export type WorkerReply = { readonly k: number; readonly result: RunResult } | { readonly k: number; readonly error: { name: string; message: string } };
+export type WorkerReply =
+  | { readonly k: number; readonly result: RunResult }
+  | { readonly k: number; readonly error: { name: string; message: string } };
 
 function revive(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidValueError') return new InvalidValueError(e.message);
@@ -69,9 +74,11 @@ export async function runAll(runs: readonly RunDescription[], options: RunAllOpt
     }
     return out;
   }
-  if (options.onProblem !== undefined) throw new InvalidValueError('options.onProblem is called in this thread: it needs options.jobs 1');
+  if (options.onProblem !== undefined)
+    throw new InvalidValueError('options.onProblem is called in this thread: it needs options.jobs 1');
   const file = options.workerFile ?? PARALLEL_WORKER_FILE;
-  if (!existsSync(file)) throw new Error(`${file} is missing: parallel runs load the compiled package, run \`npm run build\` first`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: parallel runs load the compiled package, run \`npm run build\` first`);
   return new Promise<RunResult[]>((resolve, reject) => {
     const results = new Array<RunResult | undefined>(total);
     const workers: Worker[] = [];

@@ -42,7 +42,10 @@ export interface RecordOptions {
    */
   readonly contended?: boolean;
   /** The policy that drives the run and builds the Problems. @default 'tao' */
-  readonly policy?: Extract<PolicyName, 'tao' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy'>;
+  readonly policy?: Extract<
+    PolicyName,
+    'tao' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy'
+  >;
   /** TAO parameters of the driving policy. */
   readonly tao?: Partial<TaoParams>;
   /** Simulated seconds after which the run gives up (it then throws). @default 604800 (7 days) */
@@ -84,11 +87,13 @@ export async function* recordProblems(
   recordAt(options, 'options');
   nonNegativeInteger(options.seed, 'options.seed');
   const count = positiveInteger(options.count, 'options.count');
-  const minSessions = options.minSessions === undefined ? 2 : positiveInteger(options.minSessions, 'options.minSessions');
+  const minSessions =
+    options.minSessions === undefined ? 2 : positiveInteger(options.minSessions, 'options.minSessions');
   const contended = options.contended ?? false;
   const maxTime = options.maxTime ?? 7 * 86_400;
   if (typeof maxTime !== 'number') throw new InvalidTypeError('options.maxTime must be a number');
-  if (!(maxTime > 0) || !Number.isFinite(maxTime)) throw new InvalidValueError('options.maxTime must be a positive number of seconds');
+  if (!(maxTime > 0) || !Number.isFinite(maxTime))
+    throw new InvalidValueError('options.maxTime must be a positive number of seconds');
   const deps = options.deps ?? (await loadTaoDeps());
   const buffer: ProblemTick[] = [];
   const policy = createPolicy(options.policy ?? 'tao', {
@@ -99,7 +104,10 @@ export async function* recordProblems(
       if (isNonTrivial(tick.problem, minSessions, contended)) buffer.push(tick);
     },
   });
-  const sim = new Simulation({ setting: resolved, seed: options.seed, mode: { duration: maxTime }, sampleEvery: 0 }, policy);
+  const sim = new Simulation(
+    { setting: resolved, seed: options.seed, mode: { duration: maxTime }, sampleEvery: 0 },
+    policy,
+  );
   let yielded = 0;
   while (yielded < count) {
     if (sim.finished) {

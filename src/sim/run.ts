@@ -10,7 +10,14 @@ import type { RunDescription } from './parallel-run.js';
 import { defaultTaoParams, type TaoParams } from './policies/tao.js';
 import { resolveTaoBoundedParams, type TaoBoundedParams } from './policies/tao-bounded.js';
 import { POLICY_NAMES, type Policy, type PolicyName, type ProblemTick } from './policy.js';
-import { MAX_RUNS, MAX_SEEDS, MAX_SERIES_SAMPLES, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from './run-limits.js';
+import {
+  MAX_RUNS,
+  MAX_SEEDS,
+  MAX_SERIES_SAMPLES,
+  MAX_SIM_DURATION,
+  MAX_SIM_TASKS,
+  MIN_SAMPLE_EVERY,
+} from './run-limits.js';
 import { namedSetting, parseSetting } from './setting-file.js';
 import type { NodeSpec, SimSetting } from './settings.js';
 import { Simulation, type RunResult } from './simulation.js';
@@ -116,24 +123,36 @@ function checkSampling(sampleEvery: number, mode: RunMode): void {
   if (typeof sampleEvery !== 'number') throw new InvalidTypeError('sampleEvery must be a number');
   if (sampleEvery === 0) return;
   if (!(sampleEvery >= MIN_SAMPLE_EVERY && Number.isFinite(sampleEvery))) {
-    throw new InvalidValueError(`sampleEvery must be 0 (no series) or a finite number of seconds of at least ${MIN_SAMPLE_EVERY} (got ${sampleEvery})`);
+    throw new InvalidValueError(
+      `sampleEvery must be 0 (no series) or a finite number of seconds of at least ${MIN_SAMPLE_EVERY} (got ${sampleEvery})`,
+    );
   }
   if ('duration' in mode && mode.duration / sampleEvery > MAX_SERIES_SAMPLES) {
-    throw new InvalidValueError(`sampleEvery ${sampleEvery} s over mode.duration ${mode.duration} s would record more than ${MAX_SERIES_SAMPLES} samples per run`);
+    throw new InvalidValueError(
+      `sampleEvery ${sampleEvery} s over mode.duration ${mode.duration} s would record more than ${MAX_SERIES_SAMPLES} samples per run`,
+    );
   }
 }
 
 /** A trace's runs: one seed (its tasks are the same on all), a task count within it, a capacity that fits it. */
 function checkTrace(trace: Trace, setting: SimSetting, seeds: readonly number[], mode: RunMode): void {
-  if (seeds.length !== 1) throw new InvalidValueError(`seeds must be a single seed with a trace: its tasks are the same on every seed (got ${seeds.length} seeds)`);
-  if (!('tasks' in mode)) throw new InvalidValueError('mode must be { tasks } with a trace: a trace has a fixed number of tasks');
-  if (mode.tasks > trace.tasks.length) throw new InvalidValueError(`mode.tasks (${mode.tasks}) is more than the ${trace.tasks.length} tasks of ${trace.name}`);
+  if (seeds.length !== 1)
+    throw new InvalidValueError(
+      `seeds must be a single seed with a trace: its tasks are the same on every seed (got ${seeds.length} seeds)`,
+    );
+  if (!('tasks' in mode))
+    throw new InvalidValueError('mode must be { tasks } with a trace: a trace has a fixed number of tasks');
+  if (mode.tasks > trace.tasks.length)
+    throw new InvalidValueError(
+      `mode.tasks (${mode.tasks}) is more than the ${trace.tasks.length} tasks of ${trace.name}`,
+    );
   checkTraceFits(trace, setting);
 }
 
 function checkSeeds(seeds: readonly number[]): void {
   if (seeds.length === 0) throw new InvalidValueError('seeds must not be empty');
-  if (seeds.length > MAX_SEEDS) throw new InvalidValueError(`seeds must have at most ${MAX_SEEDS} seeds (got ${seeds.length})`);
+  if (seeds.length > MAX_SEEDS)
+    throw new InvalidValueError(`seeds must have at most ${MAX_SEEDS} seeds (got ${seeds.length})`);
   seeds.forEach((s, i) => nonNegativeInteger(s, () => `seeds[${i}]`));
 }
 
@@ -146,7 +165,13 @@ export function runOnce(
   extra: { sampleEvery?: number; checkInvariants?: boolean } = {},
 ): RunResult {
   const sim = new Simulation(
-    { setting, seed, mode, sampleEvery: extra.sampleEvery ?? defaultSimulateOptions.sampleEvery, checkInvariants: extra.checkInvariants ?? defaultSimulateOptions.checkInvariants },
+    {
+      setting,
+      seed,
+      mode,
+      sampleEvery: extra.sampleEvery ?? defaultSimulateOptions.sampleEvery,
+      checkInvariants: extra.checkInvariants ?? defaultSimulateOptions.checkInvariants,
+    },
     policy,
   );
   return sim.run();
@@ -200,8 +225,14 @@ export function planSimulation(options: SimulateOptions): SimulationPlan {
   if (options.tao?.eventAdmission !== undefined && typeof options.tao.eventAdmission !== 'boolean') {
     throw new InvalidTypeError('tao.eventAdmission must be a boolean');
   }
-  if (options.tao?.creditSource !== undefined && options.tao.creditSource !== 'observed' && options.tao.creditSource !== 'live') {
-    throw new InvalidValueError(`tao.creditSource must be "observed" or "live" (got ${JSON.stringify(options.tao.creditSource)})`);
+  if (
+    options.tao?.creditSource !== undefined &&
+    options.tao.creditSource !== 'observed' &&
+    options.tao.creditSource !== 'live'
+  ) {
+    throw new InvalidValueError(
+      `tao.creditSource must be "observed" or "live" (got ${JSON.stringify(options.tao.creditSource)})`,
+    );
   }
   const baseline = options.baseline ?? null;
   if (baseline !== null && !policies.includes(baseline)) {
@@ -213,7 +244,9 @@ export function planSimulation(options: SimulateOptions): SimulationPlan {
   checkSampling(sampleEvery, mode);
   if (trace !== undefined) checkTrace(trace, setting, seeds, mode);
   if (policies.length * seeds.length > MAX_RUNS) {
-    throw new InvalidValueError(`policies x seeds must be at most ${MAX_RUNS} runs (got ${policies.length} x ${seeds.length})`);
+    throw new InvalidValueError(
+      `policies x seeds must be at most ${MAX_RUNS} runs (got ${policies.length} x ${seeds.length})`,
+    );
   }
   const checkInvariants = options.checkInvariants ?? defaultSimulateOptions.checkInvariants;
   const runs: RunDescription[] = [];
@@ -268,7 +301,9 @@ export async function simulate(options: SimulateOptions): Promise<SimulationRepo
   const runs = await runAll(plan.runs, {
     ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
     ...(options.deps === undefined ? {} : { deps: options.deps }),
-    ...(onProblem === undefined ? {} : { onProblem: (run: RunDescription, tick: ProblemTick) => onProblem(run.policy, run.seed, tick) }),
+    ...(onProblem === undefined
+      ? {}
+      : { onProblem: (run: RunDescription, tick: ProblemTick) => onProblem(run.policy, run.seed, tick) }),
     ...(options.onRun === undefined ? {} : { onRun: options.onRun }),
   });
   return assembleReport(plan.header, runs);

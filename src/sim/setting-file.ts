@@ -19,7 +19,13 @@ import { type Dist, upperBound, validateDist } from './dist.js';
 import { MAX_SIM_TASKS } from './run-limits.js';
 import type { EngineModel } from './engine.js';
 import { SETTINGS, SETTING_NAMES, type NodeSpec, type SimSetting } from './settings.js';
-import { type ContextLimitAction, type DeadlineExposure, type ToolKind, WORKLOAD_PROFILES, type WorkloadProfile } from './workload.js';
+import {
+  type ContextLimitAction,
+  type DeadlineExposure,
+  type ToolKind,
+  WORKLOAD_PROFILES,
+  type WorkloadProfile,
+} from './workload.js';
 
 /** Reserve of the largest built-in admission weight (TAO's 512): every session must fit a node with it. */
 export const MAX_BUILTIN_RESERVE = 512;
@@ -56,18 +62,29 @@ function nonNegative(x: unknown, path: string): number {
 
 function positiveInt(x: unknown, path: string, max = Number.MAX_SAFE_INTEGER): number {
   const v = num(x, path);
-  if (!Number.isInteger(v) || v < 1 || v > max) throw new InvalidValueError(`${path} must be an integer from 1 to ${max}`);
+  if (!Number.isInteger(v) || v < 1 || v > max)
+    throw new InvalidValueError(`${path} must be an integer from 1 to ${max}`);
   return v;
 }
 
 /** A built-in setting by name; InvalidValueError listing the names otherwise. */
 export function namedSetting(name: string, path = 'setting'): SimSetting {
   const s = ownValue(SETTINGS, name);
-  if (s === undefined) throw new InvalidValueError(`${path} must be one of ${SETTING_NAMES.join(', ')} (got "${name}")`);
+  if (s === undefined)
+    throw new InvalidValueError(`${path} must be one of ${SETTING_NAMES.join(', ')} (got "${name}")`);
   return s;
 }
 
-const ENGINE_KEYS = ['name', 'blockSize', 'stepBase', 'stepPerSeq', 'stepPerKToken', 'prefillPerKToken', 'prefillChunk', 'requestOverhead'] as const;
+const ENGINE_KEYS = [
+  'name',
+  'blockSize',
+  'stepBase',
+  'stepPerSeq',
+  'stepPerKToken',
+  'prefillPerKToken',
+  'prefillChunk',
+  'requestOverhead',
+] as const;
 
 function parseEngine(x: unknown, base: EngineModel | undefined, path: string): EngineModel {
   if (!isRecord(x)) throw new InvalidTypeError(`${path} must be ${anObject(x)}`);
@@ -89,7 +106,17 @@ function parseEngine(x: unknown, base: EngineModel | undefined, path: string): E
   };
 }
 
-const TOOL_KEYS = ['label', 'name', 'weight', 'duration', 'timeout', 'deadline', 'etaJitter', 'command', 'sleep'] as const;
+const TOOL_KEYS = [
+  'label',
+  'name',
+  'weight',
+  'duration',
+  'timeout',
+  'deadline',
+  'etaJitter',
+  'command',
+  'sleep',
+] as const;
 const DEADLINES: readonly DeadlineExposure[] = ['none', 'eta', 'timeout'];
 
 function parseTool(x: unknown, path: string): ToolKind {
@@ -153,7 +180,9 @@ function parseWorkload(x: unknown, base: WorkloadProfile | undefined, path: stri
     const name = str(x.extends, `${path}.extends`);
     from = ownValue(WORKLOAD_PROFILES, name);
     if (from === undefined) {
-      throw new InvalidValueError(`${path}.extends must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${name}")`);
+      throw new InvalidValueError(
+        `${path}.extends must be one of ${Object.keys(WORKLOAD_PROFILES).join(', ')} (got "${name}")`,
+      );
     }
   }
   const pick = (key: Exclude<(typeof WORKLOAD_KEYS)[number], 'extends'>): unknown => {
@@ -162,11 +191,13 @@ function parseWorkload(x: unknown, base: WorkloadProfile | undefined, path: stri
     throw new InvalidTypeError(`${path}.${key} must be given (no base profile to take it from)`);
   };
   const action = str(pick('onContextLimit'), `${path}.onContextLimit`);
-  if (action !== 'end' && action !== 'compact') throw new InvalidValueError(`${path}.onContextLimit must be "end" or "compact"`);
+  if (action !== 'end' && action !== 'compact')
+    throw new InvalidValueError(`${path}.onContextLimit must be "end" or "compact"`);
   const toolsRaw = pick('tools');
   if (!Array.isArray(toolsRaw)) throw new InvalidTypeError(`${path}.tools must be an array`);
   const tools = toolsRaw.map((t, i) => parseTool(t, `${path}.tools[${i}]`));
-  const dist = (key: 'initialTokens' | 'turns' | 'output' | 'compactTo'): Dist => validateDist(pick(key), `${path}.${key}`);
+  const dist = (key: 'initialTokens' | 'turns' | 'output' | 'compactTo'): Dist =>
+    validateDist(pick(key), `${path}.${key}`);
   return {
     name: str(pick('name'), `${path}.name`),
     description: str(pick('description'), `${path}.description`),
@@ -216,8 +247,13 @@ export function parseSetting(x: unknown, path = 'setting'): SimSetting {
     tasks: positiveInt(need('tasks'), `${path}.tasks`, MAX_SIM_TASKS),
     nodes: x.nodes === undefined && base !== undefined ? base.nodes : parseNodes(need('nodes'), `${path}.nodes`),
     engine:
-      x.engine === undefined && base !== undefined ? base.engine : parseEngine(engineRaw ?? need('engine'), base?.engine, `${path}.engine`),
-    workload: x.workload === undefined && base !== undefined ? base.workload : parseWorkload(need('workload'), base?.workload, `${path}.workload`),
+      x.engine === undefined && base !== undefined
+        ? base.engine
+        : parseEngine(engineRaw ?? need('engine'), base?.engine, `${path}.engine`),
+    workload:
+      x.workload === undefined && base !== undefined
+        ? base.workload
+        : parseWorkload(need('workload'), base?.workload, `${path}.workload`),
   };
   validateSetting(setting, path);
   return setting;
@@ -262,13 +298,16 @@ export function validateSetting(s: SimSetting, path = 'setting'): void {
     throw new InvalidValueError(`${wp}.turns must have a finite max of at most 100000`);
   }
   if (upperBound(w.initialTokens) > w.contextLimit) {
-    throw new InvalidValueError(`${wp}.initialTokens must have a max of at most ${wp}.contextLimit (${w.contextLimit})`);
+    throw new InvalidValueError(
+      `${wp}.initialTokens must have a max of at most ${wp}.contextLimit (${w.contextLimit})`,
+    );
   }
   if (w.onContextLimit === 'compact' && upperBound(w.compactTo) > w.contextLimit) {
     throw new InvalidValueError(`${wp}.compactTo must have a max of at most ${wp}.contextLimit (${w.contextLimit})`);
   }
   if (w.tools.length === 0) throw new InvalidValueError(`${wp}.tools must have at least one tool kind`);
-  if (w.tools.reduce((a, t) => a + t.weight, 0) <= 0) throw new InvalidValueError(`${wp}.tools weights must not all be 0`);
+  if (w.tools.reduce((a, t) => a + t.weight, 0) <= 0)
+    throw new InvalidValueError(`${wp}.tools weights must not all be 0`);
   const labels = new Set<string>();
   w.tools.forEach((t, i) => {
     if (labels.has(t.label)) throw new InvalidValueError(`${wp}.tools[${i}].label duplicates "${t.label}"`);

@@ -60,7 +60,8 @@ export function shardIndices(total: number, s: ShardSpec): number[] {
 }
 
 function replacer(_key: string, v: unknown): unknown {
-  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { $float: Object.is(v, -0) ? '-0' : String(v) };
+  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)))
+    return { $float: Object.is(v, -0) ? '-0' : String(v) };
   return v;
 }
 
@@ -72,8 +73,23 @@ function reviver(_key: string, v: unknown): unknown {
 }
 
 /** The text of a shard file. */
-export function shardFileText<H>(command: string, shard: ShardSpec, totalRuns: number, header: H, runs: readonly { k: number; result: RunResult }[]): string {
-  const file: ShardFile<H> = { kind: 'tao-shard', formatVersion: SHARD_FORMAT_VERSION, packageVersion: PACKAGE_VERSION, command, shard, totalRuns, header, runs };
+export function shardFileText<H>(
+  command: string,
+  shard: ShardSpec,
+  totalRuns: number,
+  header: H,
+  runs: readonly { k: number; result: RunResult }[],
+): string {
+  const file: ShardFile<H> = {
+    kind: 'tao-shard',
+    formatVersion: SHARD_FORMAT_VERSION,
+    packageVersion: PACKAGE_VERSION,
+    command,
+    shard,
+    totalRuns,
+    header,
+    runs,
+  };
   return JSON.stringify(file, replacer) + '\n';
 }
 
@@ -102,35 +118,56 @@ export function mergeShards(files: readonly { readonly name: string; readonly te
     } catch (err) {
       throw new InvalidValueError(`${name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!isRecord(x) || x.kind !== 'tao-shard') throw new InvalidValueError(`${name} is not a shard file (its kind must be "tao-shard"; write one with --shard I/N --json FILE)`);
-    if (x.formatVersion !== SHARD_FORMAT_VERSION) throw new InvalidValueError(`${name}: formatVersion must be ${SHARD_FORMAT_VERSION} (got ${JSON.stringify(x.formatVersion)})`);
+    if (!isRecord(x) || x.kind !== 'tao-shard')
+      throw new InvalidValueError(
+        `${name} is not a shard file (its kind must be "tao-shard"; write one with --shard I/N --json FILE)`,
+      );
+    if (x.formatVersion !== SHARD_FORMAT_VERSION)
+      throw new InvalidValueError(
+        `${name}: formatVersion must be ${SHARD_FORMAT_VERSION} (got ${JSON.stringify(x.formatVersion)})`,
+      );
     const f = x as unknown as ShardFile<unknown>;
-    if (!isRecord(f.shard) || !Number.isInteger(f.shard.index) || !Number.isInteger(f.shard.count)) throw new InvalidTypeError(`${name}: shard must be { index, count }`);
-    if (!Number.isInteger(f.totalRuns) || !Array.isArray(f.runs)) throw new InvalidTypeError(`${name}: totalRuns must be an integer and runs an array`);
+    if (!isRecord(f.shard) || !Number.isInteger(f.shard.index) || !Number.isInteger(f.shard.count))
+      throw new InvalidTypeError(`${name}: shard must be { index, count }`);
+    if (!Number.isInteger(f.totalRuns) || !Array.isArray(f.runs))
+      throw new InvalidTypeError(`${name}: totalRuns must be an integer and runs an array`);
     const ht = headerText(f.header);
     if (first === undefined) {
       first = { ...f, name, headerText: ht };
     } else {
-      if (f.command !== first.command) throw new InvalidValueError(`${name}: command "${f.command}" differs from "${first.command}" of ${first.name}`);
-      if (f.shard.count !== first.shard.count) throw new InvalidValueError(`${name}: shard count ${f.shard.count} differs from ${first.shard.count} of ${first.name}`);
-      if (f.packageVersion !== first.packageVersion) throw new InvalidValueError(`${name}: packageVersion ${f.packageVersion} differs from ${first.packageVersion} of ${first.name}`);
+      if (f.command !== first.command)
+        throw new InvalidValueError(`${name}: command "${f.command}" differs from "${first.command}" of ${first.name}`);
+      if (f.shard.count !== first.shard.count)
+        throw new InvalidValueError(
+          `${name}: shard count ${f.shard.count} differs from ${first.shard.count} of ${first.name}`,
+        );
+      if (f.packageVersion !== first.packageVersion)
+        throw new InvalidValueError(
+          `${name}: packageVersion ${f.packageVersion} differs from ${first.packageVersion} of ${first.name}`,
+        );
       if (f.totalRuns !== first.totalRuns || ht !== first.headerText) {
-        throw new InvalidValueError(`${name} is a shard of another run than ${first.name} (its setting, policies, seeds, mode or parameters differ)`);
+        throw new InvalidValueError(
+          `${name} is a shard of another run than ${first.name} (its setting, policies, seeds, mode or parameters differ)`,
+        );
       }
     }
     const seen = byIndex.get(f.shard.index);
-    if (seen !== undefined) throw new InvalidValueError(`${name}: shard ${f.shard.index}/${f.shard.count} is also given as ${seen}`);
+    if (seen !== undefined)
+      throw new InvalidValueError(`${name}: shard ${f.shard.index}/${f.shard.count} is also given as ${seen}`);
     byIndex.set(f.shard.index, name);
     const expected = shardIndices(f.totalRuns, f.shard);
     if (f.runs.length !== expected.length || f.runs.some((r, i) => r.k !== expected[i])) {
-      throw new InvalidValueError(`${name}: runs must be runs ${expected.length === 0 ? '(none)' : `${expected[0]}, ${expected[0]! + f.shard.count}, ...`} of shard ${f.shard.index}/${f.shard.count}`);
+      throw new InvalidValueError(
+        `${name}: runs must be runs ${expected.length === 0 ? '(none)' : `${expected[0]}, ${expected[0]! + f.shard.count}, ...`} of shard ${f.shard.index}/${f.shard.count}`,
+      );
     }
     for (const r of f.runs) results[r.k] = r.result;
   }
   const count = first!.shard.count;
   const missing: number[] = [];
   for (let i = 1; i <= count && missing.length < 10; i++) if (!byIndex.has(i)) missing.push(i);
-  if (missing.length > 0) throw new InvalidValueError(`shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing`);
+  if (missing.length > 0)
+    throw new InvalidValueError(`shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing`);
   return { command: first!.command, header: first!.header, results: results as RunResult[] };
 }
 
@@ -146,5 +183,14 @@ export async function runShard<H>(
     ks.map((k) => plan.runs[k]!),
     options,
   );
-  return { text: shardFileText(command, shard, plan.runs.length, plan.header, ks.map((k, i) => ({ k, result: results[i]! }))), runs: ks.length };
+  return {
+    text: shardFileText(
+      command,
+      shard,
+      plan.runs.length,
+      plan.header,
+      ks.map((k, i) => ({ k, result: results[i]! })),
+    ),
+    runs: ks.length,
+  };
 }

@@ -239,7 +239,8 @@ export class Simulation {
       setting: this.options.setting.name,
       policy: this.policy.name,
       seed: this.options.seed,
-      profile: this.options.trace === undefined ? this.options.setting.workload.name : `trace ${this.options.trace.name}`,
+      profile:
+        this.options.trace === undefined ? this.options.setting.workload.name : `trace ${this.options.trace.name}`,
       workers: this.options.setting.workers,
       mode: this.options.mode,
       simulatedTime: end,
@@ -268,7 +269,9 @@ export class Simulation {
 
   private startTask(): void {
     if (this.nextTask >= MAX_SIM_TASKS) {
-      throw new InvalidValueError(`a run may start at most ${MAX_SIM_TASKS} tasks: this --duration (mode.duration ${this.endTime} s) needs more, shorten it`);
+      throw new InvalidValueError(
+        `a run may start at most ${MAX_SIM_TASKS} tasks: this --duration (mode.duration ${this.endTime} s) needs more, shorten it`,
+      );
     }
     const index = this.nextTask++;
     const trace = this.options.trace;
@@ -280,7 +283,8 @@ export class Simulation {
 
   private beginTask(index: number): void {
     const trace = this.options.trace;
-    const task = trace === undefined ? generateTask(this.options.setting.workload, this.options.seed, index) : trace.tasks[index]!;
+    const task =
+      trace === undefined ? generateTask(this.options.setting.workload, this.options.seed, index) : trace.tasks[index]!;
     if (trace !== undefined) this.lastProgress = this.now;
     const s = new Session(task, this.nodes.length, this.now);
     this.sessions[index] = s;
@@ -359,7 +363,8 @@ export class Simulation {
       for (const i of pause) this.pause(this.sessions[i]);
       for (const i of mark) {
         const s = this.sessions[i];
-        if (s === undefined || s.node < 0 || s.marked) throw new Error(`policy ${this.policy.name} marked session ${i}, which is not admitted`);
+        if (s === undefined || s.node < 0 || s.marked)
+          throw new Error(`policy ${this.policy.name} marked session ${i}, which is not admitted`);
         s.marked = true;
       }
     }
@@ -370,7 +375,15 @@ export class Simulation {
     const out: AdmittedSession[] = [];
     for (const s of this.sessions) {
       if (s === undefined || s.node < 0) continue;
-      out.push({ index: s.index, id: s.id, node: s.node, tokens: s.tokens, held: s.held, acting: s.state === 'admitted' && !s.pending, marked: s.marked });
+      out.push({
+        index: s.index,
+        id: s.id,
+        node: s.node,
+        tokens: s.tokens,
+        held: s.held,
+        acting: s.state === 'admitted' && !s.pending,
+        marked: s.marked,
+      });
     }
     return out;
   }
@@ -378,7 +391,9 @@ export class Simulation {
   /** Sticky lifecycle: `s`, whose tool is running, releases its admission and goes back to the pool. */
   private pause(s: Session | undefined): void {
     if (s === undefined || s.node < 0 || s.state !== 'admitted' || s.pending) {
-      throw new Error(`policy ${this.policy.name} paused ${s?.id ?? 'an unknown session'}, which is not admitted with its tool running`);
+      throw new Error(
+        `policy ${this.policy.name} paused ${s?.id ?? 'an unknown session'}, which is not admitted with its tool running`,
+      );
     }
     this.release(s);
     s.state = 'pool';
@@ -410,9 +425,12 @@ export class Simulation {
         throw new Error(`policy ${this.policy.name} admitted session ${a.session}, which is not in the pool`);
       }
       const node = this.nodes[a.node];
-      if (node === undefined) throw new Error(`policy ${this.policy.name} admitted ${s.id} onto unknown node ${a.node}`);
+      if (node === undefined)
+        throw new Error(`policy ${this.policy.name} admitted ${s.id} onto unknown node ${a.node}`);
       if (!(a.weight >= s.tokens)) {
-        throw new Error(`policy ${this.policy.name} admitted ${s.id} with weight ${a.weight} below its ${s.tokens} tokens`);
+        throw new Error(
+          `policy ${this.policy.name} admitted ${s.id} with weight ${a.weight} below its ${s.tokens} tokens`,
+        );
       }
       if (node.held + a.weight > node.capacity) {
         throw new Error(
@@ -566,7 +584,10 @@ export class Simulation {
     else this.release(s);
     this.startWaiting(node);
     if (kind >= 0) {
-      const toolName = this.options.trace === undefined ? this.options.setting.workload.tools[kind]!.name : this.options.trace.toolNames[kind]!;
+      const toolName =
+        this.options.trace === undefined
+          ? this.options.setting.workload.tools[kind]!.name
+          : this.options.trace.toolNames[kind]!;
       const duration = s.task.duration[j]!;
       const deadline = s.task.deadline[j]!;
       const command = s.task.command[j];
@@ -654,23 +675,26 @@ export class Simulation {
     for (const s of this.sessions) {
       if (s !== undefined && s.node >= 0) heldBy[s.node] = heldBy[s.node]! + s.held;
       if (s !== undefined && s.blocks > 0) {
-        if (s.state !== 'prefill' && s.state !== 'decode') throw new Error(`invariant: ${s.id} pins blocks in state ${s.state}`);
+        if (s.state !== 'prefill' && s.state !== 'decode')
+          throw new Error(`invariant: ${s.id} pins blocks in state ${s.state}`);
         pinnedBy[s.node] = pinnedBy[s.node]! + s.blocks;
       }
     }
     for (const n of this.nodes) {
       // A sticky session's hold follows its context, so only interrupt lifecycles stay within capacity.
-      if (n.held > n.capacity && this.policy.lifecycle === 'interrupt') throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
+      if (n.held > n.capacity && this.policy.lifecycle === 'interrupt')
+        throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
       if (Math.abs(n.held - heldBy[n.index]!) > 1e-6) {
         throw new Error(`invariant: ${n.id} held ${n.held} != sum of its sessions' weights ${heldBy[n.index]}`);
       }
       const b = n.blocks;
-      if (b.pinned !== pinnedBy[n.index]) throw new Error(`invariant: ${n.id} pins ${b.pinned} blocks, its requests ${pinnedBy[n.index]}`);
+      if (b.pinned !== pinnedBy[n.index])
+        throw new Error(`invariant: ${n.id} pins ${b.pinned} blocks, its requests ${pinnedBy[n.index]}`);
       if (b.pinned < 0 || b.cached < 0 || b.pinned + b.cached > b.totalBlocks) {
         throw new Error(`invariant: ${n.id} blocks pinned ${b.pinned} + cached ${b.cached} > total ${b.totalBlocks}`);
       }
-      if (b.countCached() !== b.cached) throw new Error(`invariant: ${n.id} LRU holds ${b.countCached()} blocks, counter says ${b.cached}`);
+      if (b.countCached() !== b.cached)
+        throw new Error(`invariant: ${n.id} LRU holds ${b.countCached()} blocks, counter says ${b.cached}`);
     }
   }
 }
-

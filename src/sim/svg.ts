@@ -4,7 +4,18 @@
  */
 import { escapeXml } from '../xml.js';
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+const COLORS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+];
 
 function fmt(x: number): string {
   if (x === 0) return '0';
@@ -51,20 +62,33 @@ function sy(f: Frame, y: number): number {
 const X_LABEL_OFFSET = 34;
 const LEGEND_GAP = 56;
 
-function axes(f: Frame, title: string, xLabel: string, yLabel: string, xTicks: number[] | null, yTicks: number[]): string[] {
+function axes(
+  f: Frame,
+  title: string,
+  xLabel: string,
+  yLabel: string,
+  xTicks: number[] | null,
+  yTicks: number[],
+): string[] {
   const parts: string[] = [];
   const plotBottom = f.height - f.bottom;
   parts.push(`<rect x="0" y="0" width="${f.width}" height="${f.height}" fill="#ffffff"/>`);
-  parts.push(`<text x="${f.width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
+  parts.push(
+    `<text x="${f.width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+  );
   parts.push(...yAxis(f, yLabel, yTicks));
   if (xTicks !== null) {
     for (const t of xTicks) {
       const x = sx(f, t).toFixed(1);
       parts.push(`<line x1="${x}" y1="${plotBottom}" x2="${x}" y2="${plotBottom + 4}" stroke="#333"/>`);
-      parts.push(`<text class="x-tick" x="${x}" y="${plotBottom + 16}" text-anchor="middle" font-size="11">${fmt(t)}</text>`);
+      parts.push(
+        `<text class="x-tick" x="${x}" y="${plotBottom + 16}" text-anchor="middle" font-size="11">${fmt(t)}</text>`,
+      );
     }
   }
-  parts.push(`<text class="x-label" x="${(f.left + f.width - f.right) / 2}" y="${plotBottom + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(xLabel)}</text>`);
+  parts.push(
+    `<text class="x-label" x="${(f.left + f.width - f.right) / 2}" y="${plotBottom + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(xLabel)}</text>`,
+  );
   return parts;
 }
 
@@ -75,12 +99,16 @@ function yAxis(f: Frame, yLabel: string, yTicks: number[]): string[] {
   for (const t of yTicks) {
     const y = sy(f, t).toFixed(1);
     parts.push(`<line x1="${f.left}" y1="${y}" x2="${f.width - f.right}" y2="${y}" stroke="#e5e5e5"/>`);
-    parts.push(`<text x="${f.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11">${fmt(t)}</text>`);
+    parts.push(
+      `<text x="${f.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11">${fmt(t)}</text>`,
+    );
   }
   parts.push(`<line x1="${f.left}" y1="${plotBottom}" x2="${f.width - f.right}" y2="${plotBottom}" stroke="#333"/>`);
   parts.push(`<line x1="${f.left}" y1="${f.top}" x2="${f.left}" y2="${plotBottom}" stroke="#333"/>`);
   const mid = (f.top + plotBottom) / 2;
-  parts.push(`<text x="16" y="${mid}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${mid})">${escapeXml(yLabel)}</text>`);
+  parts.push(
+    `<text x="16" y="${mid}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${mid})">${escapeXml(yLabel)}</text>`,
+  );
   return parts;
 }
 
@@ -136,13 +164,22 @@ export function runningRequestsSvg(series: readonly RunningSeries[], title: stri
     const group = groups[i]!;
     const k = group.length;
     const j = group.indexOf(i);
-    const dash = k > 1 ? ` stroke-dasharray="${COINCIDE_DASH} ${COINCIDE_DASH * (k - 1)}" stroke-dashoffset="${-j * COINCIDE_DASH}"` : '';
-    parts.push(`<polyline class="series" data-series="${i}" fill="none" stroke="${color}" stroke-width="${k > 1 ? 2 : 1.4}"${dash} points="${pts.join(' ')}"/>`);
+    const dash =
+      k > 1
+        ? ` stroke-dasharray="${COINCIDE_DASH} ${COINCIDE_DASH * (k - 1)}" stroke-dashoffset="${-j * COINCIDE_DASH}"`
+        : '';
+    parts.push(
+      `<polyline class="series" data-series="${i}" fill="none" stroke="${color}" stroke-width="${k > 1 ? 2 : 1.4}"${dash} points="${pts.join(' ')}"/>`,
+    );
     const ly = f.height - legendHeight + 6 + i * 18;
     parts.push(`<line x1="${f.left}" y1="${ly}" x2="${f.left + 24}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
-    const notes = [s.note, group[0] !== i ? `identical to ${series[group[0]!]!.label}` : undefined].filter((x): x is string => x !== undefined);
+    const notes = [s.note, group[0] !== i ? `identical to ${series[group[0]!]!.label}` : undefined].filter(
+      (x): x is string => x !== undefined,
+    );
     const label = notes.length === 0 ? s.label : `${s.label} (${notes.join('; ')})`;
-    parts.push(`<text class="legend" x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(label)}</text>`);
+    parts.push(
+      `<text class="legend" x="${f.left + 30}" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(label)}</text>`,
+    );
   });
   return wrap(f, parts);
 }
@@ -197,13 +234,27 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
   const legend = allKeys.size > 0 ? allKeys.size * 18 + 8 : 0;
   const height = 34 + panels.length * (PANEL_HEIGHT + LEGEND_GAP) + legend;
   const parts: string[] = [`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`];
-  parts.push(`<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
+  parts.push(
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+  );
   const colorOf = new Map<string, string>();
   panels.forEach((name, k) => {
-    const values = name === null ? [Number.NaN] : [...new Set(points.map((p) => p.params[name]!))].sort((a, b) => a - b);
+    const values =
+      name === null ? [Number.NaN] : [...new Set(points.map((p) => p.params[name]!))].sort((a, b) => a - b);
     const keys = seriesKeys(name);
     const top = 34 + k * (PANEL_HEIGHT + LEGEND_GAP);
-    const f: Frame = { width, height: top + PANEL_HEIGHT, left: 70, right: 20, top: top + 10, bottom: 0, x0: -0.5, x1: values.length - 0.5, y0: lo - pad, y1: hi + pad };
+    const f: Frame = {
+      width,
+      height: top + PANEL_HEIGHT,
+      left: 70,
+      right: 20,
+      top: top + 10,
+      bottom: 0,
+      x0: -0.5,
+      x1: values.length - 0.5,
+      y0: lo - pad,
+      y1: hi + pad,
+    };
     parts.push(`<g class="panel" data-param="${escapeXml(name ?? '')}">`);
     parts.push(...yAxis(f, yLabel, niceTicks(f.y0, f.y1, 5)));
     const slot = (sx(f, 1) - sx(f, 0)) * 0.3;
@@ -214,9 +265,13 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
         parts.push(`<line x1="${xs}" y1="${f.top}" x2="${xs}" y2="${f.height}" stroke="#f0f0f0"/>`);
       }
       parts.push(`<line x1="${x}" y1="${f.height}" x2="${x}" y2="${f.height + 4}" stroke="#333"/>`);
-      parts.push(`<text class="x-tick" x="${x}" y="${f.height + 16}" text-anchor="middle" font-size="11">${name === null ? 'defaults' : fmt(v)}</text>`);
+      parts.push(
+        `<text class="x-tick" x="${x}" y="${f.height + 16}" text-anchor="middle" font-size="11">${name === null ? 'defaults' : fmt(v)}</text>`,
+      );
     });
-    parts.push(`<text class="x-label" x="${(f.left + width - f.right) / 2}" y="${f.height + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(name ?? 'grid point')}</text>`);
+    parts.push(
+      `<text class="x-label" x="${(f.left + width - f.right) / 2}" y="${f.height + X_LABEL_OFFSET}" text-anchor="middle" font-size="12">${escapeXml(name ?? 'grid point')}</text>`,
+    );
     for (const p of points) {
       if (Number.isNaN(p.mean)) continue;
       const i = name === null ? 0 : values.indexOf(p.params[name]!);
@@ -230,9 +285,15 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
       if (!Number.isNaN(p.ci95)) {
         const y0 = sy(f, p.mean - p.ci95).toFixed(1);
         const y1 = sy(f, p.mean + p.ci95).toFixed(1);
-        parts.push(`<line x1="${x.toFixed(1)}" y1="${y0}" x2="${x.toFixed(1)}" y2="${y1}" stroke="${color}" stroke-width="1.5"/>`);
-        parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y0}" x2="${(x + 5).toFixed(1)}" y2="${y0}" stroke="${color}"/>`);
-        parts.push(`<line x1="${(x - 5).toFixed(1)}" y1="${y1}" x2="${(x + 5).toFixed(1)}" y2="${y1}" stroke="${color}"/>`);
+        parts.push(
+          `<line x1="${x.toFixed(1)}" y1="${y0}" x2="${x.toFixed(1)}" y2="${y1}" stroke="${color}" stroke-width="1.5"/>`,
+        );
+        parts.push(
+          `<line x1="${(x - 5).toFixed(1)}" y1="${y0}" x2="${(x + 5).toFixed(1)}" y2="${y0}" stroke="${color}"/>`,
+        );
+        parts.push(
+          `<line x1="${(x - 5).toFixed(1)}" y1="${y1}" x2="${(x + 5).toFixed(1)}" y2="${y1}" stroke="${color}"/>`,
+        );
       }
       parts.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="${color}"/>`);
       parts.push('</g>');
@@ -242,7 +303,9 @@ export function sweepSvg(points: readonly SweepPoint[], title: string, yLabel: s
   if (legend > 0) {
     let ly = height - legend + 8;
     for (const [key, color] of colorOf) {
-      parts.push(`<circle cx="80" cy="${ly}" r="4" fill="${color}"/><text class="legend" x="90" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(key)}</text>`);
+      parts.push(
+        `<circle cx="80" cy="${ly}" r="4" fill="${color}"/><text class="legend" x="90" y="${ly}" dominant-baseline="middle" font-size="12">${escapeXml(key)}</text>`,
+      );
       ly += 18;
     }
   }

@@ -9,7 +9,14 @@ import type { TaoDeps } from './deps.js';
 import { runAll, type RunDescription } from './parallel.js';
 import type { NumericTaoParam, TaoParams } from './policies/tao.js';
 import { type PolicyName } from './policy.js';
-import { assembleReport, planSimulation, resolveSetting, type RunMode, SIM_REPORT_SCHEMA_VERSION, type SimulationHeader } from './run.js';
+import {
+  assembleReport,
+  planSimulation,
+  resolveSetting,
+  type RunMode,
+  SIM_REPORT_SCHEMA_VERSION,
+  type SimulationHeader,
+} from './run.js';
 import { MAX_RUNS, MIN_HORIZON } from './run-limits.js';
 import type { SimSetting } from './settings.js';
 import type { RunResult } from './simulation.js';
@@ -36,7 +43,8 @@ export function checkSweepValue(param: SweepParam, v: unknown, path: string): nu
       if (!(v > 0) || !Number.isFinite(v)) throw new InvalidValueError(`${path} must be a positive number of seconds`);
       return v;
     case 'H':
-      if (!(v >= MIN_HORIZON) || !Number.isFinite(v)) throw new InvalidValueError(`${path} must be a number of seconds of at least ${MIN_HORIZON}`);
+      if (!(v >= MIN_HORIZON) || !Number.isFinite(v))
+        throw new InvalidValueError(`${path} must be a number of seconds of at least ${MIN_HORIZON}`);
       return v;
     case 'delta':
       if (!(v > 0 && v < 1)) throw new InvalidValueError(`${path} must be in (0, 1)`);
@@ -58,7 +66,8 @@ export function expandGrid(grid: SweepGrid): GridPoint[] {
   for (const param of SWEEP_PARAMS) {
     const values = grid[param];
     if (values === undefined) continue;
-    if (!Array.isArray(values) || values.length === 0) throw new InvalidValueError(`grid.${param} must be a non-empty array`);
+    if (!Array.isArray(values) || values.length === 0)
+      throw new InvalidValueError(`grid.${param} must be a non-empty array`);
     values.forEach((v, i) => checkSweepValue(param, v, `grid.${param}[${i}]`));
     points = points.flatMap((p) => values.map((v) => ({ ...p, [param]: v })));
   }
@@ -103,18 +112,28 @@ export interface SweepReport {
 
 /** A sweep report without its runs: the points' parameters and the plan of each point. */
 export interface SweepHeader extends Omit<SweepReport, 'points'> {
-  readonly points: readonly { readonly params: GridPoint; readonly label: string; readonly header: SimulationHeader; readonly runs: number }[];
+  readonly points: readonly {
+    readonly params: GridPoint;
+    readonly label: string;
+    readonly header: SimulationHeader;
+    readonly runs: number;
+  }[];
 }
 
 /** Checks the options and lists every run of the sweep (point by point, seed by seed) without running them. */
-export function planSweep(options: SweepOptions): { readonly header: SweepHeader; readonly runs: readonly RunDescription[] } {
+export function planSweep(options: SweepOptions): {
+  readonly header: SweepHeader;
+  readonly runs: readonly RunDescription[];
+} {
   const setting = resolveSetting(options.setting);
   const points = expandGrid(options.grid);
   const policy = options.policy ?? 'tao';
   const seeds = options.seeds ?? [1, 2, 3, 4, 5];
   const mode = options.mode ?? { tasks: setting.tasks };
   if (points.length * seeds.length > MAX_RUNS) {
-    throw new InvalidValueError(`grid points x seeds must be at most ${MAX_RUNS} runs (got ${points.length} x ${seeds.length})`);
+    throw new InvalidValueError(
+      `grid points x seeds must be at most ${MAX_RUNS} runs (got ${points.length} x ${seeds.length})`,
+    );
   }
   const runs: RunDescription[] = [];
   const headers = points.map((point) => {
@@ -127,7 +146,10 @@ export function planSweep(options: SweepOptions): { readonly header: SweepHeader
     runs.push(...plan.runs);
     return { params: point, label: pointLabel(point), header: plan.header, runs: plan.runs.length };
   });
-  return { header: { schemaVersion: SIM_REPORT_SCHEMA_VERSION, setting: setting.name, policy, seeds, mode, points: headers }, runs };
+  return {
+    header: { schemaVersion: SIM_REPORT_SCHEMA_VERSION, setting: setting.name, policy, seeds, mode, points: headers },
+    runs,
+  };
 }
 
 /** The sweep report from its runs' results (in the plan's order). */
@@ -138,7 +160,14 @@ export function assembleSweep(header: SweepHeader, results: readonly RunResult[]
     at += p.runs;
     return { params: p.params, tao: report.tao, label: p.label, summary: report.summary[0]!, runs: report.runs };
   });
-  return { schemaVersion: header.schemaVersion, setting: header.setting, policy: header.policy, seeds: header.seeds, mode: header.mode, points };
+  return {
+    schemaVersion: header.schemaVersion,
+    setting: header.setting,
+    policy: header.policy,
+    seeds: header.seeds,
+    mode: header.mode,
+    points,
+  };
 }
 
 export async function sweep(options: SweepOptions): Promise<SweepReport> {

@@ -42,11 +42,17 @@ export function formatEstimate(e: Estimate, digits: number, scale = 1): string {
 
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, c) => Math.max(...cells.map((row) => row[c]!.length)));
-  return cells.map((row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return cells
+    .map((row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 /** The summary as an aligned text table, one row per policy. */
-export function formatSummaryTable(summary: readonly SummaryRow[], columns: readonly Column[] = TABLE_COLUMNS, first = 'policy'): string {
+export function formatSummaryTable(
+  summary: readonly SummaryRow[],
+  columns: readonly Column[] = TABLE_COLUMNS,
+  first = 'policy',
+): string {
   const rows = [[first, ...columns.map((c) => c.title)]];
   for (const s of summary) {
     rows.push([s.policy, ...columns.map((c) => formatEstimate(s.metrics[c.metric], c.digits, c.scale))]);
@@ -55,11 +61,16 @@ export function formatSummaryTable(summary: readonly SummaryRow[], columns: read
 }
 
 /** The summary as a Markdown table (for the README). */
-export function formatMarkdownTable(summary: readonly SummaryRow[], columns: readonly Column[] = TABLE_COLUMNS, first = 'policy'): string {
+export function formatMarkdownTable(
+  summary: readonly SummaryRow[],
+  columns: readonly Column[] = TABLE_COLUMNS,
+  first = 'policy',
+): string {
   const head = `| ${first} | ${columns.map((c) => c.title).join(' | ')} |`;
   const rule = `|---|${columns.map(() => '---:').join('|')}|`;
   const body = summary.map(
-    (s) => `| ${s.policy} | ${columns.map((c) => formatEstimate(s.metrics[c.metric], c.digits, c.scale)).join(' | ')} |`,
+    (s) =>
+      `| ${s.policy} | ${columns.map((c) => formatEstimate(s.metrics[c.metric], c.digits, c.scale)).join(' | ')} |`,
   );
   return [head, rule, ...body].join('\n');
 }
@@ -76,7 +87,9 @@ function dist(d: Dist): string {
 }
 
 /** The setting, engine constants and workload profile a report used. */
-export function formatSetting(r: Pick<SimulationReport, 'setting' | 'description' | 'workers' | 'nodes' | 'engine' | 'profile' | 'mode' | 'seeds'>): string {
+export function formatSetting(
+  r: Pick<SimulationReport, 'setting' | 'description' | 'workers' | 'nodes' | 'engine' | 'profile' | 'mode' | 'seeds'>,
+): string {
   const e = r.engine;
   const p = r.profile;
   const lines = [

@@ -58,7 +58,15 @@ export interface Trace {
 }
 
 const TASK_KEYS: ReadonlySet<string> = new Set(['id', 'arrival', 'turns']);
-const TURN_KEYS: ReadonlySet<string> = new Set(['prompt', 'output', 'tool', 'duration', 'command', 'deadline', 'compacted']);
+const TURN_KEYS: ReadonlySet<string> = new Set([
+  'prompt',
+  'output',
+  'tool',
+  'duration',
+  'command',
+  'deadline',
+  'compacted',
+]);
 
 function unknownKey(x: Record<string, unknown>, known: ReadonlySet<string>): string | undefined {
   return Object.keys(x).find((k) => !known.has(k));
@@ -66,19 +74,22 @@ function unknownKey(x: Record<string, unknown>, known: ReadonlySet<string>): str
 
 function tokens(x: unknown, field: string, where: string): number {
   if (typeof x !== 'number') throw new InvalidTypeError(`${where}: ${field} must be a number`);
-  if (!Number.isInteger(x) || x < 1 || x > MAX_TRACE_TOKENS) throw new InvalidValueError(`${where}: ${field} must be an integer from 1 to ${MAX_TRACE_TOKENS}`);
+  if (!Number.isInteger(x) || x < 1 || x > MAX_TRACE_TOKENS)
+    throw new InvalidValueError(`${where}: ${field} must be an integer from 1 to ${MAX_TRACE_TOKENS}`);
   return x;
 }
 
 function seconds(x: unknown, field: string, where: string, max = MAX_TRACE_SECONDS): number {
   if (typeof x !== 'number') throw new InvalidTypeError(`${where}: ${field} must be a number`);
-  if (!(x >= 0 && x <= max)) throw new InvalidValueError(`${where}: ${field} must be a number of seconds from 0 to ${max}`);
+  if (!(x >= 0 && x <= max))
+    throw new InvalidValueError(`${where}: ${field} must be a number of seconds from 0 to ${max}`);
   return x;
 }
 
 function name(x: unknown, field: string, where: string): string {
   if (typeof x !== 'string') throw new InvalidTypeError(`${where}: ${field} must be a string`);
-  if (x.length === 0 || x.length > MAX_TRACE_NAME) throw new InvalidValueError(`${where}: ${field} must have 1 to ${MAX_TRACE_NAME} characters`);
+  if (x.length === 0 || x.length > MAX_TRACE_NAME)
+    throw new InvalidValueError(`${where}: ${field} must have 1 to ${MAX_TRACE_NAME} characters`);
   return x;
 }
 
@@ -101,7 +112,8 @@ class TraceBuilder {
     if (!isRecord(x)) throw new InvalidTypeError(`${where} must be ${anObject(x)} (one task per line)`);
     const extra = unknownKey(x, TASK_KEYS);
     if (extra !== undefined) throw new InvalidValueError(`${where}: ${extra} is not a known field`);
-    if (this.tasks.length >= MAX_SIM_TASKS) throw new InvalidValueError(`${where}: a trace may hold at most ${MAX_SIM_TASKS} tasks`);
+    if (this.tasks.length >= MAX_SIM_TASKS)
+      throw new InvalidValueError(`${where}: a trace may hold at most ${MAX_SIM_TASKS} tasks`);
     if (x.id === undefined) throw new InvalidTypeError(`${where}: id must be given`);
     const id = name(x.id, 'id', where);
     const dup = this.seen.get(id);
@@ -111,10 +123,14 @@ class TraceBuilder {
     if (x.arrival !== undefined) {
       arrival = seconds(x.arrival, 'arrival', where, MAX_SIM_DURATION);
       if (arrival < this.lastArrival) {
-        throw new InvalidValueError(`${where}: arrival ${arrival} is before the arrival ${this.lastArrival} of line ${this.lastArrivalLine} (tasks start in file order)`);
+        throw new InvalidValueError(
+          `${where}: arrival ${arrival} is before the arrival ${this.lastArrival} of line ${this.lastArrivalLine} (tasks start in file order)`,
+        );
       }
       if (arrival - this.lastArrival > MAX_TRACE_SECONDS) {
-        throw new InvalidValueError(`${where}: arrival is more than ${MAX_TRACE_SECONDS} s after the previous one (the run would stall)`);
+        throw new InvalidValueError(
+          `${where}: arrival is more than ${MAX_TRACE_SECONDS} s after the previous one (the run would stall)`,
+        );
       }
       this.lastArrival = arrival;
       this.lastArrivalLine = line;
@@ -122,7 +138,8 @@ class TraceBuilder {
     if (!Array.isArray(x.turns)) throw new InvalidTypeError(`${where}: turns must be an array`);
     const raw: unknown[] = x.turns;
     const n = raw.length;
-    if (n < 1 || n > MAX_TRACE_TURNS) throw new InvalidValueError(`${where}: turns must have 1 to ${MAX_TRACE_TURNS} turns`);
+    if (n < 1 || n > MAX_TRACE_TURNS)
+      throw new InvalidValueError(`${where}: turns must have 1 to ${MAX_TRACE_TURNS} turns`);
     const output = new Int32Array(n);
     const toolKind = new Int16Array(n).fill(-1);
     const duration = new Float64Array(n);
@@ -142,7 +159,8 @@ class TraceBuilder {
       if (t.output === undefined) throw new InvalidTypeError(`${where}: ${f}.output must be given`);
       const prompt = tokens(t.prompt, `${f}.prompt`, where);
       const out = tokens(t.output, `${f}.output`, where);
-      if (t.compacted !== undefined && typeof t.compacted !== 'boolean') throw new InvalidTypeError(`${where}: ${f}.compacted must be a boolean`);
+      if (t.compacted !== undefined && typeof t.compacted !== 'boolean')
+        throw new InvalidTypeError(`${where}: ${f}.compacted must be a boolean`);
       const compacted = t.compacted === true;
       if (j === 0) {
         if (compacted) throw new InvalidValueError(`${where}: ${f}.compacted is only for a turn after a tool call`);
@@ -163,16 +181,23 @@ class TraceBuilder {
       const last = j === n - 1;
       if (last) {
         for (const k of ['tool', 'duration', 'command', 'deadline'] as const) {
-          if (t[k] !== undefined) throw new InvalidValueError(`${where}: ${f}.${k} is not allowed on the last turn (no tool call follows it)`);
+          if (t[k] !== undefined)
+            throw new InvalidValueError(
+              `${where}: ${f}.${k} is not allowed on the last turn (no tool call follows it)`,
+            );
         }
         continue;
       }
-      if (t.tool === undefined) throw new InvalidTypeError(`${where}: ${f}.tool must be given (every turn but the last is followed by a tool call)`);
+      if (t.tool === undefined)
+        throw new InvalidTypeError(
+          `${where}: ${f}.tool must be given (every turn but the last is followed by a tool call)`,
+        );
       if (t.duration === undefined) throw new InvalidTypeError(`${where}: ${f}.duration must be given`);
       const tool = name(t.tool, `${f}.tool`, where);
       let kind = this.toolIndex.get(tool);
       if (kind === undefined) {
-        if (this.toolNames.length >= 32_767) throw new InvalidValueError(`${where}: ${f}.tool: a trace may use at most 32767 tool names`);
+        if (this.toolNames.length >= 32_767)
+          throw new InvalidValueError(`${where}: ${f}.tool: a trace may use at most 32767 tool names`);
         kind = this.toolNames.length;
         this.toolNames.push(tool);
         this.toolIndex.set(tool, kind);
@@ -185,7 +210,19 @@ class TraceBuilder {
     const index = this.tasks.length;
     this.ids.push(id);
     this.arrivals.push(arrival);
-    this.tasks.push({ index, initialTokens, turns: n, output, toolKind, duration, result, deadline, command, compactTo, endedBy: 'turns' });
+    this.tasks.push({
+      index,
+      initialTokens,
+      turns: n,
+      output,
+      toolKind,
+      duration,
+      result,
+      deadline,
+      command,
+      compactTo,
+      endedBy: 'turns',
+    });
   }
 }
 
@@ -198,17 +235,27 @@ export function parseTrace(text: string, source = 'trace'): Trace {
   lines.forEach((raw, i) => {
     const line = i + 1;
     const textLine = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (textLine.trim() === '') throw new InvalidValueError(`${source} line ${line} is empty (a trace has one task per line)`);
+    if (textLine.trim() === '')
+      throw new InvalidValueError(`${source} line ${line} is empty (a trace has one task per line)`);
     let json: unknown;
     try {
       json = JSON.parse(textLine);
     } catch (err) {
-      throw new InvalidValueError(`${source} line ${line} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      throw new InvalidValueError(
+        `${source} line ${line} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     b.add(json, line);
   });
   if (b.tasks.length === 0) throw new InvalidValueError(`${source} has no tasks`);
-  return { name: source, ids: b.ids, tasks: b.tasks, arrivals: Float64Array.from(b.arrivals), toolNames: b.toolNames, largest: b.largest };
+  return {
+    name: source,
+    ids: b.ids,
+    tasks: b.tasks,
+    arrivals: Float64Array.from(b.arrivals),
+    toolNames: b.toolNames,
+    largest: b.largest,
+  };
 }
 
 /** Reads (at most MAX_TRACE_BYTES) and parses a trace file. */
@@ -249,7 +296,12 @@ export interface TraceTurnJson {
 }
 
 /** A task spec as a trace line's object; `toolName` maps its tool kinds to names. */
-export function taskToTraceJson(task: TaskSpec, id: string, toolName: (kind: number) => string, arrival = Number.NaN): TraceTaskJson {
+export function taskToTraceJson(
+  task: TaskSpec,
+  id: string,
+  toolName: (kind: number) => string,
+  arrival = Number.NaN,
+): TraceTaskJson {
   const turns: TraceTurnJson[] = [];
   let prompt = task.initialTokens;
   let compacted = false;

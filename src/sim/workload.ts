@@ -131,7 +131,8 @@ const ln = (median: number, sigma: number, min?: number, max?: number): Dist => 
  */
 export const DECODE_HEAVY_PROFILE: WorkloadProfile = Object.freeze({
   name: 'decode-heavy',
-  description: 'SWE-bench-like token shapes with short tools (model time dominates): ~3.5k-token start, ~1.5k tokens per step, ~11 steps',
+  description:
+    'SWE-bench-like token shapes with short tools (model time dominates): ~3.5k-token start, ~1.5k tokens per step, ~11 steps',
   initialTokens: ln(3500, 0.3, 1500, 8000),
   turns: ln(11, 0.22, 3, 135),
   output: ln(450, 0.6, 20, 4096),
@@ -171,13 +172,18 @@ export const DECODE_HEAVY_PROFILE: WorkloadProfile = Object.freeze({
 export const SWE_BENCH_PROFILE: WorkloadProfile = Object.freeze({
   ...DECODE_HEAVY_PROFILE,
   name: 'swe-bench',
-  description: 'SWE-bench-like, tool-dominated: ~3.5k-token start, ~1.5k tokens per step, ~11 steps, tests of median 85 s, builds of median 270 s, 600 s tool timeout',
+  description:
+    'SWE-bench-like, tool-dominated: ~3.5k-token start, ~1.5k tokens per step, ~11 steps, tests of median 85 s, builds of median 270 s, 600 s tool timeout',
   tools: Object.freeze([
     tool('edit', 'str_replace_editor', 0.2, ln(0.25, 0.5, 0.02, 0.75)),
     tool('view', 'str_replace_editor', 0.1, ln(0.12, 0.4, 0.02, 0.75)),
     tool('bash-quick', 'bash', 0.16, ln(0.5, 0.8, 0.02), { timeout: 600, command: 'grep -rn "def " src | head -50' }),
     tool('bash-test', 'bash', 0.3, ln(85, 1.1, 1), { timeout: 600, command: 'python -m pytest -x -q tests' }),
-    tool('bash-long', 'bash', 0.14, ln(270, 0.9, 10), { timeout: 600, deadline: 'timeout', command: 'pip install -e . && python -m pytest -q' }),
+    tool('bash-long', 'bash', 0.14, ln(270, 0.9, 10), {
+      timeout: 600,
+      deadline: 'timeout',
+      command: 'pip install -e . && python -m pytest -q',
+    }),
     tool('bash-sleep', 'bash', 0.04, ln(0.3, 0.5, 0.02), {
       timeout: 600,
       command: 'tail -n 50 build.log',
@@ -199,7 +205,8 @@ export const SWE_BENCH_PROFILE: WorkloadProfile = Object.freeze({
  */
 export const CLAUDE_CODE_PROFILE: WorkloadProfile = Object.freeze({
   name: 'claude-code',
-  description: 'Claude-Code-like, tool-dominated: ~25-29k-token start growing to ~90-100k, median 64 turns, compaction at 160k',
+  description:
+    'Claude-Code-like, tool-dominated: ~25-29k-token start growing to ~90-100k, median 64 turns, compaction at 160k',
   initialTokens: ln(24_500, 0.08, 18_000, 32_000),
   turns: ln(64, 0.86, 2, 400),
   output: ln(350, 0.95, 1, 8192),
@@ -218,7 +225,11 @@ export const CLAUDE_CODE_PROFILE: WorkloadProfile = Object.freeze({
     tool('grep', 'Grep', 0.1, ln(0.3, 0.6, 0.02, 10)),
     tool('bash-quick', 'Bash', 0.12, ln(0.6, 0.8, 0.02), { timeout: 600, command: 'git status && git diff --stat' }),
     tool('bash-test', 'Bash', 0.2, ln(100, 1, 1), { timeout: 600, command: 'npm test' }),
-    tool('bash-long', 'Bash', 0.07, ln(300, 0.9, 10), { timeout: 600, deadline: 'timeout', command: 'npm run build && npm test' }),
+    tool('bash-long', 'Bash', 0.07, ln(300, 0.9, 10), {
+      timeout: 600,
+      deadline: 'timeout',
+      command: 'npm run build && npm test',
+    }),
     tool('bash-sleep', 'Bash', 0.02, ln(0.3, 0.5, 0.02), {
       timeout: 600,
       command: 'tail -n 100 server.log',
@@ -266,7 +277,11 @@ export function sweLiteProfile(name: string, outputMedian: number): WorkloadProf
       tool('view', 'str_replace_editor', 0.24, ln(0.12, 0.4, 0.02, 0.75)),
       tool('bash-quick', 'bash', 0.28, ln(0.4, 0.7, 0.02), { timeout: 60, command: 'grep -rn "def " src | head -50' }),
       tool('bash-test', 'bash', 0.13, ln(3, 0.8, 0.3), { timeout: 60, command: 'python -m pytest -x -q tests' }),
-      tool('bash-long', 'bash', 0.03, ln(12, 0.6, 2), { timeout: 60, deadline: 'timeout', command: 'python -m pytest -q' }),
+      tool('bash-long', 'bash', 0.03, ln(12, 0.6, 2), {
+        timeout: 60,
+        deadline: 'timeout',
+        command: 'python -m pytest -q',
+      }),
       tool('bash-sleep', 'bash', 0.02, ln(0.3, 0.5, 0.02), {
         timeout: 60,
         command: 'tail -n 50 build.log',
@@ -279,7 +294,9 @@ export function sweLiteProfile(name: string, outputMedian: number): WorkloadProf
 
 /** Built-in profiles by name. */
 export const WORKLOAD_PROFILES: Readonly<Record<string, WorkloadProfile>> = Object.freeze({
-  ...Object.fromEntries(FAMILY_CALIBRATIONS.map((f) => [sweLiteProfileName(f), sweLiteProfile(sweLiteProfileName(f), f.outputMedian)])),
+  ...Object.fromEntries(
+    FAMILY_CALIBRATIONS.map((f) => [sweLiteProfileName(f), sweLiteProfile(sweLiteProfileName(f), f.outputMedian)]),
+  ),
   'swe-bench': SWE_BENCH_PROFILE,
   'claude-code': CLAUDE_CODE_PROFILE,
   'decode-heavy': DECODE_HEAVY_PROFILE,
@@ -357,7 +374,10 @@ export function generateTask(profile: WorkloadProfile, seed: number, index: numb
     } else if (kind.deadline === 'timeout' && kind.timeout !== null) {
       deadline[j] = kind.timeout;
     }
-    const res = Math.max(0, Math.min(profile.resultMax, Math.round(rng.lognormal(resultMedian(profile, j), profile.resultSigma))));
+    const res = Math.max(
+      0,
+      Math.min(profile.resultMax, Math.round(rng.lognormal(resultMedian(profile, j), profile.resultSigma))),
+    );
     result[j] = res;
     if (tokens + res > profile.contextLimit) {
       if (profile.onContextLimit === 'end') {
@@ -396,4 +416,3 @@ export function generateTask(profile: WorkloadProfile, seed: number, index: numb
   }
   return { index, initialTokens, turns, output, toolKind, duration, result, deadline, command, compactTo, endedBy };
 }
-

@@ -54,7 +54,8 @@ function bestFit(packed: PackedProblem, sequence: readonly number[]): Int32Array
   const { candidate, credit, nodeIndex, qweight } = packed;
   const residual = Float64Array.from(packed.qcapacity);
   const out = new Int32Array(sessionsKept(packed)).fill(-1);
-  const before = (a: number, c: number): boolean => residual[a]! < residual[c]! || (residual[a] === residual[c] && nodeIndex[a]! < nodeIndex[c]!);
+  const before = (a: number, c: number): boolean =>
+    residual[a]! < residual[c]! || (residual[a] === residual[c] && nodeIndex[a]! < nodeIndex[c]!);
   const ord = new Int32Array(m);
   for (let b = 0; b < m; b++) ord[b] = b;
   ord.sort((a, c) => residual[a]! - residual[c]! || nodeIndex[a]! - nodeIndex[c]!);
@@ -95,14 +96,25 @@ function bestFit(packed: PackedProblem, sequence: readonly number[]): Int32Array
  * Which of two candidate nodes a sequential placement prefers: `b` (pair `e`, `left` quanta left after
  * placing) over the current pick (pair `ep`, `pickLeft` left) when it returns true.
  */
-export type NodePreference = (e: number, ep: number, left: number, pickLeft: number, b: number, pick: number) => boolean;
+export type NodePreference = (
+  e: number,
+  ep: number,
+  left: number,
+  pickLeft: number,
+  b: number,
+  pick: number,
+) => boolean;
 
 /**
  * Places the kept sessions of `sequence`, in that order, each on the candidate node with room that
  * `prefer` ranks first; a session that fits nowhere stays out (-1). The frame of BFD and the greedy
  * incumbents: only the preference differs.
  */
-export function placeInSequence(packed: PackedProblem, sequence: readonly number[], prefer: NodePreference): Int32Array {
+export function placeInSequence(
+  packed: PackedProblem,
+  sequence: readonly number[],
+  prefer: NodePreference,
+): Int32Array {
   const m = nodesKept(packed);
   const residual = Float64Array.from(packed.qcapacity);
   const out = new Int32Array(sessionsKept(packed)).fill(-1);

@@ -78,18 +78,31 @@ export function relaxationBound(
     if (first[b + 1] === first[b]) continue;
     perNode += dantzig(grouped.slice(first[b], first[b + 1]), qweight, (i) => problem.credit[i * m + b]!, room[b]!);
   }
-  let credit = Math.min(perNode, dantzig(kept, qweight, (i) => best[i]!, total));
+  let credit = Math.min(
+    perNode,
+    dantzig(kept, qweight, (i) => best[i]!, total),
+  );
   const level = stats?.creditLevel?.bound;
   if (level !== undefined && level < credit) credit = level;
 
-  const readyWeights = Float64Array.from(kept.filter((i) => problem.ready[i] === 1), (i) => qweight[i]!).sort();
+  const readyWeights = Float64Array.from(
+    kept.filter((i) => problem.ready[i] === 1),
+    (i) => qweight[i]!,
+  ).sort();
   let ready = 0;
-  for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++) used += readyWeights[ready]!;
+  for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++)
+    used += readyWeights[ready]!;
 
   let tokens = dantzig(kept, qweight, (i) => problem.tokens[i]!, total);
   if (known !== undefined && known.credit > 0) {
-    ready = Math.min(ready, withCredit(kept, qweight, (i) => problem.ready[i]!, best, total, known.credit));
-    tokens = Math.min(tokens, withCredit(kept, qweight, (i) => problem.tokens[i]!, best, total, known.credit));
+    ready = Math.min(
+      ready,
+      withCredit(kept, qweight, (i) => problem.ready[i]!, best, total, known.credit),
+    );
+    tokens = Math.min(
+      tokens,
+      withCredit(kept, qweight, (i) => problem.tokens[i]!, best, total, known.credit),
+    );
   }
   return { credit, ready, tokens };
 }
@@ -104,7 +117,14 @@ const CREDIT_SCALES = [0.25, 1, 4, 16];
  * A few L are tried (CREDIT_SCALES times the ratio of the sessions' mean best credit to their mean level),
  * each kept only while every value stays below 2^53 / sessions (exact sums); the least bound is returned.
  */
-function withCredit(items: readonly number[], w: ArrayLike<number>, level: (i: number) => number, best: ArrayLike<number>, cap: number, floor: number): number {
+function withCredit(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  level: (i: number) => number,
+  best: ArrayLike<number>,
+  cap: number,
+  floor: number,
+): number {
   let levelSum = 0;
   let creditSum = 0;
   let top = 0;
@@ -134,7 +154,12 @@ function withCredit(items: readonly number[], w: ArrayLike<number>, level: (i: n
  * tight it is, and at the exact critical ratio it equals the LP optimum. The sum is computed exactly: scaled by
  * w_c, in doubles while every product stays below 2^53, else in BigInt.
  */
-export function dantzig(items: readonly number[], w: ArrayLike<number>, value: (i: number) => number, cap: number): number {
+export function dantzig(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  value: (i: number) => number,
+  cap: number,
+): number {
   const n = items.length;
   const v = new Float64Array(n);
   const ratio = new Float64Array(n);
@@ -218,4 +243,3 @@ function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLik
     }
   }
 }
-

@@ -168,7 +168,8 @@ class Search {
     }
     // Without decisions on b every credited candidate fits b; with them, the free items are also cut to the
     // capacity left (as the knapsacks would cut them), so that they are filtered once.
-    const free = left === 0 ? (this.#itemsOf[b] as number[]) : unmarkedWithin(this.#itemsOf[b]!, out, packed.qweight, cap);
+    const free =
+      left === 0 ? (this.#itemsOf[b] as number[]) : unmarkedWithin(this.#itemsOf[b]!, out, packed.qweight, cap);
     for (let d = decisions; d !== null; d = d.up) out[d.session] = 0;
     return { forced: forced ?? NONE, forcedValue, free, cap };
   }
@@ -210,7 +211,16 @@ class Search {
     for (let t = 0; t < r.forced.length; t++) forced[r.forced[t]!] = 1;
     const freeSet = set.filter((j) => forced[j] === 0);
     for (let t = 0; t < r.forced.length; t++) forced[r.forced[t]!] = 0;
-    const c = anotherSetReaches(r.free, this.#packed.qweight, this.#profits(b, r.free), r.cap, freeSet, freeValue, this.#maxStates - this.states, true);
+    const c = anotherSetReaches(
+      r.free,
+      this.#packed.qweight,
+      this.#profits(b, r.free),
+      r.cap,
+      freeSet,
+      freeValue,
+      this.#maxStates - this.states,
+      true,
+    );
     this.states += c.states;
     return !c.reaches;
   }
@@ -221,7 +231,12 @@ class Search {
  * by branch and bound within `maxStates` knapsack states; null past the branching's limits, or once
  * `halted` (asked before each search node) answers true.
  */
-export function creditDecision(packed: PackedProblem, level: CreditLevel, maxStates: number, halted?: () => boolean): CreditDecision | null {
+export function creditDecision(
+  packed: PackedProblem,
+  level: CreditLevel,
+  maxStates: number,
+  halted?: () => boolean,
+): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
   return branchAndBound(packed, level, maxStates, halted);
 }
@@ -238,7 +253,11 @@ function unmarkedWithin(items: readonly number[], marked: Uint8Array, w: ArrayLi
  * The first session (kept index) in the sets of several nodes, with those nodes; null when the sets are
  * disjoint. `owner` (at least n entries) is working space.
  */
-function overlap(sets: readonly (readonly number[])[], n: number, owner: Int32Array): { session: number; owners: number[] } | null {
+function overlap(
+  sets: readonly (readonly number[])[],
+  n: number,
+  owner: Int32Array,
+): { session: number; owners: number[] } | null {
   owner.fill(-1, 0, n);
   let best = -1;
   for (let b = 0; b < sets.length; b++) {
@@ -261,13 +280,19 @@ function tiedAcrossNodes(packed: PackedProblem, sets: readonly (readonly number[
   const tied = new Set<number>();
   for (let b = 0; b < m; b++) {
     for (const j of sets[b]!) {
-      for (let a = 0; a < b && !tied.has(j); a++) if (sets[a]!.includes(j) && packed.credit[j * m + a] === packed.credit[j * m + b]) tied.add(j);
+      for (let a = 0; a < b && !tied.has(j); a++)
+        if (sets[a]!.includes(j) && packed.credit[j * m + a] === packed.credit[j * m + b]) tied.add(j);
     }
   }
   return tied.size;
 }
 
-export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxStates: number, halted?: () => boolean): CreditDecision | null {
+export function branchAndBound(
+  packed: PackedProblem,
+  level: CreditLevel,
+  maxStates: number,
+  halted?: () => boolean,
+): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   if (tiedAcrossNodes(packed, level.sets) > CREDIT_BRANCH_MAX_TIED) return null;
@@ -297,7 +322,13 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
    * re-solved), and whose other knapsacks keep their answers; `stale` nodes' uniqueness is re-checked.
    * Null when its bound is below U* (or the budget ran out).
    */
-  const child = (node: TreeNode, decision: Decision, resolve: readonly number[], lost: number, stale: readonly number[]): TreeNode | null => {
+  const child = (
+    node: TreeNode,
+    decision: Decision,
+    resolve: readonly number[],
+    lost: number,
+    stale: readonly number[],
+  ): TreeNode | null => {
     const value = Float64Array.from(node.value);
     const sets = node.sets.slice();
     const unique = Int8Array.from(node.unique);
@@ -345,8 +376,15 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
         const b = shared.owners[t]!;
         const d: Decision = { session: j, node: b, force: true, up: node.decisions };
         const stale: number[] = [b];
-        for (let c = 0; c < m; c++) if (c !== b && packed.candidate[j * m + c] === 1 && packed.credit[j * m + c]! > 0) stale.push(c);
-        const c = child(node, d, shared.owners.filter((o) => o !== b), j, stale);
+        for (let c = 0; c < m; c++)
+          if (c !== b && packed.candidate[j * m + c] === 1 && packed.credit[j * m + c]! > 0) stale.push(c);
+        const c = child(
+          node,
+          d,
+          shared.owners.filter((o) => o !== b),
+          j,
+          stale,
+        );
         if (search.exhausted) return null;
         if (c !== null) open.push(c);
       }
@@ -363,7 +401,8 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     diving = false;
     let tie = -1;
     for (let b = 0; b < m && tie < 0; b++) {
-      if (node.unique[b] === -1) node.unique[b] = search.unique(node.decisions, b, node.sets[b]!, node.value[b]!) ? 1 : 0;
+      if (node.unique[b] === -1)
+        node.unique[b] = search.unique(node.decisions, b, node.sets[b]!, node.value[b]!) ? 1 : 0;
       if (search.exhausted) return null;
       if (node.unique[b] === 0) tie = b;
     }
@@ -378,7 +417,8 @@ export function branchAndBound(packed: PackedProblem, level: CreditLevel, maxSta
     const forced = new Set(search.restricted(node.decisions, b).forced);
     const i = node.sets[b]!.find((j) => !forced.has(j))!;
     const stale: number[] = [b];
-    for (let c = 0; c < m; c++) if (c !== b && packed.candidate[i * m + c] === 1 && packed.credit[i * m + c]! > 0) stale.push(c);
+    for (let c = 0; c < m; c++)
+      if (c !== b && packed.candidate[i * m + c] === 1 && packed.credit[i * m + c]! > 0) stale.push(c);
     const on = child(node, { session: i, node: b, force: true, up: node.decisions }, [], i, stale);
     if (on !== null) open.push(on);
     const off = child(node, { session: i, node: b, force: false, up: node.decisions }, [b], i, []);

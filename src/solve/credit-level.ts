@@ -82,7 +82,8 @@ export function creditLevel(
   maxStates: number = creditLevelBudget(packed),
   scratch?: LevelScratch,
 ): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed)) return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
+  if (maxStates !== creditLevelBudget(packed))
+    return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
   let level = levels.get(packed);
   if (level === undefined) {
     level = computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
@@ -98,7 +99,8 @@ export function creditedSessions(packed: PackedProblem, b: number): number[] {
   let count = 0;
   for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) count++;
   const out = new Array<number>(count);
-  for (let j = 0, t = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) out[t++] = j;
+  for (let j = 0, t = 0; j < n; j++)
+    if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) out[t++] = j;
   return out;
 }
 
@@ -146,7 +148,16 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   for (let b = 0; b < m && decided; b++) {
     if (nodeBound[b] === 0) continue;
     for (let j = 0; j < n; j++) profit[j] = packed.candidate[j * m + b] === 1 ? packed.credit[j * m + b]! : 0;
-    const r = anotherSetReaches(itemsOf[b]!, w, profit, packed.qcapacity[b]!, sets[b]!, nodeBound[b]!, maxStates - states, true);
+    const r = anotherSetReaches(
+      itemsOf[b]!,
+      w,
+      profit,
+      packed.qcapacity[b]!,
+      sets[b]!,
+      nodeBound[b]!,
+      maxStates - states,
+      true,
+    );
     states += r.states;
     if (states > maxStates) return null;
     if (r.reaches) decided = false;
@@ -159,7 +170,12 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
  * the credited sessions no earlier node took (the first node's set is S_b itself), then the unplaced
  * sessions as in `decompositionPlan`. Null past `maxStates` knapsack states.
  */
-function sequentialPlan(packed: PackedProblem, level: CreditLevel, nodeOrder: readonly number[], maxStates: number): { plan: Int32Array; states: number } | null {
+function sequentialPlan(
+  packed: PackedProblem,
+  level: CreditLevel,
+  nodeOrder: readonly number[],
+  maxStates: number,
+): { plan: Int32Array; states: number } | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const sets: number[][] = Array.from({ length: m }, () => []);
@@ -177,7 +193,15 @@ function sequentialPlan(packed: PackedProblem, level: CreditLevel, nodeOrder: re
     }
     const items = densityOrder(credited, packed.qweight, profit);
     const cap = packed.qcapacity[b]!;
-    const r = nodeKnapsack(items, packed.qweight, profit, cap, greedyValue(items, packed.qweight, profit, cap, true), maxStates - states, true);
+    const r = nodeKnapsack(
+      items,
+      packed.qweight,
+      profit,
+      cap,
+      greedyValue(items, packed.qweight, profit, cap, true),
+      maxStates - states,
+      true,
+    );
     states += r.states;
     if (states > maxStates) return null;
     sets[b] = r.set;
@@ -198,7 +222,9 @@ export function bestDecompositionPlan(packed: PackedProblem, level: CreditLevel)
   if (level.decided) return best;
   let value = planTriple(packed, best);
   const m = nodesKept(packed);
-  const byBound = Array.from({ length: m }, (_, b) => b).sort((a, b) => level.nodeBound[b]! - level.nodeBound[a]! || a - b);
+  const byBound = Array.from({ length: m }, (_, b) => b).sort(
+    (a, b) => level.nodeBound[b]! - level.nodeBound[a]! || a - b,
+  );
   let budget = creditLevelBudget(packed);
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     const order = [first, ...byBound.filter((b) => b !== first)];
@@ -229,7 +255,9 @@ export function solverIncumbent(
   const h = bestHeuristic(packed, best, halted);
   if (level === null || halted?.() === true) return h;
   const d = bestDecompositionPlan(packed, level);
-  return lexBetter(planTriple(packed, d), planTriple(packed, h.node)) ? { node: d, heuristic: 'credit-decomposition' } : h;
+  return lexBetter(planTriple(packed, d), planTriple(packed, h.node))
+    ? { node: d, heuristic: 'credit-decomposition' }
+    : h;
 }
 
 /**
@@ -255,15 +283,29 @@ export function decompositionPlan(packed: PackedProblem, level: CreditLevel): In
   for (let j = 0; j < n; j++) {
     if (out[j]! >= 0) continue;
     rest.push(j);
-    for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > best[j]!) best[j] = packed.credit[j * m + b]!;
+    for (let b = 0; b < m; b++)
+      if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > best[j]!)
+        best[j] = packed.credit[j * m + b]!;
   }
-  sortIndices(rest, rest.length, (a, b) => denser(best[b]!, packed.qweight[b]!, best[a]!, packed.qweight[a]!) || packed.ready[b]! - packed.ready[a]! || a - b);
+  sortIndices(
+    rest,
+    rest.length,
+    (a, b) =>
+      denser(best[b]!, packed.qweight[b]!, best[a]!, packed.qweight[a]!) ||
+      packed.ready[b]! - packed.ready[a]! ||
+      a - b,
+  );
   for (const j of rest) {
     let pick = -1;
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
       if (packed.candidate[e] !== 1 || packed.qweight[j]! > left[b]!) continue;
-      if (pick < 0 || packed.credit[e]! > packed.credit[j * m + pick]! || (packed.credit[e] === packed.credit[j * m + pick] && left[b]! > left[pick]!)) pick = b;
+      if (
+        pick < 0 ||
+        packed.credit[e]! > packed.credit[j * m + pick]! ||
+        (packed.credit[e] === packed.credit[j * m + pick] && left[b]! > left[pick]!)
+      )
+        pick = b;
     }
     if (pick >= 0) {
       out[j] = pick;

@@ -30,11 +30,24 @@ export const DpStatus = {
 export type DpStatus = (typeof DpStatus)[keyof typeof DpStatus];
 
 /** The counters of the frontier DP, in the order the WASM ABI writes them (see FrontierStats in src/types.ts). */
-export const FRONTIER_COUNTER_NAMES = ['layers', 'generated', 'kept', 'maxLayer', 'prunedBound', 'prunedDominance', 'comparisons', 'work', 'prunedCredit'] as const;
+export const FRONTIER_COUNTER_NAMES = [
+  'layers',
+  'generated',
+  'kept',
+  'maxLayer',
+  'prunedBound',
+  'prunedDominance',
+  'comparisons',
+  'work',
+  'prunedCredit',
+] as const;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Checked when compiling: the names are FrontierStats' counters plus `work`, no more, no fewer.
-true satisfies Same<(typeof FRONTIER_COUNTER_NAMES)[number], Exclude<keyof FrontierStats, 'outcome' | 'nodeClasses'> | 'work'>;
+true satisfies Same<
+  (typeof FRONTIER_COUNTER_NAMES)[number],
+  Exclude<keyof FrontierStats, 'outcome' | 'nodeClasses'> | 'work'
+>;
 
 /** Counters every run keeps: sessions (layers) folded so far and units of work spent. */
 export interface DpCounters {

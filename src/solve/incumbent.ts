@@ -55,7 +55,11 @@ export function bestNodesPlan(
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
       if (packed.candidate[e] !== 1 || packed.credit[e] !== best[j] || w > residual[b]!) continue;
-      if (pick < 0 || residual[b]! > residual[pick]! || (residual[b] === residual[pick] && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)) {
+      if (
+        pick < 0 ||
+        residual[b]! > residual[pick]! ||
+        (residual[b] === residual[pick] && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)
+      ) {
         pick = b;
       }
     }
@@ -72,7 +76,9 @@ function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32
   return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) => {
     const k = packed.credit[e]!;
     const kp = packed.credit[ep]!;
-    return k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)));
+    return (
+      k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))
+    );
   });
 }
 
@@ -98,7 +104,12 @@ export function lexBetter(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** The heuristics `bestHeuristic` runs, in its tie order; `PlanStats.heuristic` names the one a fallback plan came from. */
-export const HEURISTICS = ['bfd', 'bfd-tokens', 'credit-greedy-density', 'credit-greedy-value'] as const satisfies readonly HeuristicName[];
+export const HEURISTICS = [
+  'bfd',
+  'bfd-tokens',
+  'credit-greedy-density',
+  'credit-greedy-value',
+] as const satisfies readonly HeuristicName[];
 
 /** A heuristic plan and the heuristic that produced it. */
 export interface HeuristicResult {
@@ -113,7 +124,11 @@ export interface HeuristicResult {
  * each candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions), and a caller past
  * its deadline keeps the best so far, never worse than BFD.
  */
-export function bestHeuristic(packed: PackedProblem, best: Float64Array = bestCredits(packed), halted?: () => boolean): HeuristicResult {
+export function bestHeuristic(
+  packed: PackedProblem,
+  best: Float64Array = bestCredits(packed),
+  halted?: () => boolean,
+): HeuristicResult {
   const n = sessionsKept(packed);
   // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
   const scales = keyScales(packed.ready, packed.tokens);

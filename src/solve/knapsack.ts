@@ -19,7 +19,6 @@ export function denser(pa: number, wa: number, pb: number, wb: number): number {
   return L > R ? 1 : L < R ? -1 : 0;
 }
 
-
 /** An upper bound on the LP term p * rem / w (three f64 roundings, each within 2^-53, are covered by UP), rounded up to an integer. */
 export function fractionalCeil(p: number, rem: number, w: number): number {
   if (rem <= 0 || p <= 0) return 0;
@@ -36,7 +35,13 @@ export function densityOrder(items: number[], w: ArrayLike<number>, p: ArrayLike
 }
 
 /** The items that fit within `cap`, in density order (`sorted`: `items` already are, and keep it). */
-function fitting(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number, sorted: boolean): readonly number[] {
+function fitting(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+  cap: number,
+  sorted: boolean,
+): readonly number[] {
   const order = sorted ? items : densityOrder(items.slice(), w, p);
   for (let t = 0; t < order.length; t++) if (w[order[t]!]! > cap) return within(order, w, cap);
   return order;
@@ -346,7 +351,13 @@ function leavesPath(
 }
 
 /** A lower bound for one knapsack: items by density, each taken when it fits. `sorted`: `items` are already in `densityOrder`. */
-export function greedyValue(items: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number, sorted = false): number {
+export function greedyValue(
+  items: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+  cap: number,
+  sorted = false,
+): number {
   const order = sorted ? items : densityOrder(items.slice(), w, p);
   let left = cap;
   let v = 0;

@@ -86,7 +86,8 @@ export function resolveSolveOptions(options: SolveOptions | undefined, path = 'o
   if (options.deadlineMs !== undefined) {
     const d = options.deadlineMs;
     if (typeof d !== 'number') throw new InvalidTypeError(`${path}.deadlineMs must be a number`);
-    if (Number.isNaN(d) || d <= 0) throw new InvalidValueError(`${path}.deadlineMs must be a positive number or Infinity`);
+    if (Number.isNaN(d) || d <= 0)
+      throw new InvalidValueError(`${path}.deadlineMs must be a positive number or Infinity`);
     out.deadlineMs = d;
   }
   if (options.path !== undefined) {

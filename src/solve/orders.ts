@@ -28,7 +28,13 @@ interface TripleParts {
 }
 
 /** The first `length` of `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first when `heavierFirst`), then index. */
-function byTriple<T extends number[] | Int32Array>(ids: T, length: number, credit: ArrayLike<number>, parts: TripleParts, heavierFirst: boolean): T {
+function byTriple<T extends number[] | Int32Array>(
+  ids: T,
+  length: number,
+  credit: ArrayLike<number>,
+  parts: TripleParts,
+  heavierFirst: boolean,
+): T {
   const sign = heavierFirst ? -1 : 1;
   sortIndices(
     ids,
@@ -60,7 +66,12 @@ export function frontierOrder(packed: PackedProblem, best: ArrayLike<number>): n
 }
 
 /** Sorts a plan's assignments in place: the first `count` of `chosen` (session indices) by `credit[i]`, the credit on i's node. */
-export function assignmentOrder(chosen: Int32Array, count: number, credit: ArrayLike<number>, parts: TripleParts): void {
+export function assignmentOrder(
+  chosen: Int32Array,
+  count: number,
+  credit: ArrayLike<number>,
+  parts: TripleParts,
+): void {
   byTriple(chosen, count, credit, parts, false);
 }
 
@@ -68,12 +79,19 @@ export function assignmentOrder(chosen: Int32Array, count: number, credit: Array
 export function tokensOrder(packed: PackedProblem): number[] {
   const n = packed.tokens.length;
   const out = indices(n);
-  sortIndices(out, n, (a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b);
+  sortIndices(
+    out,
+    n,
+    (a, b) => packed.tokens[b]! - packed.tokens[a]! || packed.weight[b]! - packed.weight[a]! || a - b,
+  );
   return out;
 }
 
 /** The kept sessions by quantized weight descending, then input order, in the first n entries of `out` (n kept sessions). */
-export function weightOrder(packed: PackedProblem, out: Int32Array = new Int32Array(packed.qweight.length)): Int32Array {
+export function weightOrder(
+  packed: PackedProblem,
+  out: Int32Array = new Int32Array(packed.qweight.length),
+): Int32Array {
   // One number per session, qweight * n + (n - 1 - j), sorted natively: descending, it orders by qweight
   // descending, then j ascending. Quantized weights are integers below 2^32 and n <= 4096, so every such
   // number is an integer below 2^44, exact in a double.

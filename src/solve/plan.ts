@@ -67,7 +67,13 @@ export class PlanScratch {
  * ties by smaller weight, then input order: a prefix of the list is a sensible partial plan when live
  * capacity turns out smaller than the snapshot's.
  */
-export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanMeta, micros: number, scratch: PlanScratch = new PlanScratch()): Plan {
+export function buildPlan(
+  problem: IndexedProblem,
+  node: Int32Array,
+  meta: PlanMeta,
+  micros: number,
+  scratch: PlanScratch = new PlanScratch(),
+): Plan {
   const m = problem.nodeIds.length;
   if (scratch.chosen.length < node.length) {
     scratch.chosen = new Int32Array(2 * node.length);
@@ -97,7 +103,10 @@ export function buildPlan(problem: IndexedProblem, node: Int32Array, meta: PlanM
     ...(meta.reason !== undefined ? { reason: meta.reason } : {}),
     assignments,
     value,
-    bound: meta.status === 'optimal' ? { credit: value.credit, ready: value.ready, tokens: value.tokens } : relaxationBound(problem, meta.quantum, meta.stats, value),
+    bound:
+      meta.status === 'optimal'
+        ? { credit: value.credit, ready: value.ready, tokens: value.tokens }
+        : relaxationBound(problem, meta.quantum, meta.stats, value),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };

@@ -54,10 +54,18 @@ class Made extends Stamp {
 const sent = new WeakSet<object>();
 
 /** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
-export function prepare(problem: Problem, options?: SolveOptions, scratch?: { readonly validate: ValidateScratch; readonly pack: PackScratch }): Prepared {
+export function prepare(
+  problem: Problem,
+  options?: SolveOptions,
+  scratch?: { readonly validate: ValidateScratch; readonly pack: PackScratch },
+): Prepared {
   const indexed = validateProblem(problem, 'problem', scratch?.validate);
   const resolved = resolveSolveOptions(options);
-  const prepared: Prepared = { problem: indexed, options: resolved, packed: packProblem(indexed, resolved, scratch?.pack) };
+  const prepared: Prepared = {
+    problem: indexed,
+    options: resolved,
+    packed: packProblem(indexed, resolved, scratch?.pack),
+  };
   Made.mark(prepared);
   return prepared;
 }
@@ -70,15 +78,21 @@ export function prepare(problem: Problem, options?: SolveOptions, scratch?: { re
 export function checkPrepared(x: unknown, path = 'prepared', send = false): Prepared {
   const given = recordAt(x, path);
   if (!Made.has(given)) {
-    throw new InvalidValueError(`${path} must be a Prepared made by prepare() (a copy or a look-alike object is not accepted)`);
+    throw new InvalidValueError(
+      `${path} must be a Prepared made by prepare() (a copy or a look-alike object is not accepted)`,
+    );
   }
   const prepared = given as unknown as Prepared;
   if (sent.has(prepared)) {
-    throw new InvalidValueError(`${path} was already sent to a pool: its packed arrays are transferred once; call prepare() again`);
+    throw new InvalidValueError(
+      `${path} was already sent to a pool: its packed arrays are transferred once; call prepare() again`,
+    );
   }
   const options = resolveSolveOptions(prepared.options, `${path}.options`);
   if (options.quantum !== prepared.packed.quantum) {
-    throw new InvalidValueError(`${path}.options.quantum (${options.quantum}) must be the quantum the problem was packed with (${prepared.packed.quantum})`);
+    throw new InvalidValueError(
+      `${path}.options.quantum (${options.quantum}) must be the quantum the problem was packed with (${prepared.packed.quantum})`,
+    );
   }
   if (send) sent.add(prepared);
   return { problem: prepared.problem, options, packed: prepared.packed };
@@ -113,13 +127,21 @@ export function trivialSolution(packed: PackedProblem): RawSolution {
 export function solvePrepared(
   problem: Problem,
   options: SolveOptions | undefined,
-  decide: (packed: PackedProblem, base: RawStats) => { node: Int32Array; stats: RawStats; status?: Plan['status']; reason?: string },
+  decide: (
+    packed: PackedProblem,
+    base: RawStats,
+  ) => { node: Int32Array; stats: RawStats; status?: Plan['status']; reason?: string },
 ): Plan {
   const t0 = performance.now();
   const prepared = prepare(problem, options);
   const { packed } = prepared;
   if (sessionsKept(packed) === 0) return finishPlan(prepared, trivialSolution(packed), elapsedMicros(t0));
   const { node, stats, status = 'optimal', reason } = decide(packed, pathStats(packed));
-  const raw: RawSolution = { status, ...(reason !== undefined ? { reason } : {}), node: unpackNodes(packed, node), stats };
+  const raw: RawSolution = {
+    status,
+    ...(reason !== undefined ? { reason } : {}),
+    node: unpackNodes(packed, node),
+    stats,
+  };
   return finishPlan(prepared, raw, elapsedMicros(t0));
 }

@@ -68,7 +68,10 @@ export class Slab {
   }
 
   /** The next `length` elements of the slab as a `View`. */
-  #take<T>(View: { new (buffer: ArrayBuffer, offset: number, length: number): T; readonly BYTES_PER_ELEMENT: number }, length: number): T {
+  #take<T>(
+    View: { new (buffer: ArrayBuffer, offset: number, length: number): T; readonly BYTES_PER_ELEMENT: number },
+    length: number,
+  ): T {
     const view = new View(this.#buffer, this.#at, length);
     this.#at += View.BYTES_PER_ELEMENT * length;
     return view;

@@ -57,7 +57,9 @@ export interface Solver {
 export function fallbackPlan(prepared: Prepared, reason: string): Plan {
   const t0 = performance.now();
   const raw =
-    sessionsKept(prepared.packed) === 0 ? trivialSolution(prepared.packed) : fallbackSolution(prepared.packed, reason, 0);
+    sessionsKept(prepared.packed) === 0
+      ? trivialSolution(prepared.packed)
+      : fallbackSolution(prepared.packed, reason, 0);
   return finishPlan(prepared, raw, elapsedMicros(t0));
 }
 
@@ -80,16 +82,29 @@ class WasmSolver implements Solver {
     const t0 = performance.now();
     const scratch = this.#scratch;
     const prepared = prepare(problem, options, scratch);
-    const raw = decide({ kernel, packed: prepared.packed, options: prepared.options, budget: SolveBudget.of(prepared.options, t0, undefined), scratch });
+    const raw = decide({
+      kernel,
+      packed: prepared.packed,
+      options: prepared.options,
+      budget: SolveBudget.of(prepared.options, t0, undefined),
+      scratch,
+    });
     return finishPlan(prepared, raw, elapsedMicros(t0), scratch.plan);
   }
 
   runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number, stop?: Int32Array): RawSolution {
     const kernel = this.#live();
     const t0 = startedAt ?? performance.now();
-    if (stop !== undefined && !(stop instanceof Int32Array && stop.length >= 1)) throw new InvalidTypeError('stop must be an Int32Array');
+    if (stop !== undefined && !(stop instanceof Int32Array && stop.length >= 1))
+      throw new InvalidTypeError('stop must be an Int32Array');
     const resolved = resolveSolveOptions(options, 'options');
-    return decide({ kernel, packed, options: resolved, budget: SolveBudget.of(resolved, t0, stop), scratch: this.#scratch });
+    return decide({
+      kernel,
+      packed,
+      options: resolved,
+      budget: SolveBudget.of(resolved, t0, stop),
+      scratch: this.#scratch,
+    });
   }
 
   memoryBytes(): number {
@@ -103,7 +118,9 @@ class WasmSolver implements Solver {
 }
 
 // A record over the interface's keys, so a new option cannot be left out of the check.
-const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(Object.keys({ build: true, wasm: true } satisfies Record<keyof LoadSolverOptions, true>));
+const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(
+  Object.keys({ build: true, wasm: true } satisfies Record<keyof LoadSolverOptions, true>),
+);
 
 /** Compiles the WASM (once per thread) and instantiates a solver. */
 export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {

@@ -12,14 +12,19 @@ export const ascending = (a: number, b: number): number => a - b;
 const RUN = 16;
 
 /** Sorts the first `length` entries of `ids` in place, `compare(a, b) < 0` meaning a comes first. */
-export function sortIndices(ids: number[] | Int32Array, length: number, compare: (a: number, b: number) => number): void {
+export function sortIndices(
+  ids: number[] | Int32Array,
+  length: number,
+  compare: (a: number, b: number) => number,
+): void {
   for (let lo = 0; lo < length; lo += RUN) insertionSort(ids, lo, Math.min(lo + RUN, length), compare);
   if (length <= RUN) return;
   // The merges' second buffer: only lists longer than one run need it.
   let from: number[] | Int32Array = ids;
   let to: number[] | Int32Array = new Int32Array(length);
   for (let width = RUN; width < length; width *= 2) {
-    for (let lo = 0; lo < length; lo += 2 * width) merge(from, to, lo, Math.min(lo + width, length), Math.min(lo + 2 * width, length), compare);
+    for (let lo = 0; lo < length; lo += 2 * width)
+      merge(from, to, lo, Math.min(lo + width, length), Math.min(lo + 2 * width, length), compare);
     const t = from;
     from = to;
     to = t;
@@ -27,7 +32,12 @@ export function sortIndices(ids: number[] | Int32Array, length: number, compare:
   if (from !== ids) for (let i = 0; i < length; i++) ids[i] = from[i]!;
 }
 
-function insertionSort(a: number[] | Int32Array, lo: number, hi: number, compare: (a: number, b: number) => number): void {
+function insertionSort(
+  a: number[] | Int32Array,
+  lo: number,
+  hi: number,
+  compare: (a: number, b: number) => number,
+): void {
   for (let i = lo + 1; i < hi; i++) {
     const x = a[i]!;
     let k = i;
@@ -40,7 +50,14 @@ function insertionSort(a: number[] | Int32Array, lo: number, hi: number, compare
 }
 
 /** Merges the sorted ranges [lo, mid) and [mid, hi) of `from` into the same range of `to`. */
-function merge(from: number[] | Int32Array, to: number[] | Int32Array, lo: number, mid: number, hi: number, compare: (a: number, b: number) => number): void {
+function merge(
+  from: number[] | Int32Array,
+  to: number[] | Int32Array,
+  lo: number,
+  mid: number,
+  hi: number,
+  compare: (a: number, b: number) => number,
+): void {
   let i = lo;
   let j = mid;
   for (let k = lo; k < hi; k++) {

@@ -69,7 +69,11 @@ function moveOf(packed: PackedProblem, node: Int32Array, residual: Float64Array,
     const e = j * m + b;
     if (b === a || packed.candidate[e] !== 1 || packed.credit[e] !== credit) continue;
     if (!(residual[b]! - w > residual[a]!)) continue;
-    if (to < 0 || residual[b]! > residual[to]! || (residual[b] === residual[to] && packed.nodeIndex[b]! < packed.nodeIndex[to]!)) {
+    if (
+      to < 0 ||
+      residual[b]! > residual[to]! ||
+      (residual[b] === residual[to] && packed.nodeIndex[b]! < packed.nodeIndex[to]!)
+    ) {
       to = b;
     }
   }

@@ -1,4 +1,12 @@
-import { integerIn, isIntegerIn, anObject, isRecord, nonEmptyString, rejectKeysOutside, rejectUnknownKeys } from '../checks.js';
+import {
+  integerIn,
+  isIntegerIn,
+  anObject,
+  isRecord,
+  nonEmptyString,
+  rejectKeysOutside,
+  rejectUnknownKeys,
+} from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { MAX_NODES, MAX_SESSIONS, MAX_U32 } from '../limits.js';
 import type { Problem } from '../types.js';
@@ -102,7 +110,11 @@ export function validateScratch(): ValidateScratch {
  * InvalidValueError whose message names the path, e.g. `problem.sessions[3].weight must be a positive
  * integer`. Nothing is clamped or dropped.
  */
-export function validateProblem(problem: unknown, path = 'problem', store: ValidateScratch = { tables: null }): IndexedProblem {
+export function validateProblem(
+  problem: unknown,
+  path = 'problem',
+  store: ValidateScratch = { tables: null },
+): IndexedProblem {
   const tables = store.tables ?? { nodes: new IdTable(), sessions: new IdTable() };
   store.tables = null;
   try {
@@ -112,7 +124,13 @@ export function validateProblem(problem: unknown, path = 'problem', store: Valid
   }
 }
 
-function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: IdTable, arena: SlabArena | undefined): IndexedProblem {
+function validateWith(
+  problem: unknown,
+  path: string,
+  nodeIndex: IdTable,
+  seen: IdTable,
+  arena: SlabArena | undefined,
+): IndexedProblem {
   if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
@@ -182,7 +200,8 @@ function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: 
       eligible.fill(0, row, row + m);
       for (let e = 0; e < listed.length; e++) {
         const given = listed[e];
-        const nid = typeof given === 'string' && given.length > 0 ? given : nonEmptyString(given, () => `${p()}.eligible[${e}]`);
+        const nid =
+          typeof given === 'string' && given.length > 0 ? given : nonEmptyString(given, () => `${p()}.eligible[${e}]`);
         const b = nodeIndex.get(nid);
         if (b < 0) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
         if (eligible[row + b] === 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
@@ -198,7 +217,9 @@ function validateWith(problem: unknown, path: string, nodeIndex: IdTable, seen: 
         if (b < 0) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
         const k = given[nid];
         // The field's name is built only when the check fails.
-        credit[row + b] = isIntegerIn(k, 0, MAX_U32) ? k : integerIn(k, p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
+        credit[row + b] = isIntegerIn(k, 0, MAX_U32)
+          ? k
+          : integerIn(k, p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
       }
     }
   }

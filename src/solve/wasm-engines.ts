@@ -33,7 +33,12 @@ export function denseWasm(kernel: TaoKernel, packed: PackedProblem): DenseEngine
 }
 
 /** The frontier DP in the kernel over a packed problem whose key fits, with this setup and incumbent. */
-export function frontierWasm(kernel: TaoKernel, packed: PackedProblem, setup: FrontierSetup, incumbent: Int32Array): FrontierEngine {
+export function frontierWasm(
+  kernel: TaoKernel,
+  packed: PackedProblem,
+  setup: FrontierSetup,
+  incumbent: Int32Array,
+): FrontierEngine {
   return {
     path: 'frontier',
     boundedSteps: false,

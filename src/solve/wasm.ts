@@ -163,7 +163,9 @@ async function sourceBytes(source: WasmSource, field: string): Promise<ArrayBuff
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   } catch (err) {
-    throw new InvalidValueError(`${field} (${source.href.slice(0, 200)}) could not be read: ${messageOf(err)}`, { cause: err });
+    throw new InvalidValueError(`${field} (${source.href.slice(0, 200)}) could not be read: ${messageOf(err)}`, {
+      cause: err,
+    });
   }
 }
 
@@ -214,7 +216,10 @@ function instantiate(module: WebAssembly.Module): TaoExports {
   const imports = {
     env: {
       abort(message: number, file: number, line: number, column: number): never {
-        const text = memory === undefined ? '' : `${readAsString(memory, message)} at ${readAsString(memory, file)}:${line}:${column}`;
+        const text =
+          memory === undefined
+            ? ''
+            : `${readAsString(memory, message)} at ${readAsString(memory, file)}:${line}:${column}`;
         throw new WasmAbort(`abort: ${text}`);
       },
     },
@@ -298,7 +303,12 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
   #n = 0;
   #simd = true;
   /** f64 and i32 views over the whole memory, and the layout table's i32 index; rebuilt when memory grows. */
-  #whole: { readonly buffer: ArrayBuffer; readonly f64: Float64Array; readonly i32: Int32Array; readonly layout: number } | null = null;
+  #whole: {
+    readonly buffer: ArrayBuffer;
+    readonly f64: Float64Array;
+    readonly i32: Int32Array;
+    readonly layout: number;
+  } | null = null;
   /** The core DP's report (see coreReport in assembly/knapsack.ts), copied after each call (sized from the layout table). */
   #core = new Float64Array(0);
   /** Items of the last coreLoad. */
@@ -438,7 +448,8 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
     let states = 1;
     for (let b = 0; b < m; b++) states *= radix[b]!;
     if (keys.length !== n * m) throw new RangeError(`keys has ${keys.length} entries, expected ${n * m}`);
-    if (!Number.isSafeInteger(states) || states > 0x7fff_ffff) throw new RangeError(`${states} states do not fit the ABI`);
+    if (!Number.isSafeInteger(states) || states > 0x7fff_ffff)
+      throw new RangeError(`${states} states do not fit the ABI`);
     if (this.bytesNeeded(n, m, states) > MEMORY_CAP_BYTES) return false;
     const status = this.#call('denseReserve', (x) => x.denseReserve(n, m, states));
     if (status === 0) return false;
@@ -447,7 +458,8 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
     views.radix.set(radix);
     for (let j = 0; j < n; j++) views.weight[j] = weight[j]!;
     this.#keys(n * m).set(keys);
-    if (this.#call('denseBegin', (e) => e.denseBegin()) !== 0) throw new RangeError('denseBegin() found radix inconsistent with states');
+    if (this.#call('denseBegin', (e) => e.denseBegin()) !== 0)
+      throw new RangeError('denseBegin() found radix inconsistent with states');
     this.#n = n;
     return true;
   }
@@ -473,8 +485,10 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
     const n = input.qweight.length;
     const m = input.capacity.length;
     if (input.key.length !== n * m) throw new RangeError(`key has ${input.key.length} entries, expected ${n * m}`);
-    if (input.order.length !== n || input.incumbent.length !== n) throw new RangeError('order and incumbent need one entry per session');
-    if (input.slotNode.length !== m || input.classStart.length !== m) throw new RangeError('slotNode and classStart need one entry per node');
+    if (input.order.length !== n || input.incumbent.length !== n)
+      throw new RangeError('order and incumbent need one entry per session');
+    if (input.slotNode.length !== m || input.classStart.length !== m)
+      throw new RangeError('slotNode and classStart need one entry per node');
     const status = this.#call('frontierReserve', (x) => x.frontierReserve(n, m));
     if (status === 0) return DpStatus.memory;
     if (status !== 1) throw new RangeError(`frontierReserve(${n}, ${m}) rejected its arguments`);
@@ -487,7 +501,9 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
     views.incumbent.set(input.incumbent);
     this.#keys(n * m).set(input.key);
     this.#n = n;
-    const begun = this.#call('frontierBegin', (e) => e.frontierBegin(input.tailStart, input.creditScale, input.creditGrid));
+    const begun = this.#call('frontierBegin', (e) =>
+      e.frontierBegin(input.tailStart, input.creditScale, input.creditGrid),
+    );
     if (begun < 0) throw new RangeError(`frontierBegin rejected tailStart ${input.tailStart} for ${n} sessions`);
     return begun as DpStatus;
   }
@@ -537,9 +553,29 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
    * Starts the core DP on the loaded items, with caps on a layer's states and the history, the least list
    * it pairs and the states after which it asks for its ceiling; false when memory cannot grow.
    */
-  coreBegin(start: CoreStart, maxStates: number, maxHistory: number, pairStates: number, ceilingStates: number): boolean {
+  coreBegin(
+    start: CoreStart,
+    maxStates: number,
+    maxHistory: number,
+    pairStates: number,
+    ceilingStates: number,
+  ): boolean {
     const status = this.#call('coreBegin', (x) =>
-      x.coreBegin(this.#coreItems, start.b, start.cap, start.bw, start.bv, start.z, start.ceiling, start.bestH, start.bestW, maxStates, maxHistory, pairStates, ceilingStates),
+      x.coreBegin(
+        this.#coreItems,
+        start.b,
+        start.cap,
+        start.bw,
+        start.bv,
+        start.z,
+        start.ceiling,
+        start.bestH,
+        start.bestW,
+        maxStates,
+        maxHistory,
+        pairStates,
+        ceilingStates,
+      ),
     );
     if (status < 0) throw new RangeError(`coreBegin rejected its arguments (break item ${start.b})`);
     this.#coreReport();
@@ -581,7 +617,17 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
     const i32 = this.#memory().i32;
     const history = this.#core[2]! >>> 2;
     const bestH = this.#core[5]!;
-    return { z: this.#core[4]!, atCeiling: this.#core[8] === 1, bestH, bestW: this.#core[6]!, toggled: historyPath(bestH, (e) => i32[history + 2 * e]!, (e) => i32[history + 2 * e + 1]!) };
+    return {
+      z: this.#core[4]!,
+      atCeiling: this.#core[8] === 1,
+      bestH,
+      bestW: this.#core[6]!,
+      toggled: historyPath(
+        bestH,
+        (e) => i32[history + 2 * e]!,
+        (e) => i32[history + 2 * e + 1]!,
+      ),
+    };
   }
 
   /**
@@ -589,7 +635,14 @@ export class TaoKernel implements CoreDpKernel, SubsetSumKernel {
    * the items at positions 0..k-1, a skipped one (or one above `cap`) as `cap + 1`, which the fold passes
    * over, then starts the fold within `cap` and steps it.
    */
-  subsetBegin(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, skipped: Uint8Array | null, allowance: number): SubsetSumStatus {
+  subsetBegin(
+    items: ArrayLike<number>,
+    k: number,
+    w: ArrayLike<number>,
+    cap: number,
+    skipped: Uint8Array | null,
+    allowance: number,
+  ): SubsetSumStatus {
     const weight = this.#fixed().subsetWeight;
     if (k > weight.length) throw new RangeError(`${k} items do not fit the subset sums' weight region`);
     for (let x = 0; x < k; x++) {

@@ -49,22 +49,27 @@ export function problemArb(limits: Partial<ShapeLimits> = {}): fc.Arbitrary<Prob
         capacities: fc.array(capacity, { minLength: m, maxLength: m }),
         sessions: fc.array(session, { minLength: L.minSessions, maxLength: L.maxSessions }),
       })
-      .map(({ capacities, sessions }): Problem => ({
-        nodes: nodeIds.map((id, b) => ({ id, capacity: capacities[b]! })),
-        sessions: sessions.map((s, i): ProblemSession => {
-          const credit: Record<string, number> = {};
-          nodeIds.forEach((id, b) => {
-            const k = s.credit[b]!;
-            if (k !== 0 || !s.omitZeroCredits) credit[id] = k;
-          });
-          const out: ProblemSession = { id: `s${i}`, weight: s.weight, tokens: s.tokens, ready: s.ready, credit };
-          if (s.eligible !== null) return { ...out, eligible: nodeIds.filter((_, b) => s.eligible![b]) };
-          return out;
+      .map(
+        ({ capacities, sessions }): Problem => ({
+          nodes: nodeIds.map((id, b) => ({ id, capacity: capacities[b]! })),
+          sessions: sessions.map((s, i): ProblemSession => {
+            const credit: Record<string, number> = {};
+            nodeIds.forEach((id, b) => {
+              const k = s.credit[b]!;
+              if (k !== 0 || !s.omitZeroCredits) credit[id] = k;
+            });
+            const out: ProblemSession = { id: `s${i}`, weight: s.weight, tokens: s.tokens, ready: s.ready, credit };
+            if (s.eligible !== null) return { ...out, eligible: nodeIds.filter((_, b) => s.eligible![b]) };
+            return out;
+          }),
         }),
-      }));
+      );
   });
 }
 
-export function quantizedCaseArb(limits: Partial<ShapeLimits> = {}, quanta = [1, 2, 3, 4]): fc.Arbitrary<QuantizedCase> {
+export function quantizedCaseArb(
+  limits: Partial<ShapeLimits> = {},
+  quanta = [1, 2, 3, 4],
+): fc.Arbitrary<QuantizedCase> {
   return fc.record({ problem: problemArb(limits), quantum: fc.constantFrom(...quanta) });
 }

@@ -28,9 +28,25 @@ export function report(): BenchReport {
     command: 'tao bench',
     package: { name: 'tao-solver', version: '0.1.0' },
     wasm: { path: 'build/tao.wasm', sha256: null },
-    machine: { cpus: { model: 'c', count: 2 }, parallelism: 2, memoryGiB: 1, node: 'v20', os: { platform: 'linux', release: 'r', arch: 'x64' }, loadAverage1m: 0 },
+    machine: {
+      cpus: { model: 'c', count: 2 },
+      parallelism: 2,
+      memoryGiB: 1,
+      node: 'v20',
+      os: { platform: 'linux', release: 'r', arch: 'x64' },
+      loadAverage1m: 0,
+    },
     timing: { timer: 't', unit: 'ms', warmupIterations: 1, cycles: 1, pairedRepeats: 1, gcBetweenRuns: false },
-    workload: { settings: [...SETTING_NAMES], window: 'steady-state', seed: 1, count: 10, runners: ['wasm', 'pool'], solveOptions: { quantum: 1024, stateBudget: 1, deadlineMs: null }, highsSample: 0, corpora: {} },
+    workload: {
+      settings: [...SETTING_NAMES],
+      window: 'steady-state',
+      seed: 1,
+      count: 10,
+      runners: ['wasm', 'pool'],
+      solveOptions: { quantum: 1024, stateBudget: 1, deadlineMs: null },
+      highsSample: 0,
+      corpora: {},
+    },
     settings: SETTING_NAMES.map((s) => {
       const info = settingInfo(s);
       return {

@@ -5,7 +5,24 @@ export const int = (r: Rand, n: number): number => Math.floor(r() * n);
 export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[int(r, xs.length)]!;
 
 /** Strings that often break parsers and lookups: empty, prototype names, NUL, BOM, non-ASCII, long. */
-export const STRINGS = ['', 'a', 'b', 'n0', 's0', '__proto__', 'constructor', 'ds-16', 'sleep 5', 'bash', 'solve', 'auto', '\u0000', '\uFEFF', 'é', 'x'.repeat(300)];
+export const STRINGS = [
+  '',
+  'a',
+  'b',
+  'n0',
+  's0',
+  '__proto__',
+  'constructor',
+  'ds-16',
+  'sleep 5',
+  'bash',
+  'solve',
+  'auto',
+  '\u0000',
+  '\uFEFF',
+  'é',
+  'x'.repeat(300),
+];
 /** Numbers at the package's limits and past them. */
 export const NUMBERS = [0, 1, -1, 0.5, 16, 64, 4096, 4097, 2 ** 32, 2 ** 53, 1e308, -0, Number.MAX_SAFE_INTEGER];
 

@@ -3,7 +3,12 @@
  * points (`src/index.ts`, `src/internals.ts`, `src/sim/index.ts`), re-exported from where it lives. A
  * module that moves changes its line here, not the tests. Test-only: nothing in src/ imports it.
  */
-export { type GateSolver, loadBaselineSolver, readBaselineBuild, writeBaselineBuild } from '../../src/bench/baseline-build.js';
+export {
+  type GateSolver,
+  loadBaselineSolver,
+  readBaselineBuild,
+  writeBaselineBuild,
+} from '../../src/bench/baseline-build.js';
 export { bruteForceValue } from '../../src/bench/brute-force.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
@@ -18,14 +23,45 @@ export { NEAR_FITTING, nearFittingProblem } from '../../src/bench/families/near-
 export { SINGLE_CREDIT } from '../../src/bench/families/single-credit.js';
 export { SPREAD_CREDIT } from '../../src/bench/families/spread-credit.js';
 export { type FamilyCorpus, readFamilyCorpora } from '../../src/bench/family-corpus.js';
-export { describeProblems, FAMILY_REPORT_SCHEMA_VERSION, type FamilyRunOptions, type GroupReport, runFamilies } from '../../src/bench/family-run.js';
+export {
+  describeProblems,
+  FAMILY_REPORT_SCHEMA_VERSION,
+  type FamilyRunOptions,
+  type GroupReport,
+  runFamilies,
+} from '../../src/bench/family-run.js';
 export { formatFamilyMarkdown, goalMisses } from '../../src/bench/family-table.js';
-export { type BenchOptions, defaultBenchOptions, defaultGateThresholds, FAMILY_GOALS, PAIRED_GATE } from '../../src/bench/options.js';
-export { geometricInterval, judgePaired, measurePaired, type PairedGroupResult, type SolveFn } from '../../src/bench/paired.js';
-export { type BenchReport, REPORT_SCHEMA_VERSION, reportToJson, type RunnerReport, type SettingReport, withoutSamples } from '../../src/bench/report.js';
+export {
+  type BenchOptions,
+  defaultBenchOptions,
+  defaultGateThresholds,
+  FAMILY_GOALS,
+  PAIRED_GATE,
+} from '../../src/bench/options.js';
+export {
+  geometricInterval,
+  judgePaired,
+  measurePaired,
+  type PairedGroupResult,
+  type SolveFn,
+} from '../../src/bench/paired.js';
+export {
+  type BenchReport,
+  REPORT_SCHEMA_VERSION,
+  reportToJson,
+  type RunnerReport,
+  type SettingReport,
+  withoutSamples,
+} from '../../src/bench/report.js';
 export { HEAVY_CELLS, pairedRatio, runBench, type Solved } from '../../src/bench/run.js';
 export { type Runner } from '../../src/bench/runners.js';
-export { PAPER_TABLE9, parseSettings, SETTING_NAMES as BENCH_SETTING_NAMES, settingInfo, type SettingName } from '../../src/bench/settings.js';
+export {
+  PAPER_TABLE9,
+  parseSettings,
+  SETTING_NAMES as BENCH_SETTING_NAMES,
+  settingInfo,
+  type SettingName,
+} from '../../src/bench/settings.js';
 export { summarize } from '../../src/bench/stats.js';
 export { renderSvg } from '../../src/bench/svg.js';
 export { formatMarkdown, formatTable } from '../../src/bench/table.js';
@@ -45,16 +81,43 @@ export { decayCredit, evaluate } from '../../src/evaluate/evaluate.js';
 export { defaultEvaluateOptions, type EvaluateOptions, resolveEvaluateOptions } from '../../src/evaluate/options.js';
 export { bernsteinBound, durationStats } from '../../src/evaluate/readiness/bernstein.js';
 export { defaultPredictorOptions, resolvePredictorOptions } from '../../src/evaluate/readiness/options.js';
-export { type CompletedCall, type CompletedToolCall, ReadinessPredictor, type ReadinessSource } from '../../src/evaluate/readiness/predictor.js';
+export {
+  type CompletedCall,
+  type CompletedToolCall,
+  ReadinessPredictor,
+  type ReadinessSource,
+} from '../../src/evaluate/readiness/predictor.js';
 export { predictReport } from '../../src/evaluate/readiness/report.js';
 export { parseSleep } from '../../src/evaluate/readiness/sleep.js';
 export { sessionSignature } from '../../src/evaluate/signature.js';
-export { type CacheObservation, type Snapshot, type SnapshotSession, type ToolCall } from '../../src/evaluate/snapshot.js';
+export {
+  type CacheObservation,
+  type Snapshot,
+  type SnapshotSession,
+  type ToolCall,
+} from '../../src/evaluate/snapshot.js';
 export { validateSnapshot } from '../../src/evaluate/validate-snapshot.js';
-export { MAX_COMMAND_LENGTH, MAX_CORPUS_BYTES, MAX_INPUT_BYTES, MAX_NODES, MAX_PREDICTOR_HISTORY_SLOTS, MAX_SESSIONS, MAX_STATE_BUDGET, MAX_U32, MEMORY_CAP_BYTES } from '../../src/limits.js';
+export {
+  MAX_COMMAND_LENGTH,
+  MAX_CORPUS_BYTES,
+  MAX_INPUT_BYTES,
+  MAX_NODES,
+  MAX_PREDICTOR_HISTORY_SLOTS,
+  MAX_SESSIONS,
+  MAX_STATE_BUDGET,
+  MAX_U32,
+  MEMORY_CAP_BYTES,
+} from '../../src/limits.js';
 export { createPlanner, estimateCells, estimateWork, solverBackend } from '../../src/planner/backend.js';
 export { LatencyHistogram } from '../../src/planner/histogram.js';
-export { IN_THREAD_MAX_CELLS, IN_THREAD_MAX_WORK, Planner, type PlannerBackend, resolvePlannerOptions, type SubmitResult } from '../../src/planner/planner.js';
+export {
+  IN_THREAD_MAX_CELLS,
+  IN_THREAD_MAX_WORK,
+  Planner,
+  type PlannerBackend,
+  resolvePlannerOptions,
+  type SubmitResult,
+} from '../../src/planner/planner.js';
 export { revalidate, signaturesOf } from '../../src/planner/revalidate.js';
 export { AdaptiveRoute, ROUTE } from '../../src/planner/route.js';
 export { defaultPoolOptions, resolvePoolOptions } from '../../src/pool/options.js';
@@ -74,10 +137,26 @@ export { greedyByTriple } from '../../src/sim/policies/greedy-triple.js';
 export { createPolicy } from '../../src/sim/policies/index.js';
 export { createRoundRobin } from '../../src/sim/policies/round-robin.js';
 export { pauseUntilSafe } from '../../src/sim/policies/sticky.js';
-export { ablate, boundedSnapshot, defaultTaoBoundedParams, resolveTaoBoundedParams, TAO_BOUNDED_VARIANTS } from '../../src/sim/policies/tao-bounded.js';
+export {
+  ablate,
+  boundedSnapshot,
+  defaultTaoBoundedParams,
+  resolveTaoBoundedParams,
+  TAO_BOUNDED_VARIANTS,
+} from '../../src/sim/policies/tao-bounded.js';
 export { createTaoPolicy, defaultTaoParams, type TaoVariant } from '../../src/sim/policies/tao.js';
 export { createThunderAgent, defaultThunderAgentParams } from '../../src/sim/policies/thunderagent.js';
-export { type Admission, type AdmittedSession, type NodeView, type Policy, POLICY_NAMES, type PolicyName, type PooledSession, type ProblemTick, type SchedulerView } from '../../src/sim/policy.js';
+export {
+  type Admission,
+  type AdmittedSession,
+  type NodeView,
+  type Policy,
+  POLICY_NAMES,
+  type PolicyName,
+  type PooledSession,
+  type ProblemTick,
+  type SchedulerView,
+} from '../../src/sim/policy.js';
 export { isNonTrivial, type RecordedProblem, recordLine, recordProblems } from '../../src/sim/record.js';
 export { Rng } from '../../src/sim/rng.js';
 export { defaultSimulateOptions, runOnce, simulate } from '../../src/sim/run.js';
@@ -91,7 +170,13 @@ export { compareToBaseline, pairedDifference } from '../../src/sim/summary.js';
 export { niceTicks, runningRequestsSvg, type SweepPoint, sweepSvg } from '../../src/sim/svg.js';
 export { expandGrid, sweep } from '../../src/sim/sweep.js';
 export { formatMarkdownTable, formatSummaryTable } from '../../src/sim/table.js';
-export { CLAUDE_CODE_PROFILE, DECODE_HEAVY_PROFILE, generateTask, SWE_BENCH_PROFILE, type WorkloadProfile } from '../../src/sim/workload.js';
+export {
+  CLAUDE_CODE_PROFILE,
+  DECODE_HEAVY_PROFILE,
+  generateTask,
+  SWE_BENCH_PROFILE,
+  type WorkloadProfile,
+} from '../../src/sim/workload.js';
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
 export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
 export { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../../src/solve/credit-level.js';
@@ -100,15 +185,52 @@ export { frontierInput, frontierSetup } from '../../src/solve/frontier.js';
 export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
 export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/knapsack.js';
 export { cardinalityCeiling } from '../../src/solve/mkp/cardinality.js';
-export { ceilRatio, floorRatio, knapsack, type KnapsackAnswer, KnapsackScratch, movesBeyondReach, REFILL_WINDOW } from '../../src/solve/mkp/knapsack.js';
+export {
+  ceilRatio,
+  floorRatio,
+  knapsack,
+  type KnapsackAnswer,
+  KnapsackScratch,
+  movesBeyondReach,
+  REFILL_WINDOW,
+} from '../../src/solve/mkp/knapsack.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
 export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../../src/solve/mkp/regroup.js';
-export { type MkpOutcome, noCounters, regroupPlan, searchMultipleKnapsack, SPLIT_BITSET_ROOM, TIGHTEN_MAX_CAPACITY } from '../../src/solve/mkp/search.js';
-export { maxSubsetSum, SUBSET_SUM_KERNEL_MAX_BYTES, SUBSET_SUM_MAX_CAPACITY, SUBSET_SUM_WINDOW, type SubsetSum, SubsetSumScratch, WINDOW_GROWTH } from '../../src/solve/mkp/subset-sum.js';
+export {
+  type MkpOutcome,
+  noCounters,
+  regroupPlan,
+  searchMultipleKnapsack,
+  SPLIT_BITSET_ROOM,
+  TIGHTEN_MAX_CAPACITY,
+} from '../../src/solve/mkp/search.js';
+export {
+  maxSubsetSum,
+  SUBSET_SUM_KERNEL_MAX_BYTES,
+  SUBSET_SUM_MAX_CAPACITY,
+  SUBSET_SUM_WINDOW,
+  type SubsetSum,
+  SubsetSumScratch,
+  WINDOW_GROWTH,
+} from '../../src/solve/mkp/subset-sum.js';
 export { nodeIndependentValues } from '../../src/solve/mkp/values.js';
-export { defaultSolveOptions, type ResolvedSolveOptions, resolveSolveOptions, type SolveOptions } from '../../src/solve/options.js';
+export {
+  defaultSolveOptions,
+  type ResolvedSolveOptions,
+  resolveSolveOptions,
+  type SolveOptions,
+} from '../../src/solve/options.js';
 export { weightOrder } from '../../src/solve/orders.js';
-export { bestCredits, keyScales, nodesKept, type PackedProblem, packedTransferList, packProblem, sessionsKept, unpackNodes } from '../../src/solve/pack.js';
+export {
+  bestCredits,
+  keyScales,
+  nodesKept,
+  type PackedProblem,
+  packedTransferList,
+  packProblem,
+  sessionsKept,
+  unpackNodes,
+} from '../../src/solve/pack.js';
 export { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from '../../src/solve/pipeline/run-dp.js';
 export { STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
@@ -122,4 +244,11 @@ export { fractionalUpper, FrontierTwin, solveFrontierReference } from '../../src
 export { validateProblem } from '../../src/solve/validate.js';
 export { ABI_FUNCTIONS, moduleExportNames, moduleLimits, TaoKernel } from '../../src/solve/wasm.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
-export { type Assignment, type Plan, type PlanValue, type Problem, type ProblemSession, type SolvePath } from '../../src/types.js';
+export {
+  type Assignment,
+  type Plan,
+  type PlanValue,
+  type Problem,
+  type ProblemSession,
+  type SolvePath,
+} from '../../src/types.js';

@@ -14,7 +14,9 @@ export type SchemaName = 'problem' | 'plan' | 'snapshot' | 'predictor' | 'reques
 /** Every schema file by name, and a compiled validator of each. */
 export function loadSchemas(): { files: string[]; validate: Record<SchemaName, ValidateFunction> } {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   for (const f of files) ajv.addSchema(JSON.parse(readFileSync(new URL(f, SCHEMA_DIR), 'utf8')) as object);
   const get = (name: SchemaName): ValidateFunction => {
     const v = ajv.getSchema(`${SCHEMA_BASE}${name}.schema.json`);

@@ -14,14 +14,22 @@ export function twinNodes(problem: Problem, pick: readonly boolean[]): Problem {
     for (const n of twinned) if (s.credit?.[n.id] !== undefined) credit[`${n.id}t`] = s.credit[n.id]!;
     const out: ProblemSession = { ...s, credit };
     if (s.eligible === undefined) return out;
-    return { ...out, eligible: [...s.eligible, ...twinned.filter((n) => s.eligible!.includes(n.id)).map((n) => `${n.id}t`)] };
+    return {
+      ...out,
+      eligible: [...s.eligible, ...twinned.filter((n) => s.eligible!.includes(n.id)).map((n) => `${n.id}t`)],
+    };
   });
   return { nodes, sessions };
 }
 
 /** The problem with its first node twinned when `twins` is set, else the problem itself. */
 export function twinFirstNode(problem: Problem, twins: boolean): Problem {
-  return twins ? twinNodes(problem, problem.nodes.map((_, b) => b === 0)) : problem;
+  return twins
+    ? twinNodes(
+        problem,
+        problem.nodes.map((_, b) => b === 0),
+      )
+    : problem;
 }
 
 /** The problem with at least one node twinned (up to all of them). */

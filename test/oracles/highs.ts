@@ -43,7 +43,15 @@ export function highsOptimum(highs: HighsInstance, problem: Problem, quantum: nu
     nodes.forEach((node, b) => {
       if (s.eligible !== undefined && !s.eligible.includes(node.id)) return;
       if (w > cap[b]!) return;
-      vars.push({ name: `x_${i}_${b}`, i, b, w, credit: s.credit?.[node.id] ?? 0, ready: s.ready ? 1 : 0, tokens: s.tokens });
+      vars.push({
+        name: `x_${i}_${b}`,
+        i,
+        b,
+        w,
+        credit: s.credit?.[node.id] ?? 0,
+        ready: s.ready ? 1 : 0,
+        tokens: s.tokens,
+      });
     });
   });
   if (vars.length === 0) return { credit: 0, ready: 0, tokens: 0 };
@@ -80,6 +88,9 @@ export function highsOptimum(highs: HighsInstance, problem: Problem, quantum: nu
   const readySum = sum((v) => v.ready);
   const credit = stage(creditSum, []);
   const ready = stage(readySum, [`fix_credit: ${creditSum} >= ${credit}`]);
-  const tokens = stage(sum((v) => v.tokens), [`fix_credit: ${creditSum} >= ${credit}`, `fix_ready: ${readySum} >= ${ready}`]);
+  const tokens = stage(
+    sum((v) => v.tokens),
+    [`fix_credit: ${creditSum} >= ${credit}`, `fix_ready: ${readySum} >= ${ready}`],
+  );
   return { credit, ready, tokens };
 }

@@ -4,7 +4,11 @@
  */
 
 /** Best value of a subset of items within cap, and how many subsets attain it, by enumeration. */
-export function enumerateKnapsack(w: readonly number[], p: readonly number[], cap: number): { value: number; count: number } {
+export function enumerateKnapsack(
+  w: readonly number[],
+  p: readonly number[],
+  cap: number,
+): { value: number; count: number } {
   let value = 0;
   let count = 0;
   for (let mask = 0; mask < 1 << w.length; mask++) {

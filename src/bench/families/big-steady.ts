@@ -14,11 +14,14 @@ import { sizeGroups, type Family } from './family.js';
 export const BIG_STEADY = Object.freeze({ roomSessions: [1, 4] } as const);
 
 export function bigSteadyProblem(seed: number, groupIndex: number, m: number, n: number, index: number): Problem {
-  return clusterTick(instanceRng(seed, 6, groupIndex, index), m, n, (rng, ids, sessions) => roomInSessions(rng, ids, sessions, ...BIG_STEADY.roomSessions));
+  return clusterTick(instanceRng(seed, 6, groupIndex, index), m, n, (rng, ids, sessions) =>
+    roomInSessions(rng, ids, sessions, ...BIG_STEADY.roomSessions),
+  );
 }
 
 export const bigSteadyFamily: Family = {
   name: 'big-steady',
-  description: 'big clusters in steady state: 2-64 nodes x 64-4096 waiting (sessions as in burst), room for 1-4 sessions per node',
+  description:
+    'big clusters in steady state: 2-64 nodes x 64-4096 waiting (sessions as in burst), room for 1-4 sessions per node',
   groups: sizeGroups('big-steady', CLUSTER.sizes, bigSteadyProblem),
 };

@@ -17,7 +17,10 @@ export const BURST = Object.freeze({ roomShare: 0.4, spread: [0.75, 1.25] } as c
 
 function burstRoom(rng: Rng, ids: readonly string[], sessions: readonly ProblemSession[]): ProblemNode[] {
   const weight = sessions.reduce((a, s) => a + s.weight, 0);
-  return ids.map((id) => ({ id, capacity: Math.round(((BURST.roomShare * weight) / ids.length) * uniform(rng, ...BURST.spread)) }));
+  return ids.map((id) => ({
+    id,
+    capacity: Math.round(((BURST.roomShare * weight) / ids.length) * uniform(rng, ...BURST.spread)),
+  }));
 }
 
 export function burstProblem(seed: number, groupIndex: number, m: number, n: number, index: number): Problem {
@@ -27,6 +30,6 @@ export function burstProblem(seed: number, groupIndex: number, m: number, n: num
 export const burstFamily: Family = {
   name: 'burst',
   description:
-    'big clusters after a burst: 2-64 nodes x 64-4096 waiting (contexts 3k-90k, 70% credited on their last node, 30% ready), room for ~40% of the pool\'s weight',
+    "big clusters after a burst: 2-64 nodes x 64-4096 waiting (contexts 3k-90k, 70% credited on their last node, 30% ready), room for ~40% of the pool's weight",
   groups: sizeGroups('burst', CLUSTER.sizes, burstProblem),
 };

@@ -38,7 +38,8 @@ export function clusterSessions(rng: Rng, ids: readonly string[], n: number): Pr
     const tokens = between(rng, CLUSTER.tokens[0], CLUSTER.tokens[1]);
     const ready = rng.float() < CLUSTER.readyRate;
     const s: ProblemSession = { id: `s${i}`, weight: tokens + RESERVE, tokens, ready };
-    if (rng.float() < CLUSTER.creditedRate) return { ...s, credit: { [ids[rng.int(ids.length)] as string]: drawCredit(rng, tokens) } };
+    if (rng.float() < CLUSTER.creditedRate)
+      return { ...s, credit: { [ids[rng.int(ids.length)] as string]: drawCredit(rng, tokens) } };
     return s;
   });
 }

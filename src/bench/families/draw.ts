@@ -59,7 +59,13 @@ export function drawSessions(rng: Rng, n: number, readyRate: number): ProblemSes
 }
 
 /** Nodes whose room holds `lo`..`hi` (uniform, real) sessions of the pool's mean weight each. */
-export function roomInSessions(rng: Rng, ids: readonly string[], sessions: readonly ProblemSession[], lo: number, hi: number): ProblemNode[] {
+export function roomInSessions(
+  rng: Rng,
+  ids: readonly string[],
+  sessions: readonly ProblemSession[],
+  lo: number,
+  hi: number,
+): ProblemNode[] {
   const mean = sessions.reduce((a, s) => a + s.weight, 0) / Math.max(1, sessions.length);
   return ids.map((id) => ({ id, capacity: Math.round(uniform(rng, lo, hi) * mean) }));
 }

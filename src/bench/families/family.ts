@@ -80,7 +80,10 @@ export function sizeGroups(
 }
 
 /** One group per paper setting at the default quantum, its problems from `generate`. */
-export function settingGroups(family: string, generate: (setting: SettingName, seed: number, count: number) => Promise<Problem[]>): FamilyGroup[] {
+export function settingGroups(
+  family: string,
+  generate: (setting: SettingName, seed: number, count: number) => Promise<Problem[]>,
+): FamilyGroup[] {
   return SETTING_NAMES.map((setting) => ({
     family,
     name: setting,

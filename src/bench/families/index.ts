@@ -15,7 +15,17 @@ import { warmUpFamily } from './warm-up.js';
 
 export { groupKey, type Family, type FamilyGroup } from './family.js';
 
-export const FAMILIES: readonly Family[] = [singleCreditFamily, spreadCreditFamily, nearFittingFamily, largeFamily, mkpFamily, steadyStateFamily, warmUpFamily, burstFamily, bigSteadyFamily];
+export const FAMILIES: readonly Family[] = [
+  singleCreditFamily,
+  spreadCreditFamily,
+  nearFittingFamily,
+  largeFamily,
+  mkpFamily,
+  steadyStateFamily,
+  warmUpFamily,
+  burstFamily,
+  bigSteadyFamily,
+];
 
 export const FAMILY_NAMES = FAMILIES.map((f) => f.name);
 

@@ -11,7 +11,12 @@ import { instanceRng } from './draw.js';
 import { nodeCountGroups, type Family } from './family.js';
 import { spreadTick } from './spread-credit.js';
 
-export const LARGE = Object.freeze({ nodes: [8, 16], sessions: [200, 500], readyRate: [0.3, 0.7], roomSessions: [1, 4] } as const);
+export const LARGE = Object.freeze({
+  nodes: [8, 16],
+  sessions: [200, 500],
+  readyRate: [0.3, 0.7],
+  roomSessions: [1, 4],
+} as const);
 
 export function largeProblem(seed: number, groupIndex: number, m: number, index: number): Problem {
   return spreadTick(instanceRng(seed, 3, groupIndex, index), m, LARGE);

@@ -48,7 +48,14 @@ function profit(rng: Rng, cls: MkpClass, w: number): number {
   }
 }
 
-export function mkpProblem(seed: number, groupIndex: number, cls: MkpClass, n: number, m: number, index: number): Problem {
+export function mkpProblem(
+  seed: number,
+  groupIndex: number,
+  cls: MkpClass,
+  n: number,
+  m: number,
+  index: number,
+): Problem {
   const rng = instanceRng(seed, 4, groupIndex, index);
   const ids = nodeIds(m);
   const items = Array.from({ length: n }, () => {
@@ -65,13 +72,20 @@ export function mkpProblem(seed: number, groupIndex: number, cls: MkpClass, n: n
   } while ((caps[m - 1] as number) < lo);
   return {
     nodes: ids.map((id, i) => ({ id, capacity: caps[i] as number })),
-    sessions: items.map((x, j) => ({ id: `i${j}`, weight: x.w, tokens: 0, ready: false, credit: Object.fromEntries(ids.map((id) => [id, x.p])) })),
+    sessions: items.map((x, j) => ({
+      id: `i${j}`,
+      weight: x.w,
+      tokens: 0,
+      ready: false,
+      credit: Object.fromEntries(ids.map((id) => [id, x.p])),
+    })),
   };
 }
 
 export const mkpFamily: Family = {
   name: 'mkp',
-  description: 'standard multiple-knapsack classes (weights 10..1000; uncorrelated, weak, strong, subset-sum profits; capacities ~W/2 split), quantum 1',
+  description:
+    'standard multiple-knapsack classes (weights 10..1000; uncorrelated, weak, strong, subset-sum profits; capacities ~W/2 split), quantum 1',
   groups: MKP_CLASSES.flatMap((cls, ci) =>
     MKP.sizes.map(
       ([n, m], si): FamilyGroup => ({
@@ -79,7 +93,8 @@ export const mkpFamily: Family = {
         name: `${cls}-${n}x${m}`,
         nodes: m,
         quantum: 1,
-        generate: async (seed, count) => Array.from({ length: count }, (_, i) => mkpProblem(seed, ci * MKP.sizes.length + si, cls, n, m, i)),
+        generate: async (seed, count) =>
+          Array.from({ length: count }, (_, i) => mkpProblem(seed, ci * MKP.sizes.length + si, cls, n, m, i)),
       }),
     ),
   ),

@@ -12,11 +12,21 @@ import type { Problem } from '../../types.js';
 import { between, drawSessions, instanceRng, nodeIds, uniform } from './draw.js';
 import { nodeCountGroups, type Family } from './family.js';
 
-export const NEAR_FITTING = Object.freeze({ nodes: [1, 2, 4], sessions: [40, 120], readyRate: [0.3, 0.7], demandOverRoom: [1.02, 1.3], share: [0.5, 1.5] } as const);
+export const NEAR_FITTING = Object.freeze({
+  nodes: [1, 2, 4],
+  sessions: [40, 120],
+  readyRate: [0.3, 0.7],
+  demandOverRoom: [1.02, 1.3],
+  share: [0.5, 1.5],
+} as const);
 
 export function nearFittingProblem(seed: number, groupIndex: number, m: number, index: number): Problem {
   const rng = instanceRng(seed, 2, groupIndex, index);
-  const sessions = drawSessions(rng, between(rng, NEAR_FITTING.sessions[0], NEAR_FITTING.sessions[1]), uniform(rng, ...NEAR_FITTING.readyRate));
+  const sessions = drawSessions(
+    rng,
+    between(rng, NEAR_FITTING.sessions[0], NEAR_FITTING.sessions[1]),
+    uniform(rng, ...NEAR_FITTING.readyRate),
+  );
   const demand = sessions.reduce((a, s) => a + s.weight, 0);
   const room = demand / uniform(rng, ...NEAR_FITTING.demandOverRoom);
   const shares = nodeIds(m).map(() => uniform(rng, ...NEAR_FITTING.share));

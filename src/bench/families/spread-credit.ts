@@ -22,7 +22,13 @@ export const SPREAD_CREDIT = Object.freeze({
 } as const);
 
 /** Credits `s` on k random distinct nodes of `ids` (k in [1, min(maxNodes, m)]), or not at all with probability `uncredited`. */
-export function spreadCredit(rng: Rng, s: ProblemSession, ids: readonly string[], uncredited: number, maxNodes: number): void {
+export function spreadCredit(
+  rng: Rng,
+  s: ProblemSession,
+  ids: readonly string[],
+  uncredited: number,
+  maxNodes: number,
+): void {
   if (rng.float() < uncredited) return;
   const k = between(rng, 1, Math.min(maxNodes, ids.length));
   const pool = [...ids];
@@ -44,7 +50,11 @@ export interface SpreadShape {
 /** A tick with credit spread as in SPREAD_CREDIT, of the given shape, on `m` nodes. */
 export function spreadTick(rng: Rng, m: number, shape: SpreadShape): Problem {
   const ids = nodeIds(m);
-  const sessions = drawSessions(rng, between(rng, shape.sessions[0], shape.sessions[1]), uniform(rng, ...shape.readyRate));
+  const sessions = drawSessions(
+    rng,
+    between(rng, shape.sessions[0], shape.sessions[1]),
+    uniform(rng, ...shape.readyRate),
+  );
   for (const s of sessions) spreadCredit(rng, s, ids, SPREAD_CREDIT.uncredited, SPREAD_CREDIT.maxCreditNodes);
   return { nodes: roomInSessions(rng, ids, sessions, ...shape.roomSessions), sessions };
 }

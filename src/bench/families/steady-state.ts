@@ -23,7 +23,11 @@ export async function steadyStateProblems(setting: SettingName, seed: number, co
     let seen = 0;
     let taken = 0;
     if (want === 0) continue;
-    for await (const r of recordProblems(setting, { seed: seed + k, count: Number.MAX_SAFE_INTEGER, minSessions: STEADY_STATE.minSessions })) {
+    for await (const r of recordProblems(setting, {
+      seed: seed + k,
+      count: Number.MAX_SAFE_INTEGER,
+      minSessions: STEADY_STATE.minSessions,
+    })) {
       if (r.time <= STEADY_STATE.warmUpSec) continue;
       if (seen++ % STEADY_STATE.stride !== 0) continue;
       out.push(r.problem);

@@ -10,7 +10,11 @@ import { simulatorSource } from '../sim-source.js';
 import { settingGroups, type Family } from './family.js';
 
 /** Where the pinned warm-up corpora live and where recorded ones are cached. */
-export const WARM_UP = Object.freeze({ corpusDir: 'bench/corpus/warm-up', cacheDir: '.bench-cache', pinnedCount: 200 } as const);
+export const WARM_UP = Object.freeze({
+  corpusDir: 'bench/corpus/warm-up',
+  cacheDir: '.bench-cache',
+  pinnedCount: 200,
+} as const);
 
 export const warmUpFamily: Family = {
   name: 'warm-up',
@@ -18,7 +22,12 @@ export const warmUpFamily: Family = {
   // The pinned corpora hold WARM_UP.pinnedCount problems: read them whole and take the first `count`.
   groups: settingGroups('warm-up', async (setting, seed, count) => {
     const n = Math.max(count, WARM_UP.pinnedCount);
-    const corpus = await loadCorpus(simulatorSource('warm-up'), setting, { seed, count: n, cacheDir: WARM_UP.cacheDir, readDirs: [WARM_UP.corpusDir] });
+    const corpus = await loadCorpus(simulatorSource('warm-up'), setting, {
+      seed,
+      count: n,
+      cacheDir: WARM_UP.cacheDir,
+      readDirs: [WARM_UP.corpusDir],
+    });
     return corpus.problems.slice(0, count);
   }),
 };

@@ -3,11 +3,7 @@
  * anything is built: a JSON that fails here never yields a half-restored predictor.
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import {
-  resolvePredictorOptions,
-  type PredictorOptions,
-  type ResolvedPredictorOptions,
-} from './options.js';
+import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import { finite, integerIn, anObject, isRecord, nonEmptyString, rejectUnknownKeys } from '../../checks.js';
 
 /** Tag of the persisted form. */
@@ -101,7 +97,9 @@ export function parsePredictorJSON(json: unknown, path = 'json'): PredictorJSON 
 
   if (!Array.isArray(json.tools)) throw new InvalidTypeError(`${path}.tools must be an array`);
   if (json.tools.length > options.maxTools) {
-    throw new InvalidValueError(`${path}.tools must have at most ${options.maxTools} entries (has ${json.tools.length})`);
+    throw new InvalidValueError(
+      `${path}.tools must have at most ${options.maxTools} entries (has ${json.tools.length})`,
+    );
   }
   const names = new Set<string>();
   const tools: ToolHistoryJSON[] = [];

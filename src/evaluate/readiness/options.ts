@@ -134,7 +134,9 @@ export function resolvePredictorOptions(
   if (o.maxTools !== undefined) out.maxTools = integerIn(o.maxTools, `${path}.maxTools`, 1, MAX_TOOLS);
   // Each tool history reserves `window` slots: the product, not each factor, bounds the memory.
   if (out.maxTools * out.window > MAX_PREDICTOR_HISTORY_SLOTS) {
-    throw new InvalidValueError(`${path}.maxTools * ${path}.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS} (is ${out.maxTools * out.window})`);
+    throw new InvalidValueError(
+      `${path}.maxTools * ${path}.window must be at most ${MAX_PREDICTOR_HISTORY_SLOTS} (is ${out.maxTools * out.window})`,
+    );
   }
   out.probeWindow = o.probeWindow === undefined ? out.horizon : positiveFinite(o.probeWindow, `${path}.probeWindow`);
   if (o.maxProbes !== undefined) out.maxProbes = integerIn(o.maxProbes, `${path}.maxProbes`, 0, MAX_PROBES);

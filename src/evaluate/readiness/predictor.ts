@@ -100,7 +100,14 @@ export interface CompletedToolCall {
 /** @deprecated The former name of `CompletedToolCall`. */
 export type CompletedCall = CompletedToolCall;
 
-const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', 'returnedAt', 'command', 'deadline', 'session']);
+const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'startedAt',
+  'returnedAt',
+  'command',
+  'deadline',
+  'session',
+]);
 
 /**
  * Checks a completed call; throws InvalidTypeError or InvalidValueError naming the path
@@ -108,7 +115,11 @@ const COMPLETED_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'startedAt', '
  * CompletedToolCall (`observe` itself reads only the fields it knows). Callers feeding a batch check every
  * call first, so that a bad one leaves the predictor untouched.
  */
-export function checkCompletedCall(call: unknown, path = 'call', strictKeys = false): asserts call is CompletedToolCall {
+export function checkCompletedCall(
+  call: unknown,
+  path = 'call',
+  strictKeys = false,
+): asserts call is CompletedToolCall {
   if (!isRecord(call)) throw new InvalidTypeError(`${path} must be ${anObject(call)}`);
   if (strictKeys) rejectUnknownKeys(call, COMPLETED_CALL_KEYS, path);
   nonEmptyString(call.name, `${path}.name`);
@@ -380,7 +391,14 @@ export class ReadinessPredictor implements ReadinessSource {
         if (!oldest.done) this.#probes.delete(oldest.value);
       }
       const until = now + o.probeWindow;
-      this.#probes.set(key, { name: tool.name, startedAt: s, count: 1, openedAt: now, until, next: s + 2 * (until - s) });
+      this.#probes.set(key, {
+        name: tool.name,
+        startedAt: s,
+        count: 1,
+        openedAt: now,
+        until,
+        next: s + 2 * (until - s),
+      });
       return true;
     }
     if (state.openedAt <= now && now < state.until) return true;

@@ -13,7 +13,13 @@
  * - When it returns, the call is observed (joins the histories unless its command holds a sleep).
  */
 import { InvalidTypeError, InvalidValueError } from '../../errors.js';
-import { checkCompletedCall, EVIDENCE_SOURCES, ReadinessPredictor, type CompletedToolCall, type EvidenceSource } from './predictor.js';
+import {
+  checkCompletedCall,
+  EVIDENCE_SOURCES,
+  ReadinessPredictor,
+  type CompletedToolCall,
+  type EvidenceSource,
+} from './predictor.js';
 import { resolvePredictorOptions, type PredictorOptions, type ResolvedPredictorOptions } from './options.js';
 import type { ToolCall } from '../snapshot.js';
 import { finite, anObject, isRecord, nonNegativeInteger, rejectUnknownKeys } from '../../checks.js';
@@ -179,7 +185,9 @@ export function predictReport(calls: readonly CompletedToolCall[], options?: Pre
   let ticksNeeded = 0;
   for (const c of calls) ticksNeeded += Math.ceil((c.returnedAt - c.startedAt) / tick);
   if (ticksNeeded > maxTicks) {
-    throw new InvalidValueError(`calls need ${ticksNeeded} ready decisions at tick ${tick} s, above options.maxTicks (${maxTicks})`);
+    throw new InvalidValueError(
+      `calls need ${ticksNeeded} ready decisions at tick ${tick} s, above options.maxTicks (${maxTicks})`,
+    );
   }
 
   const predictor = new ReadinessPredictor(po);

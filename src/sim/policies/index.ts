@@ -10,7 +10,12 @@ import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
 import { createDynamo } from './dynamo.js';
 import { createRoundRobin } from './round-robin.js';
 import { createTaoPolicy, defaultTaoParams, type TaoParams, type TaoVariant } from './tao.js';
-import { createTaoBoundedPolicy, defaultTaoBoundedParams, type TaoBoundedParams, type TaoBoundedVariant } from './tao-bounded.js';
+import {
+  createTaoBoundedPolicy,
+  defaultTaoBoundedParams,
+  type TaoBoundedParams,
+  type TaoBoundedVariant,
+} from './tao-bounded.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
 
 export interface PolicyContext {
@@ -30,7 +35,10 @@ export interface PolicyEntry {
 }
 
 /** What every policy on TAO's pipeline takes from the context: params, the solver, the recording hook. */
-function pipeline(name: string, ctx: PolicyContext): { params: TaoParams; deps: TaoDeps; onProblem?: (tick: ProblemTick) => void } {
+function pipeline(
+  name: string,
+  ctx: PolicyContext,
+): { params: TaoParams; deps: TaoDeps; onProblem?: (tick: ProblemTick) => void } {
   if (ctx.deps === undefined) throw new Error(`policy ${name} needs the solver: load it with loadTaoDeps()`);
   return {
     params: { ...defaultTaoParams, ...ctx.tao },
@@ -47,7 +55,11 @@ function bounded(variant: TaoBoundedVariant): PolicyEntry {
   return {
     needsSolver: true,
     create: (ctx) =>
-      createTaoBoundedPolicy({ variant, bounded: { ...defaultTaoBoundedParams, ...ctx.taoBounded }, ...pipeline(variant, ctx) }),
+      createTaoBoundedPolicy({
+        variant,
+        bounded: { ...defaultTaoBoundedParams, ...ctx.taoBounded },
+        ...pipeline(variant, ctx),
+      }),
   };
 }
 
@@ -68,10 +80,14 @@ export const POLICY_REGISTRY = Object.freeze({
   thunderagent: { needsSolver: false, create: () => createThunderAgent(defaultThunderAgentParams) },
   greedy: tao('greedy'),
   'round-robin': { needsSolver: false, create: (ctx) => createRoundRobin(ctx.setting.nodes.length) },
-  'cache-aware': { needsSolver: false, create: (ctx) => createCacheAware(ctx.setting.nodes.length, defaultCacheAwareParams) },
+  'cache-aware': {
+    needsSolver: false,
+    create: (ctx) => createCacheAware(ctx.setting.nodes.length, defaultCacheAwareParams),
+  },
   dynamo: {
     needsSolver: false,
-    create: (ctx) => createDynamo(ctx.setting.nodes.length, { overlapWeight: 1, blockSize: ctx.setting.engine.blockSize }),
+    create: (ctx) =>
+      createDynamo(ctx.setting.nodes.length, { overlapWeight: 1, blockSize: ctx.setting.engine.blockSize }),
   },
 } satisfies Record<string, PolicyEntry>);
 
@@ -85,13 +101,16 @@ export function isPolicyName(x: string): x is PolicyName {
 }
 
 /** Policies that build a solver Problem every tick. */
-export const PROBLEM_POLICIES: readonly PolicyName[] = Object.freeze(POLICY_NAMES.filter((n) => POLICY_REGISTRY[n].needsSolver));
+export const PROBLEM_POLICIES: readonly PolicyName[] = Object.freeze(
+  POLICY_NAMES.filter((n) => POLICY_REGISTRY[n].needsSolver),
+);
 
 export function needsDeps(name: PolicyName): boolean {
   return POLICY_REGISTRY[name].needsSolver;
 }
 
 export function createPolicy(name: PolicyName, ctx: PolicyContext): Policy {
-  if (!isPolicyName(name)) throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(name)}")`);
+  if (!isPolicyName(name))
+    throw new InvalidValueError(`policy must be one of ${POLICY_NAMES.join(', ')} (got "${String(name)}")`);
   return POLICY_REGISTRY[name].create(ctx);
 }

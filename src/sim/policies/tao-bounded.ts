@@ -17,7 +17,12 @@
  */
 import { checkOptionsObject } from '../../checks.js';
 import { InvalidTypeError } from '../../errors.js';
-import { boundedEvaluateOptions, resolveBoundedInto, type CreditSource, type ResolvedBoundedOptions } from '../../evaluate/bounded-options.js';
+import {
+  boundedEvaluateOptions,
+  resolveBoundedInto,
+  type CreditSource,
+  type ResolvedBoundedOptions,
+} from '../../evaluate/bounded-options.js';
 import type { CacheObservation, Snapshot, SnapshotSession } from '../../evaluate/snapshot.js';
 import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick, SchedulerView } from '../policy.js';
@@ -71,11 +76,15 @@ export const defaultTaoBoundedParams: Readonly<TaoBoundedParams> = Object.freeze
  * `p` checked field by field (a plain object of known keys, each as the evaluation option of the same
  * name) over the defaults; an error names `path` and the field.
  */
-export function resolveTaoBoundedParams(p: Partial<TaoBoundedParams> | undefined, path = 'options.taoBounded'): TaoBoundedParams {
+export function resolveTaoBoundedParams(
+  p: Partial<TaoBoundedParams> | undefined,
+  path = 'options.taoBounded',
+): TaoBoundedParams {
   if (p === undefined) return defaultTaoBoundedParams;
   checkOptionsObject(p, defaultTaoBoundedParams, path);
   const { eventAdmission, ...evaluateKnobs } = p;
-  if (eventAdmission !== undefined && typeof eventAdmission !== 'boolean') throw new InvalidTypeError(`${path}.eventAdmission must be a boolean`);
+  if (eventAdmission !== undefined && typeof eventAdmission !== 'boolean')
+    throw new InvalidTypeError(`${path}.eventAdmission must be a boolean`);
   const out: ResolvedBoundedOptions = { ...boundedEvaluateOptions, ...defaultTaoBoundedParams };
   resolveBoundedInto(evaluateKnobs, out, path);
   return Object.freeze({
@@ -113,7 +122,10 @@ export function boundedSnapshot(snapshot: Snapshot, view: SchedulerView, live: b
     if (pooled.pending) out = { ...out, waitingSince: pooled.issuedAt };
     if (live && s.cache !== undefined) {
       const cache = s.cache.map(
-        (o): CacheObservation => ({ ...o, live: Math.min(o.tokens, view.cachedTokens(pooled.index, nodeIndex.get(o.node)!)) }),
+        (o): CacheObservation => ({
+          ...o,
+          live: Math.min(o.tokens, view.cachedTokens(pooled.index, nodeIndex.get(o.node)!)),
+        }),
       );
       out = { ...out, cache };
     }

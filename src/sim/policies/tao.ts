@@ -52,7 +52,15 @@ import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 import { pauseUntilSafe } from './sticky.js';
 
-export type TaoVariant = 'tao' | 'tao-hold' | 'tao-sticky' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy';
+export type TaoVariant =
+  | 'tao'
+  | 'tao-hold'
+  | 'tao-sticky'
+  | 'tao-no-credit'
+  | 'tao-no-ready'
+  | 'tao-bfd'
+  | 'tao-ta-order'
+  | 'greedy';
 
 /** Where the evaluation's cache observations come from. */
 export type CreditSource = 'observed' | 'live';
@@ -130,7 +138,13 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
  * Which pooled sessions the Problem keeps: with `admissible: 'ready'`, those with an issued request or a
  * ready bit (for `tao-no-ready`, which has no readiness, issued requests only); every one with `'any'`.
  */
-function admissibleProblem(problem: Problem, evaluated: Problem, view: SchedulerView, admissible: Admissible, variant: TaoVariant): Problem {
+function admissibleProblem(
+  problem: Problem,
+  evaluated: Problem,
+  view: SchedulerView,
+  admissible: Admissible,
+  variant: TaoVariant,
+): Problem {
   if (admissible === 'any') return problem;
   const keep = new Set<string>();
   view.pool.forEach((p, i) => {
@@ -215,7 +229,8 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
 
   function decide(evaluated: Problem, problem: Problem): readonly Assignment[] {
     if (variant === 'greedy') return deps.spread(problem, greedyByTriple(problem), solveOptions);
-    if (variant === 'tao-bfd') return deps.spread(problem, deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments, solveOptions);
+    if (variant === 'tao-bfd')
+      return deps.spread(problem, deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments, solveOptions);
     const selected = solve(problem);
     if (!separatesPlacement(variant) || selected.length === 0) return selected;
     return solve(placementProblem(evaluated, new Set(selected.map((a) => a.session))));
@@ -226,14 +241,22 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   return {
     name: options.name ?? (variant satisfies PolicyName),
     lifecycle: sticky ? 'sticky' : 'interrupt',
-    ...(sticky ? { stickyReserve: params.reserve, rebalance: (view: SchedulerView) => pauseUntilSafe(view, params.reserve) } : {}),
+    ...(sticky
+      ? { stickyReserve: params.reserve, rebalance: (view: SchedulerView) => pauseUntilSafe(view, params.reserve) }
+      : {}),
     period: params.horizon,
     reactive: params.eventAdmission,
     stats,
     schedule(view: SchedulerView): readonly Admission[] {
       const snapshot = buildSnapshot(view, params.creditSource);
       const evaluated = deps.evaluate(options.snapshot?.(snapshot, view) ?? snapshot, predictor, evaluateOptions);
-      const problem = admissibleProblem(selectionProblem(variant, evaluated, view), evaluated, view, admissible, variant);
+      const problem = admissibleProblem(
+        selectionProblem(variant, evaluated, view),
+        evaluated,
+        view,
+        admissible,
+        variant,
+      );
       // Nothing admissible: no decision to make (and nothing to record).
       if (problem.sessions.length === 0) return [];
       onProblem?.({ tick: Math.round(view.time / params.horizon), time: view.time, problem });

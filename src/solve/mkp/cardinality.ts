@@ -33,7 +33,13 @@ export class CardinalityScratch {
 }
 
 /** The most of `items` (positions 0..k-1, ids into w) that fit `cap` together. */
-function mostThatFit(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, s: CardinalityScratch): number {
+function mostThatFit(
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  s: CardinalityScratch,
+): number {
   if (s.weights.length < k) s.weights = new Float64Array(Math.max(k, s.weights.length * 2));
   const ws = s.weights.subarray(0, k);
   for (let x = 0; x < k; x++) ws[x] = w[items[x]!]!;
@@ -58,7 +64,15 @@ interface Relaxed {
  * a sort: the items strictly more efficient than a pivot go in whole when they fit together, else the
  * break is among them; items as efficient as the pivot go in one by one.
  */
-function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, lambda: number, s: CardinalityScratch): Relaxed {
+function relaxation(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  cap: number,
+  lambda: number,
+  s: CardinalityScratch,
+): Relaxed {
   if (s.ids.length < k) {
     s.ids = new Int32Array(Math.max(k, s.ids.length * 2));
     s.eff = new Float64Array(s.ids.length);
@@ -103,7 +117,7 @@ function relaxation(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w
     count += a - lo;
     for (let x = a; x < b; x++) {
       const j = ids[x]!;
-      if (w[j]! > room) return { f: j, count: count + room / w[j]!, value: value + (pivot * room) };
+      if (w[j]! > room) return { f: j, count: count + room / w[j]!, value: value + pivot * room };
       room -= w[j]!;
       value += p[j]! - lambda;
       count++;
@@ -127,7 +141,16 @@ function swapEntries(ids: Int32Array, eff: Float64Array, i: number, j: number): 
  * ceiling(lambda, f) of the module comment (f = -1, when every item with q_j > 0 fits: mu = 0, lambda kmax
  * plus the sum of the positive q_j), or +Infinity where it is not exact.
  */
-function ceilingAt(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, kmax: number, lambda: number, f: number): number {
+function ceilingAt(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  cap: number,
+  kmax: number,
+  lambda: number,
+  f: number,
+): number {
   if (lambda * kmax >= EXACT) return Number.POSITIVE_INFINITY;
   if (f < 0) {
     let sum = lambda * kmax;

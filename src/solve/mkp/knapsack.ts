@@ -51,7 +51,6 @@ import { CardinalityScratch, cardinalityCeiling } from './cardinality.js';
 import { MkpHalt, type WorkMeter } from './meter.js';
 import { EXACT, UP } from '../exact.js';
 
-
 /**
  * ceil(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53 (the quotient corrected by
  * exact products), else an upper bound (the f64 product and quotient scaled by UP).
@@ -80,7 +79,14 @@ export function floorRatio(a: number, p: number, w: number): number {
  * or -1 when the bound is not used: a product reaches 2^53, a term is negative, or a term is 0 (then the
  * swap bound is no tighter than the Dantzig bound, as on items of equal efficiency).
  */
-function swapTerm(items: ArrayLike<number>, s: number, p: ArrayLike<number>, w: ArrayLike<number>, pAdd: number, wAdd: number): number {
+function swapTerm(
+  items: ArrayLike<number>,
+  s: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  pAdd: number,
+  wAdd: number,
+): number {
   let least = Number.POSITIVE_INFINITY;
   for (let x = 0; x <= s; x++) {
     const a = p[items[x]!]! * wAdd;
@@ -147,7 +153,16 @@ export class KnapsackScratch {
    * longer copies it), and where the core DP starts.
    */
   readonly answer = { value: 0, weight: 0, chosen: new Int32Array(256), count: 0 };
-  readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = { b: 0, cap: 0, bw: 0, bv: 0, z: 0, ceiling: 0, bestH: 0, bestW: 0 };
+  readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = {
+    b: 0,
+    cap: 0,
+    bw: 0,
+    bv: 0,
+    z: 0,
+    ceiling: 0,
+    bestH: 0,
+    bestW: 0,
+  };
   /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
   swapCuts = 0;
   /** The cardinality ceiling's working arrays. */
@@ -182,7 +197,11 @@ export class KnapsackScratch {
 
   /** Small enough to keep for the next solve. */
   get small(): boolean {
-    return this.sw.length <= RETAIN_STATES && this.hItem.length <= 4 * RETAIN_STATES && this.answer.chosen.length <= RETAIN_STATES;
+    return (
+      this.sw.length <= RETAIN_STATES &&
+      this.hItem.length <= 4 * RETAIN_STATES &&
+      this.answer.chosen.length <= RETAIN_STATES
+    );
   }
 
   /** Room for `n` history entries. */
@@ -259,7 +278,13 @@ export interface CoreDpKernel {
    * Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes
    * to the host; lists of `pairStates` states are paired; after `ceilingStates` states it asks for the ceiling.
    */
-  coreBegin(start: CoreStart, maxStates: number, maxHistory: number, pairStates: number, ceilingStates: number): boolean;
+  coreBegin(
+    start: CoreStart,
+    maxStates: number,
+    maxHistory: number,
+    pairStates: number,
+    ceilingStates: number,
+  ): boolean;
   /** After `ceiling`: lowers the ceiling to `ceiling`. */
   coreCeiling(ceiling: number): void;
   /** Layers within `allowance` units in all are paid for by the step itself (corePaid); the next one past it stops the step (`layer`). */
@@ -275,7 +300,9 @@ export interface CoreDpKernel {
 
 /** The memory-cap halt of the core DP. */
 function capHalt(): MkpHalt {
-  return new MkpHalt(`memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`);
+  return new MkpHalt(
+    `memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`,
+  );
 }
 
 /**
@@ -313,7 +340,8 @@ export function knapsack(
   // solution less one of its last REFILL_WINDOW items are reachable: states that cannot reach the best of
   // their values are dropped from the start (the DP still finds a set worth it).
   let gv = greedy(items, k, p, w, cap, b, bw, bv);
-  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--) gv = Math.max(gv, greedy(items, k, p, w, cap, b, bw - w[items[x]!]!, bv - p[items[x]!]!));
+  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--)
+    gv = Math.max(gv, greedy(items, k, p, w, cap, b, bw - w[items[x]!]!, bv - p[items[x]!]!));
   let z = Math.max(threshold, gv - 1);
   let bestH = -2;
   let bestW = 0;
@@ -331,14 +359,26 @@ export function knapsack(
   start.ceiling = rootBound;
   start.bestH = bestH;
   start.bestW = bestW;
-  const end = scratch.kernel === null ? coreDp(items, k, p, w, start, meter, scratch, counters) : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
+  const end =
+    scratch.kernel === null
+      ? coreDp(items, k, p, w, start, meter, scratch, counters)
+      : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
   if (end.atCeiling) counters.ceilingStops++;
   if (end.bestH === -2) return null;
   return answer(scratch, end.z, end.bestW, chosenSet(items, b, end.toggled, scratch));
 }
 
 /** The greedy completion from position `from` of a set weighing `fw`, worth `fv`: every later item that still fits; its value. */
-function greedy(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, cap: number, from: number, fw: number, fv: number): number {
+function greedy(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  cap: number,
+  from: number,
+  fw: number,
+  fv: number,
+): number {
   for (let x = from; x < k && fw < cap; x++) {
     const i = items[x]!;
     if (fw + w[i]! <= cap) {
@@ -397,7 +437,11 @@ function kernelDp(
   scratch: KnapsackScratch,
   counters: KnapsackCounters,
 ): CoreEnd {
-  if (!kernel.coreLoad(items, k, p, w) || !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY, PAIR_STATES, CEILING_STATES)) throw capHalt();
+  if (
+    !kernel.coreLoad(items, k, p, w) ||
+    !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY, PAIR_STATES, CEILING_STATES)
+  )
+    throw capHalt();
   try {
     for (;;) {
       // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
@@ -409,7 +453,8 @@ function kernelDp(
       }
       if (status === CoreStatus.done) break;
       if (status === CoreStatus.paused) meter.poll();
-      else if (status === CoreStatus.ceiling) kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
+      else if (status === CoreStatus.ceiling)
+        kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
       else if (status === CoreStatus.layer) {
         const { states, history } = kernel.corePending();
         meter.spend(states);
@@ -472,7 +517,16 @@ function heaviestWithin(sw: ArrayLike<number>, count: number, limit: number): nu
 }
 
 /** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
-function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>, start: CoreStart, meter: WorkMeter, scratch: KnapsackScratch, counters: KnapsackCounters): CoreEnd {
+function coreDp(
+  items: ArrayLike<number>,
+  k: number,
+  p: ArrayLike<number>,
+  w: ArrayLike<number>,
+  start: CoreStart,
+  meter: WorkMeter,
+  scratch: KnapsackScratch,
+  counters: KnapsackCounters,
+): CoreEnd {
   const { b, cap } = start;
   let { z, bestH, bestW } = start;
   scratch.states(2);
@@ -529,7 +583,8 @@ function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: Ar
     const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
     if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
     // Nor when no moved state passes its Dantzig bound (a scan of the list, no merge).
-    if (movesBeyondReach(scratch.sw, scratch.sv, count, cap, z, dw, dv, pAdd, wAdd, canRemove, pRemove, wRemove)) continue;
+    if (movesBeyondReach(scratch.sw, scratch.sv, count, cap, z, dw, dv, pAdd, wAdd, canRemove, pRemove, wRemove))
+      continue;
 
     // The swap bound's M times wAdd (computed when a state first needs it, see swapTerm); -2 while not
     // computed.
@@ -611,7 +666,12 @@ function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: Ar
           // No addable item fits the room: the swap bound v + (r pAdd - M wAdd) / wAdd > z.
           if (keep && swapping && r < roomless) {
             if (!canRemove) keep = false;
-            else if (l < EXACT && g < EXACT && (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0 && l - swap <= g) {
+            else if (
+              l < EXACT &&
+              g < EXACT &&
+              (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0 &&
+              l - swap <= g
+            ) {
               keep = false;
               scratch.swapCuts++;
             }
@@ -683,5 +743,15 @@ function coreDp(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: Ar
     }
   }
   const { hItem, hParent } = scratch;
-  return { z, atCeiling, bestH, bestW, toggled: historyPath(bestH, (e) => hItem[e]!, (e) => hParent[e]!) };
+  return {
+    z,
+    atCeiling,
+    bestH,
+    bestW,
+    toggled: historyPath(
+      bestH,
+      (e) => hItem[e]!,
+      (e) => hParent[e]!,
+    ),
+  };
 }

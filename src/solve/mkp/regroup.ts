@@ -28,7 +28,11 @@ export interface MkpInstance {
  * A plan of a sub-problem worth more than `beat` (knapsack per item, -1 = out), or null when none was
  * found. The sub-problem's items come in the order `regroup` was given.
  */
-export type Reoptimise = (sub: MkpInstance, value: Float64Array, beat: number) => { readonly node: Int32Array; readonly value: number } | null;
+export type Reoptimise = (
+  sub: MkpInstance,
+  value: Float64Array,
+  beat: number,
+) => { readonly node: Int32Array; readonly value: number } | null;
 
 /** A feasible plan (knapsack per item, -1 = out) and its value, improved in place. */
 export interface Incumbent {
@@ -59,7 +63,15 @@ function* groups(m: number, size: number): Generator<number[]> {
  * Spends one unit of work per item per group looked at on `meter` (the sub-problems spend their own
  * through `reoptimise`); a halt thrown by either leaves `plan` whole (each change is made at once).
  */
-export function regroup(inst: MkpInstance, value: Float64Array, order: Int32Array, plan: Incumbent, goal: number, reoptimise: Reoptimise, meter: WorkMeter): void {
+export function regroup(
+  inst: MkpInstance,
+  value: Float64Array,
+  order: Int32Array,
+  plan: Incumbent,
+  goal: number,
+  reoptimise: Reoptimise,
+  meter: WorkMeter,
+): void {
   const { node } = plan;
   const m = inst.capacity.length;
   // Each knapsack's room for the items regroup moves: its capacity less the items it never moves.
@@ -112,7 +124,11 @@ export function regroup(inst: MkpInstance, value: Float64Array, order: Int32Arra
           for (let y = 0; y < size; y++) subCandidate[x * size + y] = inst.candidate[j * m + g[y]!]!;
         }
         for (let y = 0; y < size; y++) subCapacity[y] = room[g[y]!]!;
-        const sub: MkpInstance = { qweight: subWeight.subarray(0, k), capacity: subCapacity.subarray(0, size), candidate: subCandidate.subarray(0, k * size) };
+        const sub: MkpInstance = {
+          qweight: subWeight.subarray(0, k),
+          capacity: subCapacity.subarray(0, size),
+          candidate: subCandidate.subarray(0, k * size),
+        };
         const better = reoptimise(sub, subValue.subarray(0, k), held);
         if (better !== null) {
           for (let x = 0; x < k; x++) node[pool[x]!] = better.node[x]! >= 0 ? g[better.node[x]!]! : -1;

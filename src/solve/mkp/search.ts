@@ -450,7 +450,14 @@ class Search {
    * (per item: its knapsack, -1 when not placed) and `room` (per knapsack: the room left). Returns how
    * many of `chosen` it left out.
    */
-  split(chosen: Int32Array, count: number, order: Int32Array, backwards: boolean, placed: Int32Array, room: Float64Array): number {
+  split(
+    chosen: Int32Array,
+    count: number,
+    order: Int32Array,
+    backwards: boolean,
+    placed: Int32Array,
+    room: Float64Array,
+  ): number {
     const { m } = this;
     const w = this.packed.qweight;
     const mine = this.pick;
@@ -545,7 +552,12 @@ class Search {
     if (memo?.has(key) === true) sur = memo.get(key)!;
     else {
       sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
-      memo?.set(key, sur === null ? null : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count });
+      memo?.set(
+        key,
+        sur === null
+          ? null
+          : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count },
+      );
     }
     if (sur === null) return false;
     const bound = this.fixed + sur.value;
@@ -627,7 +639,8 @@ class Search {
       const b = order[r]!;
       const room = this.resid[b]!;
       let c = 0;
-      for (let x = 0; x < k; x++) if (placed[free[x]!]! < 0 && this.allowed(free[x]!, b) && w[free[x]!]! <= room) mine[c++] = free[x]!;
+      for (let x = 0; x < k; x++)
+        if (placed[free[x]!]! < 0 && this.allowed(free[x]!, b) && w[free[x]!]! <= room) mine[c++] = free[x]!;
       this.meter.spend(k);
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
@@ -664,7 +677,11 @@ class Search {
       // The first of the offered items in the optimal set.
       for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 1;
       let j = -1;
-      for (let x = 0; x < c; x++) if (this.mark[mine[x]!] === 1) { j = mine[x]!; break; }
+      for (let x = 0; x < c; x++)
+        if (this.mark[mine[x]!] === 1) {
+          j = mine[x]!;
+          break;
+        }
       for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 0;
       this.assign[j] = b;
       this.resid[b] = room - w[j]!;
@@ -694,7 +711,8 @@ class Search {
       const b = order[r]!;
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
       let twin = false;
-      for (let t = 0; t < nTried && !twin; t++) twin = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
+      for (let t = 0; t < nTried && !twin; t++)
+        twin = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
       if (twin) continue;
       tried[nTried++] = b;
       this.assign[j] = b;
@@ -726,7 +744,13 @@ class Search {
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
  * plan, which the split would place whole. The same work and counters as the search's root.
  */
-function singleKnapsack(packed: MkpInstance, value: Float64Array, meter: WorkMeter, scratch: MkpScratch, counters: MkpCounters): MkpOutcome {
+function singleKnapsack(
+  packed: MkpInstance,
+  value: Float64Array,
+  meter: WorkMeter,
+  scratch: MkpScratch,
+  counters: MkpCounters,
+): MkpOutcome {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
@@ -759,7 +783,18 @@ function distinctOrders(m: number): number {
 
 /** Counters at zero. */
 export function noCounters(): MkpCounters {
-  return { nodes: 0, knapsacks: 0, states: 0, ceilingStops: 0, splits: 0, splitHits: 0, tightened: 0, aims: 0, regroups: 0, regroupGains: 0 };
+  return {
+    nodes: 0,
+    knapsacks: 0,
+    states: 0,
+    ceilingStops: 0,
+    splits: 0,
+    splitHits: 0,
+    tightened: 0,
+    aims: 0,
+    regroups: 0,
+    regroupGains: 0,
+  };
 }
 
 /** The counters' names. */
@@ -861,7 +896,16 @@ function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounte
  * until it reaches `goal` or no group of two or three knapsacks improves, the sub-problems solved by the
  * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
  */
-export function regroupPlan(packed: MkpInstance, value: Float64Array, plan: Incumbent, goal: number, meter: WorkMeter, counters: MkpCounters, scratch?: MkpScratch, order?: Int32Array): void {
+export function regroupPlan(
+  packed: MkpInstance,
+  value: Float64Array,
+  plan: Incumbent,
+  goal: number,
+  meter: WorkMeter,
+  counters: MkpCounters,
+  scratch?: MkpScratch,
+  order?: Int32Array,
+): void {
   if (order === undefined) {
     const items = new Int32Array(value.length);
     order = items.subarray(0, valuedItems(value.length, value, packed.qweight, items));
@@ -911,7 +955,14 @@ export function searchMultipleKnapsack(
       return singleKnapsack(packed, value, meter, scratch, counters);
     } catch (e) {
       if (!(e instanceof MkpHalt)) throw e;
-      return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason: e.reason, atBudget: e.atBudget, counters };
+      return {
+        node: new Int32Array(packed.qweight.length).fill(-1),
+        value: 0,
+        optimal: false,
+        reason: e.reason,
+        atBudget: e.atBudget,
+        counters,
+      };
     } finally {
       if (scratch.small) store.mkp = scratch;
     }
@@ -926,7 +977,9 @@ export function searchMultipleKnapsack(
     const counters = noCounters();
     for (const t of tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
     const base = { node: s.plan(), value: Math.max(0, s.bestValue), counters };
-    return halt === undefined ? { ...base, optimal: true } : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
+    return halt === undefined
+      ? { ...base, optimal: true }
+      : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
   };
   const first = start(scratch.first);
   try {
@@ -942,7 +995,9 @@ export function searchMultipleKnapsack(
       tallies.push(counters);
       const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
       const plan = { node: first.plan(), value: first.bestValue };
-      share.run(() => regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order.subarray(0, first.items)));
+      share.run(() =>
+        regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order.subarray(0, first.items)),
+      );
       if (plan.value > first.bestValue) {
         first.bestValue = plan.value;
         first.best.set(plan.node);

@@ -41,7 +41,14 @@ export type SubsetSumStatus = (typeof SubsetSumStatus)[keyof typeof SubsetSumSta
  */
 export interface SubsetSumKernel {
   /** Starts a fold of the items at positions 0..k-1 within `cap`, leaving out those `skipped`, and steps it. */
-  subsetBegin(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, skipped: Uint8Array | null, allowance: number): SubsetSumStatus;
+  subsetBegin(
+    items: ArrayLike<number>,
+    k: number,
+    w: ArrayLike<number>,
+    cap: number,
+    skipped: Uint8Array | null,
+    allowance: number,
+  ): SubsetSumStatus;
   /** Items whose units fit within `allowance` in all are paid for by the step itself (subsetPaid); the next one past it stops the step (`pending`). */
   subsetStep(allowance: number): SubsetSumStatus;
   /** Units the last step paid for by itself. */
@@ -131,13 +138,23 @@ export const WINDOW_GROWTH = 4;
  * so together they cost at most 1 / (WINDOW_GROWTH - 1) of the whole fold's words per item (on near-fitting
  * pools the first window fills most of the split's rooms exactly, at a fraction of the work).
  */
-export function maxSubsetSum(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch): SubsetSum | null {
+export function maxSubsetSum(
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  meter: WorkMeter,
+  scratch: SubsetSumScratch,
+): SubsetSum | null {
   let total = 0;
   for (let x = 0; x < k; x++) total += w[items[x]!]!;
   if (total <= cap) return { sum: total, chosen: Array.from({ length: k }, (_, x) => x) };
   if (cap > SUBSET_SUM_MAX_CAPACITY) return null;
   // The positions heaviest first (ties by position), the order every window fills its greedy part in.
-  const heavy = SUBSET_SUM_WINDOW * WINDOW_GROWTH <= cap ? Array.from({ length: k }, (_, x) => x).sort((a, b) => w[items[b]!]! - w[items[a]!]! || a - b) : [];
+  const heavy =
+    SUBSET_SUM_WINDOW * WINDOW_GROWTH <= cap
+      ? Array.from({ length: k }, (_, x) => x).sort((a, b) => w[items[b]!]! - w[items[a]!]! || a - b)
+      : [];
   for (let window = SUBSET_SUM_WINDOW; window * WINDOW_GROWTH <= cap; ) {
     const tried = windowed(items, k, w, cap, window, heavy, meter, scratch);
     if (typeof tried !== 'number') return tried;
@@ -183,14 +200,31 @@ function windowed(
  * `scratch.kernel` set, it runs in WebAssembly (unless its rows could pass `scratch.kernelMaxBytes`), with
  * the same work and the same answer.
  */
-function fold(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch, skipped: Uint8Array | null): SubsetSum {
+function fold(
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  meter: WorkMeter,
+  scratch: SubsetSumScratch,
+  skipped: Uint8Array | null,
+): SubsetSum {
   const rowBytes = ((cap >>> 5) + 1) * 4;
-  if (scratch.kernel === null || k * rowBytes > scratch.kernelMaxBytes) return foldHere(items, k, w, cap, meter, scratch, skipped);
+  if (scratch.kernel === null || k * rowBytes > scratch.kernelMaxBytes)
+    return foldHere(items, k, w, cap, meter, scratch, skipped);
   return kernelFold(scratch.kernel, items, k, w, cap, meter, skipped);
 }
 
 /** The fold in WebAssembly: the same items folded, paid for (by the kernel within the meter's quiet units) from here. */
-function kernelFold(kernel: SubsetSumKernel, items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, skipped: Uint8Array | null): SubsetSum {
+function kernelFold(
+  kernel: SubsetSumKernel,
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  meter: WorkMeter,
+  skipped: Uint8Array | null,
+): SubsetSum {
   // The items the kernel pays for by itself are those the meter would neither stop nor check on.
   let status = kernel.subsetBegin(items, k, w, cap, skipped, meter.quiet());
   for (;;) {
@@ -210,7 +244,15 @@ function memoryHalt(cap: number): MkpHalt {
 }
 
 /** The TypeScript twin of the kernel's fold. */
-function foldHere(items: ArrayLike<number>, k: number, w: ArrayLike<number>, cap: number, meter: WorkMeter, scratch: SubsetSumScratch, skipped: Uint8Array | null): SubsetSum {
+function foldHere(
+  items: ArrayLike<number>,
+  k: number,
+  w: ArrayLike<number>,
+  cap: number,
+  meter: WorkMeter,
+  scratch: SubsetSumScratch,
+  skipped: Uint8Array | null,
+): SubsetSum {
   scratch.reserve(cap);
   const { bits, head } = scratch;
   const top = cap >>> 5;

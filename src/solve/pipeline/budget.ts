@@ -61,7 +61,8 @@ export class SolveBudget {
 
   /** Why the solve must stop now (the stop flag is set, or the deadline passed), after `done` of `n` sessions; else undefined. */
   halted(done: number, n: number): string | undefined {
-    if (this.stop !== undefined && Atomics.load(this.stop, 0) !== 0) return `stopped: the solve was aborted after ${done} of ${n} sessions of the DP`;
+    if (this.stop !== undefined && Atomics.load(this.stop, 0) !== 0)
+      return `stopped: the solve was aborted after ${done} of ${n} sessions of the DP`;
     if (performance.now() - this.startedAt > this.deadlineMs) {
       return `deadline exceeded: ${this.deadlineMs} ms passed after ${done} of ${n} sessions of the DP`;
     }

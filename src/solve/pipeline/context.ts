@@ -61,7 +61,13 @@ export function formatCount(x: number): string {
 }
 
 /** A labelled heuristic plan (the given incumbent, else the solver's heuristic plan) after `work` units. */
-export function fallbackSolution(packed: PackedProblem, reason: string, work: number, incumbent?: HeuristicResult, frontier?: FrontierStats): RawSolution {
+export function fallbackSolution(
+  packed: PackedProblem,
+  reason: string,
+  work: number,
+  incumbent?: HeuristicResult,
+  frontier?: FrontierStats,
+): RawSolution {
   const { node, heuristic } = incumbent ?? solverIncumbent(packed);
   const stats = pathStats(packed, fallbackPath(heuristic), work);
   stats.heuristic = heuristic;
@@ -92,7 +98,12 @@ function withLevel(ctx: SolveContext, r: RawSolution): RawSolution {
 }
 
 /** The labelled fallback plan of a solve that stopped after `work` more units of work. */
-export function fallbackOf(ctx: SolveContext, reason: string, work: number, frontier: FrontierStats | undefined = ctx.frontier): RawSolution {
+export function fallbackOf(
+  ctx: SolveContext,
+  reason: string,
+  work: number,
+  frontier: FrontierStats | undefined = ctx.frontier,
+): RawSolution {
   return withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget.spent + work, ctx.incumbent, frontier));
 }
 
@@ -106,7 +117,13 @@ export function haltedBeforeDp(ctx: SolveContext, reason: string): RawSolution {
 }
 
 /** The optimal plan `node` found by `path` after `work` more units of work. */
-export function solved(ctx: SolveContext, node: Int32Array, path: SolvePath, work: number, frontier: FrontierStats | undefined = ctx.frontier): RawSolution {
+export function solved(
+  ctx: SolveContext,
+  node: Int32Array,
+  path: SolvePath,
+  work: number,
+  frontier: FrontierStats | undefined = ctx.frontier,
+): RawSolution {
   const stats = pathStats(ctx.packed, path, ctx.budget.spent + work);
   if (frontier !== undefined) stats.frontier = frontier;
   return withLevel(ctx, { status: 'optimal', node: unpackNodes(ctx.packed, spreadTies(ctx.packed, node)), stats });

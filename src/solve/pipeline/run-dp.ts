@@ -64,14 +64,17 @@ function drive<C extends DpCounters>(ctx: SolveContext, engine: DpEngine<C>, d: 
   const n = sessionsKept(ctx.packed);
   const chunk = engine.boundedSteps || ctx.budget.stepped ? d.chunk : Number.POSITIVE_INFINITY;
   let status = engine.start();
-  if (status === DpStatus.incumbent) return solved(ctx, engine.finish(), 'bound', 0, d.stats(engine.counters(), 'solved'));
+  if (status === DpStatus.incumbent)
+    return solved(ctx, engine.finish(), 'bound', 0, d.stats(engine.counters(), 'solved'));
   while (status !== DpStatus.done) {
     if (status === DpStatus.memory) {
       const c = engine.counters();
       return fallbackOf(ctx, d.memoryReason(c), c.work, d.stats(c, 'abandoned'));
     }
     if (status !== DpStatus.paused) {
-      throw new SolverTrapError(`${engine.path} DP stopped with status ${status} after ${engine.counters().layers} of ${n} sessions`);
+      throw new SolverTrapError(
+        `${engine.path} DP stopped with status ${status} after ${engine.counters().layers} of ${n} sessions`,
+      );
     }
     const c = engine.counters();
     const why = haltedAt(ctx, c.layers);
@@ -95,7 +98,11 @@ export function runDense(ctx: SolveContext): RawSolution {
   }
   const engine = packed.keyFits ? denseWasm(ctx.kernel, packed) : denseTwin(packed);
   if (engine.bytes > MEMORY_CAP_BYTES) {
-    return fallbackOf(ctx, `memory cap exceeded: the ${engine.path} DP needs ${engine.bytes} bytes > ${MEMORY_CAP_BYTES}`, 0);
+    return fallbackOf(
+      ctx,
+      `memory cap exceeded: the ${engine.path} DP needs ${engine.bytes} bytes > ${MEMORY_CAP_BYTES}`,
+      0,
+    );
   }
   const r = drive(ctx, engine, {
     cap: Number.POSITIVE_INFINITY,
@@ -136,7 +143,9 @@ export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number
   const { packed } = ctx;
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
-  const raw = packed.keyFits ? frontierWasm(ctx.kernel, packed, setup, ctx.incumbent!.node) : new FrontierTwin(packed, setup);
+  const raw = packed.keyFits
+    ? frontierWasm(ctx.kernel, packed, setup, ctx.incumbent!.node)
+    : new FrontierTwin(packed, setup);
   const engine = weighted(raw, frontierUnitWeight(m));
   return drive(ctx, engine, {
     cap,

@@ -110,7 +110,12 @@ const creditSplit: Stage = {
   run(ctx) {
     const level = levelOf(ctx);
     if (level === null || level.bound <= 0) return 'pass';
-    const decision = creditDecision(ctx.packed, level, ctx.budget.stepsOf(CREDIT_STATE_WORK), () => haltedAt(ctx) !== undefined);
+    const decision = creditDecision(
+      ctx.packed,
+      level,
+      ctx.budget.stepsOf(CREDIT_STATE_WORK),
+      () => haltedAt(ctx) !== undefined,
+    );
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
 };
@@ -122,7 +127,9 @@ const creditSplit: Stage = {
  */
 function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDecision): RawSolution {
   const { packed, options, budget } = ctx;
-  let best: { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats } | undefined;
+  let best:
+    | { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats }
+    | undefined;
   let work = 0;
   let reason: string | undefined;
   for (const leaf of decision.leaves) {
@@ -136,13 +143,25 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       break;
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
-    const sub = decide({ kernel: ctx.kernel, packed: r.remainder, options, budget: budget.share(budget.limit - work), scratch: ctx.scratch });
+    const sub = decide({
+      kernel: ctx.kernel,
+      packed: r.remainder,
+      options,
+      budget: budget.share(budget.limit - work),
+      scratch: ctx.scratch,
+    });
     work += sub.stats.work;
     const node = Int32Array.from(r.fixed);
     for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
     const value = planTriple(packed, node);
     if (best === undefined || lexBetter(value, best.value)) {
-      best = { node, value, fixed: r.fixedCount, path: sub.stats.path, ...(sub.stats.frontier !== undefined ? { frontier: sub.stats.frontier } : {}) };
+      best = {
+        node,
+        value,
+        fixed: r.fixedCount,
+        path: sub.stats.path,
+        ...(sub.stats.frontier !== undefined ? { frontier: sub.stats.frontier } : {}),
+      };
     }
     if (sub.status !== 'optimal') {
       reason = sub.reason;
@@ -155,7 +174,10 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
   let node = best?.node;
   if (reason !== undefined) {
     const h = solverIncumbent(packed, bestCredits(packed), level);
-    fallback = best !== undefined && lexBetter(best.value, planTriple(packed, h.node)) ? { node: best.node, heuristic: 'credit-decomposition' } : h;
+    fallback =
+      best !== undefined && lexBetter(best.value, planTriple(packed, h.node))
+        ? { node: best.node, heuristic: 'credit-decomposition' }
+        : h;
     node = fallback.node;
   }
   const stats = pathStats(packed, fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic), work);
@@ -202,7 +224,9 @@ const multipleKnapsack: Stage = {
     if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', meter.work);
     else {
       const h = solverIncumbent(packed);
-      ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node)) ? { node: out.node, heuristic: 'surrogate-split' } : h;
+      ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node))
+        ? { node: out.node, heuristic: 'surrogate-split' }
+        : h;
       r = fallbackOf(ctx, out.reason!, meter.work);
     }
     r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };

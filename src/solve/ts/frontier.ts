@@ -63,9 +63,15 @@ const REFERENCE_STEP_WORK = 1 << 16;
 export function bigKeys(packed: PackedProblem): BigInt64Array | bigint[] {
   if (packed.keyFits) return packed.key;
   const out = new Array<bigint>(sessionsKept(packed) * nodesKept(packed));
-  return pairKeys(packed.candidate, packed.credit, packed.ready, packed.tokens, keyScales(packed.ready, packed.tokens), out);
+  return pairKeys(
+    packed.candidate,
+    packed.credit,
+    packed.ready,
+    packed.tokens,
+    keyScales(packed.ready, packed.tokens),
+    out,
+  );
 }
-
 
 /**
  * An upper bound on floor(p * rem / w) for 0 <= rem < w, computed the way the WASM frontier computes it.
@@ -277,7 +283,9 @@ export class FrontierTwin implements FrontierEngine {
     let last = -1;
     for (let t = 0; t < n; t++) if (this.#bestCredit[t]! > 0n) last = t;
     this.#lastCredited = last;
-    const credits = Array.from({ length: m }, (_, s) => this.#keys.map((row) => (row[s]! > 0n ? Number(row[s]! / scale) : 0)));
+    const credits = Array.from({ length: m }, (_, s) =>
+      this.#keys.map((row) => (row[s]! > 0n ? Number(row[s]! / scale) : 0)),
+    );
     const grid = creditGrid(creditTableRows(packed));
     this.#creditTables = last < 0 ? [] : credits.map((c, s) => new CreditTable(c, this.#w, this.#cap[s]!, grid));
     this.#rtot = this.#cap.reduce((a, c) => a + c, 0);
@@ -642,7 +650,11 @@ export function assignClassNodes(
  * the benchmark's reference runner: past it the plan is the solver's labelled fallback (its incumbent),
  * status `fallback`. Unbounded by default: an exact answer whatever it costs.
  */
-export function solveFrontierReference(problem: Problem, options?: SolveOptions, maxWork = Number.POSITIVE_INFINITY): Plan {
+export function solveFrontierReference(
+  problem: Problem,
+  options?: SolveOptions,
+  maxWork = Number.POSITIVE_INFINITY,
+): Plan {
   return solvePrepared(problem, options, (packed, base) => {
     const incumbent = solverIncumbent(packed);
     const setup = frontierSetup(packed, incumbent.node);
@@ -656,12 +668,18 @@ export function solveFrontierReference(problem: Problem, options?: SolveOptions,
           status: 'fallback',
           reason: `state budget exceeded: the TypeScript frontier passed ${maxWork} units of work`,
           node: incumbent.node,
-          stats: { ...base, path: fallbackPath(incumbent.heuristic), heuristic: incumbent.heuristic, ...workStats(spent) },
+          stats: {
+            ...base,
+            path: fallbackPath(incumbent.heuristic),
+            heuristic: incumbent.heuristic,
+            ...workStats(spent),
+          },
         };
       }
       status = run.step(Math.min(quota, maxWork - spent));
     }
-    if (status !== DpStatus.done && status !== DpStatus.incumbent) throw new Error(`frontier reference stopped with status ${status}`);
+    if (status !== DpStatus.done && status !== DpStatus.incumbent)
+      throw new Error(`frontier reference stopped with status ${status}`);
     const { work, ...counters } = run.counters();
     const stats = {
       ...base,
