@@ -60,7 +60,7 @@ export function parseFlags<O extends Options>(
   for (let i = 0; i < args.length; i++) {
     let a = args[i]!;
     const m = /^--([^=]+)(=.*)?$/.exec(a);
-    if (m !== null && Object.prototype.hasOwnProperty.call(aliases, m[1]!)) a = `--${aliases[m[1]!]!}${m[2] ?? ''}`;
+    if (m !== null && Object.hasOwn(aliases, m[1]!)) a = `--${aliases[m[1]!]!}${m[2] ?? ''}`;
     const name = /^--([^=]+)$/.exec(a)?.[1];
     const next = args[i + 1];
     if (name !== undefined && options[name]?.type === 'string' && next !== undefined && NEGATIVE.test(next)) {

@@ -10,6 +10,7 @@ import { InvalidValueError } from '../errors.js';
 import { intFlag, numFlag, parseFlags } from './cli-args.js';
 import { jobsFlag, modeFromFlags, sampleFlag, shardFlag, simSeedsFlag } from './sim-flags.js';
 import { checkWritable } from './outputs.js';
+import { runShardCommand } from './shard-run.js';
 import { PROBLEM_POLICIES } from '../sim/policies/index.js';
 import { defaultTaoParams, type NumericTaoParam, type TaoParams } from '../sim/policies/tao.js';
 import { defaultTaoBoundedParams, type TaoBoundedParams } from '../sim/policies/tao-bounded.js';
@@ -25,7 +26,6 @@ import {
   type SimulationReport,
   simulate,
 } from '../sim/run.js';
-import { runShard, shardIndices } from '../sim/shard.js';
 import { generatedTraceLines, loadTraceFile, type Trace } from '../sim/trace.js';
 import { MAX_JOBS, MAX_SEEDS, MAX_SIM_DURATION, MAX_SIM_TASKS, MIN_SAMPLE_EVERY } from '../sim/run-limits.js';
 import { loadSettingFile, namedSetting, validateSetting } from '../sim/setting-file.js';
@@ -373,21 +373,15 @@ export async function run(args: string[]): Promise<number> {
   };
   const progress = process.stderr.isTTY === true || values.progress === true;
   if (shard !== undefined) {
-    const plan = planSimulation(options);
-    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'simulate', process.stderr, progress);
-    try {
-      const out = await runShard('simulate', plan, shard, {
-        jobs,
-        onRun: (r) => bar.tick(1, `${r.policy} seed ${r.seed}`),
-      });
-      writeFileSync(values.json!, out.text);
-      process.stdout.write(
-        `shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`,
-      );
-    } finally {
-      bar.finish();
-    }
-    return 0;
+    return runShardCommand({
+      command: 'simulate',
+      plan: planSimulation(options),
+      shard,
+      file: values.json!,
+      jobs,
+      progress,
+      label: (r) => `${r.policy} seed ${r.seed}`,
+    });
   }
   if (values['write-trace'] !== undefined && 'tasks' in mode) {
     const fd = openSync(values['write-trace'], 'w');

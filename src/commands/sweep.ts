@@ -21,7 +21,7 @@ import {
   type SweepParam,
   type SweepReport,
 } from '../sim/sweep.js';
-import { runShard, shardIndices } from '../sim/shard.js';
+import { runShardCommand } from './shard-run.js';
 import { MAX_JOBS, MAX_SEEDS } from '../sim/run-limits.js';
 import { SETTING_NAMES } from '../sim/settings.js';
 import { sweepSvg } from '../sim/svg.js';
@@ -173,25 +173,15 @@ export async function run(args: string[]): Promise<number> {
   const progress = process.stderr.isTTY === true || values.progress === true;
   if (shard !== undefined) {
     const plan = planSweep(options);
-    const bar = new ProgressBar(shardIndices(plan.runs.length, shard).length, 'sweep', process.stderr, progress);
-    try {
-      const out = await runShard(
-        'sweep',
-        { header: { ...plan.header, description: setting.description }, runs: plan.runs },
-        shard,
-        {
-          jobs,
-          onRun: (r) => bar.tick(1, `seed ${r.seed}`),
-        },
-      );
-      writeFileSync(values.json!, out.text);
-      process.stdout.write(
-        `shard ${shard.index}/${shard.count}: ${out.runs} of ${plan.runs.length} runs written to ${values.json}; join the shards with tao merge\n`,
-      );
-    } finally {
-      bar.finish();
-    }
-    return 0;
+    return runShardCommand({
+      command: 'sweep',
+      plan: { header: { ...plan.header, description: setting.description }, runs: plan.runs },
+      shard,
+      file: values.json!,
+      jobs,
+      progress,
+      label: (r) => `seed ${r.seed}`,
+    });
   }
   const points = Object.values(grid).reduce((a, v) => a * v.length, 1);
   const bar = new ProgressBar(points * seeds.length, 'sweep', process.stderr, progress);
