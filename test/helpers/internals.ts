@@ -13,7 +13,7 @@ export { bruteForceValue } from '../../src/bench/brute-force.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
 export { BIG_STEADY } from '../../src/bench/families/big-steady.js';
-export { BURST } from '../../src/bench/families/burst.js';
+export { BURST, burstProblem } from '../../src/bench/families/burst.js';
 export { CLUSTER } from '../../src/bench/families/cluster.js';
 export { RESERVE } from '../../src/bench/families/draw.js';
 export { FAMILY_NAMES, familyGroups, groupKey } from '../../src/bench/families/index.js';
@@ -234,6 +234,8 @@ export {
 export { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from '../../src/solve/pipeline/run-dp.js';
 export { STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
+export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
+export { maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';

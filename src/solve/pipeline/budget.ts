@@ -6,6 +6,19 @@
  */
 import type { ResolvedSolveOptions } from '../options.js';
 
+/**
+ * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes costs about as much as a
+ * dense cell up to SEARCH_WEIGHT_NODES nodes and up to m dense cells' time beyond (its bounds, splits and
+ * regrouping run over every node): it is charged 1 budget unit up to SEARCH_WEIGHT_NODES nodes and m
+ * beyond, so the default budget bounds the search's time at every node count (docs/threat-model.md, "Time").
+ */
+export const SEARCH_WEIGHT_NODES = 8;
+
+/** Budget units one multiple-knapsack search unit over `nodes` kept nodes is charged. */
+export function searchUnitWeight(nodes: number): number {
+  return nodes <= SEARCH_WEIGHT_NODES ? 1 : nodes;
+}
+
 export class SolveBudget {
   #spent = 0;
 

@@ -20,7 +20,8 @@ import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
 import { nodeIndependentValues } from '../mkp/values.js';
 import type { SolvePathOption } from '../options.js';
-import { bestCredits, sessionsKept, unpackNodes } from '../pack.js';
+import { bestCredits, nodesKept, sessionsKept, unpackNodes } from '../pack.js';
+import { assignmentPlan } from '../assignment/assignment.js';
 import { pathStats } from '../plan.js';
 import { trivialSolution, type RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
@@ -35,6 +36,7 @@ import {
   solved,
   type SolveContext,
 } from './context.js';
+import { searchUnitWeight } from './budget.js';
 import { runDense, runFrontier, type Abandoned } from './run-dp.js';
 
 /** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
@@ -193,6 +195,25 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
 }
 
 /**
+ * Nodes that hold at most one session each, but for a few (src/solve/assignment/assignment.ts): the
+ * optimum as a maximum-value matching, within the budget (else abandoned for the later stages).
+ */
+const assignment: Stage = {
+  name: 'assignment',
+  paths: ['assignment'],
+  applies: () => true,
+  run(ctx) {
+    const out = assignmentPlan(ctx.packed, ctx.budget.limit - ctx.budget.spent);
+    if (out === 'not-applicable') return 'pass';
+    if ('abandoned' in out) {
+      ctx.budget.charge(out.work);
+      return 'abandoned';
+    }
+    return solved(ctx, out.node, 'assignment', out.work);
+  },
+};
+
+/**
  * The multiple-knapsack search (src/solve/mkp/search.ts) when every kept session's value is the same on
  * all its candidate nodes. It runs after the credit level: a tick the level decides costs no search. When
  * the dense DP is within the budget the search gets the frontier's share of its cost and, past it, is
@@ -209,25 +230,28 @@ const multipleKnapsack: Stage = {
     const { budget, packed } = ctx;
     const denseFits = packed.cells <= budget.limit;
     const cap = denseFits ? denseShare(ctx) : budget.limit;
+    // The search counts in its own units; each costs `weight` budget units (src/solve/pipeline/budget.ts).
+    const weight = searchUnitWeight(nodesKept(packed));
     const meter = new WorkMeter(
-      cap,
+      Math.floor(cap / weight),
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
     );
     const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
+    const spent = meter.work * weight;
     if (!out.optimal && out.atBudget === true && denseFits) {
-      budget.charge(meter.work);
+      budget.charge(spent);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
       return 'abandoned';
     }
     let r: RawSolution;
-    if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', meter.work);
+    if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', spent);
     else {
       const h = solverIncumbent(packed);
       ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node))
         ? { node: out.node, heuristic: 'surrogate-split' }
         : h;
-      r = fallbackOf(ctx, out.reason!, meter.work);
+      r = fallbackOf(ctx, out.reason!, spent);
     }
     r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };
     return r;
@@ -300,7 +324,7 @@ const frontierUnrepresentable: Stage = {
 
 /** The stages each value of the option `path` runs, in order. */
 export const STAGES: Readonly<Record<SolvePathOption, readonly Stage[]>> = {
-  auto: [trivial, bestNodes, denseFirst, creditSplit, multipleKnapsack, incumbent, frontier(true), dense],
+  auto: [trivial, bestNodes, denseFirst, creditSplit, assignment, multipleKnapsack, incumbent, frontier(true), dense],
   dense: [trivial, dense],
   frontier: [trivial, creditLevelOnly(), incumbent, frontier(false), frontierUnrepresentable],
 };
