@@ -133,18 +133,31 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
   for (let b = 0; b < m; b++) if (light1[b]! + light2[b]! <= packed.capacity[b]!) multi.push(b);
   // Cheap refusal before any list: patterns of a node that fits many sessions pass the limit anyway.
   if (multi.length > PATTERN_LIMIT / 2) return 'not-applicable';
-  const value = pairValues(packed);
-  if (value === null) return 'not-applicable';
-
+  // The multi nodes' patterns first (a node that fits many sessions refuses the path before any other
+  // O(n m) pass), then the single nodes' candidates and the pair values.
   const candidates: number[][] = Array.from({ length: m }, () => []);
-  for (let j = 0; j < n; j++) for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1) candidates[b]!.push(j);
-  for (const b of multi) candidates[b]!.sort((a, c) => w[a]! - w[c]! || a - c);
+  for (const b of multi) {
+    const list = candidates[b]!;
+    for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1) list.push(j);
+    list.sort((a, c) => w[a]! - w[c]! || a - c);
+  }
   const patterns = patternsOf(packed, multi, candidates);
   if (patterns === null) return 'not-applicable';
   let combos = 1;
   for (const list of patterns) {
     combos *= list.length + 1;
     if (combos > COMBO_LIMIT) return 'not-applicable';
+  }
+  const value = pairValues(packed);
+  if (value === null) return 'not-applicable';
+  for (let j = 0; j < n; j++) {
+    for (let b = 0, t = 0; b < m; b++) {
+      if (t < multi.length && multi[t] === b) {
+        t++;
+        continue;
+      }
+      if (packed.candidate[j * m + b] === 1) candidates[b]!.push(j);
+    }
   }
 
   const taken = new Uint8Array(n);
