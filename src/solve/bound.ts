@@ -207,7 +207,8 @@ export function dantzig(
  * quickselect with three-way partitions: O(items) expected.
  */
 function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLike<number>, cap: number): number {
-  const idx = Int32Array.from({ length: ratio.length }, (_, t) => t);
+  const idx = new Int32Array(ratio.length);
+  for (let t = 0; t < idx.length; t++) idx[t] = t;
   let lo = 0;
   let hi = idx.length;
   let above = 0;
