@@ -8,15 +8,16 @@ import type { ResolvedSolveOptions } from '../options.js';
 
 /**
  * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes costs about as much as a
- * dense cell up to SEARCH_WEIGHT_NODES nodes and up to m dense cells' time beyond (its bounds, splits and
- * regrouping run over every node): it is charged 1 budget unit up to SEARCH_WEIGHT_NODES nodes and m
- * beyond, so the default budget bounds the search's time at every node count (docs/threat-model.md, "Time").
+ * dense cell up to SEARCH_WEIGHT_NODES nodes and more beyond (its bounds, splits and regrouping run over
+ * every node, on more sessions): it is charged ceil(m / SEARCH_WEIGHT_NODES)^2 budget units, so the
+ * default budget bounds the search's time at 64 nodes too (docs/threat-model.md, "Time").
  */
-export const SEARCH_WEIGHT_NODES = 8;
+export const SEARCH_WEIGHT_NODES = 16;
 
 /** Budget units one multiple-knapsack search unit over `nodes` kept nodes is charged. */
 export function searchUnitWeight(nodes: number): number {
-  return nodes <= SEARCH_WEIGHT_NODES ? 1 : nodes;
+  const r = Math.ceil(nodes / SEARCH_WEIGHT_NODES);
+  return Math.max(1, r * r);
 }
 
 export class SolveBudget {

@@ -194,16 +194,20 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
   };
 }
 
+/** The share of the budget left that the assignment path may spend before it gives way to the later stages. */
+export const ASSIGNMENT_SHARE = 1 / 8;
+
 /**
  * Nodes that hold at most one session each, but for a few (src/solve/assignment/assignment.ts): the
- * optimum as a maximum-value matching, within the budget (else abandoned for the later stages).
+ * optimum as a maximum-value matching, within ASSIGNMENT_SHARE of the budget left (else abandoned for the
+ * later stages, which keep the rest).
  */
 const assignment: Stage = {
   name: 'assignment',
   paths: ['assignment'],
   applies: () => true,
   run(ctx) {
-    const out = assignmentPlan(ctx.packed, ctx.budget.limit - ctx.budget.spent);
+    const out = assignmentPlan(ctx.packed, (ctx.budget.limit - ctx.budget.spent) * ASSIGNMENT_SHARE);
     if (out === 'not-applicable') return 'pass';
     if ('abandoned' in out) {
       ctx.budget.charge(out.work);
