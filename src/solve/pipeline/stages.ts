@@ -11,16 +11,23 @@
  * the deadline the plan is the labelled heuristic fallback (never worse than BFD).
  */
 import { SolverTrapError } from '../../errors.js';
-import type { FrontierStats, SolvePath } from '../../types.js';
+import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
-import { CREDIT_STATE_WORK, creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
+import {
+  CREDIT_STATE_WORK,
+  creditReduction,
+  solverIncumbent,
+  type CreditLevel,
+  type CreditReduction,
+} from '../credit-level.js';
+import { packedBound } from '../bound.js';
 import { frontierApplies, frontierSetup } from '../frontier.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
 import { nodeIndependentValues } from '../mkp/values.js';
 import type { SolvePathOption } from '../options.js';
-import { bestCredits, nodesKept, sessionsKept, unpackNodes } from '../pack.js';
+import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
 import { assignmentPlan } from '../assignment/assignment.js';
 import { pathStats } from '../plan.js';
 import { trivialSolution, type RawSolution } from '../prepared.js';
@@ -134,6 +141,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     | undefined;
   let work = 0;
   let reason: string | undefined;
+  let single: CreditReduction | undefined;
   for (const leaf of decision.leaves) {
     const why = haltedAt(ctx);
     if (why !== undefined) {
@@ -145,6 +153,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       break;
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
+    if (decision.leaves.length === 1) single = r;
     const sub = decide({
       kernel: ctx.kernel,
       packed: r.remainder,
@@ -191,7 +200,26 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     ...(reason !== undefined ? { reason } : {}),
     node: unpackNodes(packed, spreadTies(packed, node!)),
     stats,
+    ...(reason !== undefined && single !== undefined ? { bound: leafBound(packed, decision.credit, single) } : {}),
   };
+}
+
+/**
+ * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
+ * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
+ * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
+ * bounds (`packedBound`).
+ */
+function leafBound(packed: PackedProblem, credit: number, r: CreditReduction): PlanValue {
+  let ready = 0;
+  let tokens = 0;
+  for (let j = 0; j < r.fixed.length; j++) {
+    if (r.fixed[j]! < 0) continue;
+    ready += packed.ready[j]!;
+    tokens += packed.tokens[j]!;
+  }
+  const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
+  return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
 
 /** The share of the budget left that the assignment path may spend before it gives way to the later stages. */
