@@ -23,16 +23,16 @@
  * row inside its list and takes none out) ends in a maximum matching within the lists.
  *
  * The path applies when the patterns and their combinations stay within PATTERN_LIMIT and COMBO_LIMIT
- * and every value sum stays below 2^53 (exact doubles); it spends at most the solve's state budget in
- * matching steps, else it is abandoned for the later stages.
+ * and every value sum stays below 2^53 (exact doubles); it spends at most `limit` steps (a candidate read,
+ * a plan entry written, a matching's inner step), else it is abandoned for the later stages.
  */
 import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import { maxAssignment } from './matching.js';
 
 /** Most patterns (sets of two or more sessions that fit on a multi node) over all multi nodes. */
-export const PATTERN_LIMIT = 256;
+export const PATTERN_LIMIT = 4096;
 /** Most combinations of per-multi-node choices (each costs one matching). */
-export const COMBO_LIMIT = 256;
+export const COMBO_LIMIT = 4096;
 
 /** A key whose high word reaches this is at least 2^53. */
 const HIGH_LIMIT = 2 ** 21;
@@ -185,6 +185,14 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
       if (t < multi.length && multi[t] === b) t++;
       else rows.push(b);
     }
+    // Reading the rows' candidates costs a step each (charged before, so a combination never passes the limit).
+    let scan = n;
+    for (const b of rows) scan += candidates[b]!.length;
+    if (work + scan > limit) {
+      over = true;
+      return;
+    }
+    work += scan;
     const match = matchRows(packed, value, candidates, rows, taken, limit - work);
     work += match.steps;
     if (match.column === null) {
