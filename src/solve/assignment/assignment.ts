@@ -22,7 +22,8 @@
  * nor uses any pair outside the candidates. Repeating this for each such row (each move puts one more
  * row inside its list and takes none out) ends in a maximum matching within the lists.
  *
- * The path applies when the patterns and their combinations stay within PATTERN_LIMIT and COMBO_LIMIT
+ * The path applies when at most half the nodes are multi nodes, the patterns and their combinations stay
+ * within PATTERN_LIMIT and COMBO_LIMIT
  * and every value sum stays below 2^53 (exact doubles); it spends at most `limit` steps (a candidate read,
  * a plan entry written, a matching's inner step), else it is abandoned for the later stages.
  */
@@ -131,8 +132,9 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
   }
   const multi: number[] = [];
   for (let b = 0; b < m; b++) if (light1[b]! + light2[b]! <= packed.capacity[b]!) multi.push(b);
-  // Cheap refusal before any list: patterns of a node that fits many sessions pass the limit anyway.
-  if (multi.length > PATTERN_LIMIT / 2) return 'not-applicable';
+  // The path is for nodes that hold one session but for a few: at most half the nodes may hold more
+  // (problems of nodes that all hold several are multiple knapsacks, the search's).
+  if (2 * multi.length > m) return 'not-applicable';
   // The multi nodes' patterns first (a node that fits many sessions refuses the path before any other
   // O(n m) pass), then the single nodes' candidates and the pair values.
   const candidates: number[][] = Array.from({ length: m }, () => []);
