@@ -162,6 +162,11 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
     }
   }
 
+  // Each node's candidates by value descending (ties: lower kept index), once: a matching reads the first
+  // free ones of these lists.
+  const byValue: number[][] = candidates.map((list, b) =>
+    list.slice().sort((a, c) => value[c * m + b]! - value[a * m + b]! || a - c),
+  );
   const taken = new Uint8Array(n);
   const choice = new Int32Array(multi.length).fill(-1);
   let best: Int32Array | null = null;
@@ -187,15 +192,13 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
       if (t < multi.length && multi[t] === b) t++;
       else rows.push(b);
     }
-    // Reading the rows' candidates costs a step each (charged before, so a combination never passes the limit).
-    let scan = n;
-    for (const b of rows) scan += candidates[b]!.length;
-    if (work + scan > limit) {
+    // The plan's entries cost a step each (charged before, so a combination never passes the limit).
+    if (work + n > limit) {
       over = true;
       return;
     }
-    work += scan;
-    const match = matchRows(packed, value, candidates, rows, taken, limit - work);
+    work += n;
+    const match = matchRows(packed, value, byValue, rows, taken, limit - work);
     work += match.steps;
     if (match.column === null) {
       over = true;
@@ -235,13 +238,14 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
 
 /**
  * A maximum-value matching of the nodes `rows` to the sessions not `taken`, each row reading its
- * rows.length most valuable free candidates (ties: lower kept index); column null past `limit` steps.
- * Column entries are kept sessions, -1 = row empty.
+ * rows.length most valuable free candidates (`byValue`: each node's candidates by value descending, ties:
+ * lower kept index); column null past `limit` steps (a candidate read is a step, and the matching's inner
+ * steps). Column entries are kept sessions, -1 = row empty.
  */
 function matchRows(
   packed: PackedProblem,
   value: Float64Array,
-  candidates: readonly number[][],
+  byValue: readonly number[][],
   rows: readonly number[],
   taken: Uint8Array,
   limit: number,
@@ -252,11 +256,15 @@ function matchRows(
   // The columns: the union of every row's list, in first-seen order.
   const columnOf = new Map<number, number>();
   const columns: number[] = [];
+  let read = 0;
   for (const b of rows) {
-    const free = candidates[b]!.filter((j) => taken[j] === 0);
-    free.sort((a, c) => value[c * m + b]! - value[a * m + b]! || a - c);
-    for (let t = 0; t < Math.min(k, free.length); t++) {
-      const j = free[t]!;
+    const list = byValue[b]!;
+    let found = 0;
+    for (let t = 0; t < list.length && found < k; t++) {
+      read++;
+      const j = list[t]!;
+      if (taken[j] === 1) continue;
+      found++;
       if (!columnOf.has(j)) {
         columnOf.set(j, columns.length);
         columns.push(j);
@@ -264,7 +272,7 @@ function matchRows(
     }
   }
   const c = columns.length;
-  if (k * k * (c + k) > limit) return { column: null, value: 0, steps: 0 };
+  if (read + k * k * (c + k) > limit) return { column: null, value: 0, steps: read };
   const matrix = new Float64Array(k * c).fill(Number.NEGATIVE_INFINITY);
   for (let r = 0; r < k; r++) {
     const b = rows[r]!;
@@ -276,5 +284,5 @@ function matchRows(
   const match = maxAssignment(matrix, k, c);
   const column = new Int32Array(k);
   for (let r = 0; r < k; r++) column[r] = match.column[r]! < 0 ? -1 : columns[match.column[r]!]!;
-  return { column, value: match.value, steps: match.steps };
+  return { column, value: match.value, steps: read + match.steps };
 }

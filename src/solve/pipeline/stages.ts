@@ -261,7 +261,8 @@ const multipleKnapsack: Stage = {
     if (values === null) return 'pass';
     const { budget, packed } = ctx;
     const denseFits = packed.cells <= budget.limit;
-    const cap = denseFits ? denseShare(ctx) : budget.limit;
+    // What an abandoned assignment path charged is not the search's to spend.
+    const cap = Math.min(denseFits ? denseShare(ctx) : budget.limit, budget.limit - budget.spent);
     // The search counts in its own units; each costs `weight` budget units (src/solve/pipeline/budget.ts).
     const weight = searchUnitWeight(nodesKept(packed));
     const meter = new WorkMeter(
