@@ -125,6 +125,13 @@ export { createSolverPool, type SolverPool } from '../../src/pool/pool.js';
 export { ProgressBar } from '../../src/progress.js';
 export { Dispatcher } from '../../src/serve/dispatcher.js';
 export { type Line, LineSplitter } from '../../src/serve/lines.js';
+export {
+  MAX_REQUEST_DEPTH,
+  type Nesting,
+  nestingError,
+  nestingOfBytes,
+  nestingOfText,
+} from '../../src/serve/nesting.js';
 export { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION, type SidecarResponse } from '../../src/serve/protocol.js';
 export { BlockPool, CacheEntry } from '../../src/sim/cache.js';
 export { loadTaoDeps, type TaoDeps } from '../../src/sim/deps.js';
