@@ -10,9 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { osCacheDir } from '../src/bench/cache-dir.js';
 import { defaultBenchOptions } from '../src/bench/options.js';
-import type { FamilyReport, GroupReport } from '../src/bench/family-run.js';
 import { formatLegend, formatOracles, formatTable, formatVerdict } from '../src/bench/table.js';
-import { BRIEF_FAMILIES, formatHardestFamilies } from './helpers/internals.js';
+import { BRIEF_FAMILIES, type FamilyReport, formatHardestFamilies, type GroupReport } from './helpers/internals.js';
 import { report } from './helpers/bench-report.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

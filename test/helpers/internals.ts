@@ -70,6 +70,7 @@ export { timeSolves } from '../../src/bench/timing.js';
 export { checkPlan, emptyCounts, judge } from '../../src/bench/validation.js';
 export { run as runBenchCommand } from '../../src/commands/bench.js';
 export { BRIEF_FAMILIES, formatHardestFamilies } from '../../src/commands/bench-hardest.js';
+export type { FamilyReport } from '../../src/bench/family-run.js';
 export { DEFAULT_REPEAT, run as runDemoCommand } from '../../src/commands/demo.js';
 export { appendixHCache, randomTickProblem, seededRandom } from '../../src/commands/examples.js';
 export { run as runPredictReportCommand } from '../../src/commands/predict-report.js';
