@@ -8,9 +8,10 @@
 // pays here: a bare Node echo of the same request line over the same kind of pipe (no JSON, no work),
 // plus JSON.parse and JSON.stringify of the request and the response (timed in-process on the same texts).
 // With `--baseline-cli PATH`, a second sidecar (e.g. an earlier build's dist/cli.js) is timed in the same
-// loop, so before and after are compared under the same load. Writes the Markdown to stdout or
+// loop, so before and after are compared under the same load; `--baseline-python-src DIR` names the Python
+// client timed against it (an earlier clients/python/src; by default this checkout's). Writes the Markdown to stdout or
 // `--markdown FILE`, every summary to `--json FILE`.
-// Usage: node scripts/sidecar-latency.mjs [--ticks N] [--rounds N] [--sessions 30,60,100] [--baseline-cli PATH]
+// Usage: node scripts/sidecar-latency.mjs [--ticks N] [--rounds N] [--sessions 30,60,100] [--baseline-cli PATH [--baseline-python-src DIR]]
 //        [--markdown FILE] [--json FILE]   (after `npm run build`; run it at a high priority, e.g. `nice -n -10`)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     sessions: { type: 'string' },
     'baseline-cli': { type: 'string' },
+    'baseline-python-src': { type: 'string' },
     markdown: { type: 'string' },
     json: { type: 'string' },
   },
@@ -36,6 +38,8 @@ const SIZES = (values.sessions ?? '30,60,100').split(',').map(Number);
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const baselineCli = values['baseline-cli'];
 const pythonSrc = fileURLToPath(new URL('../clients/python/src/', import.meta.url));
+/** The Python client timed against the baseline sidecar (by default this checkout's). */
+const baselinePythonSrc = values['baseline-python-src'] ?? pythonSrc;
 const loadAtStart = loadavg()[0];
 
 /** Completed calls fed to both predictors first: bash returns in about a second, pytest in ten. */
@@ -153,7 +157,7 @@ function startEcho() {
 }
 
 /** The Python client's `tick()` and `solve()` on the same ticks, timed with perf_counter around each call. */
-function pythonTimes(cliPath, snaps, problems) {
+function pythonTimes(cliPath, snaps, problems, src = pythonSrc) {
   const tmp = mkdtempSync(join(tmpdir(), 'tao-latency-'));
   const file = join(tmp, 'ticks.json');
   writeFileSync(file, JSON.stringify({ calls: CALLS, snapshots: snaps, problems }));
@@ -171,7 +175,7 @@ with TaoClient([sys.argv[3], sys.argv[4]]) as tao:
             t0 = time.perf_counter(); tao.tick(s); out["tick"].append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter(); tao.solve(p); out["solve"].append((time.perf_counter() - t0) * 1000)
 print(json.dumps(out))`;
-  const r = spawnSync('python3', ['-c', script, pythonSrc, file, process.execPath, cliPath, String(ROUNDS)], {
+  const r = spawnSync('python3', ['-c', script, src, file, process.execPath, cliPath, String(ROUNDS)], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
@@ -292,7 +296,7 @@ async function measure(size, seed) {
   S.jsonFloor = summary(jsonFloor);
   if (havePython) {
     // With a baseline, its Python run goes first (the load drifts; the Node columns are the interleaved ones).
-    const basePy = baselineCli ? pythonTimes(baselineCli, snaps, problems) : undefined;
+    const basePy = baselineCli ? pythonTimes(baselineCli, snaps, problems, baselinePythonSrc) : undefined;
     const py = pythonTimes(cli, snaps, problems);
     S.pythonTick = summary(py.tick);
     S.pythonSolve = summary(py.solve);
