@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the reference DPs,
+ * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the TypeScript mirrors of the kernels,
  * property runs at scale) and the long end-to-end runs (the simulator, the CLI under fuzzing, the package
  * install). `npm run test:fast` runs every other file, for the edit loop; `npm test` runs both tiers.
  */
@@ -9,13 +9,13 @@ export const ORACLE_TIER = [
   'test/solver-matches-highs.test.ts',
   'test/solver-matches-brute-force.test.ts',
   'test/solver-metamorphic.test.ts',
-  'test/frontier-matches-reference.test.ts',
-  'test/wasm-matches-reference.test.ts',
+  'test/frontier-matches-mirror.test.ts',
+  'test/dense-matches-mirror.test.ts',
   'test/multiple-knapsack.test.ts',
   'test/credit-branch.test.ts',
   'test/credit-level.test.ts',
-  'test/subset-sum-twin.test.ts',
-  'test/knapsack-core-twin.test.ts',
+  'test/subset-sum-matches-mirror.test.ts',
+  'test/surrogate-core-matches-mirror.test.ts',
   'test/solver-fallbacks.test.ts',
   'test/solver-large-shapes.test.ts',
   'test/package-install.test.ts',

@@ -1,7 +1,7 @@
 // Frontier DP: the multiple-knapsack lexmax over reachable, non-dominated states only.
 //
-// The algorithm, its filters and why each is exact are stated once, in src/solve/ts/frontier.ts (the
-// TypeScript reference this kernel is tested against bit for bit: same plan, same counters). This file
+// The algorithm, its filters and why each is exact are stated once, in src/solve/dp/frontier/mirror.ts (the
+// TypeScript mirror this kernel is tested against bit for bit: same plan, same counters). This file
 // is its flat-array form:
 //
 // - A state is (usage words, value, usage sum). Usages are packed into i64 words, one field per slot of
@@ -21,7 +21,7 @@
 // forms is at most the sum over sessions of their best key, which the caller guarantees fits in i64.
 
 import { MAX_LAYERS, MAX_LISTS, MAX_NODES, MAX_WORDS } from './limits';
-import { LP_RECORD, lpBytes, lpInit, lpRestrict, lpUpper } from './lp';
+import { LP_RECORD, lpBytes, lpInit, lpRestrict, lpUpper } from './frontier-bound';
 import { align16, ensureMemory } from './memory';
 
 export const STATUS_DONE: i32 = 0;
@@ -75,14 +75,14 @@ let dpW: usize = 0; // i64[n] quantized weight per DP position
 let pmax: usize = 0; // i64[n] best key per DP position
 let items: usize = 0; // i32[n] scratch: the density sorts, then the walk back's slot codes
 // The bounds (lp.ts lists): the total-capacity LP over best keys; the per-node credit bound's
-// ready/tokens LP (its credit part: the credit tables below; see src/solve/ts/frontier.ts).
+// ready/tokens LP (its credit part: the credit tables below; see src/solve/dp/frontier/mirror.ts).
 let keyList: usize = 0;
 let rtList: usize = 0;
 let rtVals: usize = 0; // i64[n] the ready/tokens part of each position's key
 let creditVals: usize = 0; // i64[m * n] credit per slot (slot-major), 0 where not a candidate
 let bestCredit: usize = 0; // i64[n] best credit per DP position
 let creditScale: i64 = 1;
-// The credit tables (CreditTable in src/solve/ts/frontier.ts), per slot: positions i32[n] (slot-major),
+// The credit tables (CreditTable in src/solve/dp/frontier/mirror.ts), per slot: positions i32[n] (slot-major),
 // count, grid step g, columns cg + 1, rows i64[(count + 1) * (cg + 1)], next row.
 let tPos: usize = 0;
 let tCount: usize = 0; // i32[m]
@@ -165,7 +165,7 @@ function alloc(bytes: u64): usize {
 
 // ---- the bounds ----
 
-/** Restricts every bound to DP positions >= from (the reference's #restrictBounds). */
+/** Restricts every bound to DP positions >= from (the mirror's #restrictBounds). */
 function restrictBounds(from: i32): void {
   lpRestrict(keyList, from);
   creditOn = from <= lastCredited && from <= tailStart;
@@ -183,7 +183,7 @@ function restrictBounds(from: i32): void {
   creditRest = rest;
 }
 
-/** The credit table of slot s at residual r (the reference's CreditTable.upper). */
+/** The credit table of slot s at residual r (the mirror's CreditTable.upper). */
 // @ts-ignore: decorator
 @inline function tableUpper(s: i32, r: i64): i64 {
   const width = load<i64>(tCg + (<usize>s << 3)) + 1;
@@ -194,7 +194,7 @@ function restrictBounds(from: i32): void {
 
 /** The per-node credit bound of the usages at `pu` plus the current weight on `slot` (-1: none); r the total residual. */
 function creditUpper(r: i64, pu: usize, slot: i32): i64 {
-  work += <f64>m; // one unit per slot looked up (see the reference)
+  work += <f64>m; // one unit per slot looked up (see the mirror)
   let cb: i64 = 0;
   for (let s = 0; s < m; s++) {
     let res = load<i64>(fCap + (<usize>s << 3)) - field(pu, s);
@@ -217,7 +217,7 @@ function belowIncumbent(v: i64, sum: i64, p: i32, list: i32): bool {
   return false;
 }
 
-/** Builds every slot's credit table over the original capacities with grid `grid` (see the reference). */
+/** Builds every slot's credit table over the original capacities with grid `grid` (see the mirror). */
 function buildTables(grid: i32): bool {
   tPos = alloc(<u64>m * <u64>n * 4);
   tCount = alloc(<u64>m * 4);
@@ -376,7 +376,7 @@ function build(list: i32, p: i32): void {
 function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   const k = nxtK;
   if (m == 1) {
-    // One slot: dominated iff the least kept usage is at most the child's (one test; see the reference).
+    // One slot: dominated iff the least kept usage is at most the child's (one test; see the mirror).
     if (k > 0) {
       cComparisons += 1;
       work += 1;
@@ -447,7 +447,7 @@ function insertSorted(buf: usize, count: i32, x: i64): void {
   store<i64>(buf + (<usize>i << 3), x);
 }
 
-/** Rewrites the current layer for the indifferent tail (see src/solve/ts/frontier.ts, #enterTail). */
+/** Rewrites the current layer for the indifferent tail (see src/solve/dp/frontier/mirror.ts, #enterTail). */
 function enterTail(): void {
   let total: i64 = 0;
   for (let s = 0; s < m; s++) total += cmax - load<i64>(fCap + (<usize>s << 3));
@@ -705,7 +705,7 @@ export function frontierStep(quota: f64): i32 {
 /**
  * After STATUS_DONE or STATUS_INCUMBENT: writes the kept node of every kept session (-1 = not
  * admitted) to `nodeOut` i32[n] and returns the optimal value. The walk back reads the canonical slot
- * codes, then replays them to assign real slots (see assignClassNodes in src/solve/ts/frontier.ts).
+ * codes, then replays them to assign real slots (see assignClassNodes in src/solve/dp/frontier/mirror.ts).
  */
 export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): i64 {
   if (incumbentOptimal) {

@@ -4,7 +4,7 @@
  * every candidate knapsack. At each node of a depth-first search that assigns items to knapsacks:
  *
  * 1. Surrogate bound: one knapsack over the free items with capacity the sum of the residuals (each at
- *    most the weight of the free items that may go there), solved exactly (src/solve/mkp/knapsack.ts).
+ *    most the weight of the free items that may go there), solved exactly (src/solve/dp/surrogate-core/mirror.ts).
  *    Every completion of the node is a set of free items whose weights fit the residuals knapsack by
  *    knapsack, hence fit their sum: the surrogate optimum plus the fixed value bounds every completion.
  *    A node whose bound does not beat the incumbent is closed.
@@ -17,7 +17,7 @@
  *    With one knapsack the surrogate is that knapsack and the split places its items whole: the search
  *    is its root alone, run without the search's set-up (singleKnapsack).
  * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
- *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
+ *    sum of the free items that are candidates there and fit (src/solve/dp/subset-sum/setup.ts); no completion
  *    can use more of it, since whatever is placed there later is such a subset. A knapsack the split (or
  *    its greedy completion) filled exactly with free candidates is skipped: its residual is such a sum
  *    already. If any residual dropped, 1-2 run again.
@@ -31,13 +31,21 @@
  *
  * Every node decides at least one item, so the search ends; the work meter bounds it.
  */
-import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
+import type { CoreDpKernel } from '../dp/surrogate-core/engine.js';
+import { KnapsackScratch, knapsack, type KnapsackAnswer } from '../dp/surrogate-core/setup.js';
 import { sortIndices } from '../sort-indices.js';
 import { MkpHalt, WorkMeter } from './meter.js';
-import { SubsetSumScratch, maxSubsetSum, type SubsetSumKernel } from './subset-sum.js';
+import type { SubsetSumKernel } from '../dp/subset-sum/engine.js';
+import { SubsetSumScratch, maxSubsetSum } from '../dp/subset-sum/setup.js';
 import { regroup, type Incumbent, type MkpInstance, type Reoptimise } from './regroup.js';
-import { denser } from '../knapsack.js';
+import { denser } from '../credit-knapsack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
+
+/** The WebAssembly kernels the search runs its surrogate core DPs and subset sums in (none: their mirrors). */
+export interface MkpKernels {
+  readonly surrogateCore: CoreDpKernel;
+  readonly subsetSum: SubsetSumKernel;
+}
 
 /** Counters of one search (see MultipleKnapsackStats). */
 export type MkpCounters = Omit<MultipleKnapsackStats, 'outcome'>;
@@ -934,7 +942,7 @@ export function regroupPlan(
  * 4. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
- * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
+ * On a halt, the best plan found so far (possibly empty). With `kernels`, the surrogate knapsacks' core DP
  * and the subset sums run in WebAssembly (the same answers). With `store`, the buffers come from it and go
  * back to it while they are small.
  */
@@ -942,13 +950,13 @@ export function searchMultipleKnapsack(
   packed: MkpInstance,
   value: Float64Array,
   meter: WorkMeter,
-  kernel?: CoreDpKernel & SubsetSumKernel,
+  kernels?: MkpKernels,
   store: MkpScratchStore = { mkp: null },
 ): MkpOutcome {
   const scratch = store.mkp ?? new MkpScratch();
   store.mkp = null;
-  scratch.ks.kernel = kernel ?? null;
-  scratch.ss.kernel = kernel ?? null;
+  scratch.ks.kernel = kernels?.surrogateCore ?? null;
+  scratch.ss.kernel = kernels?.subsetSum ?? null;
   if (packed.capacity.length === 1) {
     const counters = noCounters();
     try {

@@ -40,16 +40,27 @@
  *   item). Items are scanned after the core first, then before it, each in position order.
  * - Ceiling: the DP ends as soon as the best value reaches a proven ceiling on the optimum (no state can
  *   beat it): Dantzig's bound of the whole problem from the start, lowered to the cardinality ceiling
- *   (src/solve/mkp/cardinality.ts) once the layers merged so far generated CEILING_STATES states. On
+ *   (src/solve/dp/surrogate-core/cardinality.ts) once the layers merged so far generated CEILING_STATES states. On
  *   strongly correlated items the pairs reach that ceiling within a few hundred states, where the layers
  *   alone need hundreds of thousands to prove it.
  *
  * Values are integers whose total stays below 2^53 (checked by the caller), so sums are exact.
  */
-import type { MultipleKnapsackStats } from '../../types.js';
-import { CardinalityScratch, cardinalityCeiling } from './cardinality.js';
-import { MkpHalt, type WorkMeter } from './meter.js';
-import { EXACT, UP } from '../exact.js';
+import { EXACT, UP } from '../../exact.js';
+import type { WorkMeter } from '../../mkp/meter.js';
+import { cardinalityCeiling } from './cardinality.js';
+import {
+  CEILING_STATES,
+  type CoreEnd,
+  type CoreStart,
+  capHalt,
+  historyPath,
+  KNAPSACK_MAX_HISTORY,
+  KNAPSACK_MAX_STATES,
+  type KnapsackCounters,
+  PAIR_STATES,
+} from './engine.js';
+import type { KnapsackScratch } from './setup.js';
 
 /**
  * ceil(a * p / w) for non-negative integers (w > 0): exact when a * p < 2^53 (the quotient corrected by
@@ -95,377 +106,6 @@ function swapTerm(
     if (a - c < least) least = a - c;
   }
   return least;
-}
-
-/** A knapsack answer: the optimum and an optimal set. */
-export interface KnapsackAnswer {
-  readonly value: number;
-  readonly weight: number;
-  /** The items of an optimal set: chosen[0..count). */
-  readonly chosen: Int32Array;
-  readonly count: number;
-}
-
-/** Most states in one list, and most history entries, of one knapsack (about 80 MiB and 64 MiB). */
-export const KNAPSACK_MAX_STATES = 1 << 21;
-export const KNAPSACK_MAX_HISTORY = 1 << 23;
-/** Merge steps of one DP layer between two halting checks (a layer may hold 2^21 states, ~30 ms). */
-export const KNAPSACK_POLL_STEPS = 1 << 14;
-
-/**
- * The DP's first incumbent also tries the break solution less each of its last this many items, refilled
- * greedily (about all that trying every item gives, at a bounded cost).
- */
-export const REFILL_WINDOW = 16;
-
-/** Lists of at least this many states are paired with the items outside the core after their layer (see Pairing). */
-export const PAIR_STATES = 32;
-/** States a DP generates before its cardinality ceiling is computed (see Ceiling). */
-export const CEILING_STATES = 256;
-
-/** Scratch arrays up to this many states are kept for the next solve; larger ones are released. */
-const RETAIN_STATES = 1 << 16;
-
-/** A copy of `a` in a new array of `size` entries. */
-function grown<T extends Float64Array | Int32Array>(a: T, size: number): T {
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  return b;
-}
-
-/** Growable typed arrays reused across calls (the search solves thousands of knapsacks). */
-export class KnapsackScratch {
-  sw = new Float64Array(256);
-  sv = new Float64Array(256);
-  sh = new Int32Array(256);
-  tw = new Float64Array(256);
-  tv = new Float64Array(256);
-  th = new Int32Array(256);
-  /** History entries: the position (into the item list) a state toggled, and its parent entry. */
-  hItem = new Int32Array(1024);
-  hParent = new Int32Array(1024);
-  /** Per position: the lightest weight from it on. */
-  light = new Float64Array(256);
-  /** Per position of the break solution: whether the best state removed it (all 0 between calls). */
-  gone = new Uint8Array(256);
-  /**
-   * The answer `knapsack` returns, rewritten by its next call with this scratch (a caller keeping it
-   * longer copies it), and where the core DP starts.
-   */
-  readonly answer = { value: 0, weight: 0, chosen: new Int32Array(256), count: 0 };
-  readonly start: { -readonly [K in keyof CoreStart]: CoreStart[K] } = {
-    b: 0,
-    cap: 0,
-    bw: 0,
-    bv: 0,
-    z: 0,
-    ceiling: 0,
-    bestH: 0,
-    bestW: 0,
-  };
-  /** States dropped by the swap bound where the Dantzig bound kept them (summed over solves). */
-  swapCuts = 0;
-  /** The cardinality ceiling's working arrays. */
-  readonly cardinality = new CardinalityScratch();
-  /** The WebAssembly core DP to run instead of the TypeScript one (null: the TypeScript one). */
-  kernel: CoreDpKernel | null = null;
-  /** Merge steps between two halting checks inside a layer. */
-  pollSteps = KNAPSACK_POLL_STEPS;
-
-  /** Room for `n` positions in `light`. */
-  lightest(n: number): void {
-    if (this.light.length < n) this.light = new Float64Array(Math.max(n, this.light.length * 2));
-  }
-
-  /** Room for `n` states in every state array. */
-  states(n: number): void {
-    if (this.sw.length >= n) return;
-    const size = Math.max(n, this.sw.length * 2);
-    this.sw = grown(this.sw, size);
-    this.sv = grown(this.sv, size);
-    this.sh = grown(this.sh, size);
-    this.tw = grown(this.tw, size);
-    this.tv = grown(this.tv, size);
-    this.th = grown(this.th, size);
-  }
-
-  /** Room for `n` items in the answer's set and `n` positions in `gone`. */
-  items(n: number): void {
-    if (this.answer.chosen.length < n) this.answer.chosen = new Int32Array(Math.max(n, this.answer.chosen.length * 2));
-    if (this.gone.length < n) this.gone = new Uint8Array(Math.max(n, this.gone.length * 2));
-  }
-
-  /** Small enough to keep for the next solve. */
-  get small(): boolean {
-    return (
-      this.sw.length <= RETAIN_STATES &&
-      this.hItem.length <= 4 * RETAIN_STATES &&
-      this.answer.chosen.length <= RETAIN_STATES
-    );
-  }
-
-  /** Room for `n` history entries. */
-  history(n: number): void {
-    if (this.hItem.length >= n) return;
-    const size = Math.max(n, this.hItem.length * 2);
-    this.hItem = grown(this.hItem, size);
-    this.hParent = grown(this.hParent, size);
-  }
-}
-
-/** Counters of the knapsack DP, summed over calls (named as in MultipleKnapsackStats). */
-export type KnapsackCounters = Pick<MultipleKnapsackStats, 'knapsacks' | 'states' | 'ceilingStops'>;
-
-/** What a core DP step reports (the WASM kernel's statuses; the TypeScript loop takes the same steps). */
-export const CoreStatus = {
-  /** No layer left: the best state is final. */
-  done: 0,
-  /** A layer is about to merge: pay for its states (see corePending), then step again. */
-  layer: 1,
-  /** Memory could not grow for the next layer. */
-  memory: 2,
-  /** The step's merge steps ran (KnapsackScratch.pollSteps): ask the halting check, then step again. */
-  paused: 3,
-  /** The layers so far generated CEILING_STATES states: pass the cardinality ceiling (coreCeiling), then step again. */
-  ceiling: 4,
-} as const;
-export type CoreStatus = (typeof CoreStatus)[keyof typeof CoreStatus];
-
-/** Where the core DP starts: the break solution, the first threshold and the best state so far. */
-export interface CoreStart {
-  /** Items before position b form the break solution. */
-  readonly b: number;
-  readonly cap: number;
-  /** Weight and value of the break solution. */
-  readonly bw: number;
-  readonly bv: number;
-  /** The value a state must beat. */
-  readonly z: number;
-  /** A proven ceiling on the optimum (Dantzig's bound): the DP ends once the best value reaches it. */
-  readonly ceiling: number;
-  /** The best feasible state's history entry (-1: the break solution), or -2 for none yet. */
-  readonly bestH: number;
-  readonly bestW: number;
-}
-
-/** Where the core DP ended: the best value and its state. */
-export interface CoreEnd {
-  readonly z: number;
-  /** It ended at its ceiling with states still open. */
-  readonly atCeiling: boolean;
-  /** The best state's history entry: -1 for the break solution, -2 when no state beat the threshold. */
-  readonly bestH: number;
-  readonly bestW: number;
-  /** The positions (into the item list) the best state toggled from the break solution, latest decision first. */
-  readonly toggled: number[];
-}
-
-/** The positions on the history path from entry `h` (-1 ends it), latest first. */
-export function historyPath(h: number, pos: (h: number) => number, parent: (h: number) => number): number[] {
-  const out: number[] = [];
-  for (let e = h; e >= 0; e = parent(e)) out.push(pos(e));
-  return out;
-}
-
-/**
- * The core DP compiled to WebAssembly (src/solve/wasm.ts implements it), stepping exactly as
- * `coreDp` does: `coreBegin` after `coreLoad`, then `coreStep` until `done`.
- */
-export interface CoreDpKernel {
-  /** Writes the profits and weights of the items at positions 0..k-1; false when memory cannot grow. */
-  coreLoad(items: ArrayLike<number>, k: number, p: ArrayLike<number>, w: ArrayLike<number>): boolean;
-  /**
-   * Starts from `start`; a layer of more than `maxStates` states, or past `maxHistory` history entries, goes
-   * to the host; lists of `pairStates` states are paired; after `ceilingStates` states it asks for the ceiling.
-   */
-  coreBegin(
-    start: CoreStart,
-    maxStates: number,
-    maxHistory: number,
-    pairStates: number,
-    ceilingStates: number,
-  ): boolean;
-  /** After `ceiling`: lowers the ceiling to `ceiling`. */
-  coreCeiling(ceiling: number): void;
-  /** Layers within `allowance` units in all are paid for by the step itself (corePaid); the next one past it stops the step (`layer`). */
-  coreStep(steps: number, allowance: number): CoreStatus;
-  /** States of the layer about to merge (after `layer`) and history entries so far. */
-  corePending(): { readonly states: number; readonly history: number };
-  /** Units the last step paid for by itself. */
-  corePaid(): number;
-  /** States dropped by the swap bound since coreBegin. */
-  coreSwapCuts(): number;
-  coreEnd(): CoreEnd;
-}
-
-/** The memory-cap halt of the core DP. */
-function capHalt(): MkpHalt {
-  return new MkpHalt(
-    `memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`,
-  );
-}
-
-/**
- * The best set of `items` (ids into `p`, `w`, in efficiency order) within `cap` if it is worth more than
- * `threshold`, else null. Spends one unit of work per state generated. With `scratch.kernel` set, the
- * core DP runs in WebAssembly, with the same steps and the same answer. The answer is `scratch.answer`,
- * valid until the next call with `scratch`.
- */
-export function knapsack(
-  items: ArrayLike<number>,
-  k: number,
-  p: ArrayLike<number>,
-  w: ArrayLike<number>,
-  cap: number,
-  threshold: number,
-  meter: WorkMeter,
-  scratch: KnapsackScratch,
-  counters: KnapsackCounters,
-): KnapsackAnswer | null {
-  counters.knapsacks++;
-  let bw = 0;
-  let bv = 0;
-  let b = 0;
-  while (b < k && bw + w[items[b]!]! <= cap) {
-    bw += w[items[b]!]!;
-    bv += p[items[b]!]!;
-    b++;
-  }
-  if (b === k) return bv > threshold ? answer(scratch, bv, bw, prefix(items, b, scratch)) : null;
-  // Dantzig's bound of the whole problem: nothing beats it.
-  const rootBound = bv + ceilRatio(cap - bw, p[items[b]!]!, w[items[b]!]!);
-  if (rootBound <= threshold) return null;
-
-  // The greedy completions (every later item that still fits) of the break solution and of the break
-  // solution less one of its last REFILL_WINDOW items are reachable: states that cannot reach the best of
-  // their values are dropped from the start (the DP still finds a set worth it).
-  let gv = greedy(items, k, p, w, cap, b, bw, bv);
-  for (let x = b - 1; x >= 0 && x >= b - REFILL_WINDOW; x--)
-    gv = Math.max(gv, greedy(items, k, p, w, cap, b, bw - w[items[x]!]!, bv - p[items[x]!]!));
-  let z = Math.max(threshold, gv - 1);
-  let bestH = -2;
-  let bestW = 0;
-  if (bv > z) {
-    z = bv;
-    bestH = -1;
-    bestW = bw;
-  }
-  const start = scratch.start;
-  start.b = b;
-  start.cap = cap;
-  start.bw = bw;
-  start.bv = bv;
-  start.z = z;
-  start.ceiling = rootBound;
-  start.bestH = bestH;
-  start.bestW = bestW;
-  const end =
-    scratch.kernel === null
-      ? coreDp(items, k, p, w, start, meter, scratch, counters)
-      : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
-  if (end.atCeiling) counters.ceilingStops++;
-  if (end.bestH === -2) return null;
-  return answer(scratch, end.z, end.bestW, chosenSet(items, b, end.toggled, scratch));
-}
-
-/** The greedy completion from position `from` of a set weighing `fw`, worth `fv`: every later item that still fits; its value. */
-function greedy(
-  items: ArrayLike<number>,
-  k: number,
-  p: ArrayLike<number>,
-  w: ArrayLike<number>,
-  cap: number,
-  from: number,
-  fw: number,
-  fv: number,
-): number {
-  for (let x = from; x < k && fw < cap; x++) {
-    const i = items[x]!;
-    if (fw + w[i]! <= cap) {
-      fw += w[i]!;
-      fv += p[i]!;
-    }
-  }
-  return fv;
-}
-
-/** `scratch.answer` set to a value and weight, its set the first `count` entries of its `chosen`. */
-function answer(scratch: KnapsackScratch, value: number, weight: number, count: number): KnapsackAnswer {
-  const out = scratch.answer;
-  out.value = value;
-  out.weight = weight;
-  out.count = count;
-  return out;
-}
-
-/** The first `b` items into the answer's set; how many. */
-function prefix(items: ArrayLike<number>, b: number, scratch: KnapsackScratch): number {
-  scratch.items(b);
-  const out = scratch.answer.chosen;
-  for (let x = 0; x < b; x++) out[x] = items[x]!;
-  return b;
-}
-
-/**
- * The best state's set into the answer's set: the break set without the positions its history
- * (`toggled`) removed, then the positions it added, latest decision first (each position is decided at
- * most once on a history path); how many.
- */
-function chosenSet(items: ArrayLike<number>, b: number, toggled: readonly number[], scratch: KnapsackScratch): number {
-  scratch.items(b + toggled.length);
-  const { gone } = scratch;
-  const out = scratch.answer.chosen;
-  for (let y = 0; y < toggled.length; y++) if (toggled[y]! < b) gone[toggled[y]!] = 1;
-  let t = 0;
-  for (let x = 0; x < b; x++) {
-    if (gone[x] === 0) out[t++] = items[x]!;
-    else gone[x] = 0;
-  }
-  for (let y = 0; y < toggled.length; y++) if (toggled[y]! >= b) out[t++] = items[toggled[y]!]!;
-  return t;
-}
-
-/** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
-function kernelDp(
-  kernel: CoreDpKernel,
-  items: ArrayLike<number>,
-  k: number,
-  p: ArrayLike<number>,
-  w: ArrayLike<number>,
-  start: CoreStart,
-  meter: WorkMeter,
-  scratch: KnapsackScratch,
-  counters: KnapsackCounters,
-): CoreEnd {
-  if (
-    !kernel.coreLoad(items, k, p, w) ||
-    !kernel.coreBegin(start, KNAPSACK_MAX_STATES, KNAPSACK_MAX_HISTORY, PAIR_STATES, CEILING_STATES)
-  )
-    throw capHalt();
-  try {
-    for (;;) {
-      // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
-      const status = kernel.coreStep(scratch.pollSteps, meter.quiet());
-      const paid = kernel.corePaid();
-      if (paid > 0) {
-        meter.spend(paid);
-        counters.states += paid;
-      }
-      if (status === CoreStatus.done) break;
-      if (status === CoreStatus.paused) meter.poll();
-      else if (status === CoreStatus.ceiling)
-        kernel.coreCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
-      else if (status === CoreStatus.layer) {
-        const { states, history } = kernel.corePending();
-        meter.spend(states);
-        counters.states += states;
-        if (states > KNAPSACK_MAX_STATES || history + states > KNAPSACK_MAX_HISTORY) throw capHalt();
-      } else throw capHalt();
-    }
-  } finally {
-    scratch.swapCuts += kernel.coreSwapCuts();
-  }
-  return kernel.coreEnd();
 }
 
 /**
@@ -516,8 +156,8 @@ function heaviestWithin(sw: ArrayLike<number>, count: number, limit: number): nu
   return lo - 1;
 }
 
-/** The core DP from the break solution (see the module comment); the TypeScript twin of the kernel's. */
-function coreDp(
+/** The core DP from the break solution (see the module comment); the TypeScript mirror of the kernel's. */
+export function coreDp(
   items: ArrayLike<number>,
   k: number,
   p: ArrayLike<number>,
