@@ -533,15 +533,39 @@ class Search {
    * `exact` the knapsacks a split or its completion filled exactly with them.
    */
   boundAndSplit(level: Level): boolean {
-    const { m } = this;
-    const w = this.packed.qweight;
-    const p = this.value;
     const free = level.free;
     const k = this.freeItems(free);
     level.k = k;
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
-    this.meter.spend(k * m);
-    // The surrogate capacity: each residual, but no more than its free candidates weigh.
+    this.meter.spend(k * this.m);
+    const sur = this.surrogate(free, k, this.surrogateCapacity(free, k), this.bestValue - this.fixed);
+    if (sur === null) return false;
+    const bound = this.fixed + sur.value;
+    if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
+    const { left, placed, room } = this.splitSurrogate(sur);
+    if (left === 0) {
+      this.counters.splitHits++;
+      this.record(bound, placed);
+      return false;
+    }
+    const item = this.heaviestLeftOut(sur, placed);
+    const lower = this.completeGreedily(free, k, placed, room);
+    if (lower > this.bestValue) this.record(lower, placed);
+    for (let b = 0; b < this.m; b++) if (room[b] === 0) this.exact[b] = 1;
+    if (!this.filled && this.bestValue < bound) {
+      this.filled = true;
+      this.fill(free, k);
+    }
+    if (this.bestValue >= bound) return false;
+    level.bound = bound;
+    level.item = item;
+    return true;
+  }
+
+  /** The surrogate capacity of the first `k` free items: each residual, but no more than its free candidates weigh. */
+  surrogateCapacity(free: Int32Array, k: number): number {
+    const { m } = this;
+    const w = this.packed.qweight;
     const reach = this.reach;
     reach.fill(0, 0, m);
     for (let x = 0; x < k; x++) {
@@ -550,28 +574,36 @@ class Search {
     }
     let cap = 0;
     for (let b = 0; b < m; b++) cap += Math.min(reach[b]!, this.resid[b]!);
-    const threshold = this.bestValue - this.fixed;
-    // At the root of an aimed search the call is the same as at the root of the aimed searches before it
-    // (no item decided or barred; the same residuals, hence the same free items, and threshold): its
-    // answer is taken from them (a copy: the knapsack's own answer is rewritten by its next call).
-    const memo = this.depth === 1 ? this.rootMemo : null;
-    const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, m).join(',')}`;
-    let sur: KnapsackAnswer | null;
-    if (memo?.has(key) === true) sur = memo.get(key)!;
-    else {
-      sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
-      memo?.set(
-        key,
-        sur === null
-          ? null
-          : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count },
-      );
-    }
-    if (sur === null) return false;
-    const bound = this.fixed + sur.value;
-    if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
+    return cap;
+  }
 
-    // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
+  /**
+   * The surrogate knapsack of the first `k` free items within `cap`, if it beats `threshold`. At the root of
+   * an aimed search the call is the same as at the root of the aimed searches before it (no item decided or
+   * barred; the same residuals, hence the same free items, and threshold): its answer is taken from them (a
+   * copy: the knapsack's own answer is rewritten by its next call).
+   */
+  surrogate(free: Int32Array, k: number, cap: number, threshold: number): KnapsackAnswer | null {
+    const memo = this.depth === 1 ? this.rootMemo : null;
+    const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, this.m).join(',')}`;
+    if (memo?.has(key) === true) return memo.get(key)!;
+    const sur = knapsack(free, k, this.value, this.packed.qweight, cap, threshold, this.meter, this.ks, this.counters);
+    memo?.set(
+      key,
+      sur === null
+        ? null
+        : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count },
+    );
+    return sur;
+  }
+
+  /**
+   * Splits the surrogate solution over the knapsacks, smallest residual first, then largest first: the split
+   * that left fewer items out (the first on a tie), its placement and rooms left; `exact` marks the other
+   * split's exact fills.
+   */
+  splitSurrogate(sur: KnapsackAnswer): { left: number; placed: Int32Array; room: Float64Array } {
+    const { m } = this;
     this.counters.splits++;
     const order = ascending(this.resid, m, this.byRoom);
     const [placedFirst, placedSecond] = this.placedBy;
@@ -583,7 +615,6 @@ class Search {
     exact.fill(0, 0, m);
     if (left > 0 && m > 1) {
       const second = this.split(sur.chosen, sur.count, order, true, placedSecond, roomSecond);
-      // The split that left fewer items out (the first on a tie) goes on; the other's exact fills are kept.
       const other = second < left ? roomFirst : roomSecond;
       if (second < left) {
         left = second;
@@ -592,17 +623,25 @@ class Search {
       }
       for (let b = 0; b < m; b++) if (other[b] === 0) exact[b] = 1;
     }
-    if (left === 0) {
-      this.counters.splitHits++;
-      this.record(bound, placed);
-      return false;
-    }
+    return { left, placed, room };
+  }
+
+  /** The item to branch on: the heaviest of the surrogate's items the split left out (the lowest id on a tie). */
+  heaviestLeftOut(sur: KnapsackAnswer, placed: Int32Array): number {
+    const w = this.packed.qweight;
     let item = -1;
     for (let x = 0; x < sur.count; x++) {
       const j = sur.chosen[x]!;
       if (placed[j]! < 0 && (item < 0 || w[j]! > w[item]! || (w[j] === w[item] && j < item))) item = j;
     }
-    // The placed part completed greedily with the other free items (efficiency order, best fit).
+    return item;
+  }
+
+  /** The placed part completed greedily with the other free items (efficiency order, best fit): its value. */
+  completeGreedily(free: Int32Array, k: number, placed: Int32Array, room: Float64Array): number {
+    const { m } = this;
+    const w = this.packed.qweight;
+    const p = this.value;
     let lower = this.fixed;
     for (let x = 0; x < k; x++) if (placed[free[x]!]! >= 0) lower += p[free[x]!]!;
     for (let x = 0; x < k; x++) {
@@ -617,16 +656,7 @@ class Search {
       placed[j] = pick;
       lower += p[j]!;
     }
-    if (lower > this.bestValue) this.record(lower, placed);
-    for (let b = 0; b < m; b++) if (room[b] === 0) exact[b] = 1;
-    if (!this.filled && this.bestValue < bound) {
-      this.filled = true;
-      this.fill(free, k);
-    }
-    if (this.bestValue >= bound) return false;
-    level.bound = bound;
-    level.item = item;
-    return true;
+    return lower;
   }
 
   /**
@@ -957,102 +987,152 @@ export function searchMultipleKnapsack(
   store.mkp = null;
   scratch.ks.kernel = kernels?.surrogateCore ?? null;
   scratch.ss.kernel = kernels?.subsetSum ?? null;
-  if (packed.capacity.length === 1) {
-    const counters = noCounters();
-    try {
-      return singleKnapsack(packed, value, meter, scratch, counters);
-    } catch (e) {
-      if (!(e instanceof MkpHalt)) throw e;
-      return {
-        node: new Int32Array(packed.qweight.length).fill(-1),
-        value: 0,
-        optimal: false,
-        reason: e.reason,
-        atBudget: e.atBudget,
-        counters,
-      };
-    } finally {
-      if (scratch.small) store.mkp = scratch;
-    }
+  try {
+    if (packed.capacity.length === 1) return singleKnapsackOutcome(packed, value, meter, scratch);
+    return stagedSearch(new StagedSearch(packed, value, meter, scratch));
+  } finally {
+    if (scratch.small) store.mkp = scratch;
   }
-  const tallies: MkpCounters[] = [];
-  const start = (buffers: SearchBuffers, on: WorkMeter = meter): Search => {
-    const s = new Search(packed, value, on, scratch, buffers);
-    tallies.push(s.counters);
+}
+
+/** One knapsack: its exact answer, or on a halt the empty plan. */
+function singleKnapsackOutcome(
+  packed: MkpInstance,
+  value: Float64Array,
+  meter: WorkMeter,
+  scratch: MkpScratch,
+): MkpOutcome {
+  const counters = noCounters();
+  try {
+    return singleKnapsack(packed, value, meter, scratch, counters);
+  } catch (e) {
+    if (!(e instanceof MkpHalt)) throw e;
+    return {
+      node: new Int32Array(packed.qweight.length).fill(-1),
+      value: 0,
+      optimal: false,
+      reason: e.reason,
+      atBudget: e.atBudget,
+      counters,
+    };
+  }
+}
+
+/** The stages of searchMultipleKnapsack in order (see there): each returns early once its plan is proven optimal. */
+function stagedSearch(st: StagedSearch): MkpOutcome {
+  const first = st.start(st.scratch.first);
+  try {
+    first.stopAt = st.meter.budget * FIRST_SEARCH_SHARE;
+    const walk = first.node();
+    if (runs(walk)) return st.outcome(first);
+    const aimed = st.aim(first);
+    if (aimed.reached !== null) return st.outcome(aimed.reached);
+    const { ceiling } = aimed;
+    if (first.bestValue >= ceiling) return st.outcome(first);
+    if (st.regroup(first, ceiling)) return st.outcome(first);
+    first.stopAt = Number.POSITIVE_INFINITY;
+    first.ceiling = ceiling;
+    runs(walk);
+    return st.outcome(first);
+  } catch (e) {
+    if (!(e instanceof MkpHalt)) throw e;
+    return st.outcome(first, e);
+  }
+}
+
+/** What the searches of one solve share: the problem, the meter, the scratch, and every search's counters. */
+class StagedSearch {
+  readonly #tallies: MkpCounters[] = [];
+
+  constructor(
+    readonly packed: MkpInstance,
+    readonly value: Float64Array,
+    readonly meter: WorkMeter,
+    readonly scratch: MkpScratch,
+  ) {}
+
+  /** A new search in `buffers` on `on` (by default the solve's meter), its counters tallied. */
+  start(buffers: SearchBuffers, on: WorkMeter = this.meter): Search {
+    const s = new Search(this.packed, this.value, on, this.scratch, buffers);
+    this.#tallies.push(s.counters);
     return s;
-  };
-  const outcome = (s: Search, halt?: MkpHalt): MkpOutcome => {
+  }
+
+  /** The outcome with `s`'s plan and every search's counters: optimal, or stopped by `halt`. */
+  outcome(s: Search, halt?: MkpHalt): MkpOutcome {
     const counters = noCounters();
-    for (const t of tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
+    for (const t of this.#tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
     const base = { node: s.plan(), value: Math.max(0, s.bestValue), counters };
     return halt === undefined
       ? { ...base, optimal: true }
       : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
-  };
-  const first = start(scratch.first);
-  try {
-    first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
-    const walk = first.node();
-    if (runs(walk)) return outcome(first);
+  }
+
+  /**
+   * Stage 2, the aimed searches below the first search's root bound: the one that reached its target (its
+   * plan is optimal), or none and the least value not ruled out (`ceiling`, Infinity when none was).
+   */
+  aim(first: Search): { readonly reached: Search | null; readonly ceiling: number } {
     let ceiling = Number.POSITIVE_INFINITY;
-    // Stage 3: regrouping of the first search's incumbent; whether it reached the bound (then it is optimal).
-    const improve = (): boolean => {
-      const goal = Math.min(first.rootBound, ceiling);
-      if (first.bestValue < 0 || first.bestValue >= goal) return first.bestValue >= goal;
-      const counters = noCounters();
-      tallies.push(counters);
-      const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
-      const plan = { node: first.plan(), value: first.bestValue };
-      share.run(() =>
-        regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order.subarray(0, first.items)),
-      );
-      if (plan.value > first.bestValue) {
-        first.bestValue = plan.value;
-        first.best.set(plan.node);
-      }
-      return first.bestValue >= goal;
-    };
     let target = first.rootBound;
-    if (Number.isFinite(target)) {
-      const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
-      const share = (meter.budget * AIM_SHARE) / orders;
-      let attempt = 0;
-      const rootMemo = new Map<string, KnapsackAnswer | null>();
-      while (target > first.bestValue && attempt < orders) {
-        // Each aimed search counts its work on a meter of its own, bounded by its share.
-        const own = new ShareMeter(meter, share, 'aimed search share');
-        const aim = start(scratch.side, own.meter);
-        aim.counters.aims = 1;
-        aim.ordered = true;
-        aim.reorder(attempt);
-        aim.bestValue = target - 1;
-        // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
-        aim.filled = true;
-        aim.rootMemo = rootMemo;
-        let ended = false;
-        own.run(() => (ended = runs(aim.node())));
-        if (!ended) {
-          // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
-          // was not even bounded): the others would be too, and the first search gets the budget back.
-          if (aim.counters.nodes < AIM_MIN_NODES) break;
-          attempt++;
-          continue;
-        }
-        if (aim.bestValue >= target) return outcome(aim);
-        ceiling = target - 1;
-        target--;
+    if (!Number.isFinite(target)) return { reached: null, ceiling };
+    const { meter, scratch } = this;
+    const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
+    const share = (meter.budget * AIM_SHARE) / orders;
+    let attempt = 0;
+    const rootMemo = new Map<string, KnapsackAnswer | null>();
+    while (target > first.bestValue && attempt < orders) {
+      // Each aimed search counts its work on a meter of its own, bounded by its share.
+      const own = new ShareMeter(meter, share, 'aimed search share');
+      const aim = this.start(scratch.side, own.meter);
+      aim.counters.aims = 1;
+      aim.ordered = true;
+      aim.reorder(attempt);
+      aim.bestValue = target - 1;
+      // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
+      aim.filled = true;
+      aim.rootMemo = rootMemo;
+      let ended = false;
+      own.run(() => (ended = runs(aim.node())));
+      if (!ended) {
+        // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
+        // was not even bounded): the others would be too, and the first search gets the budget back.
+        if (aim.counters.nodes < AIM_MIN_NODES) break;
+        attempt++;
+        continue;
       }
+      if (aim.bestValue >= target) return { reached: aim, ceiling };
+      ceiling = target - 1;
+      target--;
     }
-    if (first.bestValue >= ceiling) return outcome(first);
-    if (improve()) return outcome(first);
-    first.stopAt = Number.POSITIVE_INFINITY;
-    first.ceiling = ceiling;
-    runs(walk);
-    return outcome(first);
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return outcome(first, e);
-  } finally {
-    if (scratch.small) store.mkp = scratch;
+    return { reached: null, ceiling };
+  }
+
+  /** Stage 3, regrouping of the first search's incumbent: whether it reached the bound (then it is optimal). */
+  regroup(first: Search, ceiling: number): boolean {
+    const goal = Math.min(first.rootBound, ceiling);
+    if (first.bestValue < 0 || first.bestValue >= goal) return first.bestValue >= goal;
+    const { meter, scratch } = this;
+    const counters = noCounters();
+    this.#tallies.push(counters);
+    const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
+    const plan = { node: first.plan(), value: first.bestValue };
+    share.run(() =>
+      regroupPlan(
+        this.packed,
+        this.value,
+        plan,
+        goal,
+        share.meter,
+        counters,
+        scratch,
+        first.order.subarray(0, first.items),
+      ),
+    );
+    if (plan.value > first.bestValue) {
+      first.bestValue = plan.value;
+      first.best.set(plan.node);
+    }
+    return first.bestValue >= goal;
   }
 }
