@@ -167,81 +167,186 @@ export function coreDp(
   scratch: KnapsackScratch,
   counters: KnapsackCounters,
 ): CoreEnd {
-  const { b, cap } = start;
-  let { z, bestH, bestW } = start;
-  scratch.states(2);
-  scratch.sw[0] = start.bw;
-  scratch.sv[0] = start.bv;
-  scratch.sh[0] = -1;
-  // The swap bound needs two efficiencies to differ (with equal ones every term M is 0; see swapTerm).
-  const swapping = p[items[0]!]! * w[items[k - 1]!]! !== p[items[k - 1]!]! * w[items[0]!]!;
-  // The lightest weight among the items from position x on (x = k: none).
-  scratch.lightest(k + 1);
-  const lightest = scratch.light;
-  lightest[k] = Number.POSITIVE_INFINITY;
-  for (let x = k - 1; x >= 0; x--) lightest[x] = Math.min(lightest[x + 1]!, w[items[x]!]!);
-  let count = 1;
-  let hist = 0;
-  let s = b - 1;
-  let t = b;
-  let adding = true;
-  let ceiling = start.ceiling;
-  let atCeiling = false;
-  // States generated so far; whether the cardinality ceiling was computed; the least list the next pairing needs.
-  let made = 0;
-  let asked = false;
-  let pairAt = PAIR_STATES;
-  for (;;) {
-    if (!(count > 0 && (s >= 0 || t < k))) break;
-    if (z >= ceiling) {
-      atCeiling = true;
-      break;
+  return new CoreRun(items, k, p, w, start, meter, scratch, counters).run();
+}
+
+/** The item a layer decides, whether it moves in or out, and the efficiencies of the next items each way. */
+interface CoreLayer {
+  /** Its position in the item list, and the move of a state that toggles it. */
+  readonly pos: number;
+  readonly dw: number;
+  readonly dv: number;
+  readonly canAdd: boolean;
+  readonly canRemove: boolean;
+  /** The next item to add (pAdd 0, wAdd 1 when none) and to remove (likewise). */
+  readonly pAdd: number;
+  readonly wAdd: number;
+  readonly pRemove: number;
+  readonly wRemove: number;
+  /** The lightest item still addable: a state with less room gains nothing without a removal. */
+  readonly roomless: number;
+}
+
+/** One run of the core DP: its lists live in the scratch, its best state and history counters here. */
+class CoreRun {
+  readonly #cap: number;
+  /** The swap bound needs two efficiencies to differ (with equal ones every term M is 0; see swapTerm). */
+  readonly #swapping: boolean;
+  z: number;
+  bestH: number;
+  bestW: number;
+  /** States in the current list, history entries written, the next positions to remove and to add. */
+  count = 1;
+  hist = 0;
+  s: number;
+  t: number;
+  adding = true;
+  ceiling: number;
+  atCeiling = false;
+  /** States generated so far; whether the cardinality ceiling was computed; the least list the next pairing needs. */
+  made = 0;
+  asked = false;
+  pairAt = PAIR_STATES;
+  /** The swap bound's M times wAdd for the layer merging (see swapTerm); -2 while not computed. */
+  swap = -2;
+
+  constructor(
+    readonly items: ArrayLike<number>,
+    readonly k: number,
+    readonly p: ArrayLike<number>,
+    readonly w: ArrayLike<number>,
+    start: CoreStart,
+    readonly meter: WorkMeter,
+    readonly scratch: KnapsackScratch,
+    readonly counters: KnapsackCounters,
+  ) {
+    this.#cap = start.cap;
+    ({ z: this.z, bestH: this.bestH, bestW: this.bestW, ceiling: this.ceiling } = start);
+    this.s = start.b - 1;
+    this.t = start.b;
+    scratch.states(2);
+    scratch.sw[0] = start.bw;
+    scratch.sv[0] = start.bv;
+    scratch.sh[0] = -1;
+    this.#swapping = p[items[0]!]! * w[items[k - 1]!]! !== p[items[k - 1]!]! * w[items[0]!]!;
+    // The lightest weight among the items from position x on (x = k: none).
+    scratch.lightest(k + 1);
+    const lightest = scratch.light;
+    lightest[k] = Number.POSITIVE_INFINITY;
+    for (let x = k - 1; x >= 0; x--) lightest[x] = Math.min(lightest[x + 1]!, w[items[x]!]!);
+  }
+
+  /** Layers until none is left, the list is empty or the best value reaches the ceiling; the best state. */
+  run(): CoreEnd {
+    const { items, k, p, w, scratch } = this;
+    for (;;) {
+      if (!(this.count > 0 && (this.s >= 0 || this.t < k))) break;
+      if (this.z >= this.ceiling) {
+        this.atCeiling = true;
+        break;
+      }
+      if (!this.asked && this.made >= CEILING_STATES) {
+        this.asked = true;
+        this.ceiling = Math.min(this.ceiling, cardinalityCeiling(items, k, p, w, this.#cap, scratch.cardinality));
+        continue;
+      }
+      const layer = this.nextLayer();
+      if (this.beyondReach(layer)) continue;
+      this.pay();
+      this.merge(layer);
+      if (this.count >= this.pairAt) this.pair();
     }
-    if (!asked && made >= CEILING_STATES) {
-      asked = true;
-      ceiling = Math.min(ceiling, cardinalityCeiling(items, k, p, w, cap, scratch.cardinality));
-      continue;
-    }
-    // Alternate the two directions while both have items left.
-    if (adding ? t >= k : s < 0) adding = !adding;
-    const pos = adding ? t : s;
+    const { hItem, hParent } = scratch;
+    return {
+      z: this.z,
+      atCeiling: this.atCeiling,
+      bestH: this.bestH,
+      bestW: this.bestW,
+      toggled: historyPath(
+        this.bestH,
+        (e) => hItem[e]!,
+        (e) => hParent[e]!,
+      ),
+    };
+  }
+
+  /** The next item to decide, alternating the two directions while both have items left. */
+  nextLayer(): CoreLayer {
+    const { items, k, p, w } = this;
+    if (this.adding ? this.t >= k : this.s < 0) this.adding = !this.adding;
+    const adding = this.adding;
+    const pos = adding ? this.t : this.s;
     const item = items[pos]!;
-    const dw = adding ? w[item]! : -w[item]!;
-    const dv = adding ? p[item]! : -p[item]!;
-    if (adding) t++;
-    else s--;
-    adding = !adding;
+    if (adding) this.t++;
+    else this.s--;
+    this.adding = !adding;
+    const { s, t } = this;
     const canAdd = t < k;
     const canRemove = s >= 0;
-    const pAdd = canAdd ? p[items[t]!]! : 0;
-    const wAdd = canAdd ? w[items[t]!]! : 1;
-    const pRemove = canRemove ? p[items[s]!]! : 0;
-    const wRemove = canRemove ? w[items[s]!]! : 1;
-    // No moved state can beat z when the best value moved plus the bound of the most room left does
-    // not (values ascend with weights, so the last state has the best value, the first the most room):
-    // the item keeps its break-solution side in every state, and the layer costs nothing.
-    const roomMost = Math.max(0, cap - scratch.sw[0]! - dw);
-    if (scratch.sv[count - 1]! + dv + (canAdd ? ceilRatio(roomMost, pAdd, wAdd) : 0) <= z) continue;
-    // Nor when no moved state passes its Dantzig bound (a scan of the list, no merge).
-    if (movesBeyondReach(scratch.sw, scratch.sv, count, cap, z, dw, dv, pAdd, wAdd, canRemove, pRemove, wRemove))
-      continue;
+    return {
+      pos,
+      dw: adding ? w[item]! : -w[item]!,
+      dv: adding ? p[item]! : -p[item]!,
+      canAdd,
+      canRemove,
+      pAdd: canAdd ? p[items[t]!]! : 0,
+      wAdd: canAdd ? w[items[t]!]! : 1,
+      pRemove: canRemove ? p[items[s]!]! : 0,
+      wRemove: canRemove ? w[items[s]!]! : 1,
+      roomless: this.scratch.light[t]!,
+    };
+  }
 
-    // The swap bound's M times wAdd (computed when a state first needs it, see swapTerm); -2 while not
-    // computed.
-    let swap = -2;
-    const roomless = lightest[t]!;
+  /**
+   * Whether no moved state of the layer can beat z, so the item keeps its break-solution side in every
+   * state and the layer costs nothing: when the best value moved plus the bound of the most room left does
+   * not (values ascend with weights, so the last state has the best value, the first the most room), or
+   * when no moved state passes its Dantzig bound (a scan of the list, no merge).
+   */
+  beyondReach(l: CoreLayer): boolean {
+    const { scratch, count, z } = this;
+    const cap = this.#cap;
+    const roomMost = Math.max(0, cap - scratch.sw[0]! - l.dw);
+    if (scratch.sv[count - 1]! + l.dv + (l.canAdd ? ceilRatio(roomMost, l.pAdd, l.wAdd) : 0) <= z) return true;
+    return movesBeyondReach(
+      scratch.sw,
+      scratch.sv,
+      count,
+      cap,
+      z,
+      l.dw,
+      l.dv,
+      l.pAdd,
+      l.wAdd,
+      l.canRemove,
+      l.pRemove,
+      l.wRemove,
+    );
+  }
 
-    meter.spend(2 * count);
-    counters.states += 2 * count;
-    made += 2 * count;
-    if (2 * count > KNAPSACK_MAX_STATES || hist + 2 * count > KNAPSACK_MAX_HISTORY) throw capHalt();
+  /** Pays for the layer's states (one unit each) and makes room for them, within the caps. */
+  pay(): void {
+    const { scratch, count } = this;
+    this.meter.spend(2 * count);
+    this.counters.states += 2 * count;
+    this.made += 2 * count;
+    if (2 * count > KNAPSACK_MAX_STATES || this.hist + 2 * count > KNAPSACK_MAX_HISTORY) throw capHalt();
     scratch.states(2 * count);
     // The merge writes at most one history entry per state, the pairing after it at most one per item.
-    scratch.history(hist + 2 * count + k);
+    scratch.history(this.hist + 2 * count + this.k);
+  }
+
+  /**
+   * Merges the old list (x) with the moved list (y), both by weight ascending, into the next list:
+   * non-dominated (each value above every value of a lighter state merged before it, kept or not: a state
+   * dominated by a dropped one has no larger bound) and with a bound above z; the next list becomes the
+   * current one.
+   */
+  merge(l: CoreLayer): void {
+    const { scratch, count } = this;
     const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
-    // Merge the old list (x) with the moved list (y), both by weight ascending, into the next list:
-    // non-dominated (each value above every value of a lighter state merged before it, kept or not: a
-    // state dominated by a dropped one has no larger bound) and with a bound above z.
+    const cap = this.#cap;
+    this.swap = -2;
     let x = 0;
     let y = 0;
     let out = 0;
@@ -249,13 +354,13 @@ export function coreDp(
     // The heads of both lists (weight +Infinity once a list is spent).
     let wx = sw[0]!;
     let vx = sv[0]!;
-    let wy = wx + dw;
-    let vy = vx + dv;
+    let wy = wx + l.dw;
+    let vy = vx + l.dv;
     // Merge steps left before the next halting check.
     let poll = scratch.pollSteps;
     while (x < count || y < count) {
       if (poll-- === 0) {
-        meter.poll();
+        this.meter.poll();
         poll = scratch.pollSteps - 1;
       }
       let ww: number;
@@ -267,8 +372,8 @@ export function coreDp(
         hh = -3 - y; // a new state: its history entry is written once it is kept or best
         y++;
         if (y < count) {
-          wy = sw[y]! + dw;
-          vy = sv[y]! + dv;
+          wy = sw[y]! + l.dw;
+          vy = sv[y]! + l.dv;
         } else wy = Number.POSITIVE_INFINITY;
       } else {
         ww = wx;
@@ -284,114 +389,113 @@ export function coreDp(
       lastV = vv;
       let keep: boolean;
       if (ww <= cap) {
-        if (vv > z) {
+        if (vv > this.z) {
           if (hh <= -3) {
-            hItem[hist] = pos;
-            hParent[hist] = sh[-3 - hh]!;
-            hh = hist++;
+            hItem[this.hist] = l.pos;
+            hParent[this.hist] = sh[-3 - hh]!;
+            hh = this.hist++;
           }
-          z = vv;
-          bestH = hh;
-          bestW = ww;
+          this.z = vv;
+          this.bestH = hh;
+          this.bestW = ww;
         }
-        // Bound v + ceil(r pAdd / wAdd) > z, i.e. r pAdd > (z - v) wAdd (integers).
-        const gap = z - vv;
-        const r = cap - ww;
-        if (!canAdd) keep = gap < 0;
-        else if (gap < 0) keep = true;
-        else {
-          const l = r * pAdd;
-          const g = gap * wAdd;
-          keep = l < EXACT && g < EXACT ? l > g : ceilRatio(r, pAdd, wAdd) > gap;
-          // No addable item fits the room: the swap bound v + (r pAdd - M wAdd) / wAdd > z.
-          if (keep && swapping && r < roomless) {
-            if (!canRemove) keep = false;
-            else if (
-              l < EXACT &&
-              g < EXACT &&
-              (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0 &&
-              l - swap <= g
-            ) {
-              keep = false;
-              scratch.swapCuts++;
-            }
-          }
-        }
-      } else if (!canRemove) keep = false;
-      else {
-        // Bound v - floor(o pRemove / wRemove) > z, i.e. o pRemove < (v - z) wRemove (integers).
-        const gap = vv - z;
-        const o = ww - cap;
-        if (gap <= 0) keep = false;
-        else {
-          const l = o * pRemove;
-          const g = gap * wRemove;
-          keep = l < EXACT && g < EXACT ? l < g : floorRatio(o, pRemove, wRemove) < gap;
-          // The swap bound v - (o pAdd + M wAdd) / wAdd > z, i.e. (v - z) wAdd > o pAdd + M wAdd.
-          if (keep && swapping && (swap === -2 ? (swap = swapTerm(items, s, p, w, pAdd, wAdd)) : swap) >= 0) {
-            const lhs = gap * wAdd;
-            const rhs = o * pAdd + swap;
-            if (lhs < EXACT && rhs < EXACT && lhs <= rhs) {
-              keep = false;
-              scratch.swapCuts++;
-            }
-          }
-        }
-      }
+        keep = this.keepsWithin(l, vv, cap - ww);
+      } else keep = this.keepsOver(l, vv, ww - cap);
       if (!keep) continue;
       if (hh <= -3) {
-        hItem[hist] = pos;
-        hParent[hist] = sh[-3 - hh]!;
-        hh = hist++;
+        hItem[this.hist] = l.pos;
+        hParent[this.hist] = sh[-3 - hh]!;
+        hh = this.hist++;
       }
       tw[out] = ww;
       tv[out] = vv;
       th[out] = hh;
       out++;
     }
-    // The next list becomes the current one.
     scratch.sw = tw;
     scratch.sv = tv;
     scratch.sh = th;
     scratch.tw = sw;
     scratch.tv = sv;
     scratch.th = sh;
-    count = out;
-    if (count >= pairAt) {
-      // Pairing (see the module comment), on lists that doubled since the last one.
-      pairAt = 2 * count;
-      for (let x = t; x < k; x++) {
-        const j = heaviestWithin(tw, count, cap - w[items[x]!]!);
-        if (j >= 0 && tv[j]! + p[items[x]!]! > z) {
-          z = tv[j]! + p[items[x]!]!;
-          bestW = tw[j]! + w[items[x]!]!;
-          hItem[hist] = x;
-          hParent[hist] = th[j]!;
-          bestH = hist++;
-        }
+    this.count = out;
+  }
+
+  /** The swap bound's term for the layer, computed when a state first needs it. */
+  swapTerm(l: CoreLayer): number {
+    if (this.swap === -2) this.swap = swapTerm(this.items, this.s, this.p, this.w, l.pAdd, l.wAdd);
+    return this.swap;
+  }
+
+  /** Whether a state of value v within the capacity, with room r, passes its bounds. */
+  keepsWithin(l: CoreLayer, v: number, r: number): boolean {
+    // Bound v + ceil(r pAdd / wAdd) > z, i.e. r pAdd > (z - v) wAdd (integers).
+    const gap = this.z - v;
+    if (!l.canAdd) return gap < 0;
+    if (gap < 0) return true;
+    const lhs = r * l.pAdd;
+    const g = gap * l.wAdd;
+    let keep = lhs < EXACT && g < EXACT ? lhs > g : ceilRatio(r, l.pAdd, l.wAdd) > gap;
+    // No addable item fits the room: the swap bound v + (r pAdd - M wAdd) / wAdd > z.
+    if (keep && this.#swapping && r < l.roomless) {
+      if (!l.canRemove) keep = false;
+      else if (lhs < EXACT && g < EXACT && this.swapTerm(l) >= 0 && lhs - this.swap <= g) {
+        keep = false;
+        this.scratch.swapCuts++;
       }
-      for (let x = 0; x <= s; x++) {
-        const j = heaviestWithin(tw, count, cap + w[items[x]!]!);
-        if (j >= 0 && tv[j]! - p[items[x]!]! > z) {
-          z = tv[j]! - p[items[x]!]!;
-          bestW = tw[j]! - w[items[x]!]!;
-          hItem[hist] = x;
-          hParent[hist] = th[j]!;
-          bestH = hist++;
-        }
+    }
+    return keep;
+  }
+
+  /** Whether a state of value v over the capacity by o passes its bounds. */
+  keepsOver(l: CoreLayer, v: number, o: number): boolean {
+    if (!l.canRemove) return false;
+    // Bound v - floor(o pRemove / wRemove) > z, i.e. o pRemove < (v - z) wRemove (integers).
+    const gap = v - this.z;
+    if (gap <= 0) return false;
+    const lhs = o * l.pRemove;
+    const g = gap * l.wRemove;
+    let keep = lhs < EXACT && g < EXACT ? lhs < g : floorRatio(o, l.pRemove, l.wRemove) < gap;
+    // The swap bound v - (o pAdd + M wAdd) / wAdd > z, i.e. (v - z) wAdd > o pAdd + M wAdd.
+    if (keep && this.#swapping && this.swapTerm(l) >= 0) {
+      const left = gap * l.wAdd;
+      const right = o * l.pAdd + this.swap;
+      if (left < EXACT && right < EXACT && left <= right) {
+        keep = false;
+        this.scratch.swapCuts++;
+      }
+    }
+    return keep;
+  }
+
+  /**
+   * Pairing (see the module comment), on lists that doubled since the last one: each item outside the core
+   * with the heaviest state it can join.
+   */
+  pair(): void {
+    const { items, k, p, w, scratch, count } = this;
+    const cap = this.#cap;
+    const { sw: tw, sv: tv, sh: th, hItem, hParent } = scratch;
+    this.pairAt = 2 * count;
+    for (let x = this.t; x < k; x++) {
+      const j = heaviestWithin(tw, count, cap - w[items[x]!]!);
+      if (j >= 0 && tv[j]! + p[items[x]!]! > this.z) {
+        this.z = tv[j]! + p[items[x]!]!;
+        this.bestW = tw[j]! + w[items[x]!]!;
+        hItem[this.hist] = x;
+        hParent[this.hist] = th[j]!;
+        this.bestH = this.hist++;
+      }
+    }
+    for (let x = 0; x <= this.s; x++) {
+      const j = heaviestWithin(tw, count, cap + w[items[x]!]!);
+      if (j >= 0 && tv[j]! - p[items[x]!]! > this.z) {
+        this.z = tv[j]! - p[items[x]!]!;
+        this.bestW = tw[j]! - w[items[x]!]!;
+        hItem[this.hist] = x;
+        hParent[this.hist] = th[j]!;
+        this.bestH = this.hist++;
       }
     }
   }
-  const { hItem, hParent } = scratch;
-  return {
-    z,
-    atCeiling,
-    bestH,
-    bestW,
-    toggled: historyPath(
-      bestH,
-      (e) => hItem[e]!,
-      (e) => hParent[e]!,
-    ),
-  };
 }
