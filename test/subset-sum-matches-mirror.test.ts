@@ -69,12 +69,10 @@ function run(
   scratch.kernel = kernel;
   // Every fold in the kernel, however many bytes its rows take (the default sends the largest to TypeScript).
   scratch.kernelMaxBytes = Number.POSITIVE_INFINITY;
-  try {
-    return { answer: maxSubsetSum(ids, ids.length, w, cap, meter, scratch), halt: null, work: meter.work, asked };
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return { answer: null, halt: e.reason, work: meter.work, asked };
-  }
+  const answer = maxSubsetSum(ids, ids.length, w, cap, meter, scratch);
+  const halt = meter.halt;
+  if (halt !== null) expect(halt).toBeInstanceOf(MkpHalt);
+  return { answer: halt === null ? answer : null, halt: halt?.reason ?? null, work: meter.work, asked };
 }
 
 /** Ids 0..n-1 in a shuffled order (the search passes arbitrary id lists). */

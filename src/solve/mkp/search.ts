@@ -29,12 +29,13 @@
  *
  *    Or, in the aimed searches (see searchMultipleKnapsack), knapsack by knapsack (branchInOrder).
  *
- * Every node decides at least one item, so the search ends; the work meter bounds it.
+ * Every node decides at least one item, so the search ends; the work meter bounds it: when it halts, every
+ * frame returns at once (see src/solve/mkp/meter.ts).
  */
 import type { CoreDpKernel } from '../dp/surrogate-core/engine.js';
 import { KnapsackScratch, knapsack, type KnapsackAnswer } from '../dp/surrogate-core/setup.js';
 import { sortIndices } from '../sort-indices.js';
-import { MkpHalt, WorkMeter } from './meter.js';
+import { type MkpHalt, WorkMeter } from './meter.js';
 import type { SubsetSumKernel } from '../dp/subset-sum/engine.js';
 import { SubsetSumScratch, maxSubsetSum } from '../dp/subset-sum/setup.js';
 import { regroup, type Incumbent, type MkpInstance, type Reoptimise } from './regroup.js';
@@ -410,6 +411,7 @@ class Search {
       let c = 0;
       for (let x = 0; x < k; x++) if (this.allowed(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
       const s = maxSubsetSum(mine, c, w, r, this.meter, this.ss);
+      if (this.meter.halt !== null) return false;
       if (s !== null && s.sum < r) {
         this.resid[b] = s.sum;
         this.counters.tightened++;
@@ -426,7 +428,7 @@ class Search {
    * and resumes where it stopped when the caller raises stopAt and asks for the next step.
    */
   *node(): Generator<void, void, void> {
-    this.meter.spend(1);
+    if (!this.meter.spend(1)) return;
     while (this.meter.work > this.stopAt) yield;
     this.counters.nodes++;
     this.depth++;
@@ -438,12 +440,17 @@ class Search {
       let tightened = false;
       for (;;) {
         if (!this.boundAndSplit(level)) break;
-        if (tightened || !this.tighten(level.free, level.k, this.exact)) {
-          if (this.ordered) yield* this.branchInOrder(level);
-          else yield* this.branch(level);
-          break;
+        if (!tightened) {
+          const dropped = this.tighten(level.free, level.k, this.exact);
+          if (this.meter.halt !== null) break;
+          if (dropped) {
+            tightened = true;
+            continue;
+          }
         }
-        tightened = true;
+        if (this.ordered) yield* this.branchInOrder(level);
+        else yield* this.branch(level);
+        break;
       }
       for (let b = 0; b < m; b++) this.resid[b] = saved[b]!;
     } finally {
@@ -497,6 +504,7 @@ class Search {
         }
       }
       const s = maxSubsetSum(mine, c, w, room[b]!, this.meter, this.ss);
+      if (this.meter.halt !== null) return left;
       if (s === null) {
         const heavy = this.heaviestFirst(c);
         for (let x = 0; x < c; x++) {
@@ -537,12 +545,13 @@ class Search {
     const k = this.freeItems(free);
     level.k = k;
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
-    this.meter.spend(k * this.m);
+    if (!this.meter.spend(k * this.m)) return false;
     const sur = this.surrogate(free, k, this.surrogateCapacity(free, k), this.bestValue - this.fixed);
     if (sur === null) return false;
     const bound = this.fixed + sur.value;
     if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
     const { left, placed, room } = this.splitSurrogate(sur);
+    if (this.meter.halt !== null) return false;
     if (left === 0) {
       this.counters.splitHits++;
       this.record(bound, placed);
@@ -555,6 +564,7 @@ class Search {
     if (!this.filled && this.bestValue < bound) {
       this.filled = true;
       this.fill(free, k);
+      if (this.meter.halt !== null) return false;
     }
     if (this.bestValue >= bound) return false;
     level.bound = bound;
@@ -588,6 +598,7 @@ class Search {
     const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, this.m).join(',')}`;
     if (memo?.has(key) === true) return memo.get(key)!;
     const sur = knapsack(free, k, this.value, this.packed.qweight, cap, threshold, this.meter, this.ks, this.counters);
+    if (this.meter.halt !== null) return null;
     memo?.set(
       key,
       sur === null
@@ -611,6 +622,7 @@ class Search {
     let left = this.split(sur.chosen, sur.count, order, false, placedFirst, roomFirst);
     let placed = placedFirst;
     let room = roomFirst;
+    if (this.meter.halt !== null) return { left, placed, room };
     const exact = this.exact;
     exact.fill(0, 0, m);
     if (left > 0 && m > 1) {
@@ -679,9 +691,10 @@ class Search {
       let c = 0;
       for (let x = 0; x < k; x++)
         if (placed[free[x]!]! < 0 && this.allowed(free[x]!, b) && w[free[x]!]! <= room) mine[c++] = free[x]!;
-      this.meter.spend(k);
+      if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
+      if (this.meter.halt !== null) return;
       if (best === null) continue;
       for (let x = 0; x < best.count; x++) placed[best.chosen[x]!] = b;
       value += best.value;
@@ -708,9 +721,10 @@ class Search {
         const j = free[x]!;
         if (this.assign[j] === FREE && this.allowed(j, b) && w[j]! <= room) mine[c++] = j;
       }
-      this.meter.spend(k);
+      if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
+      if (this.meter.halt !== null) return;
       if (best === null || best.count === 0) continue;
       // The first of the offered items in the optimal set.
       for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 1;
@@ -725,6 +739,7 @@ class Search {
       this.resid[b] = room - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
+      if (this.meter.halt !== null) return;
       this.fixed -= p[j]!;
       this.resid[b] = room;
       this.assign[j] = FREE;
@@ -757,6 +772,7 @@ class Search {
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
+      if (this.meter.halt !== null) return;
       this.fixed -= p[j]!;
       this.resid[b] = this.resid[b]! + w[j]!;
       this.assign[j] = FREE;
@@ -780,7 +796,7 @@ class Search {
 /**
  * The search's root with one knapsack, without its set-up: the surrogate knapsack is that knapsack (its
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
- * plan, which the split would place whole. The same work and counters as the search's root.
+ * plan, which the split would place whole. The same work and counters as the search's root; null when the meter halted.
  */
 function singleKnapsack(
   packed: MkpInstance,
@@ -788,11 +804,11 @@ function singleKnapsack(
   meter: WorkMeter,
   scratch: MkpScratch,
   counters: MkpCounters,
-): MkpOutcome {
+): MkpOutcome | null {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
-  meter.spend(1);
+  if (!meter.spend(1)) return null;
   counters.nodes++;
   scratch.first.reserve(n, 1);
   const order = scratch.first.order;
@@ -804,9 +820,10 @@ function singleKnapsack(
       reach += w[j]!;
     }
   }
-  meter.spend(k);
+  if (!meter.spend(k)) return null;
   efficiencyOrder(order, k, value, w);
-  const answer = knapsack(order, k, value, w, Math.min(reach, room), -1, meter, scratch.ks, counters)!;
+  const answer = knapsack(order, k, value, w, Math.min(reach, room), -1, meter, scratch.ks, counters);
+  if (answer === null) return null;
   counters.splits++;
   counters.splitHits++;
   const node = new Int32Array(n).fill(-1);
@@ -850,12 +867,11 @@ function runs(walk: Generator<void, void, void>): boolean {
 
 /**
  * A meter of its own for one part of a solve, bounded by `budget`, whose checks pass its work on to
- * `parent` (so the parent's budget, deadline and stop flag still hold). A halt the parent threw is kept
- * in `halt`: a halt with `halt` still null is this share's own.
+ * `parent` (so the parent's budget, deadline and stop flag still hold): when the parent halts, this meter
+ * halts too, and a halt of this meter with the parent running is this share's own.
  */
 class ShareMeter {
   readonly meter: WorkMeter;
-  halt: MkpHalt | null = null;
   #moved = 0;
 
   constructor(
@@ -865,34 +881,26 @@ class ShareMeter {
   ) {
     this.meter = new WorkMeter(
       Math.min(budget, parent.budget - parent.work),
-      () => {
-        this.settle();
-        return undefined;
-      },
+      () => (this.settle() ? undefined : parent.halt!.reason),
       () => reason,
     );
   }
 
-  /** Passes the work counted since the last pass on to the parent. */
-  settle(): void {
-    try {
-      this.parent.spend(this.meter.work - this.#moved);
-    } catch (e) {
-      if (e instanceof MkpHalt) this.halt = e;
-      throw e;
-    }
+  /** Passes the work counted since the last pass on to the parent; false when the parent halted. */
+  settle(): boolean {
+    if (!this.parent.spend(this.meter.work - this.#moved)) return false;
     this.#moved = this.meter.work;
+    return true;
   }
 
-  /** Runs `part` on this meter: whether it ran to its end (false: it passed this share); a halt of the parent is thrown. */
+  /**
+   * Runs `part` on this meter: whether it ran to its end (false: it passed this share, or the parent
+   * halted; the caller asks `parent.halt`).
+   */
   run(part: () => void): boolean {
-    let ended = false;
-    try {
-      part();
-      ended = true;
-    } catch (e) {
-      if (!(e instanceof MkpHalt) || this.halt !== null) throw e;
-    }
+    part();
+    if (this.parent.halt !== null) return false;
+    const ended = this.meter.halt === null;
     this.settle();
     return ended;
   }
@@ -915,12 +923,13 @@ function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounte
     if (ids.length < k) ids = Int32Array.from({ length: k }, (_, x) => x);
     let cap = 0;
     for (const c of sub.capacity) cap += c;
-    parent.spend(k);
+    if (!parent.spend(k)) return null;
     if (knapsack(ids, k, value, sub.qweight, cap, beat, parent, scratch.ks, counters) === null) return null;
     const share = new ShareMeter(parent, parent.budget * REGROUP_GROUP_SHARE, 'regroup share');
     const s = new Search(sub, value, share.meter, scratch, scratch.side);
     s.bestValue = beat;
     share.run(() => runs(s.node()));
+    if (parent.halt !== null) return null;
     counters.regroups++;
     for (const k of COUNTER_NAMES) if (k !== 'regroups' && k !== 'regroupGains') counters[k] += s.counters[k];
     if (s.bestValue <= beat) return null;
@@ -932,7 +941,7 @@ function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounte
 /**
  * Regroups `plan` (a feasible plan of `packed` and its value; see src/solve/mkp/regroup.ts) in place
  * until it reaches `goal` or no group of two or three knapsacks improves, the sub-problems solved by the
- * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
+ * search, all within `meter`; on a halt (`meter.halt`) it returns with `plan` whole. Counts into `counters`.
  */
 export function regroupPlan(
   packed: MkpInstance,
@@ -1003,41 +1012,36 @@ function singleKnapsackOutcome(
   scratch: MkpScratch,
 ): MkpOutcome {
   const counters = noCounters();
-  try {
-    return singleKnapsack(packed, value, meter, scratch, counters);
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return {
-      node: new Int32Array(packed.qweight.length).fill(-1),
-      value: 0,
-      optimal: false,
-      reason: e.reason,
-      atBudget: e.atBudget,
-      counters,
-    };
-  }
+  const solved = singleKnapsack(packed, value, meter, scratch, counters);
+  if (solved !== null) return solved;
+  const { reason, atBudget } = meter.halt!;
+  return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason, atBudget, counters };
 }
 
-/** The stages of searchMultipleKnapsack in order (see there): each returns early once its plan is proven optimal. */
+/**
+ * The stages of searchMultipleKnapsack in order (see there): each returns early once its plan is proven
+ * optimal, or once the meter halted (with the first search's plan).
+ */
 function stagedSearch(st: StagedSearch): MkpOutcome {
+  const { meter } = st;
   const first = st.start(st.scratch.first);
-  try {
-    first.stopAt = st.meter.budget * FIRST_SEARCH_SHARE;
-    const walk = first.node();
-    if (runs(walk)) return st.outcome(first);
-    const aimed = st.aim(first);
-    if (aimed.reached !== null) return st.outcome(aimed.reached);
-    const { ceiling } = aimed;
-    if (first.bestValue >= ceiling) return st.outcome(first);
-    if (st.regroup(first, ceiling)) return st.outcome(first);
-    first.stopAt = Number.POSITIVE_INFINITY;
-    first.ceiling = ceiling;
-    runs(walk);
-    return st.outcome(first);
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return st.outcome(first, e);
-  }
+  first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
+  const walk = first.node();
+  const ended = runs(walk);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (ended) return st.outcome(first);
+  const aimed = st.aim(first);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (aimed.reached !== null) return st.outcome(aimed.reached);
+  const { ceiling } = aimed;
+  if (first.bestValue >= ceiling) return st.outcome(first);
+  const regrouped = st.regroup(first, ceiling);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (regrouped) return st.outcome(first);
+  first.stopAt = Number.POSITIVE_INFINITY;
+  first.ceiling = ceiling;
+  runs(walk);
+  return st.outcome(first, meter.halt ?? undefined);
 }
 
 /** What the searches of one solve share: the problem, the meter, the scratch, and every search's counters. */
@@ -1093,7 +1097,8 @@ class StagedSearch {
       aim.filled = true;
       aim.rootMemo = rootMemo;
       let ended = false;
-      own.run(() => (ended = runs(aim.node())));
+      own.run(() => (ended = runs(aim.node()) && own.meter.halt === null));
+      if (meter.halt !== null) return { reached: null, ceiling };
       if (!ended) {
         // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
         // was not even bounded): the others would be too, and the first search gets the budget back.
@@ -1129,6 +1134,7 @@ class StagedSearch {
         first.order.subarray(0, first.items),
       ),
     );
+    if (meter.halt !== null) return false;
     if (plan.value > first.bestValue) {
       first.bestValue = plan.value;
       first.best.set(plan.node);

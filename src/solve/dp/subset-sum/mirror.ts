@@ -8,7 +8,7 @@ import type { WorkMeter } from '../../mkp/meter.js';
 import type { SubsetSum } from './engine.js';
 import type { SubsetSumScratch } from './setup.js';
 
-/** The fold over the items not `skipped`: the largest sum within `cap` and a subset reaching it. */
+/** The fold over the items not `skipped`: the largest sum within `cap` and a subset reaching it (null: the meter halted). */
 export function foldMirror(
   items: ArrayLike<number>,
   k: number,
@@ -17,7 +17,7 @@ export function foldMirror(
   meter: WorkMeter,
   scratch: SubsetSumScratch,
   skipped: Uint8Array | null,
-): SubsetSum {
+): SubsetSum | null {
   scratch.reserve(cap);
   const { bits, head } = scratch;
   const top = cap >>> 5;
@@ -35,7 +35,7 @@ export function foldMirror(
     const ws = wi >>> 5;
     const bs = wi & 31;
     const back = 32 - bs;
-    meter.spend(top - ws + 1);
+    if (!meter.spend(top - ws + 1)) return null;
     // The words above the largest sum reachable after this fold receive no sum.
     for (let i = Math.min(top, (best + wi) >>> 5); i >= ws; i--) {
       const had = bits[i]!;

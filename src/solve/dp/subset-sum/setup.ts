@@ -86,8 +86,9 @@ export const WINDOW_GROWTH = 4;
 
 /**
  * The largest sum of a subset of `items` (ids into `w`, the first `k` entries) that is at most `cap`, with
- * such a subset; null when `cap` exceeds SUBSET_SUM_MAX_CAPACITY and the items do not all fit. Spends one
- * unit of work per word of the room per item folded (whether or not the fold visits every word).
+ * such a subset; null when `cap` exceeds SUBSET_SUM_MAX_CAPACITY and the items do not all fit, or when the
+ * meter halted (the caller asks `meter.halt`). Spends one unit of work per word of the room per item folded
+ * (whether or not the fold visits every word).
  *
  * Windows first: the heaviest items go in greedily while they leave at least a window of room, and the
  * bitset runs on the other items over that room alone; when it fills the room exactly, those items with
@@ -125,7 +126,7 @@ export function maxSubsetSum(
 /**
  * A subset summing to exactly `cap` found through a window of at least `window` quanta, the greedy part
  * taken in the order `heavy`; else the room the window left (0 when that room is above cap / WINDOW_GROWTH
- * and was not tried).
+ * and was not tried); null when the meter halted.
  */
 function windowed(
   items: ArrayLike<number>,
@@ -136,7 +137,7 @@ function windowed(
   heavy: readonly number[],
   meter: WorkMeter,
   scratch: SubsetSumScratch,
-): SubsetSum | number {
+): SubsetSum | number | null {
   const taken = new Uint8Array(k);
   const greedy: number[] = [];
   let room = cap;
@@ -149,14 +150,14 @@ function windowed(
   }
   if (room * WINDOW_GROWTH > cap) return 0;
   const rest = fold(items, k, w, room, meter, scratch, taken);
-  if (rest.sum !== room) return room;
+  if (rest === null || rest.sum !== room) return rest === null ? null : room;
   return { sum: cap, chosen: [...greedy, ...rest.chosen] };
 }
 
 /**
  * The bitset fold over the items not `skipped` (see the module comment): the largest sum within `cap`. With
  * `scratch.kernel` set, it runs in WebAssembly (unless its rows could pass `scratch.kernelMaxBytes`), with
- * the same work and the same answer.
+ * the same work and the same answer. Null when the meter halted.
  */
 function fold(
   items: ArrayLike<number>,
@@ -166,7 +167,7 @@ function fold(
   meter: WorkMeter,
   scratch: SubsetSumScratch,
   skipped: Uint8Array | null,
-): SubsetSum {
+): SubsetSum | null {
   const rowBytes = ((cap >>> 5) + 1) * 4;
   if (scratch.kernel === null || k * rowBytes > scratch.kernelMaxBytes)
     return foldMirror(items, k, w, cap, meter, scratch, skipped);
@@ -182,17 +183,20 @@ function kernelFold(
   cap: number,
   meter: WorkMeter,
   skipped: Uint8Array | null,
-): SubsetSum {
+): SubsetSum | null {
   // The items the kernel pays for by itself are those the meter would neither stop nor check on.
   let status = kernel.start({ items, k, w, cap, skipped });
   for (;;) {
     status = kernel.step(meter.quiet());
     const { paid, pending } = kernel.counters();
-    if (paid > 0) meter.spend(paid);
+    if (paid > 0 && !meter.spend(paid)) return null;
     if (status === SubsetSumStatus.done) return kernel.finish();
-    if (status === SubsetSumStatus.pending) meter.spend(pending);
-    else if (status === SubsetSumStatus.memory) throw memoryHalt(cap);
-    else throw new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back');
+    if (status === SubsetSumStatus.pending) {
+      if (!meter.spend(pending)) return null;
+    } else if (status === SubsetSumStatus.memory) {
+      meter.stop(memoryHalt(cap));
+      return null;
+    } else throw new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back');
   }
 }
 

@@ -156,7 +156,10 @@ function heaviestWithin(sw: ArrayLike<number>, count: number, limit: number): nu
   return lo - 1;
 }
 
-/** The core DP from the break solution (see the module comment); the TypeScript mirror of the kernel's. */
+/**
+ * The core DP from the break solution (see the module comment); the TypeScript mirror of the kernel's.
+ * Null when the meter halted (its budget, its halting check, or the memory cap).
+ */
 export function coreDp(
   items: ArrayLike<number>,
   k: number,
@@ -166,7 +169,7 @@ export function coreDp(
   meter: WorkMeter,
   scratch: KnapsackScratch,
   counters: KnapsackCounters,
-): CoreEnd {
+): CoreEnd | null {
   return new CoreRun(items, k, p, w, start, meter, scratch, counters).run();
 }
 
@@ -236,8 +239,8 @@ class CoreRun {
     for (let x = k - 1; x >= 0; x--) lightest[x] = Math.min(lightest[x + 1]!, w[items[x]!]!);
   }
 
-  /** Layers until none is left, the list is empty or the best value reaches the ceiling; the best state. */
-  run(): CoreEnd {
+  /** Layers until none is left, the list is empty or the best value reaches the ceiling; the best state (null: the meter halted). */
+  run(): CoreEnd | null {
     const { items, k, p, w, scratch } = this;
     for (;;) {
       if (!(this.count > 0 && (this.s >= 0 || this.t < k))) break;
@@ -252,8 +255,7 @@ class CoreRun {
       }
       const layer = this.nextLayer();
       if (this.beyondReach(layer)) continue;
-      this.pay();
-      this.merge(layer);
+      if (!this.pay() || !this.merge(layer)) return null;
       if (this.count >= this.pairAt) this.pair();
     }
     const { hItem, hParent } = scratch;
@@ -324,25 +326,27 @@ class CoreRun {
     );
   }
 
-  /** Pays for the layer's states (one unit each) and makes room for them, within the caps. */
-  pay(): void {
+  /** Pays for the layer's states (one unit each) and makes room for them, within the caps; false when the meter halted. */
+  pay(): boolean {
     const { scratch, count } = this;
-    this.meter.spend(2 * count);
+    if (!this.meter.spend(2 * count)) return false;
     this.counters.states += 2 * count;
     this.made += 2 * count;
-    if (2 * count > KNAPSACK_MAX_STATES || this.hist + 2 * count > KNAPSACK_MAX_HISTORY) throw capHalt();
+    if (2 * count > KNAPSACK_MAX_STATES || this.hist + 2 * count > KNAPSACK_MAX_HISTORY)
+      return this.meter.stop(capHalt());
     scratch.states(2 * count);
     // The merge writes at most one history entry per state, the pairing after it at most one per item.
     scratch.history(this.hist + 2 * count + this.k);
+    return true;
   }
 
   /**
    * Merges the old list (x) with the moved list (y), both by weight ascending, into the next list:
    * non-dominated (each value above every value of a lighter state merged before it, kept or not: a state
    * dominated by a dropped one has no larger bound) and with a bound above z; the next list becomes the
-   * current one.
+   * current one. False when the halting check said stop inside the layer.
    */
-  merge(l: CoreLayer): void {
+  merge(l: CoreLayer): boolean {
     const { scratch, count } = this;
     const { sw, sv, sh, tw, tv, th, hItem, hParent } = scratch;
     const cap = this.#cap;
@@ -360,7 +364,7 @@ class CoreRun {
     let poll = scratch.pollSteps;
     while (x < count || y < count) {
       if (poll-- === 0) {
-        this.meter.poll();
+        if (!this.meter.poll()) return false;
         poll = scratch.pollSteps - 1;
       }
       let ww: number;
@@ -419,6 +423,7 @@ class CoreRun {
     scratch.tv = sv;
     scratch.th = sh;
     this.count = out;
+    return true;
   }
 
   /** The swap bound's term for the layer, computed when a state first needs it. */

@@ -125,9 +125,9 @@ export class KnapsackScratch {
 
 /**
  * The best set of `items` (ids into `p`, `w`, in efficiency order) within `cap` if it is worth more than
- * `threshold`, else null. Spends one unit of work per state generated. With `scratch.kernel` set, the
- * core DP runs in WebAssembly, with the same steps and the same answer. The answer is `scratch.answer`,
- * valid until the next call with `scratch`.
+ * `threshold`, else null (null too when the meter halted: the caller asks `meter.halt`). Spends one unit of
+ * work per state generated. With `scratch.kernel` set, the core DP runs in WebAssembly, with the same steps
+ * and the same answer. The answer is `scratch.answer`, valid until the next call with `scratch`.
  */
 export function knapsack(
   items: ArrayLike<number>,
@@ -181,6 +181,7 @@ export function knapsack(
     scratch.kernel === null
       ? coreDp(items, k, p, w, start, meter, scratch, counters)
       : kernelDp(scratch.kernel, items, k, p, w, start, meter, scratch, counters);
+  if (end === null) return null;
   if (end.atCeiling) counters.ceilingStops++;
   if (end.bestH === -2) return null;
   return answer(scratch, end.z, end.bestW, chosenSet(items, b, end.toggled, scratch));
@@ -243,7 +244,10 @@ function chosenSet(items: ArrayLike<number>, b: number, toggled: readonly number
   return t;
 }
 
-/** The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and polled from here. */
+/**
+ * The core DP in WebAssembly: the same layers, paid for (by the kernel within the meter's quiet units) and
+ * polled from here; null when the meter halted.
+ */
 function kernelDp(
   kernel: CoreDpKernel,
   items: ArrayLike<number>,
@@ -254,30 +258,37 @@ function kernelDp(
   meter: WorkMeter,
   scratch: KnapsackScratch,
   counters: KnapsackCounters,
-): CoreEnd {
-  if (kernel.start({ items, k, p, w, start, pollSteps: scratch.pollSteps }) === CoreStatus.memory) throw capHalt();
+): CoreEnd | null {
+  if (kernel.start({ items, k, p, w, start, pollSteps: scratch.pollSteps }) === CoreStatus.memory) return capped(meter);
   try {
     for (;;) {
       // The layers the kernel pays for by itself are those the meter would neither stop nor check on.
       const status = kernel.step(meter.quiet());
       const { paid } = kernel.counters();
       if (paid > 0) {
-        meter.spend(paid);
+        if (!meter.spend(paid)) return null;
         counters.states += paid;
       }
       if (status === CoreStatus.done) break;
-      if (status === CoreStatus.paused) meter.poll();
-      else if (status === CoreStatus.ceiling)
+      if (status === CoreStatus.paused) {
+        if (!meter.poll()) return null;
+      } else if (status === CoreStatus.ceiling)
         kernel.lowerCeiling(cardinalityCeiling(items, k, p, w, start.cap, scratch.cardinality));
       else if (status === CoreStatus.layer) {
         const { pendingStates: states, history } = kernel.counters();
-        meter.spend(states);
+        if (!meter.spend(states)) return null;
         counters.states += states;
-        if (states > KNAPSACK_MAX_STATES || history + states > KNAPSACK_MAX_HISTORY) throw capHalt();
-      } else throw capHalt();
+        if (states > KNAPSACK_MAX_STATES || history + states > KNAPSACK_MAX_HISTORY) return capped(meter);
+      } else return capped(meter);
     }
   } finally {
     scratch.swapCuts += kernel.counters().swapCuts;
   }
   return kernel.finish();
+}
+
+/** The meter halted at the core DP's memory cap; null, the halted core DP's end. */
+function capped(meter: WorkMeter): null {
+  meter.stop(capHalt());
+  return null;
 }
