@@ -569,6 +569,27 @@ export function frontierBegin(
   creditScale = scale;
   m = mm;
   tailStart = tail;
+  copySlots(capacity, slotNode, classStart);
+  layOutFields();
+  markClassEnds();
+  if (!allocRun()) return STATUS_MEMORY;
+  loadKeys(keys, qweight, order, incumbent);
+  // The lists' arrays follow their records.
+  const scratch = items;
+  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
+  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
+  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
+  if (!startRoot()) return STATUS_MEMORY;
+  if (rootUpper() <= inc) {
+    incumbentOptimal = true;
+    finished = true;
+    return STATUS_INCUMBENT;
+  }
+  return STATUS_PAUSED;
+}
+
+/** Each slot's kept node, capacity (also kept as the original) and class start; the total and largest capacity. */
+function copySlots(capacity: usize, slotNode: usize, classStart: usize): void {
   rtot = 0;
   cmax = 0;
   for (let s = 0; s < m; s++) {
@@ -583,8 +604,13 @@ export function frontierBegin(
     store<i32>(fClassStart + (<usize>s << 2), cs);
     store<i32>(origClassStart + (<usize>s << 2), cs);
   }
-  // Slot layout: fields of bits(C) value bits + 1 guard bit, packed into words without straddling. With
-  // an indifferent tail every field must hold Cmax (the tail rewrite), so all take bits(Cmax).
+}
+
+/**
+ * Slot layout: fields of bits(C) value bits + 1 guard bit, packed into words without straddling. With an
+ * indifferent tail every field must hold Cmax (the tail rewrite), so all take bits(Cmax).
+ */
+function layOutFields(): void {
   const uniform = tailStart < n && m > 1;
   let word = 0;
   let at = 0;
@@ -604,6 +630,10 @@ export function frontierBegin(
     at += bits + 1;
   }
   W = word + 1;
+}
+
+/** Per slot, the slot after the last of its class (also kept as the original). */
+function markClassEnds(): void {
   for (let s = m - 1; s >= 0; s--) {
     const end =
       s + 1 < m && load<i32>(fClassStart + (<usize>(s + 1) << 2)) == load<i32>(fClassStart + (<usize>s << 2))
@@ -612,7 +642,10 @@ export function frontierBegin(
     store<i32>(fClassEnd + (<usize>s << 2), end);
     store<i32>(origClassEnd + (<usize>s << 2), end);
   }
+}
 
+/** The run's arrays in the arena; false when memory cannot grow. */
+function allocRun(): bool {
   dpKeys = alloc(<u64>n * <u64>m * 8);
   dpW = alloc(<u64>n * 8);
   pmax = alloc(<u64>n * 8);
@@ -622,10 +655,11 @@ export function frontierBegin(
   creditVals = alloc(<u64>n * <u64>m * 8);
   keyList = alloc(<u64>LP_RECORD + lpBytes(n));
   rtList = alloc(<u64>LP_RECORD + lpBytes(n));
-  if (dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0) {
-    return STATUS_MEMORY;
-  }
-  // Keys and weights in DP order over slots; the incumbent's value.
+  return !(dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0);
+}
+
+/** Keys and weights in DP order over slots, each position's best key and credit; the incumbent's value; the last credited position. */
+function loadKeys(keys: usize, qweight: usize, order: usize, incumbent: usize): void {
   inc = 0;
   for (let t = 0; t < n; t++) {
     const j = load<i32>(order + (<usize>t << 2));
@@ -645,33 +679,29 @@ export function frontierBegin(
   }
   lastCredited = -1;
   for (let t = 0; t < n; t++) if (load<i64>(bestCredit + (<usize>t << 3)) > 0) lastCredited = t;
-  // The lists' arrays follow their records.
-  const scratch = items;
-  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
-  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
-  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
+}
 
-  // The root: one empty state in buffer 0.
-  if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return STATUS_MEMORY;
+/** The root: one empty state in buffer 0; false when memory cannot grow. */
+function startRoot(): bool {
+  if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return false;
   cur = 0;
   useBuffers();
   memory.fill(curU, 0, <usize>W * 8);
   store<i64>(curV, 0);
   store<i64>(curSum, 0);
   curK = 1;
+  return true;
+}
 
+/** The root's bound over every position: the LP over best keys, or the per-node credit bound when lower. */
+function rootUpper(): i64 {
   restrictBounds(0);
-  let rootUpper = lpUpper(keyList, rtot);
+  let upper = lpUpper(keyList, rtot);
   if (creditOn) {
     const c = creditUpper(rtot, curU, -1);
-    if (c < rootUpper) rootUpper = c;
+    if (c < upper) upper = c;
   }
-  if (rootUpper <= inc) {
-    incumbentOptimal = true;
-    finished = true;
-    return STATUS_INCUMBENT;
-  }
-  return STATUS_PAUSED;
+  return upper;
 }
 
 /** Folds until done, or until `quota` more units of work were spent (checked between two pops). */
