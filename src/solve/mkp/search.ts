@@ -224,8 +224,6 @@ function ascending(room: ArrayLike<number>, m: number, out: Int32Array): Int32Ar
   return out;
 }
 
-/** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
-class Reached {}
 const FREE = -2;
 const EXCLUDED = -1;
 
@@ -274,9 +272,11 @@ class Search {
   readonly from: Int32Array;
   /** Branch knapsack by knapsack (branchInOrder) instead of on the surrogate's left-out items (branch). */
   ordered = false;
-  /** This search's own work limit (it pauses past it), and a proven bound on every plan (Reached at it). */
+  /** This search's own work limit (it pauses past it), and a proven bound on every plan (`reached` at it). */
   stopAt = Number.POSITIVE_INFINITY;
   ceiling = Number.POSITIVE_INFINITY;
+  /** A plan worth the ceiling (a proven upper bound) was found: it is optimal, and the search stops. */
+  reached = false;
   /** Search nodes open on the current path, and the root's surrogate bound (its tightest, after tightening). */
   depth = 0;
   rootBound = Number.POSITIVE_INFINITY;
@@ -375,7 +375,12 @@ class Search {
       const b = this.assign[j]!;
       this.best[j] = b >= 0 ? b : extra[j]!;
     }
-    if (value >= this.ceiling) throw new Reached();
+    if (value >= this.ceiling) this.reached = true;
+  }
+
+  /** The search stops: it reached its ceiling, or its meter halted. Every frame returns at once. */
+  get stopped(): boolean {
+    return this.reached || this.meter.halt !== null;
   }
 
   /** The free items that are candidates on some node with room for them, in efficiency order, into `out`; how many. */
@@ -411,7 +416,7 @@ class Search {
       let c = 0;
       for (let x = 0; x < k; x++) if (this.allowed(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
       const s = maxSubsetSum(mine, c, w, r, this.meter, this.ss);
-      if (this.meter.halt !== null) return false;
+      if (this.stopped) return false;
       if (s !== null && s.sum < r) {
         this.resid[b] = s.sum;
         this.counters.tightened++;
@@ -442,7 +447,7 @@ class Search {
         if (!this.boundAndSplit(level)) break;
         if (!tightened) {
           const dropped = this.tighten(level.free, level.k, this.exact);
-          if (this.meter.halt !== null) break;
+          if (this.stopped) break;
           if (dropped) {
             tightened = true;
             continue;
@@ -504,7 +509,7 @@ class Search {
         }
       }
       const s = maxSubsetSum(mine, c, w, room[b]!, this.meter, this.ss);
-      if (this.meter.halt !== null) return left;
+      if (this.stopped) return left;
       if (s === null) {
         const heavy = this.heaviestFirst(c);
         for (let x = 0; x < c; x++) {
@@ -551,7 +556,7 @@ class Search {
     const bound = this.fixed + sur.value;
     if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
     const { left, placed, room } = this.splitSurrogate(sur);
-    if (this.meter.halt !== null) return false;
+    if (this.stopped) return false;
     if (left === 0) {
       this.counters.splitHits++;
       this.record(bound, placed);
@@ -560,11 +565,12 @@ class Search {
     const item = this.heaviestLeftOut(sur, placed);
     const lower = this.completeGreedily(free, k, placed, room);
     if (lower > this.bestValue) this.record(lower, placed);
+    if (this.reached) return false;
     for (let b = 0; b < this.m; b++) if (room[b] === 0) this.exact[b] = 1;
     if (!this.filled && this.bestValue < bound) {
       this.filled = true;
       this.fill(free, k);
-      if (this.meter.halt !== null) return false;
+      if (this.stopped) return false;
     }
     if (this.bestValue >= bound) return false;
     level.bound = bound;
@@ -622,7 +628,7 @@ class Search {
     let left = this.split(sur.chosen, sur.count, order, false, placedFirst, roomFirst);
     let placed = placedFirst;
     let room = roomFirst;
-    if (this.meter.halt !== null) return { left, placed, room };
+    if (this.stopped) return { left, placed, room };
     const exact = this.exact;
     exact.fill(0, 0, m);
     if (left > 0 && m > 1) {
@@ -694,7 +700,7 @@ class Search {
       if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
-      if (this.meter.halt !== null) return;
+      if (this.stopped) return;
       if (best === null) continue;
       for (let x = 0; x < best.count; x++) placed[best.chosen[x]!] = b;
       value += best.value;
@@ -724,7 +730,7 @@ class Search {
       if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
-      if (this.meter.halt !== null) return;
+      if (this.stopped) return;
       if (best === null || best.count === 0) continue;
       // The first of the offered items in the optimal set.
       for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 1;
@@ -739,7 +745,7 @@ class Search {
       this.resid[b] = room - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
-      if (this.meter.halt !== null) return;
+      if (this.stopped) return;
       this.fixed -= p[j]!;
       this.resid[b] = room;
       this.assign[j] = FREE;
@@ -772,7 +778,7 @@ class Search {
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
-      if (this.meter.halt !== null) return;
+      if (this.stopped) return;
       this.fixed -= p[j]!;
       this.resid[b] = this.resid[b]! + w[j]!;
       this.assign[j] = FREE;
@@ -857,12 +863,7 @@ const COUNTER_NAMES = Object.keys(noCounters()) as readonly (keyof MkpCounters)[
 
 /** Runs a search (its root's generator) on: true when it ended (or reached its ceiling), false when it paused at its work limit. */
 function runs(walk: Generator<void, void, void>): boolean {
-  try {
-    return walk.next().done === true;
-  } catch (e) {
-    if (e instanceof Reached) return true;
-    throw e;
-  }
+  return walk.next().done === true;
 }
 
 /**
