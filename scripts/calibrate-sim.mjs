@@ -9,7 +9,7 @@
 // multiplied and divided by the round's step (x1.5, then x1.25, x1.1), keeps a move that lowers the
 // objective, and sweeps again at the same step (at most three sweeps) while a move was kept. The parameters: the engine's stepBase, stepPerSeq, prefillPerKToken and
 // requestOverhead, the model's output median, and, for DeepSeek only (its KV layout is not public), the
-// node capacity. Prints the best constants per family as JSON, to be copied into calibration.ts.
+// node capacity and the capacity the engine reports (what ThunderAgent counts against). Prints the best constants per family as JSON, to be copied into calibration.ts.
 import { FAMILY_CALIBRATIONS, sweLiteProfileName } from '../dist/sim/calibration.js';
 import { simulate } from '../dist/sim/run.js';
 import { sweLiteProfile } from '../dist/sim/workload.js';
@@ -37,7 +37,11 @@ function settingOf(f, workers, p) {
     description: 'calibration candidate',
     workers,
     tasks: 300,
-    nodes: Array.from({ length: f.nodeCount }, (_, i) => ({ id: `n${i}`, capacity: Math.round(p.capacity) })),
+    nodes: Array.from({ length: f.nodeCount }, (_, i) => ({
+      id: `n${i}`,
+      capacity: Math.round(p.capacity),
+      reportedCapacity: Math.min(Math.round(p.capacity), Math.round(p.reportedCapacity)),
+    })),
     engine: {
       ...f.engine,
       stepBase: p.stepBase,
@@ -78,7 +82,7 @@ for (const f of FAMILY_CALIBRATIONS) {
     'prefillPerKToken',
     'requestOverhead',
     'outputMedian',
-    ...(f.prefix === 'ds' ? ['capacity'] : []),
+    ...(f.prefix === 'ds' ? ['capacity', 'reportedCapacity'] : []),
   ];
   let p = {
     stepBase: f.engine.stepBase,
@@ -87,6 +91,7 @@ for (const f of FAMILY_CALIBRATIONS) {
     requestOverhead: f.engine.requestOverhead,
     outputMedian: f.outputMedian,
     capacity: f.capacity.capacity,
+    reportedCapacity: f.capacity.reported,
   };
   let best = await objective(f, p);
   console.error(`${f.prefix}: start ${best.toFixed(3)}`);

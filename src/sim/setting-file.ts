@@ -221,8 +221,15 @@ function parseNodes(x: unknown, path: string): NodeSpec[] {
   return x.map((n: unknown, i) => {
     const p = `${path}[${i}]`;
     if (!isRecord(n)) throw new InvalidTypeError(`${p} must be ${anObject(n)}`);
-    rejectUnknown(n, ['id', 'capacity'], p);
-    return { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
+    rejectUnknown(n, ['id', 'capacity', 'reportedCapacity'], p);
+    const node = { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
+    if (n.reportedCapacity === undefined) return node;
+    const reported = positiveInt(n.reportedCapacity, `${p}.reportedCapacity`);
+    if (reported > node.capacity)
+      throw new InvalidValueError(
+        `${p}.reportedCapacity must be at most ${p}.capacity (${node.capacity}), got ${reported}`,
+      );
+    return { ...node, reportedCapacity: reported };
   });
 }
 
@@ -315,10 +322,13 @@ export function validateSetting(s: SimSetting, path = 'setting'): void {
   });
   const largest = w.contextLimit + Math.round(outMax) + MAX_BUILTIN_RESERVE + s.engine.blockSize;
   s.nodes.forEach((n, i) => {
-    if (n.capacity < largest) {
-      throw new InvalidValueError(
-        `${path}.nodes[${i}].capacity must be at least ${largest} (contextLimit ${w.contextLimit} + output max ${Math.round(outMax)} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${n.capacity}`,
-      );
+    for (const key of ['capacity', 'reportedCapacity'] as const) {
+      const c = n[key];
+      if (c !== undefined && c < largest) {
+        throw new InvalidValueError(
+          `${path}.nodes[${i}].${key} must be at least ${largest} (contextLimit ${w.contextLimit} + output max ${Math.round(outMax)} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${c}`,
+        );
+      }
     }
   });
 }
