@@ -1,7 +1,7 @@
 // Fits the simulator's per-family constants (src/sim/calibration.ts) on the four baselines' SWE-Lite
 // columns of the paper's Tables 1-2 (Dynamo, vLLM RR, vLLM CA, ThunderAgent). TAO's columns are never read.
 //
-//   npm run build:ts && node scripts/calibrate-sim.mjs [ds|qwen|glm ...] [--rounds N] [--seeds N]
+//   npm run build:ts && node scripts/calibrate-sim.mjs [ds|qwen|glm ...] [--rounds N] [--seeds N] [--jobs N]
 //
 // Objective per family: the sum over its three settings and four baselines of
 //   log(sim/paper latency)^2 + log(sim/paper decode)^2 + 0.25 * log(sim/paper mean TTFT)^2.
@@ -29,6 +29,7 @@ const opt = (name, dflt) => {
 };
 const rounds = opt('--rounds', 3);
 const seedCount = opt('--seeds', 1);
+const jobs = opt('--jobs', 1);
 const only = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
 
 function settingOf(f, workers, p) {
@@ -61,6 +62,7 @@ async function objective(f, p) {
       policies: Object.keys(PAPER_ROWS),
       seeds: Array.from({ length: seedCount }, (_, i) => i + 1),
       sampleEvery: 0,
+      jobs,
     });
     for (const s of report.summary) {
       const [lat, ttft, dec] = paperCell(f.prefix, 'SWE-Lite', PAPER_ROWS[s.policy], workers);
