@@ -68,8 +68,8 @@ export const DEEPSEEK_CALIBRATION: FamilyCalibration = Object.freeze({
     weights: 160 * GB,
     reserved: 12 * GB,
     derived: null,
-    capacity: 511_000,
-    reported: 185_000,
+    capacity: 697_000,
+    reported: 168_000,
     note:
       'the KV layout is not public: with a few KB per token the hardware leaves >= 1 M tokens; the capacity the ' +
       'engine serves from is fitted on the routers, and the capacity it reports (what ThunderAgent counts against) on ' +
@@ -78,8 +78,8 @@ export const DEEPSEEK_CALIBRATION: FamilyCalibration = Object.freeze({
   engine: Object.freeze({
     name: 'deepseek-like TP4',
     blockSize: 16,
-    stepBase: 0.006,
-    stepPerSeq: 0.00024,
+    stepBase: 0.00545,
+    stepPerSeq: 0.000128,
     stepPerKToken: 0.00002,
     prefillPerKToken: 0.00287,
     prefillChunk: 8192,
