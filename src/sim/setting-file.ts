@@ -321,14 +321,20 @@ export function validateSetting(s: SimSetting, path = 'setting'): void {
     labels.add(t.label);
   });
   const largest = w.contextLimit + Math.round(outMax) + MAX_BUILTIN_RESERVE + s.engine.blockSize;
+  // An issued request's prompt is at most contextLimit (the agent stops or compacts first), so a scheduler
+  // counting against the reported capacity can always seat it; a session whose tool still runs may hold its
+  // output as well, and then waits for its tool's return.
+  const largestIssued = w.contextLimit + MAX_BUILTIN_RESERVE + s.engine.blockSize;
   s.nodes.forEach((n, i) => {
-    for (const key of ['capacity', 'reportedCapacity'] as const) {
-      const c = n[key];
-      if (c !== undefined && c < largest) {
-        throw new InvalidValueError(
-          `${path}.nodes[${i}].${key} must be at least ${largest} (contextLimit ${w.contextLimit} + output max ${Math.round(outMax)} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${c}`,
-        );
-      }
+    if (n.capacity < largest) {
+      throw new InvalidValueError(
+        `${path}.nodes[${i}].capacity must be at least ${largest} (contextLimit ${w.contextLimit} + output max ${Math.round(outMax)} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${n.capacity}`,
+      );
+    }
+    if (n.reportedCapacity !== undefined && n.reportedCapacity < largestIssued) {
+      throw new InvalidValueError(
+        `${path}.nodes[${i}].reportedCapacity must be at least ${largestIssued} (contextLimit ${w.contextLimit} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${n.reportedCapacity}`,
+      );
     }
   });
 }
