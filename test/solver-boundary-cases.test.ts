@@ -12,7 +12,7 @@ import { frontierInput, frontierSetup } from './helpers/internals.js';
 import { heuristicPlan } from './helpers/internals.js';
 import { sessionsKept, type PackedProblem } from './helpers/internals.js';
 import { prepare } from './helpers/internals.js';
-import { FrontierTwin, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
+import { FrontierMirror, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
 import type { Problem, ProblemSession } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { useSolverAndKernel } from './helpers/solvers.js';
@@ -73,12 +73,13 @@ describe('the packed key at its width limit', () => {
 function bothFrontiers(packed: PackedProblem): { kernel: unknown; twin: unknown } {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
-  let status = loaded.kernel().frontierStart(frontierInput(packed, setup, incumbent));
-  while (status === DpStatus.paused) status = loaded.kernel().frontierStep(1e12);
-  const counters = { ...loaded.kernel().frontierCounters() };
-  const k = status === DpStatus.done || status === DpStatus.incumbent ? loaded.kernel().frontierFinish() : undefined;
+  const kernel = loaded.kernel().frontier;
+  let status = kernel.start(frontierInput(packed, setup, incumbent));
+  while (status === DpStatus.paused) status = kernel.step(1e12);
+  const counters = { ...kernel.counters() };
+  const k = status === DpStatus.done || status === DpStatus.incumbent ? kernel.finish() : undefined;
   const viaKernel = { status, node: k === undefined ? [] : Array.from(k.node), value: k?.value, counters };
-  const twin = new FrontierTwin(packed, setup);
+  const twin = new FrontierMirror(packed, setup);
   let ts = twin.start();
   while (ts === DpStatus.paused) ts = twin.step(1e12);
   const viaTwin = { status: ts, node: Array.from(twin.finish()), value: twin.value(), counters: twin.counters() };

@@ -196,23 +196,36 @@ export {
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
 export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
 export { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../../src/solve/credit-level.js';
-export { DpStatus } from '../../src/solve/engine.js';
-export { frontierInput, frontierSetup } from '../../src/solve/frontier.js';
-export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
-export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/knapsack.js';
-export { cardinalityCeiling } from '../../src/solve/mkp/cardinality.js';
+export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
+export { solveReference } from '../../src/solve/dp/dense/mirror.js';
+export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
+export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
+export { frontierInput } from '../../src/solve/dp/frontier/wasm.js';
+export { WasmKernels } from '../../src/solve/dp/kernels.js';
+export { DpStatus } from '../../src/solve/dp/protocol.js';
 export {
-  ceilRatio,
-  floorRatio,
+  maxSubsetSum,
+  SUBSET_SUM_KERNEL_MAX_BYTES,
+  SUBSET_SUM_MAX_CAPACITY,
+  SUBSET_SUM_WINDOW,
+  SubsetSumScratch,
+  WINDOW_GROWTH,
+} from '../../src/solve/dp/subset-sum/setup.js';
+export type { SubsetSum, SubsetSumKernel } from '../../src/solve/dp/subset-sum/engine.js';
+export { cardinalityCeiling } from '../../src/solve/dp/surrogate-core/cardinality.js';
+export type { CoreDpKernel } from '../../src/solve/dp/surrogate-core/engine.js';
+export { ceilRatio, floorRatio, movesBeyondReach } from '../../src/solve/dp/surrogate-core/mirror.js';
+export {
   knapsack,
   type KnapsackAnswer,
   KnapsackScratch,
-  movesBeyondReach,
   REFILL_WINDOW,
-} from '../../src/solve/mkp/knapsack.js';
+} from '../../src/solve/dp/surrogate-core/setup.js';
+export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
 export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../../src/solve/mkp/regroup.js';
 export {
+  type MkpKernels,
   type MkpOutcome,
   noCounters,
   regroupPlan,
@@ -220,15 +233,6 @@ export {
   SPLIT_BITSET_ROOM,
   TIGHTEN_MAX_CAPACITY,
 } from '../../src/solve/mkp/search.js';
-export {
-  maxSubsetSum,
-  SUBSET_SUM_KERNEL_MAX_BYTES,
-  SUBSET_SUM_MAX_CAPACITY,
-  SUBSET_SUM_WINDOW,
-  type SubsetSum,
-  SubsetSumScratch,
-  WINDOW_GROWTH,
-} from '../../src/solve/mkp/subset-sum.js';
 export { nodeIndependentValues } from '../../src/solve/mkp/values.js';
 export {
   defaultSolveOptions,
@@ -255,10 +259,9 @@ export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
-export { solveReference } from '../../src/solve/ts/dense.js';
-export { fractionalUpper, FrontierTwin, solveFrontierReference } from '../../src/solve/ts/frontier.js';
 export { validateProblem } from '../../src/solve/validate.js';
-export { ABI_FUNCTIONS, moduleExportNames, moduleLimits, TaoKernel } from '../../src/solve/wasm.js';
+export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
+export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
 export {
   type Assignment,
