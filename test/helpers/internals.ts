@@ -166,12 +166,28 @@ export {
   type ProblemTick,
   type SchedulerView,
 } from '../../src/sim/policy.js';
+export {
+  comparePaper,
+  kendallTau,
+  PAPER_RUN_POLICIES,
+  PAPER_SETTINGS,
+  paperRuns,
+  runPaperRuns,
+  TERMINAL_BENCH_PROFILE,
+} from '../../src/sim/paper.js';
+export { paperCell } from '../../src/sim/paper-tables.js';
 export { isNonTrivial, type RecordedProblem, recordLine, recordProblems } from '../../src/sim/record.js';
 export { Rng } from '../../src/sim/rng.js';
 export { defaultSimulateOptions, runOnce, simulate } from '../../src/sim/run.js';
 export { Session } from '../../src/sim/session.js';
 export { loadSettingFile, namedSetting, parseSetting, validateSetting } from '../../src/sim/setting-file.js';
-export { DEEPSEEK_ENGINE, SETTING_NAMES, SETTINGS, type SimSetting } from '../../src/sim/settings.js';
+export {
+  DEEPSEEK_ENGINE,
+  reportedCapacityOf,
+  SETTING_NAMES,
+  SETTINGS,
+  type SimSetting,
+} from '../../src/sim/settings.js';
 export { type RunResult, Simulation } from '../../src/sim/simulation.js';
 export { buildSnapshot } from '../../src/sim/snapshot-builder.js';
 export { estimate, sampleSd, tCritical95 } from '../../src/sim/stats.js';
