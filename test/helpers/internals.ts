@@ -263,7 +263,7 @@ export {
 export { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from '../../src/solve/pipeline/run-dp.js';
 export { STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
-export { checkPrepared } from '../../src/solve/prepared.js';
+export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
