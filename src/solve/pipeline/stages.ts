@@ -21,7 +21,7 @@ import {
   type CreditReduction,
 } from '../credit-level.js';
 import { packedBound } from '../bound.js';
-import { frontierApplies, frontierSetup } from '../frontier.js';
+import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
@@ -155,7 +155,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
     if (decision.leaves.length === 1) single = r;
     const sub = decide({
-      kernel: ctx.kernel,
+      kernels: ctx.kernels,
       packed: r.remainder,
       options,
       budget: budget.share(budget.limit - work),
@@ -270,7 +270,7 @@ const multipleKnapsack: Stage = {
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
     );
-    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
     const spent = meter.work * weight;
     if (!out.optimal && out.atBudget === true && denseFits) {
       budget.charge(spent);
