@@ -23,7 +23,8 @@ export const WASM_URL_PROTOCOLS = ['file:', 'http:', 'https:', 'data:'] as const
 
 /** The module's exports, as `assembly/index.ts` declares them. Pointers are byte addresses. */
 export interface TaoExports {
-  readonly memory: WebAssembly.Memory;
+  /** The module's memory, typed by what the package reads of it, so that the declarations need no WebAssembly lib. */
+  readonly memory: { readonly buffer: ArrayBuffer };
   abiVersion(): number;
   layout(): number;
   denseLayoutEnd(n: number, m: number, states: number): number;
