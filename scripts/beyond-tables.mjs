@@ -42,7 +42,10 @@ const started = new Date().toISOString().slice(0, 16).replace('T', ' ');
 const load = loadavg()[0].toFixed(1);
 
 function settingOf(name, workload) {
-  if (name.endsWith('.json')) return loadSettingFile(name);
+  if (name.endsWith('.json')) {
+    const json = JSON.parse(readFileSync(name, 'utf8'));
+    return tasksOverride === undefined ? json : { ...json, tasks: tasksOverride };
+  }
   const base = SETTINGS[name];
   const tasks = tasksOverride ?? base.tasks;
   return workload === undefined
@@ -194,10 +197,10 @@ async function selection() {
 }
 
 /** The recommended configuration as the selection chose it: a policy and its `taoBounded` on `name`. */
-function recommended(name) {
+async function recommended(name) {
   const { k } = JSON.parse(readFileSync('docs/results/beyond-selection.json', 'utf8'));
   if (k === null) return ['tao-adaptive-hold', undefined];
-  const base = name.endsWith('.json') ? loadSettingFile(name) : SETTINGS[name];
+  const base = name.endsWith('.json') ? await loadSettingFile(name) : SETTINGS[name];
   return ['tao-adaptive', { waitThreshold: k * derivedHoldHorizon(base) }];
 }
 
@@ -211,7 +214,7 @@ async function report(file, title, intro, cells) {
     const setting = settingOf(name, workload);
     const results = {};
     for (const p of REPORTED) {
-      const [policy, tb] = p === 'tao-adaptive' ? recommended(name) : [p, undefined];
+      const [policy, tb] = p === 'tao-adaptive' ? await recommended(name) : [p, undefined];
       results[p] = (await run(setting, policy, seeds, tb)).values;
     }
     out.push(`## ${label}`, '', ...summaryTable(results, REPORTED), '', ...pairedTable(results, CANDIDATES), '');
