@@ -7,8 +7,8 @@
 export { prepare, finishPlan, fallbackPlan, type Prepared, type RawSolution } from './solve/solver.js';
 export { packProblem, packedTransferList, type PackedProblem } from './solve/pack.js';
 export { validateProblem, type IndexedProblem } from './solve/validate.js';
-export { solveReference } from './solve/ts/dense.js';
-export { solveFrontierReference } from './solve/ts/frontier.js';
+export { solveReference } from './solve/dp/dense/mirror.js';
+export { solveFrontierReference } from './solve/dp/frontier/mirror.js';
 export { estimateWork, estimateCells } from './planner/backend.js';
 export type { PlannerBackend } from './planner/planner.js';
 export { LatencyHistogram } from './planner/histogram.js';

@@ -6,7 +6,7 @@
 import { bfd } from '../solve/bfd.js';
 import type { ResolvedSolveOptions } from '../solve/options.js';
 import { createSolverPool } from '../pool/pool.js';
-import { solveFrontierReference } from '../solve/ts/frontier.js';
+import { solveFrontierReference } from '../solve/dp/frontier/mirror.js';
 import { loadSolver } from '../solve/solver.js';
 import type { Plan, Problem } from '../types.js';
 import { loadHighs, solveWithHighs, type LegacyHighs } from './highs.js';

@@ -49,7 +49,7 @@
  */
 import { creditedSessions, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
-import { anotherSetReaches, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
+import { anotherSetReaches, densityOrder, greedyValue, nodeKnapsack } from './credit-knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import { ascending, sortIndices } from './sort-indices.js';
 

@@ -34,7 +34,7 @@ import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, ty
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
-import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './knapsack.js';
+import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './credit-knapsack.js';
 
 /**
  * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):

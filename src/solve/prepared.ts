@@ -122,7 +122,7 @@ export function trivialSolution(packed: PackedProblem): RawSolution {
 /**
  * Prepares a problem and decides it with `decide` (kept node per kept session, and the stats), unless
  * nothing fits (then the trivial solution): the frame of the solves outside the solver's budget and
- * deadline rules (the standalone BFD, the TypeScript twins as oracles).
+ * deadline rules (the standalone BFD, the TypeScript mirrors as oracles).
  */
 export function solvePrepared(
   problem: Problem,

@@ -53,6 +53,22 @@ function tao(variant: TaoVariant): PolicyEntry {
   return { needsSolver: true, create: (ctx) => createTaoPolicy({ variant, ...pipeline(variant, ctx) }) };
 }
 
+/** `tao` deciding at its ticks only (the other reading of when the paper's TAO admits). */
+function taoTick(): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) => {
+      const p = pipeline('tao-tick', ctx);
+      return createTaoPolicy({
+        variant: 'tao',
+        name: 'tao-tick',
+        ...p,
+        params: { ...p.params, eventAdmission: false },
+      });
+    },
+  };
+}
+
 function bounded(variant: TaoBoundedVariant): PolicyEntry {
   return {
     needsSolver: true,
@@ -76,6 +92,7 @@ function adaptive(variant: TaoAdaptiveVariant): PolicyEntry {
 export const POLICY_REGISTRY = Object.freeze({
   tao: tao('tao'),
   'tao-hold': tao('tao-hold'),
+  'tao-tick': taoTick(),
   'tao-sticky': tao('tao-sticky'),
   'tao-no-credit': tao('tao-no-credit'),
   'tao-no-ready': tao('tao-no-ready'),

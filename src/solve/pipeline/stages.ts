@@ -14,7 +14,7 @@ import { SolverTrapError } from '../../errors.js';
 import type { FrontierStats, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
 import { CREDIT_STATE_WORK, creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
-import { frontierApplies, frontierSetup } from '../frontier.js';
+import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
@@ -144,7 +144,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
     const sub = decide({
-      kernel: ctx.kernel,
+      kernels: ctx.kernels,
       packed: r.remainder,
       options,
       budget: budget.share(budget.limit - work),
@@ -214,7 +214,7 @@ const multipleKnapsack: Stage = {
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
     );
-    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
     if (!out.optimal && out.atBudget === true && denseFits) {
       budget.charge(meter.work);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };

@@ -8,12 +8,13 @@
  * key cannot hold the sums. Every sum stays below 2^53 within the limits (4096 sessions x 2^32), so the
  * planes are exact.
  */
-import { DpStatus, type DenseEngine } from '../engine.js';
-import type { SolveOptions } from '../options.js';
-import { sessionsKept, nodesKept, type PackedProblem } from '../pack.js';
-import { workStats } from '../plan.js';
-import { solvePrepared } from '../prepared.js';
-import type { Plan, Problem } from '../../types.js';
+import type { Plan, Problem } from '../../../types.js';
+import type { SolveOptions } from '../../options.js';
+import { nodesKept, type PackedProblem, sessionsKept } from '../../pack.js';
+import { workStats } from '../../plan.js';
+import { solvePrepared } from '../../prepared.js';
+import { DpStatus } from '../protocol.js';
+import type { DenseEngine } from './engine.js';
 
 /** Marks an unreachable state in the credit plane (real credit sums are >= 0). */
 const UNREACHABLE = -1;
@@ -23,7 +24,7 @@ const UNREACHABLE = -1;
  * deadline in between) and then calls `finish`. `start` allocates `bytes` bytes (three planes and the
  * choices): the caller checks that against its memory bound first.
  */
-export function denseTwin(packed: PackedProblem): DenseEngine {
+export function denseMirror(packed: PackedProblem): DenseEngine {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const S = packed.states;
@@ -112,7 +113,7 @@ export function denseTwin(packed: PackedProblem): DenseEngine {
     },
     counters: () => ({ layers: done, work: done * S }),
     finish(): Int32Array {
-      if (done !== n) throw new RangeError(`reference DP finished after ${done} of ${n} sessions`);
+      if (done !== n) throw new RangeError(`dense mirror finished after ${done} of ${n} sessions`);
       // The best reachable state, lexicographically.
       let best = 0;
       for (let s = 1; s < S; s++) {
@@ -137,7 +138,7 @@ export function denseTwin(packed: PackedProblem): DenseEngine {
 
 /** Runs the dense-wide DP to completion; each kept session's kept node, or -1. */
 export function solveReferencePacked(packed: PackedProblem): Int32Array {
-  const run = denseTwin(packed);
+  const run = denseMirror(packed);
   run.start();
   run.step(Number.POSITIVE_INFINITY);
   return run.finish();

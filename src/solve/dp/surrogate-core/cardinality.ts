@@ -23,7 +23,7 @@
  * ceiling is C + K kmax: the DP's best set usually reaches it, and stops there, where Dantzig's bound
  * (up to K higher) would have the DP prove it over every state.
  */
-import { EXACT } from '../exact.js';
+import { EXACT } from '../../exact.js';
 
 /** The working arrays of the ceiling (grown on demand; the caller keeps them between calls): item ids and their efficiencies for the selection, and weights. */
 export class CardinalityScratch {

@@ -1,5 +1,5 @@
 /**
- * The WASM frontier DP against its TypeScript reference (src/solve/ts/frontier.ts, BigInt keys, plain
+ * The WASM frontier DP against its TypeScript mirror (src/solve/dp/frontier/mirror.ts, BigInt keys, plain
  * arrays) bit for bit on thousands of random instances: the same status, the same plan, the same value
  * and the same counters (states generated, kept, pruned by bound and by dominance, dominance tests),
  * in the release and the debug build. Shapes cover interchangeable nodes (twins), indifferent tails
@@ -10,12 +10,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frontierInput, frontierSetup } from './helpers/internals.js';
 import { DpStatus } from './helpers/internals.js';
-import { FrontierTwin, solveFrontierReference } from './helpers/internals.js';
+import { FrontierMirror, solveFrontierReference } from './helpers/internals.js';
 import { heuristicPlan } from './helpers/internals.js';
 import { sessionsKept, type PackedProblem } from './helpers/internals.js';
 import { loadSolver, prepare } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
-import type { TaoKernel } from './helpers/internals.js';
+import type { WasmKernels } from './helpers/internals.js';
 import { problemArb, quantizedCaseArb, type ShapeLimits } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { withTwins } from './helpers/twins.js';
@@ -31,22 +31,23 @@ interface Outcome {
   counters: Record<string, number>;
 }
 
-function viaReference(packed: PackedProblem, quota: number): Outcome {
+function viaMirror(packed: PackedProblem, quota: number): Outcome {
   const setup = frontierSetup(packed, heuristicPlan(packed));
-  const run = new FrontierTwin(packed, setup);
+  const run = new FrontierMirror(packed, setup);
   let status = run.start();
   while (status === DpStatus.paused) status = run.step(quota);
   return { status, node: Array.from(run.finish()), value: run.value(), counters: run.counters() };
 }
 
-function viaKernel(kernel: TaoKernel, packed: PackedProblem, quota: number): Outcome {
+function viaKernel(kernels: WasmKernels, packed: PackedProblem, quota: number): Outcome {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
-  let status = kernel.frontierStart(frontierInput(packed, setup, incumbent));
-  while (status === DpStatus.paused) status = kernel.frontierStep(quota);
+  const kernel = kernels.frontier;
+  let status = kernel.start(frontierInput(packed, setup, incumbent));
+  while (status === DpStatus.paused) status = kernel.step(quota);
   expect([DpStatus.done, DpStatus.incumbent]).toContain(status);
-  const counters = kernel.frontierCounters();
-  const { node, value } = kernel.frontierFinish();
+  const counters = kernel.counters();
+  const { node, value } = kernel.finish();
   return { status, node: Array.from(node), value, counters: { ...counters } };
 }
 
@@ -74,7 +75,7 @@ const shapes: { name: string; runs: number; limits: Partial<ShapeLimits>; quanta
   },
 ];
 
-describe('WASM frontier == TypeScript reference (plan, value, counters)', () => {
+describe('WASM frontier == TypeScript mirror (plan, value, counters)', () => {
   for (const shape of shapes) {
     it(shape.name, () => {
       const seen = { done: 0, incumbent: 0, classes: 0, tail: 0, credit: 0 };
@@ -84,7 +85,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
         fc.property(arb, fc.constantFrom(...shape.quanta), fc.constantFrom(1, 7, 1e9), (problem, quantum, quota) => {
           const { packed } = prepare(problem, { quantum });
           if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-          const expected = viaReference(packed, 1e12);
+          const expected = viaMirror(packed, 1e12);
           // A small quota pauses and resumes inside layers; the outcome must not depend on it.
           expect(viaKernel(kernels.release, packed, quota)).toEqual(expected);
           seen[expected.status === DpStatus.done ? 'done' : 'incumbent']++;
@@ -134,7 +135,7 @@ describe('WASM frontier == TypeScript reference (plan, value, counters)', () => 
         (problem, quantum) => {
           const { packed } = prepare(problem, { quantum });
           if (sessionsKept(packed) === 0 || !packed.keyFits) return;
-          expect(viaKernel(kernels.debug, packed, 5)).toEqual(viaReference(packed, 1e12));
+          expect(viaKernel(kernels.debug, packed, 5)).toEqual(viaMirror(packed, 1e12));
         },
       ),
       { numRuns: 300, seed: 4242 },

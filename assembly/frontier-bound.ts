@@ -1,5 +1,5 @@
-// The frontier's LP bounds, as lists over DP positions (FrontierBound in src/solve/ts/frontier.ts is the
-// reference, bit for bit): a list holds a value per DP position (i64, >= 0), its members sorted by density
+// The frontier's LP bounds, as lists over DP positions (FrontierBound in src/solve/dp/frontier/mirror.ts is the
+// mirror, bit for bit): a list holds a value per DP position (i64, >= 0), its members sorted by density
 // (value / weight descending, exact 96-bit cross products, ties by position), and, restricted to the
 // positions >= some `from`, the prefix sums of weights and values in that order. `lpUpper(r)` is the
 // greedy LP over the restricted members within residual r, the last one fractional and rounded up.
@@ -136,7 +136,7 @@ export function lpRestrict(list: usize, from: i32): void {
 }
 
 
-/** Upper bound on the value the restricted members can add within residual r (the reference's `upper`). */
+/** Upper bound on the value the restricted members can add within residual r (the mirror's `upper`). */
 export function lpUpper(list: usize, r: i64): i64 {
   const wp = word(list, F_WP);
   const pp = word(list, F_PP);

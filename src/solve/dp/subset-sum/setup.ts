@@ -9,8 +9,10 @@
  * Used by the multiple-knapsack path to split the surrogate solution over the knapsacks and to tighten
  * each knapsack's capacity to the largest sum its candidate items reach.
  */
-import { SolverTrapError } from '../../errors.js';
-import { MkpHalt, type WorkMeter } from './meter.js';
+import { SolverTrapError } from '../../../errors.js';
+import { MkpHalt, type WorkMeter } from '../../mkp/meter.js';
+import { type SubsetSum, type SubsetSumKernel, SubsetSumStatus } from './engine.js';
+import { foldMirror } from './mirror.js';
 
 /** Capacities above this many quanta are not tightened or split by a bitset (it would need more than 256 KiB). */
 export const SUBSET_SUM_MAX_CAPACITY = 1 << 21;
@@ -21,43 +23,6 @@ export const SUBSET_SUM_MAX_CAPACITY = 1 << 21;
  */
 export const SUBSET_SUM_KEEP_CAPACITY = 1 << 18;
 export const SUBSET_SUM_KEEP_ENTRIES = 1 << 16;
-
-/** What a fold step of the WebAssembly kernel reports. */
-export const SubsetSumStatus = {
-  /** The fold ended: its sum and subset are ready (subsetEnd). */
-  done: 0,
-  /** The next item's units were past the step's allowance: pay for them (subsetPending), then step again. */
-  pending: 1,
-  /** Memory could not grow for the next item's log entries. */
-  memory: 2,
-  /** A reachable sum had no log entry on the walk back (a bug, never an input). */
-  broken: 3,
-} as const;
-export type SubsetSumStatus = (typeof SubsetSumStatus)[keyof typeof SubsetSumStatus];
-
-/**
- * The bitset fold compiled to WebAssembly (src/solve/wasm.ts implements it), folding exactly as `fold`
- * does: `subsetBegin`, then `subsetStep` until `done`, then `subsetEnd`.
- */
-export interface SubsetSumKernel {
-  /** Starts a fold of the items at positions 0..k-1 within `cap`, leaving out those `skipped`, and steps it. */
-  subsetBegin(
-    items: ArrayLike<number>,
-    k: number,
-    w: ArrayLike<number>,
-    cap: number,
-    skipped: Uint8Array | null,
-    allowance: number,
-  ): SubsetSumStatus;
-  /** Items whose units fit within `allowance` in all are paid for by the step itself (subsetPaid); the next one past it stops the step (`pending`). */
-  subsetStep(allowance: number): SubsetSumStatus;
-  /** Units the last step paid for by itself. */
-  subsetPaid(): number;
-  /** After `pending`: the units of the item waiting to be folded. */
-  subsetPending(): number;
-  /** After `done`: the largest sum and the subset the walk back names. */
-  subsetEnd(): SubsetSum;
-}
 
 /**
  * Folds whose rows could pass this many bytes (one bitset of the room per item) run in TypeScript: the
@@ -110,13 +75,6 @@ export class SubsetSumScratch {
   }
 }
 
-/** A subset of the items and its weight. */
-export interface SubsetSum {
-  readonly sum: number;
-  /** Positions (into the given item list) of the subset's items. */
-  readonly chosen: number[];
-}
-
 /**
  * The first window of a large capacity (see maxSubsetSum): the heaviest items fill the capacity greedily
  * while at least this much room is left, and the exact subset sum runs on that room only. Each later
@@ -128,8 +86,9 @@ export const WINDOW_GROWTH = 4;
 
 /**
  * The largest sum of a subset of `items` (ids into `w`, the first `k` entries) that is at most `cap`, with
- * such a subset; null when `cap` exceeds SUBSET_SUM_MAX_CAPACITY and the items do not all fit. Spends one
- * unit of work per word of the room per item folded (whether or not the fold visits every word).
+ * such a subset; null when `cap` exceeds SUBSET_SUM_MAX_CAPACITY and the items do not all fit, or when the
+ * meter halted (the caller asks `meter.halt`). Spends one unit of work per word of the room per item folded
+ * (whether or not the fold visits every word).
  *
  * Windows first: the heaviest items go in greedily while they leave at least a window of room, and the
  * bitset runs on the other items over that room alone; when it fills the room exactly, those items with
@@ -167,7 +126,7 @@ export function maxSubsetSum(
 /**
  * A subset summing to exactly `cap` found through a window of at least `window` quanta, the greedy part
  * taken in the order `heavy`; else the room the window left (0 when that room is above cap / WINDOW_GROWTH
- * and was not tried).
+ * and was not tried); null when the meter halted.
  */
 function windowed(
   items: ArrayLike<number>,
@@ -178,7 +137,7 @@ function windowed(
   heavy: readonly number[],
   meter: WorkMeter,
   scratch: SubsetSumScratch,
-): SubsetSum | number {
+): SubsetSum | number | null {
   const taken = new Uint8Array(k);
   const greedy: number[] = [];
   let room = cap;
@@ -191,14 +150,14 @@ function windowed(
   }
   if (room * WINDOW_GROWTH > cap) return 0;
   const rest = fold(items, k, w, room, meter, scratch, taken);
-  if (rest.sum !== room) return room;
+  if (rest === null || rest.sum !== room) return rest === null ? null : room;
   return { sum: cap, chosen: [...greedy, ...rest.chosen] };
 }
 
 /**
  * The bitset fold over the items not `skipped` (see the module comment): the largest sum within `cap`. With
  * `scratch.kernel` set, it runs in WebAssembly (unless its rows could pass `scratch.kernelMaxBytes`), with
- * the same work and the same answer.
+ * the same work and the same answer. Null when the meter halted.
  */
 function fold(
   items: ArrayLike<number>,
@@ -208,10 +167,10 @@ function fold(
   meter: WorkMeter,
   scratch: SubsetSumScratch,
   skipped: Uint8Array | null,
-): SubsetSum {
+): SubsetSum | null {
   const rowBytes = ((cap >>> 5) + 1) * 4;
   if (scratch.kernel === null || k * rowBytes > scratch.kernelMaxBytes)
-    return foldHere(items, k, w, cap, meter, scratch, skipped);
+    return foldMirror(items, k, w, cap, meter, scratch, skipped);
   return kernelFold(scratch.kernel, items, k, w, cap, meter, skipped);
 }
 
@@ -224,84 +183,24 @@ function kernelFold(
   cap: number,
   meter: WorkMeter,
   skipped: Uint8Array | null,
-): SubsetSum {
+): SubsetSum | null {
   // The items the kernel pays for by itself are those the meter would neither stop nor check on.
-  let status = kernel.subsetBegin(items, k, w, cap, skipped, meter.quiet());
+  let status = kernel.start({ items, k, w, cap, skipped });
   for (;;) {
-    const paid = kernel.subsetPaid();
-    if (paid > 0) meter.spend(paid);
-    if (status === SubsetSumStatus.done) return kernel.subsetEnd();
-    if (status === SubsetSumStatus.pending) meter.spend(kernel.subsetPending());
-    else if (status === SubsetSumStatus.memory) throw memoryHalt(cap);
-    else throw new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back');
-    status = kernel.subsetStep(meter.quiet());
+    status = kernel.step(meter.quiet());
+    const { paid, pending } = kernel.counters();
+    if (paid > 0 && !meter.spend(paid)) return null;
+    if (status === SubsetSumStatus.done) return kernel.finish();
+    if (status === SubsetSumStatus.pending) {
+      if (!meter.spend(pending)) return null;
+    } else if (status === SubsetSumStatus.memory) {
+      meter.stop(memoryHalt(cap));
+      return null;
+    } else throw new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back');
   }
 }
 
 /** The memory-cap halt of the WebAssembly fold. */
 function memoryHalt(cap: number): MkpHalt {
   return new MkpHalt(`memory cap exceeded: the subset sums' log within ${cap} quanta would pass the module's memory`);
-}
-
-/** The TypeScript twin of the kernel's fold. */
-function foldHere(
-  items: ArrayLike<number>,
-  k: number,
-  w: ArrayLike<number>,
-  cap: number,
-  meter: WorkMeter,
-  scratch: SubsetSumScratch,
-  skipped: Uint8Array | null,
-): SubsetSum {
-  scratch.reserve(cap);
-  const { bits, head } = scratch;
-  const top = cap >>> 5;
-  bits.fill(0, 0, top + 1);
-  head.fill(-1, 0, top + 1);
-  bits[0] = 1;
-  // Bits above cap in the top word are masked off.
-  const topMask = (cap & 31) === 31 ? -1 : (1 << ((cap & 31) + 1)) - 1;
-  let best = 0;
-  let used = 0;
-  for (let x = 0; x < k && best < cap; x++) {
-    if (skipped !== null && skipped[x] === 1) continue;
-    const wi = w[items[x]!]!;
-    if (wi > cap) continue;
-    const ws = wi >>> 5;
-    const bs = wi & 31;
-    const back = 32 - bs;
-    meter.spend(top - ws + 1);
-    // The words above the largest sum reachable after this fold receive no sum.
-    for (let i = Math.min(top, (best + wi) >>> 5); i >= ws; i--) {
-      const had = bits[i]!;
-      if (had === -1) continue;
-      const lo = i - ws;
-      let shifted = bits[lo]! << bs;
-      if (bs !== 0 && lo > 0) shifted |= bits[lo - 1]! >>> back;
-      if (i === top) shifted &= topMask;
-      const fresh = shifted & ~had;
-      if (fresh === 0) continue;
-      bits[i] = had | fresh;
-      const high = i * 32 + (31 - Math.clz32(fresh));
-      if (high > best) best = high;
-      if (used === scratch.item.length) scratch.grow(used);
-      scratch.item[used] = x;
-      scratch.mask[used] = fresh;
-      scratch.prev[used] = head[i]!;
-      head[i] = used++;
-    }
-  }
-  const { item, mask, prev } = scratch;
-  const chosen: number[] = [];
-  for (let s = best; s > 0; ) {
-    const bit = 1 << (s & 31);
-    let e = head[s >>> 5]!;
-    while (e >= 0 && (mask[e]! & bit) === 0) e = prev[e]!;
-    // Every reachable sum has an entry on its word's chain; a missing one is a bug, never an input.
-    if (e < 0) throw new SolverTrapError(`subset sums: no entry reaches the sum ${s} on the walk back`);
-    const x = item[e]!;
-    chosen.push(x);
-    s -= w[items[x]!]!;
-  }
-  return { sum: best, chosen };
 }

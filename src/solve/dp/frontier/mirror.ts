@@ -1,5 +1,5 @@
 /**
- * The frontier DP in plain TypeScript, with exact BigInt keys: the reference the WASM frontier
+ * The frontier DP in plain TypeScript, with exact BigInt keys: the mirror the WASM frontier
  * (assembly/frontier.ts) is tested against bit for bit (same plan, same counters), and the solver's
  * `frontier-wide` path when the packed i64 key cannot hold the sums. Written for clarity, not speed:
  * usages are plain per-node numbers (the WASM packs them into words and tests dominance with SWAR).
@@ -29,12 +29,12 @@
  *   completions are all available, at least as well, from its dominator. With one slot the test is one
  *   comparison with the least usage kept so far in the layer (counted as one dominance test); with more,
  *   a scan of the kept states.
- * - Interchangeable nodes (a class of contiguous slots, see src/solve/frontier.ts): usages within a class are
+ * - Interchangeable nodes (a class of contiguous slots, see src/solve/dp/frontier/setup.ts): usages within a class are
  *   kept sorted ascending, so one state stands for every permutation. A session is only added to the
  *   last slot of a run of equal usages (the others give the same canonical child), and the child is
  *   re-sorted by moving that slot right. Dominance between sorted class vectors compared slot by slot is
  *   dominance up to a permutation.
- * - The indifferent tail (from DP position `tailStart`, see src/solve/frontier.ts): the remaining sessions value
+ * - The indifferent tail (from DP position `tailStart`, see src/solve/dp/frontier/setup.ts): the remaining sessions value
  *   every node alike and fit on a node iff its residual capacity holds them, so a node of capacity C_b
  *   and usage u_b behaves like a node of capacity Cmax (the largest) and usage u_b + Cmax - C_b. Before
  *   folding that layer every state is rewritten so, all slots become one class of capacity Cmax, and the
@@ -44,19 +44,20 @@
  * The answer is the first state of the last layer; parents and slot codes lead back to each session's
  * slot in canonical terms, and `assignClassNodes` turns that into real slots.
  */
-import { UP } from '../exact.js';
-import { creditGrid, creditTableRows, frontierSetup, slotsToNodes, type FrontierSetup } from '../frontier.js';
-import { solverIncumbent } from '../credit-level.js';
-import { fallbackPath } from '../incumbent.js';
-import type { SolveOptions } from '../options.js';
-import { keyScales, nodesKept, pairKeys, sessionsKept, type PackedProblem } from '../pack.js';
-import { DpStatus, zeroFrontierCounters, type FrontierCounters, type FrontierEngine } from '../engine.js';
-import { MEMORY_CAP_BYTES } from '../../limits.js';
-import { workStats } from '../plan.js';
-import { solvePrepared } from '../prepared.js';
-import type { Plan, Problem } from '../../types.js';
+import { MEMORY_CAP_BYTES } from '../../../limits.js';
+import type { Plan, Problem } from '../../../types.js';
+import { solverIncumbent } from '../../credit-level.js';
+import { UP } from '../../exact.js';
+import { fallbackPath } from '../../incumbent.js';
+import type { SolveOptions } from '../../options.js';
+import { keyScales, nodesKept, type PackedProblem, pairKeys, sessionsKept } from '../../pack.js';
+import { workStats } from '../../plan.js';
+import { solvePrepared } from '../../prepared.js';
+import { DpStatus } from '../protocol.js';
+import { type FrontierCounters, type FrontierEngine, zeroFrontierCounters } from './engine.js';
+import { creditGrid, creditTableRows, type FrontierSetup, frontierSetup, slotsToNodes } from './setup.js';
 
-/** Work units between the bounded reference's checks of `maxWork`. */
+/** Work units between the bounded mirror's checks of `maxWork`. */
 const REFERENCE_STEP_WORK = 1 << 16;
 
 /** Exact packed keys of a packed problem as BigInt (see PackedProblem.key), also when they do not fit an i64; -1 = not a candidate. */
@@ -191,7 +192,7 @@ class CreditTable {
 }
 
 /** Bytes the TypeScript frontier holds for `kept` history entries and `layer` live states over m slots (an estimate from above). */
-function twinBytes(kept: number, layer: number, m: number): number {
+function mirrorBytes(kept: number, layer: number, m: number): number {
   return kept * 16 + layer * (m * 8 + 96);
 }
 
@@ -200,7 +201,7 @@ function twinBytes(kept: number, layer: number, m: number): number {
  * (generated children plus dominance tests) were spent, so a caller can check a deadline or a budget in
  * between; before each step it checks its memory estimate against MEMORY_CAP_BYTES.
  */
-export class FrontierTwin implements FrontierEngine {
+export class FrontierMirror implements FrontierEngine {
   readonly path = 'frontier-wide';
   readonly boundedSteps = true;
   readonly #n: number;
@@ -477,7 +478,7 @@ export class FrontierTwin implements FrontierEngine {
 
   #endLayer(): void {
     const k = this.#nv.length;
-    if (k === 0) throw new Error('frontier reference: a layer lost every state (the bound is unsound)');
+    if (k === 0) throw new Error('frontier mirror: a layer lost every state (the bound is unsound)');
     this.#history.push({ parent: Int32Array.from(this.#nparent), slot: Uint8Array.from(this.#nslot) });
     this.#u = this.#nu;
     this.#v = this.#nv;
@@ -494,7 +495,7 @@ export class FrontierTwin implements FrontierEngine {
   step(quota: number): DpStatus {
     if (this.#incumbentOptimal) return DpStatus.incumbent;
     const c = this.#counters;
-    if (twinBytes(c.kept, c.maxLayer * 2, this.#m) > MEMORY_CAP_BYTES) return DpStatus.memory;
+    if (mirrorBytes(c.kept, c.maxLayer * 2, this.#m) > MEMORY_CAP_BYTES) return DpStatus.memory;
     const stopAt = c.work + quota;
     while (!this.#finished) {
       if (!this.#inLayer) this.#startLayer();
@@ -561,7 +562,7 @@ export class FrontierTwin implements FrontierEngine {
   /** The optimal value (packed key sum). Only after `done` or `incumbent`. */
   value(): bigint {
     if (this.#incumbentOptimal) return this.#inc;
-    if (!this.#finished) throw new Error('frontier reference: value() before the run finished');
+    if (!this.#finished) throw new Error('frontier mirror: value() before the run finished');
     return this.#v[0]!;
   }
 
@@ -573,7 +574,7 @@ export class FrontierTwin implements FrontierEngine {
   /** Per DP position, the real slot of the session (-1 = not admitted), for the best state (the incumbent's after `incumbent`). */
   #slots(): Int32Array {
     if (this.#incumbentOptimal) return Int32Array.from(this.#setup.incumbentSlot);
-    if (!this.#finished) throw new Error('frontier reference: finish() before the run finished');
+    if (!this.#finished) throw new Error('frontier mirror: finish() before the run finished');
     const codes = new Int32Array(this.#n);
     let idx = 0;
     for (let t = this.#n - 1; t >= 0; t--) {
@@ -643,7 +644,7 @@ export function assignClassNodes(
  * Solves a Problem exactly (at the options' quantum) with the TypeScript frontier, ignoring the state
  * budget, the deadline and the `path` option: the incumbent and the setup are the solver's (the heuristic
  * and decomposition plans; the same session order, slots and classes). Meant for tests and measurements where the
- * dense reference's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
+ * dense mirror's grid is too large (fine quanta, many nodes); it is the same algorithm as the WASM
  * frontier, so against that path it checks the implementation, not the method.
  *
  * `maxWork` bounds the frontier's work (units as in `stateBudget`) for callers that must finish, such as
@@ -658,7 +659,7 @@ export function solveFrontierReference(
   return solvePrepared(problem, options, (packed, base) => {
     const incumbent = solverIncumbent(packed);
     const setup = frontierSetup(packed, incumbent.node);
-    const run = new FrontierTwin(packed, setup);
+    const run = new FrontierMirror(packed, setup);
     let status = run.start();
     const quota = Number.isFinite(maxWork) ? REFERENCE_STEP_WORK : Number.POSITIVE_INFINITY;
     while (status === DpStatus.paused) {
@@ -679,7 +680,7 @@ export function solveFrontierReference(
       status = run.step(Math.min(quota, maxWork - spent));
     }
     if (status !== DpStatus.done && status !== DpStatus.incumbent)
-      throw new Error(`frontier reference stopped with status ${status}`);
+      throw new Error(`frontier mirror stopped with status ${status}`);
     const { work, ...counters } = run.counters();
     const stats = {
       ...base,

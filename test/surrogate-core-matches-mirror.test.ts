@@ -1,6 +1,6 @@
 /**
- * The surrogate knapsack's core DP in WebAssembly (assembly/knapsack.ts) against its TypeScript twin
- * (src/solve/mkp/knapsack.ts): on every instance the same answer (value, weight, the same set in the same
+ * The surrogate knapsack's core DP in WebAssembly (assembly/surrogate-core.ts) against its TypeScript mirror
+ * (src/solve/dp/surrogate-core/mirror.ts): on every instance the same answer (value, weight, the same set in the same
  * order), the same states generated and the same swap-bound cuts, also when the kernel pauses after a few
  * merge steps and resumes, when its lists and history grow and move, when bounds pass 2^53, and when
  * pairing and the cardinality ceiling end it early; both against enumeration where it is small, and
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { knapsack, KnapsackScratch, type KnapsackAnswer } from './helpers/internals.js';
 import { METER_CHECK_WORK, MkpHalt, WorkMeter } from './helpers/internals.js';
-import type { TaoKernel } from './helpers/internals.js';
+import type { CoreDpKernel } from './helpers/internals.js';
 import { capacityKnapsack, enumerateKnapsack } from './oracles/knapsack.js';
 import { useKernels } from './helpers/kernels.js';
 
@@ -43,7 +43,7 @@ interface Run {
 }
 
 function run(
-  kernel: TaoKernel | null,
+  kernel: CoreDpKernel | null,
   w: readonly number[],
   p: readonly number[],
   cap: number,
@@ -86,7 +86,7 @@ function sessionItems(
   };
 }
 
-describe('core DP: WebAssembly kernel and TypeScript twin', () => {
+describe('core DP: WebAssembly kernel and TypeScript mirror', () => {
   it('take the same steps to the same answer on small instances, which equals enumeration (release and debug builds, paused every few steps, values up to 2^48)', () => {
     fc.assert(
       fc.property(
@@ -117,12 +117,12 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
           const best = enumerateKnapsack(w, p, cap).value;
           const threshold =
             thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
-          const twin = run(null, w, p, cap, threshold);
-          expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
-          expect(run(kernels.debug, w, p, cap, threshold, pollSteps)).toEqual(twin);
-          expect(run(kernels.release, w, p, cap, threshold, pollSteps)).toEqual(twin);
-          if (best <= threshold) expect(twin.answer).toBeNull();
-          else expect(twin.answer!.value).toBe(best);
+          const mirror = run(null, w, p, cap, threshold);
+          expect(run(kernels.release.surrogateCore, w, p, cap, threshold)).toEqual(mirror);
+          expect(run(kernels.debug.surrogateCore, w, p, cap, threshold, pollSteps)).toEqual(mirror);
+          expect(run(kernels.release.surrogateCore, w, p, cap, threshold, pollSteps)).toEqual(mirror);
+          if (best <= threshold) expect(mirror.answer).toBeNull();
+          else expect(mirror.answer!.value).toBe(best);
         },
       ),
       { numRuns: 800, seed: 31 },
@@ -143,15 +143,15 @@ describe('core DP: WebAssembly kernel and TypeScript twin', () => {
         (rows, rho, quantum) => {
           const { w, p } = sessionItems(rows, quantum, 512);
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) / rho);
-          const twin = run(null, w, p, cap, -1);
-          expect(run(kernels.release, w, p, cap, -1)).toEqual(twin);
-          expect(run(kernels.release, w, p, cap, -1, 1000)).toEqual(twin);
-          const answer = twin.answer!;
+          const mirror = run(null, w, p, cap, -1);
+          expect(run(kernels.release.surrogateCore, w, p, cap, -1)).toEqual(mirror);
+          expect(run(kernels.release.surrogateCore, w, p, cap, -1, 1000)).toEqual(mirror);
+          const answer = mirror.answer!;
           expect(answer.chosen.reduce((a, i) => a + w[i]!, 0)).toBe(answer.weight);
           expect(answer.weight).toBeLessThanOrEqual(cap);
           expect(answer.chosen.reduce((a, i) => a + p[i]!, 0)).toBe(answer.value);
-          most = Math.max(most, twin.states);
-          cuts += twin.swapCuts;
+          most = Math.max(most, mirror.states);
+          cuts += mirror.swapCuts;
         },
       ),
       { numRuns: 40, seed: 32 },
@@ -178,12 +178,12 @@ describe('core DP: pairing and the ceiling', () => {
           const best = capacityKnapsack(w, p, cap);
           const threshold =
             thresholdMode < 0 ? -1 : thresholdMode === 0 ? best - 1 : thresholdMode === 1 ? best : best - 3;
-          const twin = run(null, w, p, cap, threshold);
-          expect(run(kernels.release, w, p, cap, threshold)).toEqual(twin);
-          expect(run(kernels.release, w, p, cap, threshold, 97)).toEqual(twin);
-          if (best <= threshold) expect(twin.answer).toBeNull();
+          const mirror = run(null, w, p, cap, threshold);
+          expect(run(kernels.release.surrogateCore, w, p, cap, threshold)).toEqual(mirror);
+          expect(run(kernels.release.surrogateCore, w, p, cap, threshold, 97)).toEqual(mirror);
+          if (best <= threshold) expect(mirror.answer).toBeNull();
           else {
-            const { value, weight, chosen } = twin.answer!;
+            const { value, weight, chosen } = mirror.answer!;
             expect(value).toBe(best);
             expect(new Set(chosen).size).toBe(chosen.length);
             expect(chosen.reduce((a, i) => a + w[i]!, 0)).toBe(weight);
@@ -192,7 +192,7 @@ describe('core DP: pairing and the ceiling', () => {
           }
           if (profile === 'strong') {
             strong++;
-            stops += twin.ceilingStops;
+            stops += mirror.ceilingStops;
           }
         },
       ),
@@ -203,7 +203,7 @@ describe('core DP: pairing and the ceiling', () => {
 });
 
 describe('core DP: the work budget', () => {
-  it('stops both twins before the same layer, with the same work counted and the same halting checks asked', () => {
+  it('stops the kernel and the mirror before the same layer, with the same work counted and the same halting checks asked', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 40_000 }), ready: fc.boolean() }), {
@@ -217,7 +217,7 @@ describe('core DP: the work budget', () => {
           const cap = Math.floor(w.reduce((a, x) => a + x, 0) / rho);
           const total = run(null, w, p, cap, -1).states;
           const budget = Math.floor(total * share);
-          const outcome = (kernel: TaoKernel | null) => {
+          const outcome = (kernel: CoreDpKernel | null) => {
             let asked = 0;
             const meter = new WorkMeter(
               budget,
@@ -228,18 +228,13 @@ describe('core DP: the work budget', () => {
             scratch.kernel = kernel;
             const counters = { knapsacks: 0, states: 0, ceilingStops: 0 };
             const order = efficiencyOrder(w, p);
-            let halt: unknown = null;
-            try {
-              knapsack(order, order.length, p, w, cap, -1, meter, scratch, counters);
-            } catch (e) {
-              halt = e;
-            }
-            return { halt, work: meter.work, states: counters.states, asked };
+            knapsack(order, order.length, p, w, cap, -1, meter, scratch, counters);
+            return { halt: meter.halt, work: meter.work, states: counters.states, asked };
           };
-          const twin = outcome(null);
-          expect(outcome(kernels.release)).toEqual(twin);
-          expect(twin.halt === null).toBe(budget >= total);
-          expect(twin.work).toBeLessThanOrEqual(budget);
+          const mirror = outcome(null);
+          expect(outcome(kernels.release.surrogateCore)).toEqual(mirror);
+          expect(mirror.halt === null).toBe(budget >= total);
+          expect(mirror.work).toBeLessThanOrEqual(budget);
         },
       ),
       { numRuns: 60, seed: 34 },
@@ -256,7 +251,7 @@ describe('core DP: the halting check inside a layer', () => {
 
   for (const name of ['TypeScript', 'WebAssembly'] as const) {
     it(`${name}: a check that says stop ends the DP within a layer, before the next one is paid for`, () => {
-      const kernel = name === 'WebAssembly' ? kernels.release : null;
+      const kernel = name === 'WebAssembly' ? kernels.release.surrogateCore : null;
       const total = run(kernel, w, p, cap, -1).states;
       let asked = 0;
       let paidWhenAsked = -1;
@@ -273,9 +268,10 @@ describe('core DP: the halting check inside a layer', () => {
       scratch.kernel = kernel;
       scratch.pollSteps = 64;
       const order = efficiencyOrder(w, p);
-      expect(() =>
+      expect(
         knapsack(order, order.length, p, w, cap, -1, meter, scratch, { knapsacks: 0, states: 0, ceilingStops: 0 }),
-      ).toThrow(MkpHalt);
+      ).toBeNull();
+      expect(meter.halt).toBeInstanceOf(MkpHalt);
       expect(asked).toBe(1);
       // Asked inside a layer of more than 64 states, before the meter's own check was due, and stopped there.
       expect(paidWhenAsked).toBeGreaterThan(64);
@@ -284,7 +280,7 @@ describe('core DP: the halting check inside a layer', () => {
     });
 
     it(`${name}: a check that never says stop is asked about once per pollSteps merge steps`, () => {
-      const kernel = name === 'WebAssembly' ? kernels.release : null;
+      const kernel = name === 'WebAssembly' ? kernels.release.surrogateCore : null;
       let asked = 0;
       const meter = new WorkMeter(
         Number.POSITIVE_INFINITY,

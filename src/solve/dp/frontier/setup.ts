@@ -1,6 +1,6 @@
 /**
  * What the frontier DP needs besides the packed problem, computed once per solve and shared by the WASM
- * frontier (assembly/frontier.ts) and its TypeScript reference (src/solve/ts/frontier.ts), so the two
+ * frontier (assembly/frontier.ts) and its TypeScript mirror (src/solve/dp/frontier/mirror.ts), so the two
  * fold the same sessions in the same order over the same slots:
  *
  * - the DP order of the kept sessions: most valuable first (best credit, then ready, then tokens, all
@@ -17,16 +17,15 @@
  *   uncredited sessions sort last, so it is usually all of them). From that layer on, the
  *   remaining sessions value every node alike and only ask for room, so nodes are interchangeable up to
  *   their residual capacity; the DP then keeps one state per multiset of residuals (see
- *   src/solve/ts/frontier.ts). Sessions with no cache credit at all are indifferent: this is what
+ *   src/solve/dp/frontier/mirror.ts). Sessions with no cache credit at all are indifferent: this is what
  *   helps packings of many uncredited sessions (synthetic 3-node ticks, 30% credited, quantum 1024:
  *   fallbacks 5.6% -> 1.4%);
  * - the incumbent: the best heuristic plan (src/solve/incumbent.ts), the value every kept state must be able
  *   to beat.
  */
-import { bfdPacked } from './bfd.js';
-import { frontierOrder } from './orders.js';
-import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { FrontierInput } from './wasm.js';
+import { bfdPacked } from '../../bfd.js';
+import { frontierOrder } from '../../orders.js';
+import { bestCredits, nodesKept, sessionsKept, type PackedProblem } from '../../pack.js';
 
 /** Largest DP capacity (quanta) of one node the frontier accepts: usage fields are at most 31 bits. */
 export const FRONTIER_MAX_CAPACITY = 0x7fff_ffff;
@@ -132,7 +131,7 @@ export function slotsToNodes(setup: FrontierSetup, slotByPosition: Int32Array): 
   return out;
 }
 
-/** Grid cells per node of the frontier's credit tables (see CreditTable); a shared fact of the twin and the kernel. */
+/** Grid cells per node of the frontier's credit tables (see CreditTable); a shared fact of the mirror and the kernel. */
 export const CREDIT_GRID = 256;
 /** Most entries of all credit tables of one run; past it the grid is made coarser. */
 export const CREDIT_TABLE_MAX_ENTRIES = 1 << 20;
@@ -148,20 +147,4 @@ export function creditTableRows(packed: PackedProblem): number {
   let rows = m;
   for (let e = 0; e < packed.credit.length; e++) if (packed.candidate[e] === 1 && packed.credit[e]! > 0) rows++;
   return rows;
-}
-
-/** The WASM kernel's inputs for a frontier run over `packed` with this setup and incumbent plan. */
-export function frontierInput(packed: PackedProblem, setup: FrontierSetup, incumbent: Int32Array): FrontierInput {
-  return {
-    qweight: packed.qweight,
-    key: packed.key,
-    capacity: packed.capacity,
-    order: setup.order,
-    slotNode: setup.slotNode,
-    classStart: setup.classStart,
-    incumbent,
-    tailStart: setup.tailStart,
-    creditScale: keyScales(packed.ready, packed.tokens).ready,
-    creditGrid: creditGrid(creditTableRows(packed)),
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * Cross-path equality on thousands of random instances: the WASM dense DP (packed i64 keys, SIMD),
  * the same DP with the scalar kernel, the debug build, the WASM frontier DP and the `auto` choice, and
- * the independent TypeScript reference (three Float64 planes, exact-usage recurrence) reach the same
+ * the independent TypeScript mirror (three Float64 planes, exact-usage recurrence) reach the same
  * optimal value. SIMD and scalar kernels share tie-breaking, so they also choose the same nodes.
  */
 import fc from 'fast-check';
@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionsKept } from './helpers/internals.js';
 import { solveReference } from './helpers/internals.js';
 import { loadSolver, prepare, type Solver } from './helpers/internals.js';
-import { TaoKernel } from './helpers/internals.js';
+import { DpStatus, WasmKernels } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 
 let solver: Solver;
-let kernel: TaoKernel;
+let kernel: WasmKernels;
 beforeAll(async () => {
   solver = await loadSolver();
-  kernel = await TaoKernel.create('release');
+  kernel = await WasmKernels.create('release');
 });
 afterAll(() => {
   solver.close();
@@ -43,7 +43,7 @@ const shapes = [
   },
 ];
 
-describe('WASM and TS reference agree on the optimal value', () => {
+describe('WASM and TS mirror agree on the optimal value', () => {
   for (const shape of shapes) {
     it(shape.name, () => {
       fc.assert(
@@ -72,10 +72,10 @@ describe('SIMD and scalar kernels produce identical choices', () => {
           if (sessionsKept(packed) === 0 || !packed.keyFits) return;
           const radix = Array.from(packed.capacity, (c) => c + 1);
           const run = (simd: boolean) => {
-            kernel.setSimd(simd);
-            expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
-            kernel.denseStep(0, sessionsKept(packed));
-            return kernel.denseFinish();
+            kernel.instance.setSimd(simd);
+            expect(kernel.dense.start({ radix, weight: packed.qweight, keys: packed.key })).toBe(DpStatus.paused);
+            kernel.dense.fold(0, sessionsKept(packed));
+            return kernel.dense.finish();
           };
           const simd = run(true);
           const scalar = run(false);
@@ -85,6 +85,6 @@ describe('SIMD and scalar kernels produce identical choices', () => {
       ),
       { numRuns: 300, seed: 99 },
     );
-    kernel.setSimd(true);
+    kernel.instance.setSimd(true);
   });
 });

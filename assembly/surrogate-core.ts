@@ -1,12 +1,12 @@
 // The core DP of the multiple-knapsack path's surrogate 0-1 knapsack: an expanding core from the break
 // item, with dominance, Dantzig's bound, the swap bound, pairing and the ceiling.
 //
-// The algorithm, its bounds and why each is exact are stated once, in src/solve/mkp/knapsack.ts (the
-// TypeScript twin this kernel is tested against: same value, same set, same states and swap cuts). This
+// The algorithm, its bounds and why each is exact are stated once, in src/solve/dp/surrogate-core/mirror.ts (the
+// TypeScript mirror this kernel is tested against: same value, same set, same states and swap cuts). This
 // file is its flat-array form:
 //
 // - Items are positions 0..k-1 in efficiency order: profit f64[k] and weight f64[k], written by the host;
-//   every sum is an integer below 2^53, so f64 arithmetic is exact and rounds as in the twin.
+//   every sum is an integer below 2^53, so f64 arithmetic is exact and rounds as in the mirror.
 // - A state list is records of 24 bytes (weight f64, value f64, history entry i32); two lists alternate
 //   (the current one and the next), followed by the history: records of 8 bytes (position i32, parent
 //   entry i32), append-only for the walk back, which the host does.
@@ -122,7 +122,7 @@ let vy: f64 = 0;
   return load<i32>(list + <usize>i * STATE, 16);
 }
 
-/** ceil(a * p / w), as ceilRatio in the twin. */
+/** ceil(a * p / w), as ceilRatio in the mirror. */
 function ceilRatio(a: f64, p: f64, w: f64): f64 {
   const num = a * p;
   if (num >= EXACT) return Math.ceil((num / w) * UP);
@@ -132,7 +132,7 @@ function ceilRatio(a: f64, p: f64, w: f64): f64 {
   return q;
 }
 
-/** floor(a * p / w), as floorRatio in the twin. */
+/** floor(a * p / w), as floorRatio in the mirror. */
 function floorRatio(a: f64, p: f64, w: f64): f64 {
   const num = a * p;
   if (num >= EXACT) return Math.floor(num / w / UP);
@@ -142,7 +142,7 @@ function floorRatio(a: f64, p: f64, w: f64): f64 {
   return q;
 }
 
-/** The swap bound's term, as swapTerm in the twin: -1 when the bound is not used. */
+/** The swap bound's term, as swapTerm in the mirror: -1 when the bound is not used. */
 function swapTerm(last: i32, pa: f64, wa: f64): f64 {
   let least = Infinity;
   for (let i = 0; i <= last; i++) {
@@ -154,7 +154,7 @@ function swapTerm(last: i32, pa: f64, wa: f64): f64 {
   return least;
 }
 
-/** Whether no state of the current list moved by (dw, dv) can be kept by its Dantzig bound, as movesBeyondReach in the twin. */
+/** Whether no state of the current list moved by (dw, dv) can be kept by its Dantzig bound, as movesBeyondReach in the mirror. */
 function movesBeyondReach(): bool {
   const reach = stV(cur, count - 1) + Math.abs(dv) + Math.abs(z);
   const far = stW(cur, count - 1) + cap + Math.abs(dw);
@@ -286,7 +286,7 @@ function pairedBest(j: i32, at: i32, v: f64, ww: f64): void {
   bestH = hist++;
 }
 
-/** Pairs each item outside the core with the heaviest state it can join, as the twin's pairing. */
+/** Pairs each item outside the core with the heaviest state it can join, as the mirror's pairing. */
 function pair(): void {
   for (let i = t; i < k; i++) {
     const j = heaviestWithin(cap - W(i));

@@ -1,10 +1,10 @@
 /**
- * The subset sums' bitset fold in WebAssembly (assembly/subset-sum.ts) against its TypeScript twin
- * (src/solve/mkp/subset-sum.ts): on every item set the same sum, the same subset in the same order and the
+ * The subset sums' bitset fold in WebAssembly (assembly/subset-sum.ts) against its TypeScript mirror
+ * (src/solve/dp/subset-sum/setup.ts): on every item set the same sum, the same subset in the same order and the
  * same work counted, through the windows (where the fold leaves the greedy items out) and without them;
  * the sum equals the boolean DP over capacities and the subset weighs exactly that. Under a work budget
  * and a halting check both stop at the same item with the same work and the same checks asked. The
- * multiple-knapsack search with the kernel reaches the same outcome, counters and work as with the twins.
+ * multiple-knapsack search with the kernel reaches the same outcome, counters and work as with the mirrors.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import {
 } from './helpers/internals.js';
 import { nodeIndependentValues } from './helpers/internals.js';
 import { prepare } from './helpers/internals.js';
-import type { TaoKernel } from './helpers/internals.js';
+import type { MkpKernels, SubsetSumKernel } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 import { useKernels } from './helpers/kernels.js';
 
@@ -50,9 +50,9 @@ interface Outcome {
   readonly asked: number;
 }
 
-/** maxSubsetSum over the items at `ids` (into `w`), by the kernel or the twin (null), under `budget` with a halting check that says stop after `stopAfter` calls. */
+/** maxSubsetSum over the items at `ids` (into `w`), by the kernel or the mirror (null), under `budget` with a halting check that says stop after `stopAfter` calls. */
 function run(
-  kernel: TaoKernel | null,
+  kernel: SubsetSumKernel | null,
   ids: Int32Array,
   w: readonly number[],
   cap: number,
@@ -69,12 +69,10 @@ function run(
   scratch.kernel = kernel;
   // Every fold in the kernel, however many bytes its rows take (the default sends the largest to TypeScript).
   scratch.kernelMaxBytes = Number.POSITIVE_INFINITY;
-  try {
-    return { answer: maxSubsetSum(ids, ids.length, w, cap, meter, scratch), halt: null, work: meter.work, asked };
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return { answer: null, halt: e.reason, work: meter.work, asked };
-  }
+  const answer = maxSubsetSum(ids, ids.length, w, cap, meter, scratch);
+  const halt = meter.halt;
+  if (halt !== null) expect(halt).toBeInstanceOf(MkpHalt);
+  return { answer: halt === null ? answer : null, halt: halt?.reason ?? null, work: meter.work, asked };
 }
 
 /** Ids 0..n-1 in a shuffled order (the search passes arbitrary id lists). */
@@ -91,7 +89,7 @@ function shuffledIds(n: number, seed: number): Int32Array {
 
 const window = SUBSET_SUM_WINDOW * WINDOW_GROWTH;
 
-describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
+describe('subset sums: WebAssembly kernel and TypeScript mirror', () => {
   it('find the same sum and subset with the same work on 1-150 items of weight 1..2000 within capacities 1..2^21, equal to the DP over capacities', () => {
     let windowed = 0;
     let folded = 0;
@@ -104,10 +102,10 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
           const total = w.reduce((a, x) => a + x, 0);
           const cap = Number.isInteger(capOrShare) ? capOrShare : Math.max(1, Math.floor(total * capOrShare));
           const ids = shuffledIds(w.length, seed);
-          const twin = run(null, ids, w, cap);
-          expect(run(kernels.release, ids, w, cap)).toEqual(twin);
-          expect(run(kernels.debug, ids, w, cap)).toEqual(twin);
-          const { sum, chosen } = twin.answer!;
+          const mirror = run(null, ids, w, cap);
+          expect(run(kernels.release.subsetSum, ids, w, cap)).toEqual(mirror);
+          expect(run(kernels.debug.subsetSum, ids, w, cap)).toEqual(mirror);
+          const { sum, chosen } = mirror.answer!;
           expect(sum).toBe(reachableMax(w, cap));
           expect(new Set(chosen).size).toBe(chosen.length);
           expect(chosen.reduce((a, x) => a + w[ids[x]!]!, 0)).toBe(sum);
@@ -137,9 +135,9 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
         (w, words, edge) => {
           const cap = Math.max(1, words * 32 + edge);
           const ids = Int32Array.from(w, (_, i) => i);
-          const twin = run(null, ids, w, cap);
-          expect(run(kernels.release, ids, w, cap)).toEqual(twin);
-          expect(twin.answer!.sum).toBe(reachableMax(w, cap));
+          const mirror = run(null, ids, w, cap);
+          expect(run(kernels.release.subsetSum, ids, w, cap)).toEqual(mirror);
+          expect(mirror.answer!.sum).toBe(reachableMax(w, cap));
         },
       ),
       { numRuns: 300, seed: 42 },
@@ -159,12 +157,12 @@ describe('subset sums: WebAssembly kernel and TypeScript twin', () => {
           const ids = Int32Array.from(w, (_, i) => i);
           const whole = run(null, ids, w, cap).work;
           const budget = Math.floor(whole * budgetShare);
-          const twin = run(null, ids, w, cap, budget);
-          expect(run(kernels.release, ids, w, cap, budget)).toEqual(twin);
+          const mirror = run(null, ids, w, cap, budget);
+          expect(run(kernels.release.subsetSum, ids, w, cap, budget)).toEqual(mirror);
           const stopped = run(null, ids, w, cap, Number.POSITIVE_INFINITY, stopAfter);
-          expect(run(kernels.release, ids, w, cap, Number.POSITIVE_INFINITY, stopAfter)).toEqual(stopped);
-          expect(twin.work).toBeLessThanOrEqual(budget);
-          if (twin.halt !== null) halted++;
+          expect(run(kernels.release.subsetSum, ids, w, cap, Number.POSITIVE_INFINITY, stopAfter)).toEqual(stopped);
+          expect(mirror.work).toBeLessThanOrEqual(budget);
+          if (mirror.halt !== null) halted++;
           if (stopped.halt !== null) halted++;
         },
       ),
@@ -178,12 +176,12 @@ describe('subset sums: where they run', () => {
   it('folds whose rows could pass SUBSET_SUM_KERNEL_MAX_BYTES run in TypeScript, the others in the kernel, with the same answer', () => {
     // The capacities of the folds the kernel starts (the windows' rooms first, then the whole room).
     const rooms: unknown[] = [];
-    const counted = new Proxy(kernels.release, {
+    const counted = new Proxy(kernels.release.subsetSum, {
       get(target, name) {
         const v: unknown = Reflect.get(target, name, target);
         if (typeof v !== 'function') return v;
         return (...args: unknown[]) => {
-          if (name === 'subsetBegin') rooms.push(args[3]);
+          if (name === 'start') rooms.push((args[0] as { cap: number }).cap);
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -211,8 +209,8 @@ describe('subset sums: where they run', () => {
 });
 
 describe('subset sums in the multiple-knapsack search', () => {
-  /** The search's outcome and work on `problem`, with the kernel or the twins (null), under `budget`. */
-  function search(kernel: TaoKernel | null, problem: Problem, quantum: number, budget: number) {
+  /** The search's outcome and work on `problem`, with the kernel or the mirrors (null), under `budget`. */
+  function search(kernel: MkpKernels | null, problem: Problem, quantum: number, budget: number) {
     const { packed } = prepare(problem, { quantum });
     const values = nodeIndependentValues(packed)!;
     const meter = new WorkMeter(
@@ -224,7 +222,7 @@ describe('subset sums in the multiple-knapsack search', () => {
     return { out, work: meter.work };
   }
 
-  it('reaches the same outcome, counters and work with the kernel as with the twins on 100 x 10 strongly and weakly correlated and subset-sum instances and near-fitting pools, also when the budget stops it', () => {
+  it('reaches the same outcome, counters and work with the kernel as with the mirrors on 100 x 10 strongly and weakly correlated and subset-sum instances and near-fitting pools, also when the budget stops it', () => {
     const cases: { problem: Problem; quantum: number }[] = [];
     for (const [gi, cls] of (['strong', 'weak', 'subset-sum'] as const).entries()) {
       for (let i = 0; i < 4; i++) cases.push({ problem: mkpProblem(1, 10 + gi, cls, 100, 10, i), quantum: 1 });
@@ -235,22 +233,23 @@ describe('subset sums in the multiple-knapsack search', () => {
     let stopped = 0;
     let folds = 0;
     // The release kernel, counting the folds it starts (so the search is seen to hand them to it).
-    const counted = new Proxy(kernels.release, {
+    const countedFolds = new Proxy(kernels.release.subsetSum, {
       get(target, name) {
         const v: unknown = Reflect.get(target, name, target);
         if (typeof v !== 'function') return v;
         return (...args: unknown[]) => {
-          if (name === 'subsetBegin') folds++;
+          if (name === 'start') folds++;
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     });
+    const counted: MkpKernels = { surrogateCore: kernels.release.surrogateCore, subsetSum: countedFolds };
     for (const { problem, quantum } of cases) {
-      const twin = search(null, problem, quantum, 1 << 22);
-      expect(search(counted, problem, quantum, 1 << 22)).toEqual(twin);
-      tightened += twin.out.counters.tightened;
+      const mirror = search(null, problem, quantum, 1 << 22);
+      expect(search(counted, problem, quantum, 1 << 22)).toEqual(mirror);
+      tightened += mirror.out.counters.tightened;
       for (const share of [0.3, 0.7]) {
-        const budget = Math.floor(twin.work * share);
+        const budget = Math.floor(mirror.work * share);
         const cut = search(null, problem, quantum, budget);
         expect(search(kernels.release, problem, quantum, budget)).toEqual(cut);
         if (!cut.out.optimal) stopped++;
