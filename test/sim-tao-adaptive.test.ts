@@ -34,7 +34,8 @@ describe('tao-adaptive: time constants derived from the setting', () => {
         { id: 'b', capacity: 100_000 },
       ],
     });
-    expect(derivedHoldHorizon(s)).toBeCloseTo(derivedHoldHorizon(SETTINGS['ds-64']!) * (100_000 / 511_000), 9);
+    const ds = SETTINGS['ds-64']!;
+    expect(derivedHoldHorizon(s)).toBeCloseTo(derivedHoldHorizon(ds) * (100_000 / ds.nodes[0]!.capacity), 9);
   });
 
   it('the threshold is k horizons for tao-adaptive and the fixed 60 s for tao-adaptive-hold', () => {
