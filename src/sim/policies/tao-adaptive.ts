@@ -24,8 +24,9 @@ import type { TaoBoundedPolicyOptions } from './tao-bounded.js';
 export type TaoAdaptiveVariant = 'tao-adaptive' | 'tao-adaptive-hold';
 
 /**
- * Thresholds of the bounded wait in units of tau: chosen on held-out settings and seeds
- * (scripts/beyond-tables.mjs, docs/results/beyond-selection.md).
+ * Thresholds of the bounded wait in units of tau: the held-out choice of scripts/beyond-tables.mjs on the
+ * calibration before main's merge; docs/results/beyond-selection.md holds the current run's choice, which
+ * the script uses and compares with this default.
  */
 export const DEFAULT_WAIT_HORIZONS = 4;
 
