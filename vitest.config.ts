@@ -13,6 +13,7 @@ export const ORACLE_TIER = [
   'test/frontier-matches-mirror.test.ts',
   'test/dense-matches-mirror.test.ts',
   'test/multiple-knapsack.test.ts',
+  'test/mkp-search-stops-at-proven-ceiling.test.ts',
   'test/credit-branch.test.ts',
   'test/credit-level.test.ts',
   'test/subset-sum-matches-mirror.test.ts',

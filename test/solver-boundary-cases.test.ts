@@ -82,7 +82,12 @@ function bothFrontiers(packed: PackedProblem): { kernel: unknown; mirror: unknow
   const mirror = new FrontierMirror(packed, setup);
   let ts = mirror.start();
   while (ts === DpStatus.paused) ts = mirror.step(1e12);
-  const viaMirror = { status: ts, node: Array.from(mirror.finish()), value: mirror.value(), counters: mirror.counters() };
+  const viaMirror = {
+    status: ts,
+    node: Array.from(mirror.finish()),
+    value: mirror.value(),
+    counters: mirror.counters(),
+  };
   return { kernel: viaKernel, mirror: viaMirror };
 }
 

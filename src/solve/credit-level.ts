@@ -126,8 +126,15 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   let bound = 0;
   owner.fill(-1, 0, n);
   let disjoint = true;
+  // Every node's credited sessions (ascending, as `creditedSessions` lists them) in one row-major pass.
+  const creditedOf: number[][] = Array.from({ length: m }, () => []);
+  for (let j = 0; j < n; j++) {
+    const row = j * m;
+    for (let b = 0; b < m; b++)
+      if (packed.candidate[row + b] === 1 && packed.credit[row + b]! > 0) creditedOf[b]!.push(j);
+  }
   for (let b = 0; b < m; b++) {
-    const credited = creditedSessions(packed, b);
+    const credited = creditedOf[b]!;
     for (let t = 0; t < credited.length; t++) profit[credited[t]!] = packed.credit[credited[t]! * m + b]!;
     const items = densityOrder(credited, w, profit);
     itemsOf.push(items);
@@ -147,7 +154,9 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   let decided = disjoint;
   for (let b = 0; b < m && decided; b++) {
     if (nodeBound[b] === 0) continue;
-    for (let j = 0; j < n; j++) profit[j] = packed.candidate[j * m + b] === 1 ? packed.credit[j * m + b]! : 0;
+    // The test reads the profits of b's items only (its credited sessions).
+    const items = itemsOf[b]!;
+    for (let t = 0; t < items.length; t++) profit[items[t]!] = packed.credit[items[t]! * m + b]!;
     const r = anotherSetReaches(
       itemsOf[b]!,
       w,

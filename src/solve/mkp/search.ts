@@ -62,6 +62,8 @@ export interface MkpOutcome {
   readonly reason?: string;
   /** The work budget stopped it (not the deadline, the stop flag or the memory cap). */
   readonly atBudget?: boolean;
+  /** The resumed first search stopped at a plan worth the ceiling the aimed searches proved (stage 4). */
+  readonly reachedCeiling?: true;
   readonly counters: MkpCounters;
 }
 
@@ -1067,7 +1069,12 @@ class StagedSearch {
   outcome(s: Search, halt?: MkpHalt): MkpOutcome {
     const counters = noCounters();
     for (const t of this.#tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
-    const base = { node: s.plan(), value: Math.max(0, s.bestValue), counters };
+    const base = {
+      node: s.plan(),
+      value: Math.max(0, s.bestValue),
+      counters,
+      ...(s.reached && { reachedCeiling: true as const }),
+    };
     return halt === undefined
       ? { ...base, optimal: true }
       : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
