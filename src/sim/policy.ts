@@ -34,6 +34,8 @@ export interface AdmittedSession {
   readonly acting: boolean;
   /** Marked to pause at its next tool boundary. */
   readonly marked: boolean;
+  /** The tool call it waits on while acting (absent otherwise). */
+  readonly tool?: ToolCall;
 }
 
 /** What a sticky policy's periodic check decides after admitting. */

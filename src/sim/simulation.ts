@@ -386,14 +386,16 @@ export class Simulation {
     const out: AdmittedSession[] = [];
     for (const s of this.sessions) {
       if (s === undefined || s.node < 0) continue;
+      const acting = s.state === 'admitted' && !s.pending;
       out.push({
         index: s.index,
         id: s.id,
         node: s.node,
         tokens: s.tokens,
         held: s.held,
-        acting: s.state === 'admitted' && !s.pending,
+        acting,
         marked: s.marked,
+        ...(acting && s.tool !== undefined ? { tool: s.tool } : {}),
       });
     }
     return out;

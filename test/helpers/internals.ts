@@ -141,6 +141,7 @@ export { MinHeap } from '../../src/sim/heap.js';
 export { type RunMetrics } from '../../src/sim/metrics.js';
 export { EngineNode } from '../../src/sim/node.js';
 export { createCacheAware, defaultCacheAwareParams } from '../../src/sim/policies/cache-aware.js';
+export { continuumTtl, createContinuum, defaultContinuumParams } from '../../src/sim/policies/continuum.js';
 export { createDynamo } from '../../src/sim/policies/dynamo.js';
 export { greedyByTriple } from '../../src/sim/policies/greedy-triple.js';
 export { createPolicy } from '../../src/sim/policies/index.js';
@@ -153,6 +154,7 @@ export {
   resolveTaoBoundedParams,
   TAO_BOUNDED_VARIANTS,
 } from '../../src/sim/policies/tao-bounded.js';
+export { adaptiveParams, derivedHoldHorizon } from '../../src/sim/policies/tao-adaptive.js';
 export { createTaoPolicy, defaultTaoParams, type TaoVariant } from '../../src/sim/policies/tao.js';
 export { createThunderAgent, defaultThunderAgentParams } from '../../src/sim/policies/thunderagent.js';
 export {

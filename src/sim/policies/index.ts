@@ -7,6 +7,7 @@ import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick } from '../policy.js';
 import type { SimSetting } from '../settings.js';
 import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
+import { createContinuum, defaultContinuumParams } from './continuum.js';
 import { createDynamo } from './dynamo.js';
 import { createRoundRobin } from './round-robin.js';
 import { createTaoPolicy, defaultTaoParams, type TaoParams, type TaoVariant } from './tao.js';
@@ -16,6 +17,7 @@ import {
   type TaoBoundedParams,
   type TaoBoundedVariant,
 } from './tao-bounded.js';
+import { createTaoAdaptivePolicy, type TaoAdaptiveVariant } from './tao-adaptive.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
 
 export interface PolicyContext {
@@ -79,6 +81,13 @@ function bounded(variant: TaoBoundedVariant): PolicyEntry {
   };
 }
 
+function adaptive(variant: TaoAdaptiveVariant): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) => createTaoAdaptivePolicy(variant, ctx.setting, ctx.taoBounded, pipeline(variant, ctx)),
+  };
+}
+
 /** Every policy, in the order reports list them. */
 export const POLICY_REGISTRY = Object.freeze({
   tao: tao('tao'),
@@ -94,7 +103,10 @@ export const POLICY_REGISTRY = Object.freeze({
   'tao-bounded-no-reserve': bounded('tao-bounded-no-reserve'),
   'tao-bounded-no-hold': bounded('tao-bounded-no-hold'),
   'tao-bounded-observed': bounded('tao-bounded-observed'),
+  'tao-adaptive': adaptive('tao-adaptive'),
+  'tao-adaptive-hold': adaptive('tao-adaptive-hold'),
   thunderagent: { needsSolver: false, create: () => createThunderAgent(defaultThunderAgentParams) },
+  continuum: { needsSolver: false, create: (ctx) => createContinuum(ctx.setting, defaultContinuumParams) },
   greedy: tao('greedy'),
   'round-robin': { needsSolver: false, create: (ctx) => createRoundRobin(ctx.setting.nodes.length) },
   'cache-aware': {
