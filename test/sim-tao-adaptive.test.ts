@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   adaptiveParams,
   createPolicy,
+  DEFAULT_WAIT_HORIZONS,
   defaultTaoBoundedParams,
   derivedHoldHorizon,
   loadTaoDeps,
@@ -46,6 +48,16 @@ describe('tao-adaptive: time constants derived from the setting', () => {
       holdHorizon: tau,
       waitThreshold: defaultTaoBoundedParams.waitThreshold,
     });
+  });
+
+  it('without a multiple the threshold is the default one, the held-out selection of docs/results/beyond-selection.json', () => {
+    const s = SETTINGS['ds-64']!;
+    const tau = derivedHoldHorizon(s);
+    expect(adaptiveParams('tao-adaptive', s, undefined)).toMatchObject({ waitThreshold: DEFAULT_WAIT_HORIZONS * tau });
+    const selection = JSON.parse(
+      readFileSync(new URL('../docs/results/beyond-selection.json', import.meta.url), 'utf8'),
+    ) as { k: number | null };
+    expect(selection.k).toBe(DEFAULT_WAIT_HORIZONS);
   });
 
   it('a field given off its default overrides the derived value; one at the default does not', () => {

@@ -154,7 +154,7 @@ export {
   resolveTaoBoundedParams,
   TAO_BOUNDED_VARIANTS,
 } from '../../src/sim/policies/tao-bounded.js';
-export { adaptiveParams, derivedHoldHorizon } from '../../src/sim/policies/tao-adaptive.js';
+export { adaptiveParams, DEFAULT_WAIT_HORIZONS, derivedHoldHorizon } from '../../src/sim/policies/tao-adaptive.js';
 export { createTaoPolicy, defaultTaoParams, type TaoVariant } from '../../src/sim/policies/tao.js';
 export { createThunderAgent, defaultThunderAgentParams } from '../../src/sim/policies/thunderagent.js';
 export {

@@ -24,11 +24,11 @@ import type { TaoBoundedPolicyOptions } from './tao-bounded.js';
 export type TaoAdaptiveVariant = 'tao-adaptive' | 'tao-adaptive-hold';
 
 /**
- * Thresholds of the bounded wait in units of tau: the held-out choice of scripts/beyond-tables.mjs on the
- * calibration before main's merge; docs/results/beyond-selection.md holds the current run's choice, which
- * the script uses and compares with this default.
+ * Thresholds of the bounded wait in units of tau: the held-out choice of scripts/beyond-tables.mjs
+ * (docs/results/beyond-selection.{md,json}), which the script's reported runs use and compare with this
+ * default.
  */
-export const DEFAULT_WAIT_HORIZONS = 4;
+export const DEFAULT_WAIT_HORIZONS = 1;
 
 /** tau = C / rho of the setting's smallest ratio, seconds. */
 export function derivedHoldHorizon(setting: SimSetting): number {
