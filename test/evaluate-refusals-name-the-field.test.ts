@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidTypeError, InvalidValueError, ReadinessPredictor, predictReport } from './helpers/internals.js';
+
+/** A persisted predictor with one tool history and a global history, as JSON text would give it back. */
+function persisted(): any {
+  const p = new ReadinessPredictor();
+  p.observe({ name: 'bash', startedAt: 0, returnedAt: 2 });
+  return JSON.parse(JSON.stringify(p.toJSON()));
+}
+
+describe('refusals name the field', () => {
+  it.each([
+    ['a number', 5],
+    ['an array', []],
+    ['null', null],
+    ['a string', 'x'],
+  ])('predictReport refuses options that are %s, naming options', (_name, options) => {
+    expect(() => predictReport([], options as never)).toThrow(new InvalidTypeError('options must be an object'));
+  });
+
+  it('predictReport refuses a tick that is not finite, naming options.tick', () => {
+    expect(() => predictReport([], { tick: Number.POSITIVE_INFINITY })).toThrow(
+      new InvalidValueError('options.tick must be a finite number'),
+    );
+  });
+
+  it.each([
+    ['tools[0].durations', (j: any) => (j.tools[0].durations = 'x'), 'json.tools[0].durations must be an array'],
+    ['global.durations', (j: any) => (j.global.durations = {}), 'json.global.durations must be an array'],
+  ])('fromJSON refuses %s that is not an array', (_name, change, message) => {
+    const j = persisted();
+    change(j);
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(new InvalidTypeError(message));
+  });
+});
