@@ -40,6 +40,12 @@ const TEST_FILES = {
     'test/sleep-parse.test.ts',
     'test/snapshot-validation.test.ts',
   ],
+  'src/planner/revalidate.ts': [
+    'test/revalidate-*.test.ts',
+    'test/hostile-input-api.test.ts',
+    'test/planner-queue.test.ts',
+    'test/serve-tick.test.ts',
+  ],
   // The solver's in-process tests, brute force as the exactness oracle; the slow oracle tier (HiGHS, the
   // WASM-against-reference and twin runs at scale) is left out: a folder run would take days.
   'src/solve': [

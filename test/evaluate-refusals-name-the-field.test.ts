@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError, ReadinessPredictor, predictReport } from './helpers/internals.js';
+import type { Snapshot } from './helpers/internals.js';
+import {
+  evaluate,
+  InvalidTypeError,
+  InvalidValueError,
+  ReadinessPredictor,
+  predictReport,
+} from './helpers/internals.js';
+
+const snapshot: Snapshot = { time: 10, nodes: [{ id: 'n', capacity: 100 }], sessions: [{ id: 's', tokens: 5 }] };
 
 /** A persisted predictor with one tool history and a global history, as JSON text would give it back. */
 function persisted(): any {
@@ -31,5 +40,24 @@ describe('refusals name the field', () => {
     const j = persisted();
     change(j);
     expect(() => ReadinessPredictor.fromJSON(j)).toThrow(new InvalidTypeError(message));
+  });
+
+  it.each([
+    ['null', null],
+    ['a number', 5],
+    ['an object without ready', {}],
+    ['a function carrying a ready method', Object.assign(() => true, { ready: () => true })],
+  ])('evaluate refuses a predictor that is %s, naming predictor.ready', (_name, predictor) => {
+    expect(() => evaluate(snapshot, predictor as never)).toThrow(
+      new InvalidTypeError('predictor.ready must be a function'),
+    );
+  });
+
+  it.each([
+    ['a number', 5],
+    ['an array', []],
+  ])('fromJSON refuses a state that is %s, naming it', (_name, json) => {
+    expect(() => ReadinessPredictor.fromJSON(json)).toThrow(new InvalidTypeError('json must be an object'));
+    expect(() => ReadinessPredictor.fromJSON(json, 'state')).toThrow(new InvalidTypeError('state must be an object'));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError, predictReport } from './helpers/internals.js';
+import { bernsteinBound, durationStats, InvalidValueError, predictReport } from './helpers/internals.js';
 
 describe('predictReport replay order', () => {
   it('processes the returns at an instant before the starts at that instant', () => {
@@ -19,6 +19,21 @@ describe('predictReport replay order', () => {
       expect(r.sources['tool-history'].count).toBe(1);
       expect(r.sources.default.count).toBe(2);
     }
+  });
+
+  it('observes the returns at one instant in input order', () => {
+    // Three calls of `x` return at 5 (durations 5, 4, 3); the window keeps 2, so the call starting at 6
+    // is predicted from the last two observed: 4 and 3 in input order.
+    const calls = [
+      { name: 'x', startedAt: 0, returnedAt: 5 },
+      { name: 'x', startedAt: 1, returnedAt: 5 },
+      { name: 'x', startedAt: 2, returnedAt: 5 },
+      { name: 'x', startedAt: 6, returnedAt: 7 },
+    ];
+    const r = predictReport(calls, { predictor: { window: 2, delta: 0.2 } });
+    const predicted = bernsteinBound(durationStats([4, 3]), 0.2);
+    expect(r.sources['tool-history'].count).toBe(1);
+    expect(r.sources['tool-history'].meanAbsoluteError).toBeCloseTo(Math.abs(predicted - 1), 12);
   });
 
   it('refuses a negative maxTicks, naming options.maxTicks', () => {
