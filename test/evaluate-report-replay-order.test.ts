@@ -1,5 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats, InvalidValueError, predictReport } from './helpers/internals.js';
+import type { CompletedToolCall, ToolCall } from './helpers/internals.js';
+import {
+  bernsteinBound,
+  durationStats,
+  InvalidValueError,
+  predictReport,
+  ReadinessPredictor,
+} from './helpers/internals.js';
+
+/**
+ * The replay of the file comment of src/evaluate/readiness/report.ts written the plain way: every event
+ * listed up front and sorted by (time, kind: return, start, tick; input position), then fed to a fresh
+ * predictor. Returns the start-time errors per call and the ready decisions in order.
+ */
+function sortedReplay(calls: CompletedToolCall[], tick: number): { errors: number[]; decisions: boolean[] } {
+  const events: [number, number, number][] = [];
+  calls.forEach((c, i) => {
+    events.push([c.returnedAt, 0, i], [c.startedAt, 1, i]);
+    for (let k = 1; c.startedAt + k * tick < c.returnedAt; k++) events.push([c.startedAt + k * tick, 2, i]);
+  });
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const p = new ReadinessPredictor();
+  const errors: number[] = [];
+  const decisions: boolean[] = [];
+  for (const [t, kind, i] of events) {
+    const c = calls[i]!;
+    const running: ToolCall = { name: c.name, startedAt: c.startedAt };
+    if (kind === 0) p.observe({ name: c.name, startedAt: c.startedAt, returnedAt: c.returnedAt, session: `#${i}` });
+    else if (kind === 1) {
+      const pr = p.predict(running, t, `#${i}`);
+      errors[i] = Math.abs(pr.duration - (c.returnedAt - c.startedAt));
+      if (c.startedAt < c.returnedAt) decisions.push(pr.ready);
+    } else decisions.push(p.ready(running, t, `#${i}`));
+  }
+  return { errors, decisions };
+}
+
+/** A seeded trace: overlapping calls of three tools, durations 0 to 9 s, starts spread over 60 s. */
+function trace(seed: number, n: number): CompletedToolCall[] {
+  let x = seed;
+  const next = (): number => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x / 2 ** 32;
+  };
+  const calls: CompletedToolCall[] = [];
+  for (let i = 0; i < n; i++) {
+    const startedAt = Math.floor(next() * 120) / 2;
+    calls.push({ name: ['a', 'b', 'c'][i % 3]!, startedAt, returnedAt: startedAt + Math.floor(next() * 18) / 2 });
+  }
+  return calls;
+}
 
 describe('predictReport replay order', () => {
   it('processes the returns at an instant before the starts at that instant', () => {
@@ -34,6 +84,17 @@ describe('predictReport replay order', () => {
     const predicted = bernsteinBound(durationStats([4, 3]), 0.2);
     expect(r.sources['tool-history'].count).toBe(1);
     expect(r.sources['tool-history'].meanAbsoluteError).toBeCloseTo(Math.abs(predicted - 1), 12);
+  });
+
+  it.each([1, 2, 3, 4])('matches a replay of the sorted event list (trace %i)', (seed) => {
+    const calls = trace(seed, 80);
+    const { errors, decisions } = sortedReplay(calls, 1);
+    const r = predictReport(calls);
+    const within = errors.filter((e) => e <= 0.5).length;
+    expect(r.ticks).toBe(decisions.length);
+    expect(r.confusion.truePositive + r.confusion.falsePositive).toBe(decisions.filter((d) => d).length);
+    expect(r.withinHalfSecond).toBe(within / calls.length);
+    expect(r.meanAbsoluteError).toBeCloseTo(errors.reduce((a, e) => a + e, 0) / calls.length, 9);
   });
 
   it('refuses a negative maxTicks, naming options.maxTicks', () => {
