@@ -36,6 +36,7 @@ describe('refusals name the field', () => {
   it.each([
     ['tools[0].durations', (j: any) => (j.tools[0].durations = 'x'), 'json.tools[0].durations must be an array'],
     ['global.durations', (j: any) => (j.global.durations = {}), 'json.global.durations must be an array'],
+    ['probes', (j: any) => (j.probes = {}), 'json.probes must be an array'],
   ])('fromJSON refuses %s that is not an array', (_name, change, message) => {
     const j = persisted();
     change(j);
@@ -59,5 +60,15 @@ describe('refusals name the field', () => {
   ])('fromJSON refuses a state that is %s, naming it', (_name, json) => {
     expect(() => ReadinessPredictor.fromJSON(json)).toThrow(new InvalidTypeError('json must be an object'));
     expect(() => ReadinessPredictor.fromJSON(json, 'state')).toThrow(new InvalidTypeError('state must be an object'));
+  });
+
+  it.each([
+    ['tools[0]', (j: any) => (j.tools[0] = 1), 'json.tools[0] must be an object'],
+    ['global', (j: any) => (j.global = []), 'json.global must be an object'],
+    ['probes[0]', (j: any) => (j.probes = ['x']), 'json.probes[0] must be an object'],
+  ])('fromJSON refuses %s that is not a plain object, naming it', (_name, change, message) => {
+    const j = persisted();
+    change(j);
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(new InvalidTypeError(message));
   });
 });
