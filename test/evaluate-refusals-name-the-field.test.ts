@@ -71,4 +71,13 @@ describe('refusals name the field', () => {
     change(j);
     expect(() => ReadinessPredictor.fromJSON(j)).toThrow(new InvalidTypeError(message));
   });
+
+  it('fromJSON refuses more probe states than maxProbedCalls, naming json.probes', () => {
+    const j = persisted();
+    j.options.maxProbedCalls = 1;
+    j.probes = [{}, {}];
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(
+      new InvalidValueError('json.probes must have at most 1 entries (has 2)'),
+    );
+  });
 });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from './helpers/internals.js';
+import { evaluate, InvalidValueError, predictReport, ReadinessPredictor } from './helpers/internals.js';
+
+const MAX_U32 = 4294967295;
+
+describe('limits are inclusive', () => {
+  it('evaluate accepts a weight of exactly 2^32 - 1', () => {
+    const snapshot: Snapshot = {
+      time: 0,
+      nodes: [{ id: 'n', capacity: MAX_U32 }],
+      sessions: [{ id: 's', tokens: MAX_U32 - 512 }],
+    };
+    expect(evaluate(snapshot, new ReadinessPredictor()).sessions[0]!.weight).toBe(MAX_U32);
+  });
+
+  it('predictReport counts ceil(duration / tick) decisions per call against maxTicks', () => {
+    // 3 -> 13 at tick 2: 5 decisions (3, 5, 7, 9, 11).
+    const calls = [{ name: 'x', startedAt: 3, returnedAt: 13 }];
+    expect(predictReport(calls, { tick: 2, maxTicks: 5 }).ticks).toBe(5);
+    expect(() => predictReport(calls, { tick: 2, maxTicks: 4 })).toThrow(
+      new InvalidValueError('calls need 5 ready decisions at tick 2 s, above options.maxTicks (4)'),
+    );
+  });
+});
