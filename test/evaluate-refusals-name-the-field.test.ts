@@ -80,4 +80,12 @@ describe('refusals name the field', () => {
       new InvalidValueError('json.probes must have at most 1 entries (has 2)'),
     );
   });
+
+  it('fromJSON refuses a probe opened before its call started, naming both fields', () => {
+    const j = persisted();
+    j.probes = [{ key: 'k', name: 'x', startedAt: 10, count: 1, openedAt: 5, until: 6, next: 12 }];
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(
+      new InvalidValueError('json.probes[0].openedAt must not be before json.probes[0].startedAt'),
+    );
+  });
 });

@@ -97,6 +97,19 @@ describe('predictReport replay order', () => {
     expect(r.meanAbsoluteError).toBeCloseTo(errors.reduce((a, e) => a + e, 0) / calls.length, 9);
   });
 
+  it('keeps the probe states of calls without a session apart (keyed by input position)', () => {
+    // Two calls of `x` started at 0, overdue from 5 under the default. With one probe state kept, each
+    // query evicts the other call's state and opens a fresh probe: ready at every tick from 4 on (due within the 1 s horizon, then probed). Calls
+    // sharing one state would have a single probe, then wait for the pushed-out estimate.
+    const calls = [
+      { name: 'x', startedAt: 0, returnedAt: 40 },
+      { name: 'x', startedAt: 0, returnedAt: 40 },
+    ];
+    const r = predictReport(calls, { predictor: { maxProbedCalls: 1 } });
+    expect(r.ticks).toBe(80);
+    expect(r.confusion.truePositive + r.confusion.falsePositive).toBe(2 * 36);
+  });
+
   it('refuses a negative maxTicks, naming options.maxTicks', () => {
     expect(() => predictReport([], { maxTicks: -1 })).toThrow(
       new InvalidValueError('options.maxTicks must be a non-negative integer'),
