@@ -110,6 +110,28 @@ describe('predictReport replay order', () => {
     expect(r.confusion.truePositive + r.confusion.falsePositive).toBe(2 * 36);
   });
 
+  it('keeps a returned sleep out of the history the replay predicts from', () => {
+    // Two 1 s calls of bash and one `sleep 50`: the call starting at 60 is predicted from the two 1 s
+    // calls alone (zero variance and range: exactly 1 s).
+    const calls = [
+      { name: 'bash', startedAt: 0, returnedAt: 50, command: 'sleep 50' },
+      { name: 'bash', startedAt: 0, returnedAt: 1 },
+      { name: 'bash', startedAt: 1, returnedAt: 2 },
+      { name: 'bash', startedAt: 60, returnedAt: 61 },
+    ];
+    const r = predictReport(calls);
+    expect(r.sources.sleep.count).toBe(1);
+    expect(r.sources['tool-history']).toEqual({ count: 1, meanAbsoluteError: 0, withinHalfSecond: 1 });
+  });
+
+  it('counts an error of exactly 0.5 s as within half a second', () => {
+    // The 5 s default against a 5.5 s call.
+    const r = predictReport([{ name: 'x', startedAt: 0, returnedAt: 5.5 }]);
+    expect(r.meanAbsoluteError).toBe(0.5);
+    expect(r.withinHalfSecond).toBe(1);
+    expect(r.sources.default.withinHalfSecond).toBe(1);
+  });
+
   it('refuses a negative maxTicks, naming options.maxTicks', () => {
     expect(() => predictReport([], { maxTicks: -1 })).toThrow(
       new InvalidValueError('options.maxTicks must be a non-negative integer'),
