@@ -88,4 +88,11 @@ describe('refusals name the field', () => {
       new InvalidValueError('json.probes[0].openedAt must not be before json.probes[0].startedAt'),
     );
   });
+
+  it('observe refuses a session that is not a string, naming call.session', () => {
+    const p = new ReadinessPredictor();
+    expect(() => p.observe({ name: 'x', startedAt: 0, returnedAt: 1, session: 5 } as never)).toThrow(
+      new InvalidTypeError('call.session must be a string'),
+    );
+  });
 });

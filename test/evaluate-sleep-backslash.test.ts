@@ -12,3 +12,15 @@ describe('parseSleep and the backslash', () => {
     expect(parseSleep(command)).toBe(seconds);
   });
 });
+
+describe('parseSleep and quotes inside the word sleep', () => {
+  it.each([
+    ['sl"ee"p 5', 5],
+    ["sle'e'p 2m", 120],
+    ['sle\\ep 3', 3],
+    ['"/bin/sleep" 4', 4],
+    ['echo sl"ee"p', undefined],
+  ])('reads %j as %j, as the shell would', (command, seconds) => {
+    expect(parseSleep(command)).toBe(seconds);
+  });
+});
