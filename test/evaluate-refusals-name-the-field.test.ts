@@ -6,6 +6,7 @@ import {
   InvalidValueError,
   ReadinessPredictor,
   predictReport,
+  validateSnapshot,
 } from './helpers/internals.js';
 
 const snapshot: Snapshot = { time: 10, nodes: [{ id: 'n', capacity: 100 }], sessions: [{ id: 's', tokens: 5 }] };
@@ -93,6 +94,16 @@ describe('refusals name the field', () => {
     const p = new ReadinessPredictor();
     expect(() => p.observe({ name: 'x', startedAt: 0, returnedAt: 1, session: 5 } as never)).toThrow(
       new InvalidTypeError('call.session must be a string'),
+    );
+  });
+
+  it('validateSnapshot names an empty tool name by its path', () => {
+    const bad = { time: 10, nodes: [], sessions: [{ id: 's', tokens: 1, tool: { name: '', startedAt: 0 } }] };
+    expect(() => validateSnapshot(bad)).toThrow(
+      new InvalidValueError('snapshot.sessions[0].tool.name must be a non-empty string'),
+    );
+    expect(() => new ReadinessPredictor().ready({ name: '', startedAt: 0 }, 1)).toThrow(
+      new InvalidValueError('tool.name must be a non-empty string'),
     );
   });
 });
