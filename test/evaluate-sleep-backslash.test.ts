@@ -24,3 +24,15 @@ describe('parseSleep and quotes inside the word sleep', () => {
     expect(parseSleep(command)).toBe(seconds);
   });
 });
+
+describe('parseSleep and single quotes', () => {
+  it.each([
+    ["sleep '5'", 5],
+    ["'sleep' 1m", 60],
+    ["echo 'a; sleep 5'", undefined],
+    ["sleep '5", undefined],
+    ["echo 'it''s'; sleep 2", 2],
+  ])('reads %j as %j: what single quotes enclose is one word, quotes removed', (command, seconds) => {
+    expect(parseSleep(command)).toBe(seconds);
+  });
+});
