@@ -106,4 +106,15 @@ describe('refusals name the field', () => {
       new InvalidValueError('tool.name must be a non-empty string'),
     );
   });
+
+  it('validateSnapshot names a reportedAt that is not a number by its path', () => {
+    const bad = {
+      time: 10,
+      nodes: [],
+      sessions: [{ id: 's', tokens: 1, tool: { name: 't', startedAt: 0, reportedAt: 'x' } }],
+    };
+    expect(() => validateSnapshot(bad)).toThrow(
+      new InvalidTypeError('snapshot.sessions[0].tool.reportedAt must be a number'),
+    );
+  });
 });

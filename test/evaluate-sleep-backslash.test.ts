@@ -36,3 +36,14 @@ describe('parseSleep and single quotes', () => {
     expect(parseSleep(command)).toBe(seconds);
   });
 });
+
+describe('parseSleep and double quotes', () => {
+  it.each([
+    ['echo "a; sleep 5"', undefined],
+    ['sleep "5"', 5],
+    ['"sleep" 3 && echo "done; sleep 9"', 3],
+    ['sleep "5\\"', undefined],
+  ])('reads %j as %j: what double quotes enclose is one word, quotes removed', (command, seconds) => {
+    expect(parseSleep(command)).toBe(seconds);
+  });
+});
