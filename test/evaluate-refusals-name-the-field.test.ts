@@ -117,4 +117,12 @@ describe('refusals name the field', () => {
       new InvalidTypeError('snapshot.sessions[0].tool.reportedAt must be a number'),
     );
   });
+
+  it('fromJSON names an empty tool name by its path', () => {
+    const j = persisted();
+    j.tools[0].name = '';
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(
+      new InvalidValueError('json.tools[0].name must be a non-empty string'),
+    );
+  });
 });

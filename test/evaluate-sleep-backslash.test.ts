@@ -43,6 +43,8 @@ describe('parseSleep and double quotes', () => {
     ['sleep "5"', 5],
     ['"sleep" 3 && echo "done; sleep 9"', 3],
     ['sleep "5\\"', undefined],
+    ['echo "\\"" ; sleep 5', 5],
+    ['sleep 2; echo "x', undefined],
   ])('reads %j as %j: what double quotes enclose is one word, quotes removed', (command, seconds) => {
     expect(parseSleep(command)).toBe(seconds);
   });
