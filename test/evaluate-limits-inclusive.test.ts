@@ -22,4 +22,16 @@ describe('limits are inclusive', () => {
       new InvalidValueError('calls need 5 ready decisions at tick 2 s, above options.maxTicks (4)'),
     );
   });
+
+  it('evaluate accepts a starved boosted credit of exactly 2^32 - 1 and refuses one above', () => {
+    // One starved session, the head: boost = 1 * (K + 1) with K its own best credit, so credit = 2K + 1.
+    const boosted = (k: number): Snapshot => ({
+      time: 10,
+      nodes: [{ id: 'n', capacity: 1000 }],
+      sessions: [{ id: 's', tokens: 100, waitingSince: 0, cache: [{ node: 'n', tokens: k, observedAt: 10 }] }],
+    });
+    const o = { waitThreshold: 5 };
+    expect(evaluate(boosted(2147483647), new ReadinessPredictor(), o).sessions[0]!.credit).toEqual({ n: MAX_U32 });
+    expect(() => evaluate(boosted(2147483648), new ReadinessPredictor(), o)).toThrow(InvalidValueError);
+  });
 });

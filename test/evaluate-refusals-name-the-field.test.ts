@@ -125,4 +125,12 @@ describe('refusals name the field', () => {
       new InvalidValueError('json.tools[0].name must be a non-empty string'),
     );
   });
+
+  it('fromJSON names an unknown field of the global history by its path', () => {
+    const j = persisted();
+    j.global.extra = 1;
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(
+      new InvalidValueError('json.global.extra is not a known field'),
+    );
+  });
 });
