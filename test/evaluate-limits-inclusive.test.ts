@@ -34,4 +34,12 @@ describe('limits are inclusive', () => {
     expect(evaluate(boosted(2147483647), new ReadinessPredictor(), o).sessions[0]!.credit).toEqual({ n: MAX_U32 });
     expect(() => evaluate(boosted(2147483648), new ReadinessPredictor(), o)).toThrow(InvalidValueError);
   });
+
+  it('fromJSON accepts exactly maxProbedCalls probe states', () => {
+    const p = new ReadinessPredictor({ maxProbedCalls: 1 });
+    p.ready({ name: 'x', startedAt: 0 }, 60, 's');
+    const json = JSON.parse(JSON.stringify(p.toJSON()));
+    expect(json.probes).toHaveLength(1);
+    expect(ReadinessPredictor.fromJSON(json).counts().probes).toBe(1);
+  });
 });
