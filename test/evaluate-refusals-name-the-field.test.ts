@@ -133,4 +133,18 @@ describe('refusals name the field', () => {
       new InvalidValueError('json.global.extra is not a known field'),
     );
   });
+
+  it('validateSnapshot names a node that is not an object by its path', () => {
+    expect(() => validateSnapshot({ time: 0, nodes: [5], sessions: [] })).toThrow(
+      new InvalidTypeError('snapshot.nodes[0] must be an object'),
+    );
+  });
+
+  it.each(['startedAt', 'openedAt', 'until', 'next'])('fromJSON names a probe %s that is not a number', (field) => {
+    const j = persisted();
+    j.probes = [{ key: 'k', name: 'x', startedAt: 0, count: 1, openedAt: 5, until: 6, next: 12, [field]: 'x' }];
+    expect(() => ReadinessPredictor.fromJSON(j)).toThrow(
+      new InvalidTypeError(`json.probes[0].${field} must be a number`),
+    );
+  });
 });

@@ -49,3 +49,12 @@ describe('parseSleep and double quotes', () => {
     expect(parseSleep(command)).toBe(seconds);
   });
 });
+
+describe('parseSleep and blanks', () => {
+  it.each([
+    ['sleep\t5', 5],
+    ['sleep 1 \t 2', 3],
+  ])('reads %j as %j: a tab separates words as a space does', (command, seconds) => {
+    expect(parseSleep(command)).toBe(seconds);
+  });
+});

@@ -22,4 +22,20 @@ describe('starvation thresholds', () => {
     expect(evaluate(snapshot, new ReadinessPredictor(), { waitThreshold: 60 }).sessions[0]!.credit).toBeDefined();
     expect(evaluate(snapshot, new ReadinessPredictor(), { waitThreshold: 60.5 }).sessions[0]!.credit).toBeUndefined();
   });
+
+  it('reserves no node for the oldest starved session when it fits alone exactly at the quantum', () => {
+    // Weight 160 at quantum 16 is 10 quanta, capacity 160 holds 10: it fits, so nothing is reserved and
+    // the other session keeps every node. At capacity 159 (9 quanta) the node is reserved for it.
+    const snapshot = (capacity: number): Snapshot => ({
+      time: 10,
+      nodes: [{ id: 'n', capacity }],
+      sessions: [
+        { id: 'old', tokens: 160, reserve: 0, waitingSince: 0 },
+        { id: 'other', tokens: 10, reserve: 0 },
+      ],
+    });
+    const o = { waitThreshold: 5, waitReserve: true, waitQuantum: 16 };
+    expect(evaluate(snapshot(160), new ReadinessPredictor(), o).sessions[1]!.eligible).toBeUndefined();
+    expect(evaluate(snapshot(159), new ReadinessPredictor(), o).sessions[1]!.eligible).toEqual([]);
+  });
 });
