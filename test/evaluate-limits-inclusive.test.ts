@@ -42,4 +42,17 @@ describe('limits are inclusive', () => {
     expect(json.probes).toHaveLength(1);
     expect(ReadinessPredictor.fromJSON(json).counts().probes).toBe(1);
   });
+
+  it('fromJSON accepts a probe whose next estimate is its window end, and refuses one before it', () => {
+    const probe = { key: 'k', name: 'x', startedAt: 0, count: 1, openedAt: 5, until: 6, next: 6 };
+    const json = (next: number): unknown => {
+      const j = JSON.parse(JSON.stringify(new ReadinessPredictor().toJSON()));
+      j.probes = [{ ...probe, next }];
+      return j;
+    };
+    expect(ReadinessPredictor.fromJSON(json(6)).counts().probes).toBe(1);
+    expect(() => ReadinessPredictor.fromJSON(json(5.5))).toThrow(
+      new InvalidValueError('json.probes[0].next must not be before json.probes[0].until'),
+    );
+  });
 });

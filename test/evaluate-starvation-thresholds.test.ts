@@ -38,4 +38,21 @@ describe('starvation thresholds', () => {
     expect(evaluate(snapshot(160), new ReadinessPredictor(), o).sessions[1]!.eligible).toBeUndefined();
     expect(evaluate(snapshot(159), new ReadinessPredictor(), o).sessions[1]!.eligible).toEqual([]);
   });
+
+  it('passes through the eligible array of a session not eligible on the reserved node', () => {
+    const elsewhere = ['m'];
+    const snapshot: Snapshot = {
+      time: 10,
+      nodes: [
+        { id: 'n', capacity: 100 },
+        { id: 'm', capacity: 50 },
+      ],
+      sessions: [
+        { id: 'old', tokens: 500, reserve: 0, waitingSince: 0, eligible: ['n'] },
+        { id: 'other', tokens: 10, reserve: 0, eligible: elsewhere },
+      ],
+    };
+    const o = { waitThreshold: 5, waitReserve: true };
+    expect(evaluate(snapshot, new ReadinessPredictor(), o).sessions[1]!.eligible).toBe(elsewhere);
+  });
 });
