@@ -147,4 +147,10 @@ describe('refusals name the field', () => {
       new InvalidTypeError(`json.probes[0].${field} must be a number`),
     );
   });
+
+  it('the predictor names a delta that is not a number by its path', () => {
+    expect(() => new ReadinessPredictor({ delta: 'x' as never })).toThrow(
+      new InvalidTypeError('options.delta must be a number'),
+    );
+  });
 });

@@ -55,4 +55,22 @@ describe('starvation thresholds', () => {
     const o = { waitThreshold: 5, waitReserve: true };
     expect(evaluate(snapshot, new ReadinessPredictor(), o).sessions[1]!.eligible).toBe(elsewhere);
   });
+
+  it('drops the credit of a session whose only credit was on the reserved node', () => {
+    const snapshot: Snapshot = {
+      time: 10,
+      nodes: [
+        { id: 'n', capacity: 100 },
+        { id: 'm', capacity: 50 },
+      ],
+      sessions: [
+        { id: 'old', tokens: 500, reserve: 0, waitingSince: 0, eligible: ['n'] },
+        { id: 'other', tokens: 10, reserve: 0, cache: [{ node: 'n', tokens: 8, observedAt: 10 }] },
+      ],
+    };
+    const other = evaluate(snapshot, new ReadinessPredictor(), { waitThreshold: 5, waitReserve: true }).sessions[1]!;
+    expect(other.eligible).toEqual(['m']);
+    expect(other.credit).toBeUndefined();
+    expect('credit' in other).toBe(false);
+  });
 });
