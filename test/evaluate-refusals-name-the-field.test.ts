@@ -153,4 +153,15 @@ describe('refusals name the field', () => {
       new InvalidTypeError('options.delta must be a number'),
     );
   });
+
+  it('validateSnapshot names a cache node that is not a string by its path', () => {
+    const bad = {
+      time: 0,
+      nodes: [{ id: 'n', capacity: 1 }],
+      sessions: [{ id: 's', tokens: 1, cache: [{ node: 5 }] }],
+    };
+    expect(() => validateSnapshot(bad)).toThrow(
+      new InvalidTypeError('snapshot.sessions[0].cache[0].node must be a string'),
+    );
+  });
 });

@@ -73,4 +73,35 @@ describe('starvation thresholds', () => {
     expect(other.credit).toBeUndefined();
     expect('credit' in other).toBe(false);
   });
+
+  /** The id of the session with the largest credit: the head of the starved sessions. */
+  function head(sessions: Snapshot['sessions']): string {
+    const snapshot: Snapshot = { time: 10, nodes: [{ id: 'n', capacity: 1000 }], sessions };
+    const out = evaluate(snapshot, new ReadinessPredictor(), { waitThreshold: 1 }).sessions;
+    return out.reduce((a, b) => ((b.credit?.n ?? 0) > (a.credit?.n ?? 0) ? b : a)).id;
+  }
+
+  it('makes the longest-waiting starved session the head, whatever the ids and order', () => {
+    expect(
+      head([
+        { id: 'b', tokens: 10, waitingSince: 0 },
+        { id: 'a', tokens: 10, waitingSince: 5 },
+      ]),
+    ).toBe('b');
+    expect(
+      head([
+        { id: 'a', tokens: 10, waitingSince: 5 },
+        { id: 'b', tokens: 10, waitingSince: 0 },
+      ]),
+    ).toBe('b');
+  });
+
+  it('breaks a tie in waiting time by the smaller id, whatever the order', () => {
+    expect(
+      head([
+        { id: 'b', tokens: 10, waitingSince: 0 },
+        { id: 'a', tokens: 10, waitingSince: 0 },
+      ]),
+    ).toBe('a');
+  });
 });
