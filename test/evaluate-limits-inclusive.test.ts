@@ -55,4 +55,11 @@ describe('limits are inclusive', () => {
       new InvalidValueError('json.probes[0].next must not be before json.probes[0].until'),
     );
   });
+
+  it('the predictor accepts maxTools * window of exactly 2^20 slots and names the product above it', () => {
+    expect(new ReadinessPredictor({ maxTools: 1024, window: 1024 }).options.maxTools).toBe(1024);
+    expect(() => new ReadinessPredictor({ maxTools: 1025, window: 1024 })).toThrow(
+      new InvalidValueError('options.maxTools * options.window must be at most 1048576 (is 1049600)'),
+    );
+  });
 });
