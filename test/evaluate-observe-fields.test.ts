@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError, predictReport, ReadinessPredictor } from './helpers/internals.js';
+import { InvalidTypeError, InvalidValueError, predictReport, ReadinessPredictor } from './helpers/internals.js';
 
 describe('fields of a completed call', () => {
   it('observe ignores fields outside CompletedToolCall (it reads only the fields it knows)', () => {
@@ -12,5 +12,11 @@ describe('fields of a completed call', () => {
     expect(() => predictReport([{ name: 'x', startedAt: 0, returnedAt: 1, exitCode: 0 } as never])).toThrow(
       new InvalidValueError('calls[0].exitCode is not a known field'),
     );
+  });
+
+  it('observe names a deadline that is not a number', () => {
+    expect(() =>
+      new ReadinessPredictor().observe({ name: 'x', startedAt: 0, returnedAt: 1, deadline: 'x' } as never),
+    ).toThrow(new InvalidTypeError('call.deadline must be a number'));
   });
 });
