@@ -37,4 +37,29 @@ describe('fields of a completed call', () => {
     p.observe({ name: 'x', startedAt: 0, returnedAt: 61, session: 's' });
     expect(p.counts().probes).toBe(0);
   });
+
+  it('predict and remaining name a bad tool field by the path tool, and predict ignores unknown ones', () => {
+    const p = new ReadinessPredictor();
+    expect(() => p.remaining({ name: '', startedAt: 0 }, 1)).toThrow(
+      new InvalidValueError('tool.name must be a non-empty string'),
+    );
+    expect(() => p.predict({ name: '', startedAt: 0 }, 1)).toThrow(
+      new InvalidValueError('tool.name must be a non-empty string'),
+    );
+    expect(p.predict({ name: 'x', startedAt: 0, pid: 42 } as never, 1).source).toBe('default');
+  });
+});
+
+describe('predict', () => {
+  it('reports a returned call as completed at its return, not probing', () => {
+    const p = new ReadinessPredictor().predict({ name: 'x', startedAt: 0, returnedAt: 30 }, 40);
+    expect(p).toMatchObject({ source: 'returned', duration: 30, completion: 30, remaining: 0, ready: true });
+    expect(p.probing).toBe(false);
+  });
+
+  it('reports a running call as completing at now + remaining', () => {
+    // The 5 s default from 0, asked at 1.
+    const p = new ReadinessPredictor().predict({ name: 'x', startedAt: 0 }, 1);
+    expect(p).toMatchObject({ source: 'default', completion: 5, remaining: 4, ready: false, probing: false });
+  });
 });
