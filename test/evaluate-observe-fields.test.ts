@@ -62,4 +62,14 @@ describe('predict', () => {
     const p = new ReadinessPredictor().predict({ name: 'x', startedAt: 0 }, 1);
     expect(p).toMatchObject({ source: 'default', completion: 5, remaining: 4, ready: false, probing: false });
   });
+
+  it("does not read a session's probe state for another call of that session", () => {
+    // x (started 0) probed at 60 for 1 s: next probe at 0 + 2 * 61 = 122. y, also started 0 in session s,
+    // is overdue and unprobed: remaining 0.
+    const p = new ReadinessPredictor();
+    p.ready({ name: 'x', startedAt: 0 }, 60, 's');
+    expect(p.remaining({ name: 'x', startedAt: 0 }, 70, 's')).toBe(52);
+    expect(p.remaining({ name: 'y', startedAt: 0 }, 70, 's')).toBe(0);
+    expect(p.remaining({ name: 'x', startedAt: 1 }, 70, 's')).toBe(0);
+  });
 });
