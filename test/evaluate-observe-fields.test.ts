@@ -72,4 +72,10 @@ describe('predict', () => {
     expect(p.remaining({ name: 'y', startedAt: 0 }, 70, 's')).toBe(0);
     expect(p.remaining({ name: 'x', startedAt: 1 }, 70, 's')).toBe(0);
   });
+
+  it('falls through a progress so small that its ETA overflows', () => {
+    const p = new ReadinessPredictor().predict({ name: 'x', startedAt: 0, progress: 5e-324, reportedAt: 10 }, 10);
+    expect(p.source).toBe('default');
+    expect(p.duration).toBe(5);
+  });
 });
