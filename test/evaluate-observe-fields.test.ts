@@ -78,4 +78,13 @@ describe('predict', () => {
     expect(p.source).toBe('default');
     expect(p.duration).toBe(5);
   });
+
+  it("a returned call's query drops its own probe state only, not the session's other call's", () => {
+    const p = new ReadinessPredictor();
+    p.ready({ name: 'x', startedAt: 0 }, 60, 's');
+    expect(p.ready({ name: 'y', startedAt: 3, returnedAt: 4 }, 61, 's')).toBe(true);
+    expect(p.counts().probes).toBe(1);
+    expect(p.ready({ name: 'x', startedAt: 0, returnedAt: 61 }, 62, 's')).toBe(true);
+    expect(p.counts().probes).toBe(0);
+  });
 });
