@@ -87,4 +87,15 @@ describe('predict', () => {
     expect(p.ready({ name: 'x', startedAt: 0, returnedAt: 61 }, 62, 's')).toBe(true);
     expect(p.counts().probes).toBe(0);
   });
+
+  it('closes a probe after its window and pushes the estimate to double the elapsed time', () => {
+    // x started at 10, probed at 60 for 1 s: closed at 61; next estimate 10 + 2 * (61 - 10) = 112.
+    const p = new ReadinessPredictor();
+    const x = { name: 'x', startedAt: 10 };
+    expect(p.ready(x, 60, 's')).toBe(true);
+    expect(p.ready(x, 60.5, 's')).toBe(true);
+    expect(p.ready(x, 62, 's')).toBe(false);
+    expect(p.remaining(x, 70, 's')).toBe(42);
+    expect(p.ready(x, 112, 's')).toBe(true);
+  });
 });
