@@ -98,4 +98,31 @@ describe('predict', () => {
     expect(p.remaining(x, 70, 's')).toBe(42);
     expect(p.ready(x, 112, 's')).toBe(true);
   });
+
+  it('estimates the remaining time of a probed call through its probes', () => {
+    // x started at 10, probed at 60 (next 112), due again at 115 (remaining 0), probed again at 115 for
+    // 1 s: next 10 + 2 * (116 - 10) = 222. A returned call has no remaining time, whatever its probes.
+    const p = new ReadinessPredictor();
+    const x = { name: 'x', startedAt: 10 };
+    p.ready(x, 60, 's');
+    expect(p.remaining(x, 115, 's')).toBe(0);
+    expect(p.ready(x, 115, 's')).toBe(true);
+    expect(p.remaining(x, 120, 's')).toBe(102);
+    expect(p.remaining({ ...x, returnedAt: 119 }, 120, 's')).toBe(0);
+  });
+
+  it('keeps doubling the elapsed time once the probes are exhausted', () => {
+    // maxProbes 1: probed at 60 (next 112); at 115 elapsed doubles from 102 to 204: return due at 214.
+    const p = new ReadinessPredictor({ maxProbes: 1 });
+    const x = { name: 'x', startedAt: 10 };
+    p.ready(x, 60, 's');
+    expect(p.remaining(x, 115, 's')).toBe(99);
+    expect(p.ready(x, 115, 's')).toBe(false);
+  });
+
+  it('a restored empty predictor records the time of its first sample', () => {
+    const p = ReadinessPredictor.fromJSON(JSON.parse(JSON.stringify(new ReadinessPredictor().toJSON())));
+    p.observe({ name: 'x', startedAt: 1, returnedAt: 5 });
+    expect(p.toJSON().global.lastSampleAt).toBe(5);
+  });
 });
