@@ -112,28 +112,41 @@ const configFile = `reports/mutation/${slug}.config.json`;
 writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 
 const survivorsFile = `reports/mutation/${slug}.survivors.txt`;
-writeFileSync(survivorsFile, '');
+if (!process.argv.includes('--report-only')) writeFileSync(survivorsFile, '');
 const started = Date.now();
-const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
-  stdio: 'inherit',
-  env: { ...process.env, MUTATION_SURVIVORS: survivorsFile },
-});
-if (r.status !== 0 || !existsSync(report)) process.exit(r.status ?? 1);
+// `--report-only`: rewrite the scopes' rows from the last report (after editing the equivalents list).
+const reportOnly = rest.includes('--report-only');
+if (!reportOnly) {
+  const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATION_SURVIVORS: survivorsFile },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+if (!existsSync(report)) process.exit(1);
 
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
 // A survivor listed in EQUIVALENT (file, line, mutator, replacement, and why) counts as equivalent: taken out
 // of the valid mutants for the second score. A listed mutant that is now detected is reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const load = loadavg()[0].toFixed(1);
+const runCell = reportOnly
+  ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
+  : `${minutes} min, load ${loadavg()[0].toFixed(1)}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
 const key = (file, line, mutator, replacement) => `${file}:${line}:${mutator}:${replacement}`;
 const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement)));
 const json = JSON.parse(readFileSync(report, 'utf8'));
 const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const rows = new Map();
+// Notes written by hand below the table (from the NOTES marker on) are kept.
+const NOTES = '<!-- notes: kept by scripts/mutation.mjs -->';
+let notes = '';
 if (existsSync(TABLE)) {
-  for (const l of readFileSync(TABLE, 'utf8').split('\n')) {
+  const text = readFileSync(TABLE, 'utf8');
+  const end = text.includes(NOTES) ? text.indexOf(NOTES) : text.length;
+  notes = text.slice(end);
+  for (const l of text.slice(0, end).split('\n')) {
     const m = /^\| `([^`]+)` /.exec(l);
     if (m !== null) rows.set(m[1], l);
   }
@@ -162,7 +175,7 @@ for (const scope of scopes) {
   const scoreEq = pct(detected, valid - n.eq);
   rows.set(
     scope,
-    `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.eq} | ${n.Ignored} | ${n.CompileError} | ${score} | **${scoreEq}** | ${minutes} min, load ${load} |`,
+    `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.eq} | ${n.Ignored} | ${n.CompileError} | ${score} | **${scoreEq}** | ${runCell} |`,
   );
   process.stdout.write(`${scope}: ${score}, ${scoreEq} with equivalents out (${detected} of ${valid} detected)\n`);
   for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
@@ -196,5 +209,5 @@ writeFileSync(
       .sort()
       .map((k) => rows.get(k))
       .join('\n')
-  }\n`,
+  }\n${notes === '' ? '' : `\n${notes}`}`,
 );

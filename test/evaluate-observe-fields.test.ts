@@ -125,4 +125,11 @@ describe('predict', () => {
     p.observe({ name: 'x', startedAt: 1, returnedAt: 5 });
     expect(p.toJSON().global.lastSampleAt).toBe(5);
   });
+
+  it('remaining and predict name a start after now by the paths tool and now', () => {
+    const p = new ReadinessPredictor();
+    const message = 'tool.startedAt must not be after now';
+    expect(() => p.remaining({ name: 'x', startedAt: 5 }, 1)).toThrow(new InvalidValueError(message));
+    expect(() => p.predict({ name: 'x', startedAt: 5 }, 1)).toThrow(new InvalidValueError(message));
+  });
 });

@@ -164,4 +164,11 @@ describe('refusals name the field', () => {
       new InvalidTypeError('snapshot.sessions[0].cache[0].node must be a string'),
     );
   });
+
+  it('validateSnapshot names a tool start that is not a number by its path', () => {
+    const bad = { time: 10, nodes: [], sessions: [{ id: 's', tokens: 1, tool: { name: 't', startedAt: 'x' } }] };
+    expect(() => validateSnapshot(bad)).toThrow(
+      new InvalidTypeError('snapshot.sessions[0].tool.startedAt must be a number'),
+    );
+  });
 });
