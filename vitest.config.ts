@@ -1,21 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the reference DPs,
- * property runs at scale) and the long end-to-end runs (the simulator, the CLI under fuzzing, the package
- * install). `npm run test:fast` runs every other file, for the edit loop; `npm test` runs both tiers.
+ * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the TypeScript mirrors
+ * of the kernels, property runs at scale) and the long end-to-end runs (the simulator on worker threads, the
+ * sidecar's processes and sockets, the CLI under fuzzing, the package install). `npm run test:fast` runs
+ * every other file, for the edit loop; `npm test` runs both tiers.
  */
 export const ORACLE_TIER = [
   'test/solver-matches-highs.test.ts',
   'test/solver-matches-brute-force.test.ts',
   'test/solver-metamorphic.test.ts',
-  'test/frontier-matches-reference.test.ts',
-  'test/wasm-matches-reference.test.ts',
+  'test/frontier-matches-mirror.test.ts',
+  'test/dense-matches-mirror.test.ts',
   'test/multiple-knapsack.test.ts',
+  'test/mkp-search-stops-at-proven-ceiling.test.ts',
   'test/credit-branch.test.ts',
   'test/credit-level.test.ts',
-  'test/subset-sum-twin.test.ts',
-  'test/knapsack-core-twin.test.ts',
+  'test/subset-sum-matches-mirror.test.ts',
+  'test/surrogate-core-matches-mirror.test.ts',
   'test/solver-fallbacks.test.ts',
   'test/solver-large-shapes.test.ts',
   'test/package-install.test.ts',
@@ -27,6 +29,11 @@ export const ORACLE_TIER = [
   'test/sim-paired-and-report.test.ts',
   'test/sim-tasks-complete-once.test.ts',
   'test/sim-tool-share-calibration.test.ts',
+  'test/sim-parallel.test.ts',
+  'test/plan-bound.test.ts',
+  'test/serve-lifecycle.test.ts',
+  'test/serve-sidecar.test.ts',
+  'test/serve-input-limits.test.ts',
 ];
 
 export default defineConfig({
@@ -34,7 +41,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ORACLE_TIER } },
+      // The fast tier shares one module graph per worker (isolate: false): the test barrel and the compiled
+      // WebAssembly are loaded once per worker instead of once per file. Its files restore what they mock.
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ORACLE_TIER, isolate: false },
+      },
       { extends: true, test: { name: 'oracle', include: ORACLE_TIER } },
     ],
   },

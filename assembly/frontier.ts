@@ -1,7 +1,7 @@
 // Frontier DP: the multiple-knapsack lexmax over reachable, non-dominated states only.
 //
-// The algorithm, its filters and why each is exact are stated once, in src/solve/ts/frontier.ts (the
-// TypeScript reference this kernel is tested against bit for bit: same plan, same counters). This file
+// The algorithm, its filters and why each is exact are stated once, in src/solve/dp/frontier/mirror.ts (the
+// TypeScript mirror this kernel is tested against bit for bit: same plan, same counters). This file
 // is its flat-array form:
 //
 // - A state is (usage words, value, usage sum). Usages are packed into i64 words, one field per slot of
@@ -21,7 +21,7 @@
 // forms is at most the sum over sessions of their best key, which the caller guarantees fits in i64.
 
 import { MAX_LAYERS, MAX_LISTS, MAX_NODES, MAX_WORDS } from './limits';
-import { LP_RECORD, lpBytes, lpInit, lpRestrict, lpUpper } from './lp';
+import { LP_RECORD, lpBytes, lpInit, lpRestrict, lpUpper } from './frontier-bound';
 import { align16, ensureMemory } from './memory';
 
 export const STATUS_DONE: i32 = 0;
@@ -75,14 +75,14 @@ let dpW: usize = 0; // i64[n] quantized weight per DP position
 let pmax: usize = 0; // i64[n] best key per DP position
 let items: usize = 0; // i32[n] scratch: the density sorts, then the walk back's slot codes
 // The bounds (lp.ts lists): the total-capacity LP over best keys; the per-node credit bound's
-// ready/tokens LP (its credit part: the credit tables below; see src/solve/ts/frontier.ts).
+// ready/tokens LP (its credit part: the credit tables below; see src/solve/dp/frontier/mirror.ts).
 let keyList: usize = 0;
 let rtList: usize = 0;
 let rtVals: usize = 0; // i64[n] the ready/tokens part of each position's key
 let creditVals: usize = 0; // i64[m * n] credit per slot (slot-major), 0 where not a candidate
 let bestCredit: usize = 0; // i64[n] best credit per DP position
 let creditScale: i64 = 1;
-// The credit tables (CreditTable in src/solve/ts/frontier.ts), per slot: positions i32[n] (slot-major),
+// The credit tables (CreditTable in src/solve/dp/frontier/mirror.ts), per slot: positions i32[n] (slot-major),
 // count, grid step g, columns cg + 1, rows i64[(count + 1) * (cg + 1)], next row.
 let tPos: usize = 0;
 let tCount: usize = 0; // i32[m]
@@ -165,7 +165,7 @@ function alloc(bytes: u64): usize {
 
 // ---- the bounds ----
 
-/** Restricts every bound to DP positions >= from (the reference's #restrictBounds). */
+/** Restricts every bound to DP positions >= from (the mirror's #restrictBounds). */
 function restrictBounds(from: i32): void {
   lpRestrict(keyList, from);
   creditOn = from <= lastCredited && from <= tailStart;
@@ -183,7 +183,7 @@ function restrictBounds(from: i32): void {
   creditRest = rest;
 }
 
-/** The credit table of slot s at residual r (the reference's CreditTable.upper). */
+/** The credit table of slot s at residual r (the mirror's CreditTable.upper). */
 // @ts-ignore: decorator
 @inline function tableUpper(s: i32, r: i64): i64 {
   const width = load<i64>(tCg + (<usize>s << 3)) + 1;
@@ -194,7 +194,7 @@ function restrictBounds(from: i32): void {
 
 /** The per-node credit bound of the usages at `pu` plus the current weight on `slot` (-1: none); r the total residual. */
 function creditUpper(r: i64, pu: usize, slot: i32): i64 {
-  work += <f64>m; // one unit per slot looked up (see the reference)
+  work += <f64>m; // one unit per slot looked up (see the mirror)
   let cb: i64 = 0;
   for (let s = 0; s < m; s++) {
     let res = load<i64>(fCap + (<usize>s << 3)) - field(pu, s);
@@ -217,7 +217,7 @@ function belowIncumbent(v: i64, sum: i64, p: i32, list: i32): bool {
   return false;
 }
 
-/** Builds every slot's credit table over the original capacities with grid `grid` (see the reference). */
+/** Builds every slot's credit table over the original capacities with grid `grid` (see the mirror). */
 function buildTables(grid: i32): bool {
   tPos = alloc(<u64>m * <u64>n * 4);
   tCount = alloc(<u64>m * 4);
@@ -376,7 +376,7 @@ function build(list: i32, p: i32): void {
 function offer(v: i64, sum: i64, parent: i32, list: i32): bool {
   const k = nxtK;
   if (m == 1) {
-    // One slot: dominated iff the least kept usage is at most the child's (one test; see the reference).
+    // One slot: dominated iff the least kept usage is at most the child's (one test; see the mirror).
     if (k > 0) {
       cComparisons += 1;
       work += 1;
@@ -447,7 +447,7 @@ function insertSorted(buf: usize, count: i32, x: i64): void {
   store<i64>(buf + (<usize>i << 3), x);
 }
 
-/** Rewrites the current layer for the indifferent tail (see src/solve/ts/frontier.ts, #enterTail). */
+/** Rewrites the current layer for the indifferent tail (see src/solve/dp/frontier/mirror.ts, #enterTail). */
 function enterTail(): void {
   let total: i64 = 0;
   for (let s = 0; s < m; s++) total += cmax - load<i64>(fCap + (<usize>s << 3));
@@ -569,6 +569,27 @@ export function frontierBegin(
   creditScale = scale;
   m = mm;
   tailStart = tail;
+  copySlots(capacity, slotNode, classStart);
+  layOutFields();
+  markClassEnds();
+  if (!allocRun()) return STATUS_MEMORY;
+  loadKeys(keys, qweight, order, incumbent);
+  // The lists' arrays follow their records.
+  const scratch = items;
+  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
+  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
+  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
+  if (!startRoot()) return STATUS_MEMORY;
+  if (rootUpper() <= inc) {
+    incumbentOptimal = true;
+    finished = true;
+    return STATUS_INCUMBENT;
+  }
+  return STATUS_PAUSED;
+}
+
+/** Each slot's kept node, capacity (also kept as the original) and class start; the total and largest capacity. */
+function copySlots(capacity: usize, slotNode: usize, classStart: usize): void {
   rtot = 0;
   cmax = 0;
   for (let s = 0; s < m; s++) {
@@ -583,8 +604,13 @@ export function frontierBegin(
     store<i32>(fClassStart + (<usize>s << 2), cs);
     store<i32>(origClassStart + (<usize>s << 2), cs);
   }
-  // Slot layout: fields of bits(C) value bits + 1 guard bit, packed into words without straddling. With
-  // an indifferent tail every field must hold Cmax (the tail rewrite), so all take bits(Cmax).
+}
+
+/**
+ * Slot layout: fields of bits(C) value bits + 1 guard bit, packed into words without straddling. With an
+ * indifferent tail every field must hold Cmax (the tail rewrite), so all take bits(Cmax).
+ */
+function layOutFields(): void {
   const uniform = tailStart < n && m > 1;
   let word = 0;
   let at = 0;
@@ -604,6 +630,10 @@ export function frontierBegin(
     at += bits + 1;
   }
   W = word + 1;
+}
+
+/** Per slot, the slot after the last of its class (also kept as the original). */
+function markClassEnds(): void {
   for (let s = m - 1; s >= 0; s--) {
     const end =
       s + 1 < m && load<i32>(fClassStart + (<usize>(s + 1) << 2)) == load<i32>(fClassStart + (<usize>s << 2))
@@ -612,7 +642,10 @@ export function frontierBegin(
     store<i32>(fClassEnd + (<usize>s << 2), end);
     store<i32>(origClassEnd + (<usize>s << 2), end);
   }
+}
 
+/** The run's arrays in the arena; false when memory cannot grow. */
+function allocRun(): bool {
   dpKeys = alloc(<u64>n * <u64>m * 8);
   dpW = alloc(<u64>n * 8);
   pmax = alloc(<u64>n * 8);
@@ -622,10 +655,11 @@ export function frontierBegin(
   creditVals = alloc(<u64>n * <u64>m * 8);
   keyList = alloc(<u64>LP_RECORD + lpBytes(n));
   rtList = alloc(<u64>LP_RECORD + lpBytes(n));
-  if (dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0) {
-    return STATUS_MEMORY;
-  }
-  // Keys and weights in DP order over slots; the incumbent's value.
+  return !(dpKeys == 0 || dpW == 0 || pmax == 0 || items == 0 || rtVals == 0 || bestCredit == 0 || creditVals == 0 || keyList == 0 || rtList == 0);
+}
+
+/** Keys and weights in DP order over slots, each position's best key and credit; the incumbent's value; the last credited position. */
+function loadKeys(keys: usize, qweight: usize, order: usize, incumbent: usize): void {
   inc = 0;
   for (let t = 0; t < n; t++) {
     const j = load<i32>(order + (<usize>t << 2));
@@ -645,33 +679,29 @@ export function frontierBegin(
   }
   lastCredited = -1;
   for (let t = 0; t < n; t++) if (load<i64>(bestCredit + (<usize>t << 3)) > 0) lastCredited = t;
-  // The lists' arrays follow their records.
-  const scratch = items;
-  lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);
-  lpInit(rtList, rtList + LP_RECORD, rtVals, dpW, n, scratch);
-  if (lastCredited >= 0 && !buildTables(grid)) return STATUS_MEMORY;
+}
 
-  // The root: one empty state in buffer 0.
-  if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return STATUS_MEMORY;
+/** The root: one empty state in buffer 0; false when memory cannot grow. */
+function startRoot(): bool {
+  if (!growBuffer(0, 16, 0) || !growBuffer(1, 16, 0)) return false;
   cur = 0;
   useBuffers();
   memory.fill(curU, 0, <usize>W * 8);
   store<i64>(curV, 0);
   store<i64>(curSum, 0);
   curK = 1;
+  return true;
+}
 
+/** The root's bound over every position: the LP over best keys, or the per-node credit bound when lower. */
+function rootUpper(): i64 {
   restrictBounds(0);
-  let rootUpper = lpUpper(keyList, rtot);
+  let upper = lpUpper(keyList, rtot);
   if (creditOn) {
     const c = creditUpper(rtot, curU, -1);
-    if (c < rootUpper) rootUpper = c;
+    if (c < upper) upper = c;
   }
-  if (rootUpper <= inc) {
-    incumbentOptimal = true;
-    finished = true;
-    return STATUS_INCUMBENT;
-  }
-  return STATUS_PAUSED;
+  return upper;
 }
 
 /** Folds until done, or until `quota` more units of work were spent (checked between two pops). */
@@ -705,7 +735,7 @@ export function frontierStep(quota: f64): i32 {
 /**
  * After STATUS_DONE or STATUS_INCUMBENT: writes the kept node of every kept session (-1 = not
  * admitted) to `nodeOut` i32[n] and returns the optimal value. The walk back reads the canonical slot
- * codes, then replays them to assign real slots (see assignClassNodes in src/solve/ts/frontier.ts).
+ * codes, then replays them to assign real slots (see assignClassNodes in src/solve/dp/frontier/mirror.ts).
  */
 export function frontierFinish(order: usize, incumbent: usize, nodeOut: usize): i64 {
   if (incumbentOptimal) {

@@ -29,7 +29,7 @@
 //  15 coreProfit f64[k]             core DP: JS writes the profit per item position (after coreReserve)
 //  16 coreWeight f64[k]             core DP: JS writes the weight per item position (after coreReserve)
 //   fixed again:
-//  17 coreOut    f64[CORE_REPORT]   core DP: each coreStep writes its report (see coreReport in knapsack.ts)
+//  17 coreOut    f64[CORE_REPORT]   core DP: each coreStep writes its report (see coreReport in surrogate-core.ts)
 //  18 subsetWeight i32[MAX_SESSIONS] subset sums: JS writes the weight per item position
 //  19 subsetChosen i32[MAX_SESSIONS] subset sums: the finished fold writes the subset's item positions
 //  20 subsetOut  f64[SUBSET_REPORT] subset sums: each step writes its report (see subsetReport in subset-sum.ts)
@@ -61,7 +61,7 @@ import {
   frontierFinish as finishRun,
   frontierCounters as writeCounters,
 } from './frontier';
-import { CORE_REPORT, coreBegin as beginCore, coreCeiling as setCoreCeiling, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './knapsack';
+import { CORE_REPORT, coreBegin as beginCore, coreCeiling as setCoreCeiling, coreProfit, coreReport, coreReserve as reserveCore, coreStep as stepCore, coreWeight } from './surrogate-core';
 import { SUBSET_MAX_CAPACITY, SUBSET_REPORT, subsetBegin as beginSubset, subsetReport, subsetStep as stepSubset } from './subset-sum';
 import { COUNTERS, MAX_NODES, MAX_SESSIONS } from './limits';
 import { align16f, ensureMemory } from './memory';

@@ -1,5 +1,5 @@
 // Every size limit of the module, in one place. The static regions of index.ts, dense.ts and
-// frontier.ts are sized from these; src/solve/wasm.ts reads MAX_NODES and MAX_SESSIONS from the layout
+// frontier.ts are sized from these; src/solve/wasm/abi.ts reads MAX_NODES and MAX_SESSIONS from the layout
 // table, and src/limits.ts states the same problem limits for validation (a test checks they agree).
 
 /** Most kept nodes of a problem: one candidate per node at most, one usage field per node. */

@@ -1,8 +1,8 @@
 // The bitset fold of the multiple-knapsack path's subset sums: the largest sum of a subset of the items
 // within a capacity, and a subset reaching it.
 //
-// The fold and its walk back are stated once, in src/solve/mkp/subset-sum.ts (the TypeScript twin this
-// kernel is tested against: same sum, same subset in the same order, same work). The twin names, per sum,
+// The fold and its walk back are stated once, in src/solve/dp/subset-sum/setup.ts (the TypeScript mirror this
+// kernel is tested against: same sum, same subset in the same order, same work). The mirror names, per sum,
 // the item that first reached it through a log of the words each fold changed; this kernel keeps instead
 // the whole bitset after each fold (a row per item folded), which needs no branch per word:
 //
@@ -16,9 +16,9 @@
 // - The item that first reached a sum s is the one whose fold made the first row holding s; rows only
 //   gain sums, so a binary search over the rows finds it. Walking back from the best sum, each sum minus
 //   that item's weight lies in the row before it, and the search goes on among the earlier rows: the same
-//   items, in the same order, as the twin's log names.
+//   items, in the same order, as the mirror's log names.
 // - A step folds items while their units of work (one per word from the weight's word to the top, as the
-//   twin spends) fit the host's allowance; the next item past it waits for the host to pay for it
+//   mirror spends) fit the host's allowance; the next item past it waits for the host to pay for it
 //   (SUBSET_PENDING), and the step after that folds it first. Every loop variable is module state.
 // - The rows grow on demand; a failed grow (the module's declared maximum) ends the run with
 //   SUBSET_MEMORY, no trap.
@@ -164,7 +164,7 @@ export function subsetStep(allowance: f64): i32 {
       paid += units;
     }
     if (r + 1 >= rowsCap && !moreRows()) {
-      // The item stays unfolded; the host was charged for it, as the twin charges before it folds.
+      // The item stays unfolded; the host was charged for it, as the mirror charges before it folds.
       return SUBSET_MEMORY;
     }
     foldItem(x, wi);

@@ -16,15 +16,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Bench } from 'tinybench';
 import { randomTickProblem, type TickShape } from '../src/commands/examples.js';
-import { frontierSetup } from '../src/solve/frontier.js';
-import { FrontierTwin } from '../src/solve/ts/frontier.js';
-import { DpStatus } from '../src/solve/engine.js';
+import { frontierSetup } from '../src/solve/dp/frontier/setup.js';
+import { FrontierMirror } from '../src/solve/dp/frontier/mirror.js';
+import { DpStatus } from '../src/solve/dp/protocol.js';
 import { heuristicPlan } from '../src/solve/incumbent.js';
 import type { ResolvedSolveOptions } from '../src/solve/options.js';
-import { sessionsKept, type PackedProblem } from '../src/solve/pack.js';
-import { solveReferencePacked } from '../src/solve/ts/dense.js';
+import type { PackedProblem } from '../src/solve/pack.js';
+import { solveReferencePacked } from '../src/solve/dp/dense/mirror.js';
 import { loadSolver, prepare, type Solver } from '../src/solve/solver.js';
-import { TaoKernel } from '../src/solve/wasm.js';
+import { WasmKernels } from '../src/solve/dp/kernels.js';
 
 interface Workload {
   name: string;
@@ -86,22 +86,15 @@ function argValue(flag: string): string | undefined {
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const jsonPath = argValue('--json') ?? '.bench-cache/solver-bench.json';
-  const kernel = await TaoKernel.create('release');
+  const kernel = await WasmKernels.create('release');
   const solver = await loadSolver();
 
   const runKernel = (packed: PackedProblem, simd: boolean): bigint => {
-    kernel.setSimd(simd);
-    if (
-      !kernel.denseLoad(
-        Array.from(packed.capacity, (c) => c + 1),
-        packed.qweight,
-        packed.key,
-      )
-    ) {
-      throw new Error('kernel.load refused the layout');
-    }
-    kernel.denseStep(0, sessionsKept(packed));
-    return kernel.denseFinish().value;
+    kernel.instance.setSimd(simd);
+    const input = { radix: Array.from(packed.capacity, (c) => c + 1), weight: packed.qweight, keys: packed.key };
+    if (kernel.dense.start(input) !== DpStatus.paused) throw new Error('the dense kernel refused the layout');
+    kernel.dense.step(Number.POSITIVE_INFINITY);
+    return kernel.dense.finish().value;
   };
 
   const results = [];
@@ -209,7 +202,7 @@ function keyValue(packed: PackedProblem, node: ArrayLike<number>): bigint {
 
 /** Runs the TypeScript frontier reference to completion; its optimal key sum. */
 function referenceFrontier(packed: PackedProblem): bigint {
-  const run = new FrontierTwin(packed, frontierSetup(packed, heuristicPlan(packed)));
+  const run = new FrontierMirror(packed, frontierSetup(packed, heuristicPlan(packed)));
   for (let status = run.start(); status === DpStatus.paused; status = run.step(1e9));
   return run.value();
 }

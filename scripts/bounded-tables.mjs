@@ -1,4 +1,4 @@
-// The tables of docs/bounded-wait.md, from `tao simulate --json` reports:
+// The tables of docs/results/bounded-wait.md, from `tao simulate --json` reports:
 //   node scripts/bounded-tables.mjs merge OUT.json REPORT.json...   one cell's reports (same setting, profile,
 //                                                                   seeds) merged, compared to tao-bounded, the
 //                                                                   goal check added; per-run data dropped

@@ -1,7 +1,7 @@
 // Fits the simulator's per-family constants (src/sim/calibration.ts) on the four baselines' SWE-Lite
 // columns of the paper's Tables 1-2 (Dynamo, vLLM RR, vLLM CA, ThunderAgent). TAO's columns are never read.
 //
-//   npm run build:ts && node scripts/calibrate-sim.mjs [ds|qwen|glm ...] [--rounds N] [--seeds N]
+//   npm run build:ts && node scripts/calibrate-sim.mjs [ds|qwen|glm ...] [--rounds N] [--seeds N] [--jobs N]
 //
 // Objective per family: the sum over its three settings and four baselines of
 //   log(sim/paper latency)^2 + log(sim/paper decode)^2 + 0.25 * log(sim/paper mean TTFT)^2.
@@ -9,7 +9,7 @@
 // multiplied and divided by the round's step (x1.5, then x1.25, x1.1), keeps a move that lowers the
 // objective, and sweeps again at the same step (at most three sweeps) while a move was kept. The parameters: the engine's stepBase, stepPerSeq, prefillPerKToken and
 // requestOverhead, the model's output median, and, for DeepSeek only (its KV layout is not public), the
-// node capacity. Prints the best constants per family as JSON, to be copied into calibration.ts.
+// node capacity and the capacity the engine reports (what ThunderAgent counts against). Prints the best constants per family as JSON, to be copied into calibration.ts.
 import { FAMILY_CALIBRATIONS, sweLiteProfileName } from '../dist/sim/calibration.js';
 import { simulate } from '../dist/sim/run.js';
 import { sweLiteProfile } from '../dist/sim/workload.js';
@@ -29,6 +29,7 @@ const opt = (name, dflt) => {
 };
 const rounds = opt('--rounds', 3);
 const seedCount = opt('--seeds', 1);
+const jobs = opt('--jobs', 1);
 const only = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
 
 function settingOf(f, workers, p) {
@@ -37,7 +38,11 @@ function settingOf(f, workers, p) {
     description: 'calibration candidate',
     workers,
     tasks: 300,
-    nodes: Array.from({ length: f.nodeCount }, (_, i) => ({ id: `n${i}`, capacity: Math.round(p.capacity) })),
+    nodes: Array.from({ length: f.nodeCount }, (_, i) => ({
+      id: `n${i}`,
+      capacity: Math.round(p.capacity),
+      reportedCapacity: Math.min(Math.round(p.capacity), Math.round(p.reportedCapacity)),
+    })),
     engine: {
       ...f.engine,
       stepBase: p.stepBase,
@@ -57,6 +62,7 @@ async function objective(f, p) {
       policies: Object.keys(PAPER_ROWS),
       seeds: Array.from({ length: seedCount }, (_, i) => i + 1),
       sampleEvery: 0,
+      jobs,
     });
     for (const s of report.summary) {
       const [lat, ttft, dec] = paperCell(f.prefix, 'SWE-Lite', PAPER_ROWS[s.policy], workers);
@@ -78,7 +84,7 @@ for (const f of FAMILY_CALIBRATIONS) {
     'prefillPerKToken',
     'requestOverhead',
     'outputMedian',
-    ...(f.prefix === 'ds' ? ['capacity'] : []),
+    ...(f.prefix === 'ds' ? ['capacity', 'reportedCapacity'] : []),
   ];
   let p = {
     stepBase: f.engine.stepBase,
@@ -87,6 +93,7 @@ for (const f of FAMILY_CALIBRATIONS) {
     requestOverhead: f.engine.requestOverhead,
     outputMedian: f.outputMedian,
     capacity: f.capacity.capacity,
+    reportedCapacity: f.capacity.reported,
   };
   let best = await objective(f, p);
   console.error(`${f.prefix}: start ${best.toFixed(3)}`);

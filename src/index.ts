@@ -50,7 +50,7 @@ export {
 } from './evaluate/readiness/report.js';
 export { loadSolver, type Solver, type LoadSolverOptions } from './solve/solver.js';
 export { bfd, type BfdOrder, type BfdOptions } from './solve/bfd.js';
-export type { WasmBuild, WasmSource } from './solve/wasm.js';
+export type { WasmBuild, WasmSource } from './solve/wasm/abi.js';
 export {
   createSolverPool,
   type SolverPool,

@@ -85,6 +85,11 @@ export type SolvePath =
    */
   | 'multiple-knapsack'
   /**
+   * All nodes but a few hold at most one session: the plan is a maximum-value matching of sessions to
+   * nodes (the few by enumeration of the sets that fit on them), optimal without a DP.
+   */
+  | 'assignment'
+  /**
    * Frontier DP in WASM: only reachable, non-dominated (usage, value) states, pruned by an upper bound
    * against an incumbent, interchangeable nodes merged.
    */

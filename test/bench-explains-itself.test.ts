@@ -1,6 +1,6 @@
 /**
  * What `tao bench` (and so `npm start`) tells a newcomer: a legend naming every runner of the report and
- * every column of the table; the hardest settings by in-thread P95; one last verdict line, PASS only when
+ * every column of the table; the hardest families, each by its hardest group; one last verdict line, PASS only when
  * the goal is met and every plan exact, FAIL otherwise; the oracles said before the run (HiGHS missing is
  * said, with why); the corpus cache in the OS cache directory; no default to corpora the package lacks.
  */
@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { osCacheDir } from '../src/bench/cache-dir.js';
 import { defaultBenchOptions } from '../src/bench/options.js';
-import { formatHardest, formatLegend, formatOracles, formatTable, formatVerdict } from '../src/bench/table.js';
-import { report, runner } from './helpers/bench-report.js';
+import { formatLegend, formatOracles, formatTable, formatVerdict } from '../src/bench/table.js';
+import { BRIEF_FAMILIES, type FamilyReport, formatHardestFamilies, type GroupReport } from './helpers/internals.js';
+import { report } from './helpers/bench-report.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -40,13 +41,38 @@ describe('tao bench explains itself', () => {
     }
   });
 
-  it('lists the hardest settings by in-thread P95, hardest first', () => {
-    const r = report();
-    r.settings.find((s) => s.setting === 'qwen-160')!.runners.wasm = runner('wasm', 0.45);
-    r.settings.find((s) => s.setting === 'ds-32')!.runners.wasm = runner('wasm', 0.3);
-    expect(formatHardest(r, 2)).toMatch(
-      /^hardest settings \(in-thread P95\): qwen-160 \(P95 0\.450 ms.*; ds-32 \(P95 0\.300 ms/,
-    );
+  it('lists the hardest families, each by its hardest group: most fallbacks first, then CPU P95', () => {
+    const group = (family: string, name: string, cpuP95: number, fallbackPct = 0): GroupReport =>
+      ({
+        key: `${family}/${name}`,
+        family,
+        group: name,
+        problems: 10,
+        inThread: { p95: 2 * cpuP95 },
+        inThreadCpu: { p95: cpuP95 },
+        fallbackPct,
+        exactness: { checked: 10, equal: 10, wrong: [] },
+      }) as unknown as GroupReport;
+    const report = {
+      elapsedSec: 4.2,
+      groups: [
+        group('large', '8n', 1.5),
+        group('large', '16n', 3.25),
+        group('mkp', 'strong-50x5', 2),
+        group('mkp', 'weak-25x2', 0.5, 10),
+        group('single-credit', '4n', 0.75),
+        group('near-fitting', '2n', 0.25),
+      ],
+    } as unknown as FamilyReport;
+    const lines = formatHardestFamilies(report, 3).split('\n');
+    expect(lines[0]).toMatch(/^hardest families \(a brief in-thread pass: 6 groups of /);
+    for (const f of BRIEF_FAMILIES) expect(lines[0]).toContain(f);
+    expect(lines.slice(1)).toEqual([
+      '  mkp: hardest group mkp/weak-25x2, 10 problems, CPU P95 0.50 ms (wall P95 1.00 ms), fallback 10.0%, 10/10 exact by brute force',
+      '  large: hardest group large/16n, 10 problems, CPU P95 3.25 ms (wall P95 6.50 ms), fallback 0.0%, 10/10 exact by brute force',
+      '  single-credit: hardest group single-credit/4n, 10 problems, CPU P95 0.75 ms (wall P95 1.50 ms), fallback 0.0%, 10/10 exact by brute force',
+    ]);
+    expect(formatHardestFamilies({ ...report, groups: [] })).toBe('');
   });
 
   it('ends with PASS when the goal is met, FAIL with the count of misses otherwise', () => {

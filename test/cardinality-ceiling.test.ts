@@ -1,5 +1,5 @@
 /**
- * The cardinality ceiling of a 0-1 knapsack (src/solve/mkp/cardinality.ts): never below the optimum
+ * The cardinality ceiling of a 0-1 knapsack (src/solve/dp/surrogate-core/cardinality.ts): never below the optimum
  * (enumeration), never above the linear relaxation's floor (computed here by sorting), and on strongly
  * correlated items (p = w + K) at most C + K kmax, below the relaxation.
  */

@@ -46,7 +46,7 @@ describe('help texts show the exported defaults', () => {
       stateBudget: defaultSolveOptions.stateBudget,
       reserve: defaultEvaluateOptions.reserve,
       creditUnit: defaultEvaluateOptions.creditUnit,
-      eventAdmission: false,
+      eventAdmission: true,
       creditSource: 'observed',
     });
     const text = await help(simulate);

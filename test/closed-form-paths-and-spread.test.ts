@@ -17,7 +17,7 @@ import { nodesKept, sessionsKept, type PackedProblem } from './helpers/internals
 import { loadSolver, prepare, type Solver } from './helpers/internals.js';
 import { MAX_SPREAD_PASSES, spreadTies } from './helpers/internals.js';
 import type { Plan, Problem } from './helpers/internals.js';
-import { TaoKernel } from './helpers/internals.js';
+import { DpStatus, WasmKernels } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
@@ -148,16 +148,16 @@ describe('spreadTies', () => {
       sessions: Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, weight: 2, tokens: 10 + i, ready: true })),
     };
     const { packed } = prepare(problem, { quantum: 1 });
-    const kernel = await TaoKernel.create('release');
+    const kernel = await WasmKernels.create('release');
     expect(
-      kernel.denseLoad(
-        Array.from(packed.capacity, (c) => c + 1),
-        packed.qweight,
-        packed.key,
-      ),
-    ).toBe(true);
-    kernel.denseStep(0, sessionsKept(packed));
-    const raw = Array.from(kernel.denseFinish().node);
+      kernel.dense.start({
+        radix: Array.from(packed.capacity, (c) => c + 1),
+        weight: packed.qweight,
+        keys: packed.key,
+      }),
+    ).toBe(DpStatus.paused);
+    kernel.dense.fold(0, sessionsKept(packed));
+    const raw = Array.from(kernel.dense.finish().node);
     kernel.close();
     // The DP's tie-breaking alone puts all six on one node.
     expect(new Set(raw).size).toBe(1);

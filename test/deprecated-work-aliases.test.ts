@@ -1,7 +1,7 @@
 /**
  * The deprecated names of the work counters still work as documented: every plan's `stats.cells` is
  * present and equals `stats.work` on every path (closed-form, dense, frontier, fallback, BFD and the
- * TypeScript twins), and `estimateCells` is `estimateWork`.
+ * TypeScript mirrors), and `estimateCells` is `estimateWork`.
  */
 import { describe, expect, it } from 'vitest';
 import { randomTickProblem } from './helpers/internals.js';

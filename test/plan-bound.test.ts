@@ -221,6 +221,53 @@ describe('the bound on every plan', () => {
     }
   }, 120_000);
 
+  it('of a credit-split fallback (fixed credit sets plus the remainder bound) is never below the optimum and is hit', () => {
+    // Sessions credited on one node each, nodes with room for a few: the credit level decides at the root and
+    // a budget of one unit leaves the remainder to the fallback, whose bound is the leaf's.
+    const arb = fc
+      .record({
+        m: fc.integer({ min: 2, max: 3 }),
+        sessions: fc.array(
+          fc.record({
+            weight: fc.integer({ min: 2, max: 9 }),
+            tokens: fc.integer({ min: 0, max: 9 }),
+            ready: fc.boolean(),
+            home: fc.integer({ min: 0, max: 3 }),
+            credit: fc.integer({ min: 1, max: 5 }),
+          }),
+          { minLength: 3, maxLength: 7 },
+        ),
+        caps: fc.array(fc.integer({ min: 3, max: 16 }), { minLength: 3, maxLength: 3 }),
+        quantum: fc.constantFrom(1, 2),
+      })
+      .map(({ m, sessions, caps, quantum }): [Problem, number] => [
+        {
+          nodes: Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: caps[b]! })),
+          sessions: sessions.map((x, i) => ({
+            id: `s${i}`,
+            weight: x.weight,
+            tokens: x.tokens,
+            ready: x.ready,
+            ...(x.home < m ? { credit: { [`n${x.home}`]: x.credit } } : {}),
+          })),
+        },
+        quantum,
+      ]);
+    let tighter = 0;
+    fc.assert(
+      fc.property(arb, ([problem, quantum]) => {
+        const plan = solver.solve(problem, { quantum, stateBudget: 1 });
+        const opt = bruteForceOptimum(problem, quantum);
+        expectAtLeast(plan.bound, opt);
+        if (plan.status !== 'fallback' || plan.stats.creditLevel?.decided !== true) return;
+        const relaxed = relaxationBound(validateProblem(problem), quantum, plan.stats, plan.value);
+        if (plan.bound.ready < relaxed.ready || plan.bound.tokens < relaxed.tokens) tighter++;
+      }),
+      { numRuns: 800, seed: 22 },
+    );
+    expect(tighter).toBeGreaterThan(20);
+  });
+
   it('travels through the sidecar and `tao solve` unchanged', async () => {
     const [problem] = await familyGroups(['burst'])
       .find((g) => g.name === '8x64')!

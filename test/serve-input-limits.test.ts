@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import { MAX_REQUEST_DEPTH } from '../src/serve/request.js';
 import type { PlanValue, Problem } from '../src/types.js';
+import { MAX_REQUEST_DEPTH } from './helpers/internals.js';
 import { exitWithin, SidecarProcess, socketSidecar, SocketClient } from './helpers/sidecar.js';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, type Line } from './helpers/internals.js';
+import { LineSplitter, type Line, nestingOfText } from './helpers/internals.js';
 
 function splitAll(splitter: LineSplitter, chunks: Buffer[]): Line[] {
   const out: Line[] = [];
@@ -27,7 +27,7 @@ function cut(bytes: Buffer, at: number[]): Buffer[] {
   return out;
 }
 
-/** The oracle: String.split on the decoded text. */
+/** The oracle: String.split on the decoded text (each line with its UTF-8 bytes and its nesting read on the text). */
 function expected(text: string, cap: number): Line[] {
   const parts = text.split('\n');
   if (parts[parts.length - 1] === '') parts.pop();
@@ -35,13 +35,13 @@ function expected(text: string, cap: number): Line[] {
     const line = p.endsWith('\r') ? p.slice(0, -1) : p;
     const bytes = Buffer.byteLength(line);
     if (bytes > cap) return { kind: 'oversized', bytes: Buffer.byteLength(p) } as Line;
-    return { kind: 'line', text: line } as Line;
+    return { kind: 'line', text: line, bytes, nesting: nestingOfText(line) } as Line;
   });
 }
 
 describe('LineSplitter', () => {
   it('gives the newline-split lines whatever the chunking', () => {
-    const alphabet = fc.constantFrom('a', 'b', '\n', '\r', 'é', '€', '𝄞', ' ');
+    const alphabet = fc.constantFrom('a', 'b', '\n', '\r', 'é', '€', '𝄞', ' ', '{', ']', '"', '\\');
     fc.assert(
       fc.property(
         fc.array(alphabet, { maxLength: 80 }).map((a) => a.join('')),
@@ -63,7 +63,7 @@ describe('LineSplitter', () => {
     expect(s.push(Buffer.from('0123456789'.repeat(1000)))).toEqual([]);
     expect(s.push(Buffer.from('ab\nok\n'))).toEqual([
       { kind: 'oversized', bytes: 10_012 },
-      { kind: 'line', text: 'ok' },
+      { kind: 'line', text: 'ok', bytes: 2, nesting: { containers: 0, tooDeepAt: 0 } },
     ]);
     expect(s.end()).toBeUndefined();
   });
@@ -71,7 +71,7 @@ describe('LineSplitter', () => {
   it('does not count the CR of a CRLF against the cap', () => {
     const s = new LineSplitter(3);
     expect(s.push(Buffer.from('abc\r\nabcd\r\n'))).toEqual([
-      { kind: 'line', text: 'abc' },
+      { kind: 'line', text: 'abc', bytes: 3, nesting: { containers: 0, tooDeepAt: 0 } },
       { kind: 'oversized', bytes: 5 },
     ]);
   });

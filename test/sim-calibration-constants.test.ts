@@ -54,6 +54,7 @@ describe('calibration constants come from one place', () => {
     const fitted = FAMILY_CALIBRATIONS.map((f) => ({
       family: f.prefix,
       capacity: f.capacity.capacity,
+      reported: f.capacity.reported,
       stepBase: f.engine.stepBase,
       stepPerSeq: f.engine.stepPerSeq,
       stepPerKToken: f.engine.stepPerKToken,
@@ -64,9 +65,10 @@ describe('calibration constants come from one place', () => {
     expect(fitted).toEqual([
       {
         family: 'ds',
-        capacity: 511_000,
-        stepBase: 0.006,
-        stepPerSeq: 0.00024,
+        capacity: 697_000,
+        reported: 168_000,
+        stepBase: 0.00545,
+        stepPerSeq: 0.000128,
         stepPerKToken: 0.00002,
         prefillPerKToken: 0.00287,
         requestOverhead: 0.152,
@@ -75,6 +77,7 @@ describe('calibration constants come from one place', () => {
       {
         family: 'qwen',
         capacity: 276_000,
+        reported: 276_000,
         stepBase: 0.0121,
         stepPerSeq: 0.000075,
         stepPerKToken: 0.00004,
@@ -85,6 +88,7 @@ describe('calibration constants come from one place', () => {
       {
         family: 'glm',
         capacity: 544_000,
+        reported: 544_000,
         stepBase: 0.0074,
         stepPerSeq: 0.00041,
         stepPerKToken: 0.000015,

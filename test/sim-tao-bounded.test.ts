@@ -99,7 +99,8 @@ describe('tao-bounded ablations', () => {
     const off = createPolicy('tao-bounded-no-wait', {
       setting,
       deps,
-      taoBounded: { holdHorizon: Infinity, creditSource: 'observed', eventAdmission: false },
+      // Both admit between ticks too (tao's default and tao-bounded's).
+      taoBounded: { holdHorizon: Infinity, creditSource: 'observed', eventAdmission: true },
     });
     const bounded = runOnce(setting, off, 3, mode);
     expect(bounded.policy).toBe('tao-bounded-no-wait');
@@ -169,6 +170,8 @@ describe('tao-bounded admission timing', () => {
       createPolicy('tao-bounded', { ...ctx, tao: { eventAdmission: true }, taoBounded: { eventAdmission: false } })
         .reactive,
     ).toBe(false);
-    expect(createPolicy('tao', ctx).reactive).toBe(false);
+    expect(createPolicy('tao', ctx).reactive).toBe(true);
+    expect(createPolicy('tao-tick', ctx).reactive).toBe(false);
+    expect(createPolicy('tao', { ...ctx, tao: { eventAdmission: false } }).reactive).toBe(false);
   });
 });

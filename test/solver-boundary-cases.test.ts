@@ -3,7 +3,7 @@
  * go: the packed key's width limit, large keys whose densities differ only in low bits (where the
  * frontier bound's rounding margin decides), the fractional bound against exact BigInt arithmetic, the
  * state budget under a forced path, and usage fields that fill their bits (the dominance test's guard
- * bits). Every case is checked against an independent oracle (brute force) or the TypeScript twin.
+ * bits). Every case is checked against an independent oracle (brute force) or the TypeScript mirror.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { frontierInput, frontierSetup } from './helpers/internals.js';
 import { heuristicPlan } from './helpers/internals.js';
 import { sessionsKept, type PackedProblem } from './helpers/internals.js';
 import { prepare } from './helpers/internals.js';
-import { FrontierTwin, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
+import { FrontierMirror, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
 import type { Problem, ProblemSession } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { useSolverAndKernel } from './helpers/solvers.js';
@@ -69,20 +69,26 @@ describe('the packed key at its width limit', () => {
   }
 });
 
-/** The frontier run through the WASM kernel and through the TypeScript twin: status, plan, value, counters. */
-function bothFrontiers(packed: PackedProblem): { kernel: unknown; twin: unknown } {
+/** The frontier run through the WASM kernel and through the TypeScript mirror: status, plan, value, counters. */
+function bothFrontiers(packed: PackedProblem): { kernel: unknown; mirror: unknown } {
   const incumbent = heuristicPlan(packed);
   const setup = frontierSetup(packed, incumbent);
-  let status = loaded.kernel().frontierStart(frontierInput(packed, setup, incumbent));
-  while (status === DpStatus.paused) status = loaded.kernel().frontierStep(1e12);
-  const counters = { ...loaded.kernel().frontierCounters() };
-  const k = status === DpStatus.done || status === DpStatus.incumbent ? loaded.kernel().frontierFinish() : undefined;
+  const kernel = loaded.kernel().frontier;
+  let status = kernel.start(frontierInput(packed, setup, incumbent));
+  while (status === DpStatus.paused) status = kernel.step(1e12);
+  const counters = { ...kernel.counters() };
+  const k = status === DpStatus.done || status === DpStatus.incumbent ? kernel.finish() : undefined;
   const viaKernel = { status, node: k === undefined ? [] : Array.from(k.node), value: k?.value, counters };
-  const twin = new FrontierTwin(packed, setup);
-  let ts = twin.start();
-  while (ts === DpStatus.paused) ts = twin.step(1e12);
-  const viaTwin = { status: ts, node: Array.from(twin.finish()), value: twin.value(), counters: twin.counters() };
-  return { kernel: viaKernel, twin: viaTwin };
+  const mirror = new FrontierMirror(packed, setup);
+  let ts = mirror.start();
+  while (ts === DpStatus.paused) ts = mirror.step(1e12);
+  const viaMirror = {
+    status: ts,
+    node: Array.from(mirror.finish()),
+    value: mirror.value(),
+    counters: mirror.counters(),
+  };
+  return { kernel: viaKernel, mirror: viaMirror };
 }
 
 /**
@@ -139,13 +145,13 @@ function forPackedCases(
 }
 
 describe('large keys with equal and near-equal densities', () => {
-  it('the WASM frontier equals the TypeScript twin (no trap, no empty layer) and the brute-force optimum', () => {
+  it('the WASM frontier equals the TypeScript mirror (no trap, no empty layer) and the brute-force optimum', () => {
     let large = 0;
     forPackedCases(equalDensityArb, 200, 2026, (problem, packed) => {
       let maxKey = 0n;
       for (const k of packed.key) if (k > maxKey) maxKey = k;
       if (maxKey > 2n ** 56n) large++;
-      const { kernel: k, twin: t } = bothFrontiers(packed);
+      const { kernel: k, mirror: t } = bothFrontiers(packed);
       expect(k).toEqual(t);
       const plan = loaded.solver().solve(problem, { quantum: 1, path: 'frontier' });
       expect(plan.status).toBe('optimal');
@@ -333,10 +339,10 @@ describe('usage fields that fill their bits (the dominance test)', () => {
       };
     });
 
-  it('the WASM frontier equals the TypeScript twin, counters included (dominance tests, prunes, walk back)', () => {
+  it('the WASM frontier equals the TypeScript mirror, counters included (dominance tests, prunes, walk back)', () => {
     let dominance = 0;
     forPackedCases(fullFieldsArb, 400, 1618, (_, packed) => {
-      const { kernel: k, twin: t } = bothFrontiers(packed);
+      const { kernel: k, mirror: t } = bothFrontiers(packed);
       expect(k).toEqual(t);
       if ((t as { counters: { prunedDominance: number } }).counters.prunedDominance > 0) dominance++;
     });

@@ -15,7 +15,7 @@ import { MAX_SESSIONS, MAX_STATE_BUDGET, MEMORY_CAP_BYTES, MAX_U32, MAX_NODES } 
 import { sessionsKept } from './helpers/internals.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
 import type { Plan, Problem } from './helpers/internals.js';
-import { TaoKernel } from './helpers/internals.js';
+import { DpStatus, WasmKernels } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 
@@ -362,32 +362,32 @@ describe('deadline', () => {
 
 describe('traps and close', () => {
   it('a trap in the release build throws SolverTrapError; the next call runs on a fresh instance', async () => {
-    const kernel = await TaoKernel.create('release');
+    const kernel = await WasmKernels.create('release');
     const { packed } = prepare(tick);
-    const radix = Array.from(packed.capacity, (c) => c + 1);
-    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.denseStep(0, sessionsKept(packed));
-    const expected = kernel.denseFinish().value;
-    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
+    const input = { radix: Array.from(packed.capacity, (c) => c + 1), weight: packed.qweight, keys: packed.key };
+    expect(kernel.dense.start(input)).toBe(DpStatus.paused);
+    kernel.dense.fold(0, sessionsKept(packed));
+    const expected = kernel.dense.finish().value;
+    expect(kernel.dense.start(input)).toBe(DpStatus.paused);
     // Stepping far past the reserved sessions runs off the end of linear memory.
-    expect(() => kernel.denseStep(0, 1e9)).toThrow(SolverTrapError);
-    expect(kernel.denseLoad(radix, packed.qweight, packed.key)).toBe(true);
-    kernel.denseStep(0, sessionsKept(packed));
-    expect(kernel.denseFinish().value).toBe(expected);
+    expect(() => kernel.dense.fold(0, 1e9)).toThrow(SolverTrapError);
+    expect(kernel.dense.start(input)).toBe(DpStatus.paused);
+    kernel.dense.fold(0, sessionsKept(packed));
+    expect(kernel.dense.finish().value).toBe(expected);
     kernel.close();
   });
 
   it('the debug build checks ABI arguments and reports them as a trap', async () => {
-    const kernel = await TaoKernel.create('debug');
+    const kernel = await WasmKernels.create('debug');
     const { packed } = prepare(tick);
     expect(
-      kernel.denseLoad(
-        Array.from(packed.capacity, (c) => c + 1),
-        packed.qweight,
-        packed.key,
-      ),
-    ).toBe(true);
-    expect(() => kernel.denseStep(0, sessionsKept(packed) + 1)).toThrow(
+      kernel.dense.start({
+        radix: Array.from(packed.capacity, (c) => c + 1),
+        weight: packed.qweight,
+        keys: packed.key,
+      }),
+    ).toBe(DpStatus.paused);
+    expect(() => kernel.dense.fold(0, sessionsKept(packed) + 1)).toThrow(
       /^WASM trap in denseStep: abort: denseStep: session range outside 0\.\.n at assembly\/index\.ts:\d+:\d+$/,
     );
     kernel.close();

@@ -1,6 +1,6 @@
 /**
  * The ABI is checked both ways: the built module (release and debug) exports exactly the functions
- * src/solve/wasm.ts declares, plus its memory, none missing and none extra; and the limits its regions
+ * src/solve/wasm/abi.ts declares, plus its memory, none missing and none extra; and the limits its regions
  * are sized for are the ones validation enforces (src/limits.ts).
  */
 import { describe, expect, it } from 'vitest';

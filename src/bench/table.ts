@@ -192,20 +192,6 @@ export function formatLegend(report: BenchReport): string {
   ].join('\n');
 }
 
-/** The settings whose in-thread P95 is highest: where the solver works hardest. */
-export function formatHardest(report: BenchReport, count = 3): string {
-  const ranked = report.settings
-    .flatMap((s) => (s.runners.wasm === undefined ? [] : [{ s, w: s.runners.wasm }]))
-    .sort((a, b) => b.w.time.p95 - a.w.time.p95)
-    .slice(0, count);
-  if (ranked.length === 0) return '';
-  const items = ranked.map(
-    ({ s, w }) =>
-      `${s.setting} (P95 ${ms(w.time.p95)} ms, ${fmtCount(s.shape.sessions.max)} sessions at most, work P95 ${fmtCount(w.cells.p95)})`,
-  );
-  return `hardest settings (in-thread P95): ${items.join('; ')}`;
-}
-
 /** The last line: PASS or FAIL against the goal, and why. */
 export function formatVerdict(report: BenchReport, wrong: readonly string[]): string {
   const g = report.goal;

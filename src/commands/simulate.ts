@@ -65,11 +65,11 @@ options:
   --delta X             Bernstein confidence delta (default ${defaultTaoParams.delta})
   --quantum N           DP capacity quantum in tokens (default ${defaultTaoParams.quantum})
   --state-budget N      DP state budget (default ${defaultTaoParams.stateBudget})
-  --event-admission     TAO also admits between ticks when the pool changes (default: every H only)
+  --event-admission     TAO also admits between ticks when the pool changes (default: on; see --tick-admission)
   --credit-source SRC   observed (last-use observation, default) or live (the prefix cached now)
   --wait-threshold S    tao-bounded: seconds of waiting after which a session is starved (default ${defaultTaoBoundedParams.waitThreshold})
   --hold-horizon S      tao-bounded: hold horizon tau in seconds, or Infinity (default ${defaultTaoBoundedParams.holdHorizon})
-  --tick-admission      tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
+  --tick-admission      TAO and tao-bounded: admit at ticks only (default: ${defaultTaoBoundedParams.eventAdmission && defaultTaoParams.eventAdmission ? 'also when the pool changes between ticks' : 'at ticks only'})
   --sample S            seconds between samples of running requests, at least ${MIN_SAMPLE_EVERY} (default ${defaultSimulateOptions.sampleEvery})
   --json FILE           write the full report (settings, profile, every run, summary) as JSON
   --csv FILE            write the summary table as CSV (per metric: mean and 95% interval half-width)
@@ -144,13 +144,17 @@ export function taoFromFlags(values: {
   quantum?: string | undefined;
   'state-budget'?: string | undefined;
   'event-admission'?: boolean | undefined;
+  'tick-admission'?: boolean | undefined;
   'credit-source'?: string | undefined;
 }): Partial<TaoParams> {
   const tao: { -readonly [K in NumericTaoParam]?: number } & {
     eventAdmission?: boolean;
     creditSource?: TaoParams['creditSource'];
   } = {};
+  if (values['event-admission'] === true && values['tick-admission'] === true)
+    throw new InvalidValueError('--event-admission and --tick-admission exclude each other');
   if (values['event-admission'] === true) tao.eventAdmission = true;
+  if (values['tick-admission'] === true) tao.eventAdmission = false;
   if (values['credit-source'] !== undefined) {
     const src = values['credit-source'];
     if (src !== 'observed' && src !== 'live')

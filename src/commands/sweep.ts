@@ -37,7 +37,7 @@ Runs a policy over the Cartesian grid of the given parameter values (same seeds 
 prints the metrics of each grid point (mean ± 95% Student-t interval).
 
 parameters: h (credit half-life, s), H (readiness horizon = period, s), delta, quantum (tokens),
-            stateBudget (DP cells), creditUnit (credit rounding unit, tokens)
+            stateBudget (work units), creditUnit (credit rounding unit, tokens)
 
 options:
   --param NAME=LIST     a parameter and its values, e.g. --param h=5,10,20 (repeatable)

@@ -13,7 +13,7 @@ import { createSolverPool, workerMicrosOf, type SolverPool } from '../pool/pool.
 import { resolvePoolOptions, type PoolOptions } from '../pool/options.js';
 import { elapsedMicros } from '../solve/plan.js';
 import { fallbackPlan, finishPlan, loadSolver, prepare, type Prepared, type Solver } from '../solve/solver.js';
-import type { WasmBuild } from '../solve/wasm.js';
+import type { WasmBuild } from '../solve/wasm/abi.js';
 
 /**
  * The wide paths (TypeScript, taken when the packed i64 key cannot hold the value sums) cost several

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { anyNumber, checkOptionsObject, integerIn } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
-import type { WasmBuild } from '../solve/wasm.js';
+import type { WasmBuild } from '../solve/wasm/abi.js';
 
 /** What a caller may set when creating a pool. */
 export interface PoolOptions {

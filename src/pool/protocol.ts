@@ -5,7 +5,7 @@
 import type { ResolvedSolveOptions } from '../solve/options.js';
 import type { PackedProblem } from '../solve/pack.js';
 import type { RawSolution } from '../solve/solver.js';
-import type { WasmBuild } from '../solve/wasm.js';
+import type { WasmBuild } from '../solve/wasm/abi.js';
 
 /**
  * Bumped whenever a message shape below changes. Tests import the pool from `src/` but its workers run

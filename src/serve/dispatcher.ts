@@ -80,7 +80,7 @@ export class Dispatcher {
       const message = `line must be at most ${this.maxLineBytes} bytes (has ${line.bytes})`;
       return { response: this.#error(null, null, new InvalidValueError(message)), shutdown: false };
     }
-    const read = readRequest(line.text);
+    const read = readRequest(line.text, line.nesting);
     if (read.error !== undefined) {
       this.#requests.invalid += 1;
       return { response: this.#error(read.id ?? null, read.op, read.error), shutdown: false };

@@ -1,10 +1,19 @@
 /**
  * Splits a byte stream into lines of at most `maxBytes` bytes (newline and a trailing CR excluded).
  * A longer line is never held: its bytes are counted and dropped up to its newline, and it comes out as
- * `oversized`. So the memory held is at most `maxBytes` plus the chunk being split.
+ * `oversized`. So the memory held is at most `maxBytes` plus the chunk being split. Each line comes out
+ * decoded, with its byte count and its nesting (counted on the bytes while they are at hand, so that the
+ * request reader does not scan the text again).
  */
+import { type Nesting, nestingOfBytes } from './nesting.js';
 
-export type Line = { kind: 'line'; text: string } | { kind: 'oversized'; bytes: number };
+/**
+ * A line: its text, with its UTF-8 byte count and its nesting as the splitter counted them (a line made
+ * otherwise may leave them out: they are then counted from the text); or a line over the cap, by its bytes.
+ */
+export type Line =
+  | { kind: 'line'; text: string; bytes?: number; nesting?: Nesting }
+  | { kind: 'oversized'; bytes: number };
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -86,6 +95,6 @@ export class LineSplitter {
   #line(bytes: Buffer): Line {
     const text = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes;
     if (text.length > this.maxBytes) return { kind: 'oversized', bytes: bytes.length };
-    return { kind: 'line', text: text.toString('utf8') };
+    return { kind: 'line', text: text.toString('utf8'), bytes: text.length, nesting: nestingOfBytes(text) };
   }
 }

@@ -77,9 +77,11 @@ export function tick(
   const problem = evaluate(r.snapshot as unknown as Snapshot, predictor, evaluateOptions);
   const revalidation = previous === undefined ? undefined : revalidate(previous, previous.signatures, problem);
   const plan: Plan = solver.solve(revalidation === undefined ? problem : leftOver(problem, revalidation), solveOptions);
-  const signatureOf = new Map(problem.sessions.map((s) => [s.id, s.signature!] as const));
+  const signatureOf = new Map<string, string | number>();
+  for (const s of problem.sessions) signatureOf.set(s.id, s.signature!);
   const signatures = idRecord<string | number>();
-  for (const a of [...(revalidation?.applied ?? []), ...plan.assignments])
-    signatures[a.session] = signatureOf.get(a.session)!;
+  if (revalidation !== undefined)
+    for (const a of revalidation.applied) signatures[a.session] = signatureOf.get(a.session)!;
+  for (const a of plan.assignments) signatures[a.session] = signatureOf.get(a.session)!;
   return revalidation === undefined ? { plan, signatures } : { plan, signatures, revalidation };
 }

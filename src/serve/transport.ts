@@ -40,6 +40,7 @@ export interface StreamOptions {
 
 /** The UTF-8 byte order mark as a decoded character: ignored at the start of a stream. */
 const BOM = '\uFEFF';
+const BOM_BYTES = Buffer.byteLength(BOM);
 
 /** The response line refusing a connection's input (id null: it answers no request in particular). */
 function refusal(message: string): string {
@@ -52,8 +53,9 @@ function refusal(message: string): string {
   return JSON.stringify(response) + '\n';
 }
 
+/** Bytes a queued line holds (an oversized one holds none). */
 function lineBytes(line: Line): number {
-  return line.kind === 'line' ? Buffer.byteLength(line.text) : 0;
+  return line.kind === 'line' ? (line.bytes ?? Buffer.byteLength(line.text)) : 0;
 }
 
 /**
@@ -105,8 +107,9 @@ export function serveStream(
     const enqueue = (line: Line): void => {
       if (first) {
         first = false;
+        // The mark's bytes (EF BB BF) count toward no nesting.
         if (line.kind === 'line' && line.text.startsWith(BOM))
-          line = { kind: 'line', text: line.text.slice(BOM.length) };
+          line = { ...line, text: line.text.slice(BOM.length), bytes: lineBytes(line) - BOM_BYTES };
       }
       queue.push(line);
       queuedBytes += lineBytes(line);

@@ -25,6 +25,12 @@ export interface CapacityDerivation {
   readonly derived: number | null;
   /** The capacity used, tokens per node. */
   readonly capacity: number;
+  /**
+   * The capacity the engine reports (`num_gpu_blocks x block_size`), tokens per node: what a scheduler in
+   * front of it (ThunderAgent, TAO) counts admissions against. Equal to `capacity` where the KV layout is a
+   * plain per-token one; fitted where it is not public.
+   */
+  readonly reported: number;
   readonly note: string;
 }
 
@@ -62,16 +68,18 @@ export const DEEPSEEK_CALIBRATION: FamilyCalibration = Object.freeze({
     weights: 160 * GB,
     reserved: 12 * GB,
     derived: null,
-    capacity: 511_000,
+    capacity: 697_000,
+    reported: 168_000,
     note:
       'the KV layout is not public: with a few KB per token the hardware leaves >= 1 M tokens; the capacity the ' +
-      'engine reports is fitted on the baselines instead (it is what ThunderAgent counts against)',
+      'engine serves from is fitted on the routers, and the capacity it reports (what ThunderAgent counts against) on ' +
+      "ThunderAgent's rows",
   }),
   engine: Object.freeze({
     name: 'deepseek-like TP4',
     blockSize: 16,
-    stepBase: 0.006,
-    stepPerSeq: 0.00024,
+    stepBase: 0.00545,
+    stepPerSeq: 0.000128,
     stepPerKToken: 0.00002,
     prefillPerKToken: 0.00287,
     prefillChunk: 8192,
@@ -95,6 +103,7 @@ export const QWEN_CALIBRATION: FamilyCalibration = Object.freeze({
     reserved: 6 * GB,
     derived: derive(QWEN_KV, 2 * 80 * 0.9 * GB, 65.5 * GB, 6 * GB),
     capacity: derive(QWEN_KV, 2 * 80 * 0.9 * GB, 65.5 * GB, 6 * GB),
+    reported: derive(QWEN_KV, 2 * 80 * 0.9 * GB, 65.5 * GB, 6 * GB),
     note: '32.8B parameters in BF16',
   }),
   engine: Object.freeze({
@@ -125,6 +134,7 @@ export const GLM_CALIBRATION: FamilyCalibration = Object.freeze({
     reserved: 16 * GB,
     derived: derive(GLM_KV, 8 * 80 * 0.9 * GB, 355 * GB, 16 * GB),
     capacity: derive(GLM_KV, 8 * 80 * 0.9 * GB, 355 * GB, 16 * GB),
+    reported: derive(GLM_KV, 8 * 80 * 0.9 * GB, 355 * GB, 16 * GB),
     note: '355B parameters in FP8',
   }),
   engine: Object.freeze({

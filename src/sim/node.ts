@@ -55,10 +55,13 @@ export class EngineNode implements NodeView {
   constructor(
     readonly index: number,
     readonly id: string,
+    /** What admitted weights are counted against (the policy's admission capacity, see Policy). */
     readonly capacity: number,
     readonly engine: EngineModel,
+    /** KV tokens the engine's blocks hold. */
+    readonly kvCapacity: number = capacity,
   ) {
-    this.blocks = new BlockPool(Math.floor(capacity / engine.blockSize));
+    this.blocks = new BlockPool(Math.floor(kvCapacity / engine.blockSize));
     this.tau = stepTime(engine, 0, 0, false);
     this.overhead = overheadTokens(engine);
   }

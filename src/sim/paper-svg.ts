@@ -3,9 +3,9 @@
  * log scale on y (clipped to x1/8-x8), one colour per policy, the goal band shaded.
  */
 import { escapeXml } from '../xml.js';
-import { PAPER_GOAL, PAPER_METRICS, type PaperReport, TAO_ABLATION } from './paper.js';
+import { PAPER_GOAL, PAPER_METRICS, type PaperReport, TAO_READINGS } from './paper.js';
 
-const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#d62728', '#e377c2'];
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#d62728', '#e377c2', '#8c564b'];
 const PANEL = 170;
 const LEFT = 60;
 const LIMIT = 3;
@@ -47,7 +47,7 @@ export function paperRatioSvg(r: PaperReport, title: string): string {
       const cell = r.cells.find((c) => c.setting === s && c.metric === m.key)!;
       cell.values.forEach((v, j) => {
         const cx = x(i) + (j - (policies.length - 1) / 2) * 7;
-        const hollow = v.policy === TAO_ABLATION;
+        const hollow = TAO_READINGS.some((t) => t.policy === v.policy);
         parts.push(
           `<circle class="point" data-policy="${v.policy}" cx="${cx.toFixed(1)}" cy="${y(v.ratio).toFixed(1)}" r="3.5" ` +
             `${hollow ? `fill="none" stroke="${COLORS[j % COLORS.length]}"` : `fill="${COLORS[j % COLORS.length]}"`}/>`,

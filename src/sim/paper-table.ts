@@ -1,12 +1,20 @@
 /** Renderings of a paper comparison (paper.ts): a plain-text table for the terminal, and Markdown. */
 import { FAMILY_CALIBRATIONS } from './calibration.js';
 import { prefillRate } from './engine.js';
-import { PAPER_METRICS, PAPER_POLICIES, type PaperCellMetric, type PaperReport, TAO_ABLATION } from './paper.js';
+import {
+  type BenchmarkReport,
+  PAPER_METRICS,
+  PAPER_POLICIES,
+  type PaperCellMetric,
+  type PaperGoalCheck,
+  type PaperReport,
+  TAO_READINGS,
+} from './paper.js';
 import type { PolicyName } from './policies/index.js';
 
 const LABELS: ReadonlyMap<PolicyName, string> = new Map([
   ...PAPER_POLICIES.map((p) => [p.policy, p.label] as const),
-  [TAO_ABLATION, 'TAO (hold reading)'],
+  ...TAO_READINGS.map((p) => [p.policy, p.label] as const),
 ]);
 
 function num(x: number): string {
@@ -33,7 +41,7 @@ function orderLine(c: PaperCellMetric): string {
   return `${c.metric}: tau ${c.tau >= 0 ? '+' : ''}${c.tau.toFixed(2)}, best ${LABELS.get(c.bestSim)} (paper ${LABELS.get(c.bestPaper)})${c.bestSim === c.bestPaper ? '' : ' MISMATCH'}`;
 }
 
-function byCell(r: PaperReport): Map<string, PaperCellMetric[]> {
+function byCell(r: BenchmarkReport): Map<string, PaperCellMetric[]> {
   const m = new Map<string, PaperCellMetric[]>();
   for (const c of r.cells) m.set(c.setting, [...(m.get(c.setting) ?? []), c]);
   return m;
@@ -42,12 +50,26 @@ function byCell(r: PaperReport): Map<string, PaperCellMetric[]> {
 const HEAD = ['policy', ...PAPER_METRICS.flatMap((m) => [`${m.label} sim`, 'paper', 'ratio'])];
 
 function runSize(r: PaperReport): string {
-  return `seeds ${r.seeds.join(',')}; ${r.tasks === null ? "the settings' 300 tasks" : `${r.tasks} tasks`} per run`;
+  return `seeds ${r.seeds.join(',')}; ${r.tasks === null ? "the settings' 300 tasks (Terminal-Bench: 100)" : `${r.tasks} tasks`} per run`;
 }
 
-/** The comparison as aligned text. */
-export function formatPaperText(r: PaperReport): string {
-  const out: string[] = [`simulator vs the paper's Tables 1-2 (SWE-Lite); ${runSize(r)}`, ''];
+function goalValue(g: PaperGoalCheck): string {
+  return Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2);
+}
+
+/** The lines under the goal: TAO's other readings and the engine-side TTFT. */
+function readingLines(r: BenchmarkReport): string[] {
+  const e = r.engineSideTtft;
+  return [
+    ...r.readings.map(
+      (x) =>
+        `${x.policy} ${LABELS.get(x.policy)?.replace(/^TAO /, '') ?? ''}: TAO's latency within x0.75-x1.33 in ${x.latencyCells}/${x.of} cells`,
+    ),
+    `TTFT under the engine-side reading (admission to first token): baselines within x0.5-x2 in ${e.baselinesInBand}/${e.baselines}, TAO in ${e.taoInBand}/${e.tao}`,
+  ];
+}
+
+function textBenchmark(r: BenchmarkReport, out: string[]): void {
   for (const [setting, cells] of byCell(r)) {
     const rows = [HEAD, ...settingRows(cells)];
     const widths = HEAD.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
@@ -57,19 +79,55 @@ export function formatPaperText(r: PaperReport): string {
     for (const c of cells) out.push(`  ${orderLine(c)}`);
     out.push('');
   }
-  for (const g of r.goal)
-    out.push(
-      `${g.met ? 'ok  ' : 'MISS'} ${g.label}: ${Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2)} (need ${g.target})`,
-    );
-  out.push(
-    `     TAO under the hold reading (${TAO_ABLATION}): latency within the band in ${r.taoHoldLatencyCells}/${r.cells.length / 3} cells`,
-  );
+  for (const g of r.goal) out.push(`${g.met ? 'ok  ' : 'MISS'} ${g.label}: ${goalValue(g)} (need ${g.target})`);
+  for (const line of readingLines(r)) out.push(`     ${line}`);
+}
+
+/** The comparison as aligned text. */
+export function formatPaperText(r: PaperReport): string {
+  const out: string[] = [`simulator vs the paper's Tables 1-2 (SWE-Lite); ${runSize(r)}`, ''];
+  textBenchmark(r, out);
   out.push('', r.verdict);
+  for (const o of r.outOfSample) {
+    out.push('', `${o.benchmark} (not fitted; profile ${o.profile}):`, '');
+    textBenchmark(o, out);
+    out.push('', `${o.benchmark}: ${o.verdict}`);
+  }
   return out.join('\n');
 }
 
 function mdRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
+}
+
+function mdGoal(r: BenchmarkReport): string[] {
+  return [
+    '| goal | value | need | |',
+    '|---|---|---|---|',
+    ...r.goal.map((g) =>
+      mdRow([g.label, goalValue(g), String(g.target), g.met ? 'met' : r.fitted ? '**missed**' : 'missed']),
+    ),
+    '',
+    ...readingLines(r).map((l) => `- ${l}`),
+    '',
+  ];
+}
+
+function mdCells(r: BenchmarkReport, level: string): string[] {
+  const out: string[] = [];
+  for (const [setting, cells] of byCell(r)) {
+    out.push(
+      `${level} ${setting}`,
+      '',
+      mdRow(HEAD),
+      mdRow(HEAD.map((_, i) => (i === 0 ? '---' : '---:'))),
+      ...settingRows(cells).map(mdRow),
+      '',
+    );
+    for (const c of cells) out.push(`- ${orderLine(c)}`);
+    out.push('');
+  }
+  return out;
 }
 
 /** The comparison as a Markdown page (docs/results/paper.md), with the calibrated constants it ran on. */
@@ -80,46 +138,36 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
     `Generated by \`${command}\`; do not edit by hand. ${runSize(r)}.`,
     "Every value is a mean over the seeds; the paper's values are its Tables 1-2, SWE-Lite columns.",
     "The four baselines' columns are what the constants below were fitted on (`scripts/calibrate-sim.mjs`);",
-    `TAO's are out of sample, under the paper's reading of its lifecycle (\`tao\`) and the hold reading (\`${TAO_ABLATION}\`).`,
-    'Kendall tau and the best policy compare the five policies (TAO as `tao`).',
+    "TAO's are out of sample, under the paper's reading (`tao`) and two others: `tao-hold` (every pooled session",
+    'admissible, so one admitted during its tool holds its weight through it) and `tao-tick` (admissions at the',
+    '1 s ticks only). Kendall tau and the best policy compare the five policies (TAO as `tao`). The SWE-verified',
+    'and Terminal-Bench columns, at the end, are checks nothing was fitted on.',
     '',
     `**Verdict:** ${r.verdict}`,
     '',
-    '| goal | value | need | |',
-    '|---|---|---|---|',
-    ...r.goal.map((g) =>
-      mdRow([
-        g.label,
-        Number.isInteger(g.value) ? `${g.value}/${g.of}` : g.value.toFixed(2),
-        String(g.target),
-        g.met ? 'met' : '**missed**',
-      ]),
-    ),
-    mdRow([
-      `TAO's latency under the hold reading within x0.75-x1.33`,
-      `${r.taoHoldLatencyCells}/${r.cells.length / 3}`,
-      '(reported)',
-      '',
-    ]),
-    '',
+    ...mdGoal(r),
+    ...mdCells(r, '##'),
   ];
-  for (const [setting, cells] of byCell(r)) {
+  for (const o of r.outOfSample) {
     out.push(
-      `## ${setting}`,
+      `## Not fitted: ${o.benchmark}`,
       '',
-      mdRow(HEAD),
-      mdRow(HEAD.map((_, i) => (i === 0 ? '---' : '---:'))),
-      ...settingRows(cells).map(mdRow),
+      o.benchmark === 'SWE-verified'
+        ? "The SWE-Lite runs above against the paper's SWE-verified columns (the simulator has one SWE profile per model)."
+        : `The DeepSeek settings' nodes and engine with the \`${o.profile}\` profile (a Claude-Code agent with long tools) against the paper's Terminal-Bench columns.`,
       '',
+      `**${o.benchmark}:** ${o.verdict}`,
+      '',
+      ...mdGoal(o),
+      ...mdCells(o, '###'),
     );
-    for (const c of cells) out.push(`- ${orderLine(c)}`);
-    out.push('');
   }
   out.push('## Constants the runs used (src/sim/calibration.ts)', '');
   out.push(
     mdRow([
       'family',
       'capacity / node',
+      'reported / node',
       'derivation',
       'step base s',
       's / seq',
@@ -129,7 +177,7 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
       'output median',
     ]),
   );
-  out.push(mdRow(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:']));
+  out.push(mdRow(['---', '---:', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const f of FAMILY_CALIBRATIONS) {
     const c = f.capacity;
     const derivation =
@@ -141,6 +189,7 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
       mdRow([
         f.label,
         String(c.capacity),
+        String(c.reported),
         derivation,
         String(e.stepBase),
         String(e.stepPerSeq),

@@ -4,18 +4,23 @@
  * the five policies' order, the best policy of each side, and the goal of the calibration.
  *
  * The four baselines' columns are what calibration.ts was fitted on; TAO's are out of sample. TAO is
- * reported under both readings of its lifecycle (`tao`: sessions admissible once their tool returned or is
- * predicted to return within H; `tao-hold`: every pooled session admissible); the order statistics use `tao`.
+ * reported under the paper's reading (`tao`: sessions admissible once their tool returned or is predicted
+ * to return within H, admitted between ticks too) and two others (`tao-hold`: every pooled session
+ * admissible; `tao-tick`: admitted at the 1 s ticks only); the order statistics use `tao`. The paper's
+ * SWE-verified (Qwen, GLM: the same runs) and Terminal-Bench columns (DeepSeek, the `claude-code` profile)
+ * are compared too, as checks nothing was fitted on.
  */
 import { InvalidValueError } from '../errors.js';
 import { mean } from '../stats.js';
 import { FAMILY_CALIBRATIONS } from './calibration.js';
 import type { TaoDeps } from './deps.js';
-import { createPolicy, needsDeps, type PolicyName } from './policies/index.js';
+import { runAll, type RunDescription } from './parallel.js';
+import type { PolicyName } from './policies/index.js';
+import { defaultTaoBoundedParams } from './policies/tao-bounded.js';
 import { paperCell, type PaperRow } from './paper-tables.js';
-import { runOnce } from './run.js';
 import { SETTINGS } from './settings.js';
 import type { RunResult } from './simulation.js';
+import { WORKLOAD_PROFILES } from './workload.js';
 
 /** The paper's rows and the policies that stand for them. */
 export const PAPER_POLICIES: readonly {
@@ -31,8 +36,25 @@ export const PAPER_POLICIES: readonly {
   { row: 'tao', policy: 'tao', label: 'TAO', baseline: false },
 ]);
 
-/** The ablation reading of TAO's lifecycle, reported beside `tao` against the same paper column. */
-export const TAO_ABLATION: PolicyName = 'tao-hold';
+/** The other readings of TAO, reported beside `tao` against the same paper column. */
+export const TAO_READINGS: readonly { readonly policy: PolicyName; readonly label: string }[] = Object.freeze([
+  { policy: 'tao-hold', label: 'TAO (hold reading)' },
+  { policy: 'tao-tick', label: 'TAO (ticks only)' },
+]);
+
+/** The paper's benchmarks compared: SWE-Lite is the calibration target, the others are not fitted. */
+export type PaperBenchmark = 'SWE-Lite' | 'SWE-verified' | 'Terminal-Bench';
+
+/** The workload profile standing for the Terminal-Bench columns (a Claude-Code agent), not fitted. */
+export const TERMINAL_BENCH_PROFILE = 'claude-code';
+/** Tasks of a Terminal-Bench run (its tasks are many times longer than SWE-Lite's). */
+export const TERMINAL_BENCH_TASKS = 100;
+/** Families whose settings each benchmark is compared on (SWE-verified reuses the SWE-Lite runs). */
+export const BENCHMARK_FAMILIES: Readonly<Record<PaperBenchmark, readonly string[]>> = Object.freeze({
+  'SWE-Lite': ['ds', 'qwen', 'glm'],
+  'SWE-verified': ['qwen', 'glm'],
+  'Terminal-Bench': ['ds'],
+});
 
 export const PAPER_METRICS = Object.freeze([
   { key: 'latency', label: 'latency s', read: (r: RunResult) => r.metrics.latencyMean, lowerIsBetter: true, index: 0 },
@@ -64,50 +86,87 @@ export const PAPER_GOAL = Object.freeze({
   taoLatencyShare: 7 / 9,
 });
 
-/** One run to make. */
+/** One run to make: a paper setting, a policy, a seed, and the profile replacing the setting's (if any). */
 export interface PaperRunSpec {
   readonly setting: string;
   readonly policy: PolicyName;
   readonly seed: number;
+  readonly workload?: string;
 }
 
 export const PAPER_SETTINGS: readonly string[] = Object.freeze(
   FAMILY_CALIBRATIONS.flatMap((f) => f.workerCounts.map((w) => `${f.prefix}-${w}`)),
 );
 
-/** Every (setting, policy, seed) run of a paper comparison, in a fixed order. */
-export function paperRuns(seeds: readonly number[], settings: readonly string[] = PAPER_SETTINGS): PaperRunSpec[] {
-  const policies = [...PAPER_POLICIES.map((p) => p.policy), TAO_ABLATION];
-  return settings.flatMap((setting) => policies.flatMap((policy) => seeds.map((seed) => ({ setting, policy, seed }))));
+function familyOf(setting: string): string {
+  return setting.slice(0, setting.lastIndexOf('-'));
+}
+
+/** The policies of every paper run: the five, then TAO's other readings. */
+export const PAPER_RUN_POLICIES: readonly PolicyName[] = Object.freeze([
+  ...PAPER_POLICIES.map((p) => p.policy),
+  ...TAO_READINGS.map((p) => p.policy),
+]);
+
+/**
+ * Every (setting, policy, seed) run of a paper comparison, in a fixed order: the SWE-Lite runs, then (with
+ * `terminalBench`) the Terminal-Bench runs of the DeepSeek settings among `settings`.
+ */
+export function paperRuns(
+  seeds: readonly number[],
+  settings: readonly string[] = PAPER_SETTINGS,
+  terminalBench = true,
+): PaperRunSpec[] {
+  const each = (setting: string, workload?: string): PaperRunSpec[] =>
+    PAPER_RUN_POLICIES.flatMap((policy) =>
+      seeds.map((seed) => (workload === undefined ? { setting, policy, seed } : { setting, policy, seed, workload })),
+    );
+  const specs = settings.flatMap((s) => each(s));
+  if (!terminalBench) return specs;
+  const tb = settings.filter((s) => BENCHMARK_FAMILIES['Terminal-Bench'].includes(familyOf(s)));
+  return [...specs, ...tb.flatMap((s) => each(s, TERMINAL_BENCH_PROFILE))];
+}
+
+/** The run descriptions of `specs` (what runAll executes); `tasks` overrides every run's task count. */
+export function paperRunDescriptions(specs: readonly PaperRunSpec[], tasks?: number): RunDescription[] {
+  return specs.map((spec) => {
+    const base = SETTINGS[spec.setting];
+    if (base === undefined) throw new InvalidValueError(`setting must be a paper setting (got "${spec.setting}")`);
+    const workload = spec.workload === undefined ? undefined : WORKLOAD_PROFILES[spec.workload];
+    if (spec.workload !== undefined && workload === undefined)
+      throw new InvalidValueError(`workload must be a profile name (got "${spec.workload}")`);
+    const setting = workload === undefined ? base : { ...base, workload };
+    return {
+      setting,
+      policy: spec.policy,
+      seed: spec.seed,
+      mode: { tasks: tasks ?? (workload === undefined ? base.tasks : TERMINAL_BENCH_TASKS) },
+      taoBounded: defaultTaoBoundedParams,
+      sampleEvery: 0,
+      checkInvariants: false,
+    };
+  });
 }
 
 /**
- * Runs `specs` one after the other (each run is independent of the others, so the list can be split over
- * workers); `tasks` overrides the settings' task count.
+ * Runs `specs` on `jobs` worker threads (1, the default: in this thread) and returns the results in the
+ * order of the specs; each run depends on its spec only, so the results do not depend on `jobs`.
  */
-export function runPaperRuns(
+export async function runPaperRuns(
   specs: readonly PaperRunSpec[],
   options: {
     readonly deps?: TaoDeps;
     readonly tasks?: number;
+    readonly jobs?: number;
     readonly onRun?: (r: RunResult, done: number, total: number) => void;
   },
-): RunResult[] {
-  const out: RunResult[] = [];
-  for (const spec of specs) {
-    const setting = SETTINGS[spec.setting];
-    if (setting === undefined) throw new InvalidValueError(`setting must be a paper setting (got "${spec.setting}")`);
-    if (needsDeps(spec.policy) && options.deps === undefined)
-      throw new Error(`policy ${spec.policy} needs the solver: load it with loadTaoDeps()`);
-    const policy = createPolicy(spec.policy, {
-      setting,
-      ...(options.deps === undefined ? {} : { deps: options.deps }),
-    });
-    const result = runOnce(setting, policy, spec.seed, { tasks: options.tasks ?? setting.tasks }, { sampleEvery: 0 });
-    out.push(result);
-    options.onRun?.(result, out.length, specs.length);
-  }
-  return out;
+): Promise<RunResult[]> {
+  const runs = paperRunDescriptions(specs, options.tasks);
+  return runAll(runs, {
+    ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
+    ...(options.deps === undefined ? {} : { deps: options.deps }),
+    ...(options.onRun === undefined ? {} : { onRun: options.onRun }),
+  });
 }
 
 /** Kendall's tau-a of two equally long value lists (ties count as neither concordant nor discordant). */
@@ -148,33 +207,83 @@ export interface PaperGoalCheck {
   readonly met: boolean;
 }
 
-export interface PaperReport {
-  readonly seeds: readonly number[];
-  readonly tasks: number | null;
+/** TAO's latency within the band under one of its other readings. */
+export interface PaperReadingCheck {
+  readonly policy: PolicyName;
+  readonly latencyCells: number;
+  readonly of: number;
+}
+
+/**
+ * The TTFT under the engine-side reading (a request's admission to its first token: engine queue plus
+ * prefill, the scheduler's wait left out), against the same paper column.
+ */
+export interface EngineSideTtft {
+  /** Baselines' values within the TTFT band. */
+  readonly baselinesInBand: number;
+  readonly baselines: number;
+  /** TAO's (`tao`) values within the TTFT band. */
+  readonly taoInBand: number;
+  readonly tao: number;
+}
+
+/** One benchmark's comparison. */
+export interface BenchmarkReport {
+  readonly benchmark: PaperBenchmark;
+  /** SWE-Lite is what the constants were fitted on; the other benchmarks are checks nothing was fitted on. */
+  readonly fitted: boolean;
+  /** The workload profile of the runs: the settings' own (SWE-Lite) or the one standing for the benchmark. */
+  readonly profile: string;
   readonly cells: readonly PaperCellMetric[];
   readonly goal: readonly PaperGoalCheck[];
-  /** TAO's latency out of sample under the ablation reading too. */
-  readonly taoHoldLatencyCells: number;
+  readonly readings: readonly PaperReadingCheck[];
+  readonly engineSideTtft: EngineSideTtft;
   readonly verdict: string;
+}
+
+/** The SWE-Lite comparison (the calibration's goal), with the other benchmarks beside it. */
+export interface PaperReport extends BenchmarkReport {
+  readonly seeds: readonly number[];
+  readonly tasks: number | null;
+  readonly outOfSample: readonly BenchmarkReport[];
 }
 
 function inBand(x: number, band: readonly [number, number]): boolean {
   return x >= band[0] && x <= band[1];
 }
 
-/** The comparison of `runs` (every `paperRuns` spec of `settings`) with the paper. */
-export function comparePaper(runs: readonly RunResult[], seeds: readonly number[], tasks: number | null): PaperReport {
-  const settings = [...new Set(runs.map((r) => r.setting))];
+const engineSide = (r: RunResult): number => r.metrics.engineQueueMean + r.metrics.prefillMean;
+
+/** The comparison of `runs` (the runs of `benchmark`'s settings) with the paper's `benchmark` columns. */
+export function compareBenchmark(runs: readonly RunResult[], benchmark: PaperBenchmark): BenchmarkReport {
+  const families = BENCHMARK_FAMILIES[benchmark];
+  const settings = [...new Set(runs.map((r) => r.setting))].filter((s) => families.includes(familyOf(s)));
   const cells: PaperCellMetric[] = [];
+  const g = PAPER_GOAL;
+  const baselines = new Set(PAPER_POLICIES.filter((p) => p.baseline).map((p) => p.policy));
+  const engine = { baselinesInBand: 0, baselines: 0, taoInBand: 0, tao: 0 };
   for (const setting of settings) {
     const s = SETTINGS[setting]!;
-    const family = setting.slice(0, setting.lastIndexOf('-'));
+    const family = familyOf(setting);
+    const of = (policy: PolicyName): RunResult[] => {
+      const xs = runs.filter((r) => r.setting === setting && r.policy === policy);
+      if (xs.length === 0) throw new InvalidValueError(`no runs of ${policy} on ${setting}`);
+      return xs;
+    };
+    for (const p of PAPER_POLICIES) {
+      const ratio = mean(of(p.policy).map(engineSide)) / paperCell(family, benchmark, p.row, s.workers)[1];
+      if (p.baseline) {
+        engine.baselines++;
+        if (inBand(ratio, g.ttftBand)) engine.baselinesInBand++;
+      } else {
+        engine.tao++;
+        if (inBand(ratio, g.ttftBand)) engine.taoInBand++;
+      }
+    }
     for (const m of PAPER_METRICS) {
       const value = (policy: PolicyName, row: PaperRow): PaperValue => {
-        const xs = runs.filter((r) => r.setting === setting && r.policy === policy).map(m.read);
-        if (xs.length === 0) throw new InvalidValueError(`no runs of ${policy} on ${setting}`);
-        const sim = mean(xs);
-        const paper = paperCell(family, 'SWE-Lite', row, s.workers)[m.index];
+        const sim = mean(of(policy).map(m.read));
+        const paper = paperCell(family, benchmark, row, s.workers)[m.index];
         return { policy, row, sim, paper, ratio: sim / paper };
       };
       const five = PAPER_POLICIES.map((p) => value(p.policy, p.row));
@@ -186,7 +295,7 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
       cells.push({
         setting,
         metric: m.key,
-        values: [...five, value(TAO_ABLATION, 'tao')],
+        values: [...five, ...TAO_READINGS.map((t) => value(t.policy, 'tao'))],
         tau: kendallTau(
           five.map((v) => v.sim),
           five.map((v) => v.paper),
@@ -196,16 +305,14 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
       });
     }
   }
-  const baselines = new Set(PAPER_POLICIES.filter((p) => p.baseline).map((p) => p.policy));
   const base = (metric: PaperMetric): PaperValue[] =>
     cells.filter((c) => c.metric === metric).flatMap((c) => c.values.filter((v) => baselines.has(v.policy)));
   const latDec = [...base('latency'), ...base('decode')];
   const ttft = base('ttft');
   const lat = cells.filter((c) => c.metric === 'latency');
   const taoCells = (policy: PolicyName): number =>
-    lat.filter((c) => inBand(c.values.find((v) => v.policy === policy)!.ratio, PAPER_GOAL.baselineBand)).length;
-  const meanTau = mean(cells.map((c) => c.tau));
-  const g = PAPER_GOAL;
+    lat.filter((c) => inBand(c.values.find((v) => v.policy === policy)!.ratio, g.baselineBand)).length;
+  const meanTau = cells.length === 0 ? Number.NaN : mean(cells.map((c) => c.tau));
   const check = (label: string, value: number, of: number, target: number): PaperGoalCheck => ({
     label,
     value,
@@ -246,12 +353,42 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
       Math.ceil(g.taoLatencyShare * lat.length - 1e-9),
     ),
   ];
+  const fitted = benchmark === 'SWE-Lite';
   const failed = goal.filter((x) => !x.met);
   const show = (x: PaperGoalCheck): string =>
     Number.isInteger(x.value) ? `${x.value}/${x.of} (need ${x.target})` : `${x.value.toFixed(2)} (need ${x.target})`;
-  const verdict =
-    failed.length === 0
+  const verdict = !fitted
+    ? `not fitted, reported: ${goal.map((x) => `${x.met ? 'ok' : 'MISS'} ${show(x)}`).join('; ')}`
+    : failed.length === 0
       ? `goal met: ${goal.map(show).join('; ')}`
       : `goal not met (${goal.length - failed.length} of ${goal.length} parts met): ${goal.map((x) => `${x.met ? 'ok' : 'MISS'} ${show(x)}`).join('; ')}`;
-  return { seeds, tasks, cells, goal, taoHoldLatencyCells: taoCells(TAO_ABLATION), verdict };
+  const profiles = [...new Set(runs.filter((r) => settings.includes(r.setting)).map((r) => r.profile))];
+  return {
+    benchmark,
+    fitted,
+    profile: fitted || benchmark === 'SWE-verified' ? profiles.join(', ') : TERMINAL_BENCH_PROFILE,
+    cells,
+    goal,
+    readings: TAO_READINGS.map((t) => ({ policy: t.policy, latencyCells: taoCells(t.policy), of: lat.length })),
+    engineSideTtft: engine,
+    verdict,
+  };
+}
+
+/**
+ * The comparison of `runs` (every `paperRuns` spec of some settings) with the paper: SWE-Lite, the goal,
+ * and beside it SWE-verified (the same runs) and Terminal-Bench (the `claude-code` runs), where present.
+ */
+export function comparePaper(runs: readonly RunResult[], seeds: readonly number[], tasks: number | null): PaperReport {
+  const swe = runs.filter((r) => r.profile !== TERMINAL_BENCH_PROFILE);
+  const tb = runs.filter((r) => r.profile === TERMINAL_BENCH_PROFILE);
+  const outOfSample: BenchmarkReport[] = [];
+  for (const [benchmark, rs] of [
+    ['SWE-verified', swe],
+    ['Terminal-Bench', tb],
+  ] as const) {
+    if (rs.some((r) => BENCHMARK_FAMILIES[benchmark].includes(familyOf(r.setting))))
+      outOfSample.push(compareBenchmark(rs, benchmark));
+  }
+  return { ...compareBenchmark(swe, 'SWE-Lite'), seeds, tasks, outOfSample };
 }

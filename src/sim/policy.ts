@@ -34,6 +34,8 @@ export interface AdmittedSession {
   readonly acting: boolean;
   /** Marked to pause at its next tool boundary. */
   readonly marked: boolean;
+  /** The tool call it waits on while acting (absent otherwise). */
+  readonly tool?: ToolCall;
 }
 
 /** What a sticky policy's periodic check decides after admitting. */
@@ -44,7 +46,7 @@ export interface Rebalance {
   readonly mark: readonly number[];
 }
 
-/** A node as policies see it. Capacity is the node's KV capacity in tokens, also its admission capacity. */
+/** A node as policies see it. Capacity is what the policy's admissions are counted against (`Policy.admission`). */
 export interface NodeView {
   readonly index: number;
   readonly id: string;
@@ -117,9 +119,19 @@ export interface PolicyStats {
   solverFallbacks: number;
 }
 
+/**
+ * What a policy's admissions are counted against on a node (`NodeView.capacity`): `reported`, the capacity
+ * the engine reports (`NodeSpec.reportedCapacity`), which a scheduler in front of the engines reads
+ * (ThunderAgent reads vLLM's `num_gpu_blocks x block_size`); `engine`, the engine's own KV blocks (a router
+ * forwards requests and vLLM's scheduler waits for blocks).
+ */
+export type AdmissionCapacity = 'reported' | 'engine';
+
 export interface Policy {
   readonly name: PolicyName;
   readonly lifecycle: Lifecycle;
+  /** @default 'reported' */
+  readonly admission?: AdmissionCapacity;
   /** Sticky lifecycle: tokens a session holds beyond its context tokens while admitted. */
   readonly stickyReserve?: number;
   /** Sticky lifecycle: called after each tick's admissions are applied. */

@@ -46,7 +46,10 @@ export interface RecordOptions {
     PolicyName,
     'tao' | 'tao-no-credit' | 'tao-no-ready' | 'tao-bfd' | 'tao-ta-order' | 'greedy'
   >;
-  /** TAO parameters of the driving policy. */
+  /**
+   * TAO parameters of the driving policy. The recording decides at the ticks only (`eventAdmission` false
+   * unless given here), so that it yields one Problem per scheduling period, the DP's own input.
+   */
   readonly tao?: Partial<TaoParams>;
   /** Simulated seconds after which the run gives up (it then throws). @default 604800 (7 days) */
   readonly maxTime?: number;
@@ -99,7 +102,7 @@ export async function* recordProblems(
   const policy = createPolicy(options.policy ?? 'tao', {
     setting: resolved,
     deps,
-    ...(options.tao === undefined ? {} : { tao: options.tao }),
+    tao: { eventAdmission: false, ...options.tao },
     onProblem: (tick) => {
       if (isNonTrivial(tick.problem, minSessions, contended)) buffer.push(tick);
     },

@@ -221,8 +221,15 @@ function parseNodes(x: unknown, path: string): NodeSpec[] {
   return x.map((n: unknown, i) => {
     const p = `${path}[${i}]`;
     if (!isRecord(n)) throw new InvalidTypeError(`${p} must be ${anObject(n)}`);
-    rejectUnknown(n, ['id', 'capacity'], p);
-    return { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
+    rejectUnknown(n, ['id', 'capacity', 'reportedCapacity'], p);
+    const node = { id: str(n.id, `${p}.id`), capacity: positiveInt(n.capacity, `${p}.capacity`) };
+    if (n.reportedCapacity === undefined) return node;
+    const reported = positiveInt(n.reportedCapacity, `${p}.reportedCapacity`);
+    if (reported > node.capacity)
+      throw new InvalidValueError(
+        `${p}.reportedCapacity must be at most ${p}.capacity (${node.capacity}), got ${reported}`,
+      );
+    return { ...node, reportedCapacity: reported };
   });
 }
 
@@ -314,10 +321,19 @@ export function validateSetting(s: SimSetting, path = 'setting'): void {
     labels.add(t.label);
   });
   const largest = w.contextLimit + Math.round(outMax) + MAX_BUILTIN_RESERVE + s.engine.blockSize;
+  // An issued request's prompt is at most contextLimit (the agent stops or compacts first), so a scheduler
+  // counting against the reported capacity can always seat it; a session whose tool still runs may hold its
+  // output as well, and then waits for its tool's return.
+  const largestIssued = w.contextLimit + MAX_BUILTIN_RESERVE + s.engine.blockSize;
   s.nodes.forEach((n, i) => {
     if (n.capacity < largest) {
       throw new InvalidValueError(
         `${path}.nodes[${i}].capacity must be at least ${largest} (contextLimit ${w.contextLimit} + output max ${Math.round(outMax)} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${n.capacity}`,
+      );
+    }
+    if (n.reportedCapacity !== undefined && n.reportedCapacity < largestIssued) {
+      throw new InvalidValueError(
+        `${path}.nodes[${i}].reportedCapacity must be at least ${largestIssued} (contextLimit ${w.contextLimit} + reserve ${MAX_BUILTIN_RESERVE} + one block), got ${n.reportedCapacity}`,
       );
     }
   });

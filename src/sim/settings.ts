@@ -17,8 +17,14 @@ import { WORKLOAD_PROFILES, type WorkloadProfile } from './workload.js';
 
 export interface NodeSpec {
   readonly id: string;
-  /** KV capacity in tokens, which is also what admitted sessions' weights are counted against. */
+  /** KV capacity in tokens: the engine's blocks, and what the routers' requests are counted against. */
   readonly capacity: number;
+  /**
+   * The capacity the engine reports (vLLM's `num_gpu_blocks x block_size`), which a scheduler in front of
+   * it (ThunderAgent, TAO) counts admitted sessions' weights against; at most `capacity`.
+   * @default capacity
+   */
+  readonly reportedCapacity?: number;
 }
 
 /** Everything a run needs besides the policy and the seed. */
@@ -46,21 +52,29 @@ export const GLM_NODE_CAPACITY = GLM_CALIBRATION.capacity.capacity;
 /** Tasks of a paper run (the paper's GLM runs are 300 tasks). */
 export const PAPER_TASKS = 300;
 
-function nodes(count: number, capacity: number): NodeSpec[] {
-  return Array.from({ length: count }, (_, i) => ({ id: `n${i}`, capacity }));
+function nodes(count: number, capacity: number, reported: number): NodeSpec[] {
+  return Array.from({ length: count }, (_, i) =>
+    reported === capacity ? { id: `n${i}`, capacity } : { id: `n${i}`, capacity, reportedCapacity: reported },
+  );
+}
+
+/** The capacity a scheduler in front of the engine counts admissions against on `node`. */
+export function reportedCapacityOf(node: NodeSpec): number {
+  return node.reportedCapacity ?? node.capacity;
 }
 
 /** The settings of one family, one per worker count. */
 export function familySettings(f: FamilyCalibration): SimSetting[] {
   const capacity = f.capacity.capacity;
+  const reported = f.capacity.reported;
   const workload = WORKLOAD_PROFILES[sweLiteProfileName(f)]!;
   return f.workerCounts.map((workers) =>
     Object.freeze({
       name: `${f.prefix}-${workers}`,
-      description: `${f.label}: ${f.nodeCount} node${f.nodeCount > 1 ? 's' : ''} x ${capacity} KV tokens, ${workers} workers`,
+      description: `${f.label}: ${f.nodeCount} node${f.nodeCount > 1 ? 's' : ''} x ${capacity} KV tokens${reported === capacity ? '' : ` (${reported} reported)`}, ${workers} workers`,
       workers,
       tasks: PAPER_TASKS,
-      nodes: Object.freeze(nodes(f.nodeCount, capacity)),
+      nodes: Object.freeze(nodes(f.nodeCount, capacity, reported)),
       engine: f.engine,
       workload,
     }),

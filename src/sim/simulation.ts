@@ -11,7 +11,7 @@ import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { EngineNode } from './node.js';
 import type { Admission, AdmittedSession, Policy, PolicyName, SchedulerView } from './policy.js';
 import { Session } from './session.js';
-import type { SimSetting } from './settings.js';
+import { reportedCapacityOf, type SimSetting } from './settings.js';
 import { mean, quantileSorted } from '../stats.js';
 import { MAX_SERIES_SAMPLES, MAX_SIM_TASKS } from './run-limits.js';
 import type { Trace } from './trace.js';
@@ -88,7 +88,18 @@ export class Simulation {
     private readonly policy: Policy,
   ) {
     const { setting } = options;
-    this.nodes = setting.nodes.map((n, i) => new EngineNode(i, n.id, n.capacity, setting.engine));
+    // A scheduler in front of the engines counts against the capacity they report; the routers' requests
+    // wait for the engine's own blocks.
+    this.nodes = setting.nodes.map(
+      (n, i) =>
+        new EngineNode(
+          i,
+          n.id,
+          policy.admission === 'engine' ? n.capacity : reportedCapacityOf(n),
+          setting.engine,
+          n.capacity,
+        ),
+    );
     this.totalTasks = 'tasks' in options.mode ? options.mode.tasks : Number.POSITIVE_INFINITY;
     this.endTime = 'duration' in options.mode ? options.mode.duration : Number.POSITIVE_INFINITY;
     this.check = options.checkInvariants === true;
@@ -375,14 +386,16 @@ export class Simulation {
     const out: AdmittedSession[] = [];
     for (const s of this.sessions) {
       if (s === undefined || s.node < 0) continue;
+      const acting = s.state === 'admitted' && !s.pending;
       out.push({
         index: s.index,
         id: s.id,
         node: s.node,
         tokens: s.tokens,
         held: s.held,
-        acting: s.state === 'admitted' && !s.pending,
+        acting,
         marked: s.marked,
+        ...(acting && s.tool !== undefined ? { tool: s.tool } : {}),
       });
     }
     return out;

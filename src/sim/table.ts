@@ -95,7 +95,7 @@ export function formatSetting(
   const lines = [
     `setting ${r.setting}: ${r.description}`,
     `  workers ${r.workers}; run ${'tasks' in r.mode ? `${r.mode.tasks} tasks` : `${r.mode.duration} s`}; seeds ${r.seeds.join(',')}`,
-    `  nodes ${r.nodes.map((n) => `${n.id}=${n.capacity}`).join(' ')} (KV tokens = admission capacity)`,
+    `  nodes ${r.nodes.map((n) => `${n.id}=${n.capacity}${n.reportedCapacity === undefined ? '' : ` (reports ${n.reportedCapacity})`}`).join(' ')} (KV tokens; a scheduler counts against the reported)`,
     `  engine ${e.name}: step = ${e.stepBase} s + ${e.stepPerSeq} s/seq + ${e.stepPerKToken} s per 1k KV tokens` +
       ` (+ ${e.prefillPerKToken} s per 1k prefill tokens, chunk ${e.prefillChunk}; ${e.requestOverhead} s a request); block ${e.blockSize} tokens;` +
       ` prefill ${prefillRate(e).toFixed(0)} tok/s, decode ${decodeRate(e, 16, 10_000).toFixed(0)} tok/s at batch 16 x 10k`,

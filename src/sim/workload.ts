@@ -256,6 +256,12 @@ export const SWE_LITE_CONTEXT_LIMIT = 32_000;
  * median is fixed per model by Little's law on the routers' rows of the tables (output per task = decode x
  * latency / workers), so one profile shape serves every setting. Figure 1's 93.1% tool share cannot hold
  * together with the tables and is not followed.
+ *
+ * Tool names are the structured names the readiness predictor keys its history on: mini-swe-agent runs every
+ * action through bash, so the bash kinds are named by what they run (a grep, a first-failure test run, a
+ * full test run); its 60 s timeout is a harness setting, not exposed per call, so no call shows a deadline
+ * but the monitor's ETA. One `bash` history over greps and test runs would put the predictor's error at
+ * several seconds, against the paper's 0.41 s (docs/simulator.md, "When TAO admits").
  */
 export function sweLiteProfile(name: string, outputMedian: number): WorkloadProfile {
   return Object.freeze({
@@ -276,12 +282,11 @@ export function sweLiteProfile(name: string, outputMedian: number): WorkloadProf
       tool('edit', 'str_replace_editor', 0.28, ln(0.25, 0.5, 0.02, 0.75)),
       tool('view', 'str_replace_editor', 0.24, ln(0.12, 0.4, 0.02, 0.75)),
       tool('bash-quick', 'bash', 0.28, ln(0.4, 0.7, 0.02), { timeout: 60, command: 'grep -rn "def " src | head -50' }),
-      tool('bash-test', 'bash', 0.13, ln(3, 0.8, 0.3), { timeout: 60, command: 'python -m pytest -x -q tests' }),
-      tool('bash-long', 'bash', 0.03, ln(12, 0.6, 2), {
+      tool('bash-test', 'bash:pytest -x', 0.13, ln(3, 0.8, 0.3), {
         timeout: 60,
-        deadline: 'timeout',
-        command: 'python -m pytest -q',
+        command: 'python -m pytest -x -q tests',
       }),
+      tool('bash-long', 'bash:pytest', 0.03, ln(12, 0.6, 2), { timeout: 60, command: 'python -m pytest -q' }),
       tool('bash-sleep', 'bash', 0.02, ln(0.3, 0.5, 0.02), {
         timeout: 60,
         command: 'tail -n 50 build.log',

@@ -36,8 +36,8 @@ export interface BfdOptions extends SolveOptions {
  * BFD over a packed problem: each kept session's kept node, or -1. Deterministic: the same packed
  * problem and order always give the same plan.
  */
-export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value'): Int32Array {
-  return bestFit(packed, order === 'value' ? bfdValueOrder(packed, bestCredits(packed)) : tokensOrder(packed));
+export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value', best?: Float64Array): Int32Array {
+  return bestFit(packed, order === 'value' ? bfdValueOrder(packed, best ?? bestCredits(packed)) : tokensOrder(packed));
 }
 
 /**

@@ -17,6 +17,7 @@
  * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
  */
 import type { PlanStats, PlanValue } from '../types.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { IndexedArrays } from './validate.js';
 
 /**
@@ -105,6 +106,55 @@ export function relaxationBound(
     );
   }
   return { credit, ready, tokens };
+}
+
+/**
+ * Bounds on the ready and tokens levels of every plan of a packed problem (docs/solver.md, "The bound of a
+ * credit-split fallback"), from its kept sessions, candidate pairs and DP capacities C'_b:
+ * - ready: the least of (1) the most ready sessions whose w' fit in C = sum of C'_b together (the
+ *   lightest first) and (2) the sum over nodes b of the most ready candidates of b that fit in C'_b
+ *   together (a plan puts on b a set of b's candidates within C'_b);
+ * - tokens: the least of (1) the Dantzig bound of one knapsack of capacity C over every kept session
+ *   and (2) the sum over nodes b of the Dantzig bound of b's knapsack over its candidates.
+ */
+export function packedBound(packed: PackedProblem): Pick<PlanValue, 'ready' | 'tokens'> {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const w = packed.qweight;
+  let total = 0;
+  for (let b = 0; b < m; b++) total += packed.capacity[b]!;
+  const all: number[] = [];
+  for (let j = 0; j < n; j++) all.push(j);
+  const lightestFit = (items: readonly number[], cap: number): number => {
+    const weights = Float64Array.from(items, (j) => w[j]!).sort();
+    let count = 0;
+    for (let used = 0; count < weights.length && used + weights[count]! <= cap; count++) used += weights[count]!;
+    return count;
+  };
+  const tokenOf = (j: number): number => packed.tokens[j]!;
+  let readyPerNode = 0;
+  let tokensPerNode = 0;
+  for (let b = 0; b < m; b++) {
+    const candidates: number[] = [];
+    const ready: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (packed.candidate[j * m + b] !== 1) continue;
+      candidates.push(j);
+      if (packed.ready[j] === 1) ready.push(j);
+    }
+    readyPerNode += lightestFit(ready, packed.capacity[b]!);
+    tokensPerNode += dantzig(candidates, w, tokenOf, packed.capacity[b]!);
+  }
+  return {
+    ready: Math.min(
+      readyPerNode,
+      lightestFit(
+        all.filter((j) => packed.ready[j] === 1),
+        total,
+      ),
+    ),
+    tokens: Math.min(tokensPerNode, dantzig(all, w, tokenOf, total)),
+  };
 }
 
 /** Multipliers tried by `withCredit`, as multiples of the sessions' mean best credit per unit of the level. */
@@ -207,7 +257,8 @@ export function dantzig(
  * quickselect with three-way partitions: O(items) expected.
  */
 function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLike<number>, cap: number): number {
-  const idx = Int32Array.from({ length: ratio.length }, (_, t) => t);
+  const idx = new Int32Array(ratio.length);
+  for (let t = 0; t < idx.length; t++) idx[t] = t;
   let lo = 0;
   let hi = idx.length;
   let above = 0;

@@ -16,7 +16,7 @@
  *   plan is the frontier's incumbent and the solver's fallback, so a fallback is never worse than BFD in
  *   either order.
  */
-import { bfdPacked, placeInSequence } from './bfd.js';
+import { bfdPacked } from './bfd.js';
 import { weightOrder } from './orders.js';
 import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { HeuristicName } from '../types.js';
@@ -71,15 +71,39 @@ export function bestNodesPlan(
   return out.slice(0, n);
 }
 
-/** Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower node index). */
+/**
+ * Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower
+ * node index): `placeInSequence` with that preference, written out (the n x m loop without a call per pair).
+ */
 function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32Array {
-  return placeInSequence(packed, sequence, (e, ep, left, pickLeft, b, pick) => {
-    const k = packed.credit[e]!;
-    const kp = packed.credit[ep]!;
-    return (
-      k > kp || (k === kp && (left < pickLeft || (left === pickLeft && packed.nodeIndex[b]! < packed.nodeIndex[pick]!)))
-    );
-  });
+  const m = nodesKept(packed);
+  const { candidate, credit, nodeIndex, qweight } = packed;
+  const residual = Float64Array.from(packed.qcapacity);
+  const out = new Int32Array(sessionsKept(packed)).fill(-1);
+  for (const j of sequence) {
+    const w = qweight[j]!;
+    const row = j * m;
+    let pick = -1;
+    let pickCredit = 0;
+    for (let b = 0; b < m; b++) {
+      if (candidate[row + b] !== 1 || w > residual[b]!) continue;
+      const k = credit[row + b]!;
+      if (
+        pick < 0 ||
+        k > pickCredit ||
+        (k === pickCredit &&
+          (residual[b]! < residual[pick]! || (residual[b] === residual[pick] && nodeIndex[b]! < nodeIndex[pick]!)))
+      ) {
+        pick = b;
+        pickCredit = k;
+      }
+    }
+    if (pick >= 0) {
+      out[j] = pick;
+      residual[pick] = residual[pick]! - w;
+    }
+  }
+  return out;
 }
 
 /** A plan's value as (credit, ready, tokens) sums: exact doubles (every sum stays below 2^53). */
@@ -136,12 +160,17 @@ export function bestHeuristic(
   const readyScale = Number(scales.ready);
   const key = new Float64Array(n);
   for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
-  const ids = Array.from({ length: n }, (_, j) => j);
-  const byDensity = ids.slice().sort((a, b) => key[b]! / packed.qweight[b]! - key[a]! / packed.qweight[a]! || a - b);
-  const byValue = ids.sort((a, b) => key[b]! - key[a]! || a - b);
+  // Each density computed once (the comparator's quotients, the same doubles).
+  const density = new Float64Array(n);
+  for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
+  const byDensity = new Array<number>(n);
+  for (let j = 0; j < n; j++) byDensity[j] = j;
+  const byValue = byDensity.slice();
+  byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
+  byValue.sort((a, b) => key[b]! - key[a]! || a - b);
 
   const plans: Record<(typeof HEURISTICS)[number], () => Int32Array> = {
-    bfd: () => bfdPacked(packed),
+    bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
     'credit-greedy-density': () => creditGreedy(packed, byDensity),
     'credit-greedy-value': () => creditGreedy(packed, byValue),

@@ -23,7 +23,8 @@ export interface SolveOptions {
    * credit bound (the frontier stops when it passes the budget). Each unit costs about a nanosecond up to
    * 16 nodes, so the default bounds a solve's DP near 5 ms on an idle machine; a frontier unit over m > 16
    * kept nodes costs more and counts as ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at
-   * 64 nodes. Past it the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
+   * 64 nodes; a multiple-knapsack search unit over m kept nodes counts as ceil(m / 16)^2 units (SEARCH_WEIGHT_NODES).
+   * Past it the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
    * Validation, packing and the heuristics are outside the budget: they cost O(sessions x nodes), tens of
    * ms at 64 x 4096.
    * @default 4194304 (2^22)

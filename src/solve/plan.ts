@@ -17,6 +17,8 @@ export interface PlanMeta {
   reason?: string;
   quantum: number;
   stats: RawStats;
+  /** A bound the decision proved on a fallback's optimum, per level. */
+  proven?: PlanValue;
 }
 
 /** A count for PlanStats: counts past the double range are reported as Number.MAX_VALUE (JSON has no Infinity). */
@@ -43,6 +45,16 @@ export function pathStats(packed: PackedProblem, path: SolvePath = 'trivial', wo
     keyFits: packed.keyFits,
     nodesKept: nodesKept(packed),
     sessionsKept: sessionsKept(packed),
+  };
+}
+
+/** The least of two bounds per level (each bounds that level of the optimum, so their minimum does). */
+function leastBound(a: PlanValue, b: PlanValue | undefined): PlanValue {
+  if (b === undefined) return a;
+  return {
+    credit: Math.min(a.credit, b.credit),
+    ready: Math.min(a.ready, b.ready),
+    tokens: Math.min(a.tokens, b.tokens),
   };
 }
 
@@ -106,7 +118,7 @@ export function buildPlan(
     bound:
       meta.status === 'optimal'
         ? { credit: value.credit, ready: value.ready, tokens: value.tokens }
-        : relaxationBound(problem, meta.quantum, meta.stats, value),
+        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value), meta.proven),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };

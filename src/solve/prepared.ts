@@ -8,7 +8,7 @@ import { InvalidValueError } from '../errors.js';
 import { resolveSolveOptions, type ResolvedSolveOptions, type SolveOptions } from './options.js';
 import { packProblem, sessionsKept, unpackNodes, type PackScratch, type PackedProblem } from './pack.js';
 import { buildPlan, elapsedMicros, pathStats, type PlanScratch, type RawStats } from './plan.js';
-import type { Plan, Problem } from '../types.js';
+import type { Plan, PlanValue, Problem } from '../types.js';
 import { validateProblem, type IndexedProblem, type ValidateScratch } from './validate.js';
 
 /** A validated, resolved and packed problem: what a decision needs, plus what `finishPlan` needs. */
@@ -27,6 +27,8 @@ export interface RawSolution {
   reason?: string;
   node: Int32Array;
   stats: RawStats;
+  /** A bound the decision proved on a fallback's optimum, per level (the Plan's bound is the least of it and the relaxation's). */
+  bound?: PlanValue;
 }
 
 /**
@@ -108,6 +110,7 @@ export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number,
       ...(raw.reason !== undefined ? { reason: raw.reason } : {}),
       quantum: prepared.options.quantum,
       stats: raw.stats,
+      ...(raw.bound !== undefined ? { proven: raw.bound } : {}),
     },
     micros,
     scratch,
@@ -122,7 +125,7 @@ export function trivialSolution(packed: PackedProblem): RawSolution {
 /**
  * Prepares a problem and decides it with `decide` (kept node per kept session, and the stats), unless
  * nothing fits (then the trivial solution): the frame of the solves outside the solver's budget and
- * deadline rules (the standalone BFD, the TypeScript twins as oracles).
+ * deadline rules (the standalone BFD, the TypeScript mirrors as oracles).
  */
 export function solvePrepared(
   problem: Problem,

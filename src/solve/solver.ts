@@ -15,7 +15,8 @@ import { decide } from './pipeline/stages.js';
 import { SolveScratch } from './scratch.js';
 import { elapsedMicros } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
-import { TaoKernel, type WasmBuild, type WasmSource } from './wasm.js';
+import { WasmKernels } from './dp/kernels.js';
+import type { WasmBuild, WasmSource } from './wasm/abi.js';
 
 export { checkPrepared, finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
@@ -64,26 +65,26 @@ export function fallbackPlan(prepared: Prepared, reason: string): Plan {
 }
 
 class WasmSolver implements Solver {
-  #kernel: TaoKernel | null;
+  #kernels: WasmKernels | null;
   /** The working arrays of this solver's solves (one at a time). */
   readonly #scratch = new SolveScratch();
 
-  constructor(kernel: TaoKernel) {
-    this.#kernel = kernel;
+  constructor(kernels: WasmKernels) {
+    this.#kernels = kernels;
   }
 
-  #live(): TaoKernel {
-    if (this.#kernel === null) throw new ClosedError('solver is closed');
-    return this.#kernel;
+  #live(): WasmKernels {
+    if (this.#kernels === null) throw new ClosedError('solver is closed');
+    return this.#kernels;
   }
 
   solve(problem: Problem, options?: SolveOptions): Plan {
-    const kernel = this.#live();
+    const kernels = this.#live();
     const t0 = performance.now();
     const scratch = this.#scratch;
     const prepared = prepare(problem, options, scratch);
     const raw = decide({
-      kernel,
+      kernels,
       packed: prepared.packed,
       options: prepared.options,
       budget: SolveBudget.of(prepared.options, t0, undefined),
@@ -93,13 +94,13 @@ class WasmSolver implements Solver {
   }
 
   runPacked(packed: PackedProblem, options: ResolvedSolveOptions, startedAt?: number, stop?: Int32Array): RawSolution {
-    const kernel = this.#live();
+    const kernels = this.#live();
     const t0 = startedAt ?? performance.now();
     if (stop !== undefined && !(stop instanceof Int32Array && stop.length >= 1))
       throw new InvalidTypeError('stop must be an Int32Array');
     const resolved = resolveSolveOptions(options, 'options');
     return decide({
-      kernel,
+      kernels,
       packed,
       options: resolved,
       budget: SolveBudget.of(resolved, t0, stop),
@@ -108,12 +109,12 @@ class WasmSolver implements Solver {
   }
 
   memoryBytes(): number {
-    return this.#live().memoryBytes();
+    return this.#live().instance.memoryBytes();
   }
 
   close(): void {
-    this.#kernel?.close();
-    this.#kernel = null;
+    this.#kernels?.close();
+    this.#kernels = null;
   }
 }
 
@@ -130,10 +131,10 @@ export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
     throw new InvalidValueError('options.build must be "release" or "debug"');
   }
   const wasm = options?.wasm;
-  if (wasm === undefined) return new WasmSolver(await TaoKernel.create(build));
+  if (wasm === undefined) return new WasmSolver(await WasmKernels.create(build));
   if (!(wasm instanceof ArrayBuffer || wasm instanceof Uint8Array || wasm instanceof URL)) {
     throw new InvalidTypeError('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
   }
   if (options?.build !== undefined) throw new InvalidValueError('options.build and options.wasm exclude each other');
-  return new WasmSolver(await TaoKernel.create(build, wasm, 'options.wasm'));
+  return new WasmSolver(await WasmKernels.create(build, wasm, 'options.wasm'));
 }

@@ -13,7 +13,7 @@ export { bruteForceValue } from '../../src/bench/brute-force.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
 export { BIG_STEADY } from '../../src/bench/families/big-steady.js';
-export { BURST } from '../../src/bench/families/burst.js';
+export { BURST, burstProblem } from '../../src/bench/families/burst.js';
 export { CLUSTER } from '../../src/bench/families/cluster.js';
 export { RESERVE } from '../../src/bench/families/draw.js';
 export { FAMILY_NAMES, familyGroups, groupKey } from '../../src/bench/families/index.js';
@@ -69,6 +69,8 @@ export { openThreadClock, threadCpuMs } from '../../src/bench/thread-clock.js';
 export { timeSolves } from '../../src/bench/timing.js';
 export { checkPlan, emptyCounts, judge } from '../../src/bench/validation.js';
 export { run as runBenchCommand } from '../../src/commands/bench.js';
+export { BRIEF_FAMILIES, formatHardestFamilies } from '../../src/commands/bench-hardest.js';
+export type { FamilyReport } from '../../src/bench/family-run.js';
 export { DEFAULT_REPEAT, run as runDemoCommand } from '../../src/commands/demo.js';
 export { appendixHCache, randomTickProblem, seededRandom } from '../../src/commands/examples.js';
 export { run as runPredictReportCommand } from '../../src/commands/predict-report.js';
@@ -125,6 +127,13 @@ export { createSolverPool, type SolverPool } from '../../src/pool/pool.js';
 export { ProgressBar } from '../../src/progress.js';
 export { Dispatcher } from '../../src/serve/dispatcher.js';
 export { type Line, LineSplitter } from '../../src/serve/lines.js';
+export {
+  MAX_REQUEST_DEPTH,
+  type Nesting,
+  nestingError,
+  nestingOfBytes,
+  nestingOfText,
+} from '../../src/serve/nesting.js';
 export { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION, type SidecarResponse } from '../../src/serve/protocol.js';
 export { BlockPool, CacheEntry } from '../../src/sim/cache.js';
 export { loadTaoDeps, type TaoDeps } from '../../src/sim/deps.js';
@@ -132,6 +141,7 @@ export { MinHeap } from '../../src/sim/heap.js';
 export { type RunMetrics } from '../../src/sim/metrics.js';
 export { EngineNode } from '../../src/sim/node.js';
 export { createCacheAware, defaultCacheAwareParams } from '../../src/sim/policies/cache-aware.js';
+export { continuumTtl, createContinuum, defaultContinuumParams } from '../../src/sim/policies/continuum.js';
 export { createDynamo } from '../../src/sim/policies/dynamo.js';
 export { greedyByTriple } from '../../src/sim/policies/greedy-triple.js';
 export { createPolicy } from '../../src/sim/policies/index.js';
@@ -144,6 +154,7 @@ export {
   resolveTaoBoundedParams,
   TAO_BOUNDED_VARIANTS,
 } from '../../src/sim/policies/tao-bounded.js';
+export { adaptiveParams, derivedHoldHorizon } from '../../src/sim/policies/tao-adaptive.js';
 export { createTaoPolicy, defaultTaoParams, type TaoVariant } from '../../src/sim/policies/tao.js';
 export { createThunderAgent, defaultThunderAgentParams } from '../../src/sim/policies/thunderagent.js';
 export {
@@ -157,12 +168,28 @@ export {
   type ProblemTick,
   type SchedulerView,
 } from '../../src/sim/policy.js';
+export {
+  comparePaper,
+  kendallTau,
+  PAPER_RUN_POLICIES,
+  PAPER_SETTINGS,
+  paperRuns,
+  runPaperRuns,
+  TERMINAL_BENCH_PROFILE,
+} from '../../src/sim/paper.js';
+export { paperCell } from '../../src/sim/paper-tables.js';
 export { isNonTrivial, type RecordedProblem, recordLine, recordProblems } from '../../src/sim/record.js';
 export { Rng } from '../../src/sim/rng.js';
 export { defaultSimulateOptions, runOnce, simulate } from '../../src/sim/run.js';
 export { Session } from '../../src/sim/session.js';
 export { loadSettingFile, namedSetting, parseSetting, validateSetting } from '../../src/sim/setting-file.js';
-export { DEEPSEEK_ENGINE, SETTING_NAMES, SETTINGS, type SimSetting } from '../../src/sim/settings.js';
+export {
+  DEEPSEEK_ENGINE,
+  reportedCapacityOf,
+  SETTING_NAMES,
+  SETTINGS,
+  type SimSetting,
+} from '../../src/sim/settings.js';
 export { type RunResult, Simulation } from '../../src/sim/simulation.js';
 export { buildSnapshot } from '../../src/sim/snapshot-builder.js';
 export { estimate, sampleSd, tCritical95 } from '../../src/sim/stats.js';
@@ -180,23 +207,36 @@ export {
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
 export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
 export { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../../src/solve/credit-level.js';
-export { DpStatus } from '../../src/solve/engine.js';
-export { frontierInput, frontierSetup } from '../../src/solve/frontier.js';
-export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
-export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/knapsack.js';
-export { cardinalityCeiling } from '../../src/solve/mkp/cardinality.js';
+export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
+export { solveReference } from '../../src/solve/dp/dense/mirror.js';
+export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
+export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
+export { frontierInput } from '../../src/solve/dp/frontier/wasm.js';
+export { WasmKernels } from '../../src/solve/dp/kernels.js';
+export { DpStatus } from '../../src/solve/dp/protocol.js';
 export {
-  ceilRatio,
-  floorRatio,
+  maxSubsetSum,
+  SUBSET_SUM_KERNEL_MAX_BYTES,
+  SUBSET_SUM_MAX_CAPACITY,
+  SUBSET_SUM_WINDOW,
+  SubsetSumScratch,
+  WINDOW_GROWTH,
+} from '../../src/solve/dp/subset-sum/setup.js';
+export type { SubsetSum, SubsetSumKernel } from '../../src/solve/dp/subset-sum/engine.js';
+export { cardinalityCeiling } from '../../src/solve/dp/surrogate-core/cardinality.js';
+export type { CoreDpKernel } from '../../src/solve/dp/surrogate-core/engine.js';
+export { ceilRatio, floorRatio, movesBeyondReach } from '../../src/solve/dp/surrogate-core/mirror.js';
+export {
   knapsack,
   type KnapsackAnswer,
   KnapsackScratch,
-  movesBeyondReach,
   REFILL_WINDOW,
-} from '../../src/solve/mkp/knapsack.js';
+} from '../../src/solve/dp/surrogate-core/setup.js';
+export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
 export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../../src/solve/mkp/regroup.js';
 export {
+  type MkpKernels,
   type MkpOutcome,
   noCounters,
   regroupPlan,
@@ -204,15 +244,6 @@ export {
   SPLIT_BITSET_ROOM,
   TIGHTEN_MAX_CAPACITY,
 } from '../../src/solve/mkp/search.js';
-export {
-  maxSubsetSum,
-  SUBSET_SUM_KERNEL_MAX_BYTES,
-  SUBSET_SUM_MAX_CAPACITY,
-  SUBSET_SUM_WINDOW,
-  type SubsetSum,
-  SubsetSumScratch,
-  WINDOW_GROWTH,
-} from '../../src/solve/mkp/subset-sum.js';
 export { nodeIndependentValues } from '../../src/solve/mkp/values.js';
 export {
   defaultSolveOptions,
@@ -234,15 +265,16 @@ export {
 export { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from '../../src/solve/pipeline/run-dp.js';
 export { STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
-export { checkPrepared } from '../../src/solve/prepared.js';
+export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
+export { maxAssignment } from '../../src/solve/assignment/matching.js';
+export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
-export { solveReference } from '../../src/solve/ts/dense.js';
-export { fractionalUpper, FrontierTwin, solveFrontierReference } from '../../src/solve/ts/frontier.js';
 export { validateProblem } from '../../src/solve/validate.js';
-export { ABI_FUNCTIONS, moduleExportNames, moduleLimits, TaoKernel } from '../../src/solve/wasm.js';
+export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
+export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
 export {
   type Assignment,

@@ -1,18 +1,18 @@
 /** Both builds of the WebAssembly kernel, created before a test file's tests and closed after them. */
 import { afterAll, beforeAll } from 'vitest';
-import { TaoKernel } from './internals.js';
+import { WasmKernels } from './internals.js';
 
 export interface Kernels {
-  readonly release: TaoKernel;
-  readonly debug: TaoKernel;
+  readonly release: WasmKernels;
+  readonly debug: WasmKernels;
 }
 
 /** Registers the file's set-up and tear-down; read the builds inside tests (they exist once set up). */
 export function useKernels(): Kernels {
-  const k = {} as { release: TaoKernel; debug: TaoKernel };
+  const k = {} as { release: WasmKernels; debug: WasmKernels };
   beforeAll(async () => {
-    k.release = await TaoKernel.create('release');
-    k.debug = await TaoKernel.create('debug');
+    k.release = await WasmKernels.create('release');
+    k.debug = await WasmKernels.create('debug');
   });
   afterAll(() => {
     k.release.close();

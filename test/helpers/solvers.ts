@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { loadSolver, type Solver } from './internals.js';
 import type { SolvePath } from './internals.js';
-import { TaoKernel } from './internals.js';
+import { WasmKernels } from './internals.js';
 import { STAGES } from './internals.js';
 
 /** The `path` option's values. */
@@ -37,13 +37,13 @@ export function useSolvers(): { release(): Solver; debug(): Solver } {
   return { release: () => live(release), debug: () => live(debug) };
 }
 
-/** Loads a release solver and a release kernel (for engine-level runs) for the enclosing test file. */
-export function useSolverAndKernel(): { solver(): Solver; kernel(): TaoKernel } {
+/** Loads a release solver and a release set of kernels (for engine-level runs) for the enclosing test file. */
+export function useSolverAndKernel(): { solver(): Solver; kernel(): WasmKernels } {
   let solver: Solver | undefined;
-  let kernel: TaoKernel | undefined;
+  let kernel: WasmKernels | undefined;
   beforeAll(async () => {
     solver = await loadSolver();
-    kernel = await TaoKernel.create('release');
+    kernel = await WasmKernels.create('release');
   });
   afterAll(() => {
     solver?.close();

@@ -1,6 +1,6 @@
 """TaoClient against a real `tao serve`: ticks equal evaluate then solve, the carried plan, typed errors
-with the sidecar's code, NaN refused before sending, notifications, timeouts, restart with the predictor
-restored, the protocol check, and the socket transport."""
+with the sidecar's code, NaN and self-references refused before sending, notifications, timeouts, restart
+with the predictor restored, the protocol check, and the socket transport."""
 import os
 import signal
 import subprocess
@@ -64,12 +64,17 @@ class SyncStdio(unittest.TestCase):
         self.assertEqual(caught.exception.code, "ERR_TAO_INVALID_TYPE")
         self.assertEqual(self.tao.hello()["ok"], True)  # the sidecar keeps serving
 
-    def test_infinity_is_refused_before_sending(self):
+    def test_infinity_and_self_reference_are_refused_before_sending(self):
         with self.assertRaises(InvalidValueError) as caught:
             self.tao.solve({"nodes": [], "sessions": []}, {"deadlineMs": float("inf")})
         self.assertIn("NaN or Infinity", caught.exception.message)
         with self.assertRaises(InvalidTypeError):
             self.tao.observe([{"name": "bash", "startedAt": 1, "returnedAt": {1, 2}}])
+        looped = {"nodes": [], "sessions": []}
+        looped["sessions"].append(looped)
+        with self.assertRaises(InvalidValueError) as caught:
+            self.tao.solve(looped)
+        self.assertIn("refers to itself", caught.exception.message)
         self.assertEqual(self.tao.stats()["requests"]["solve"], 0)
 
     def test_observe_notification_gets_no_response(self):

@@ -7,6 +7,7 @@ import type { TaoDeps } from '../deps.js';
 import type { Policy, ProblemTick } from '../policy.js';
 import type { SimSetting } from '../settings.js';
 import { createCacheAware, defaultCacheAwareParams } from './cache-aware.js';
+import { createContinuum, defaultContinuumParams } from './continuum.js';
 import { createDynamo } from './dynamo.js';
 import { createRoundRobin } from './round-robin.js';
 import { createTaoPolicy, defaultTaoParams, type TaoParams, type TaoVariant } from './tao.js';
@@ -16,6 +17,7 @@ import {
   type TaoBoundedParams,
   type TaoBoundedVariant,
 } from './tao-bounded.js';
+import { createTaoAdaptivePolicy, type TaoAdaptiveVariant } from './tao-adaptive.js';
 import { createThunderAgent, defaultThunderAgentParams } from './thunderagent.js';
 
 export interface PolicyContext {
@@ -51,6 +53,22 @@ function tao(variant: TaoVariant): PolicyEntry {
   return { needsSolver: true, create: (ctx) => createTaoPolicy({ variant, ...pipeline(variant, ctx) }) };
 }
 
+/** `tao` deciding at its ticks only (the other reading of when the paper's TAO admits). */
+function taoTick(): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) => {
+      const p = pipeline('tao-tick', ctx);
+      return createTaoPolicy({
+        variant: 'tao',
+        name: 'tao-tick',
+        ...p,
+        params: { ...p.params, eventAdmission: false },
+      });
+    },
+  };
+}
+
 function bounded(variant: TaoBoundedVariant): PolicyEntry {
   return {
     needsSolver: true,
@@ -63,10 +81,18 @@ function bounded(variant: TaoBoundedVariant): PolicyEntry {
   };
 }
 
+function adaptive(variant: TaoAdaptiveVariant): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) => createTaoAdaptivePolicy(variant, ctx.setting, ctx.taoBounded, pipeline(variant, ctx)),
+  };
+}
+
 /** Every policy, in the order reports list them. */
 export const POLICY_REGISTRY = Object.freeze({
   tao: tao('tao'),
   'tao-hold': tao('tao-hold'),
+  'tao-tick': taoTick(),
   'tao-sticky': tao('tao-sticky'),
   'tao-no-credit': tao('tao-no-credit'),
   'tao-no-ready': tao('tao-no-ready'),
@@ -77,7 +103,10 @@ export const POLICY_REGISTRY = Object.freeze({
   'tao-bounded-no-reserve': bounded('tao-bounded-no-reserve'),
   'tao-bounded-no-hold': bounded('tao-bounded-no-hold'),
   'tao-bounded-observed': bounded('tao-bounded-observed'),
+  'tao-adaptive': adaptive('tao-adaptive'),
+  'tao-adaptive-hold': adaptive('tao-adaptive-hold'),
   thunderagent: { needsSolver: false, create: () => createThunderAgent(defaultThunderAgentParams) },
+  continuum: { needsSolver: false, create: (ctx) => createContinuum(ctx.setting, defaultContinuumParams) },
   greedy: tao('greedy'),
   'round-robin': { needsSolver: false, create: (ctx) => createRoundRobin(ctx.setting.nodes.length) },
   'cache-aware': {

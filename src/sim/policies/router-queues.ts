@@ -95,6 +95,8 @@ export function routerPolicy(
   return {
     name,
     lifecycle: 'interrupt',
+    // vLLM's own scheduler admits a forwarded request when its blocks are free.
+    admission: 'engine',
     period: 1,
     reactive: true,
     stats,

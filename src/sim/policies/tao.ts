@@ -34,7 +34,9 @@
  * the credit sum, then readiness and tokens, with the spreading tie-break: TAO's own placement.
  *
  * Options: `eventAdmission` also decides when the pool changes between ticks (a tool returns, a request
- * ends, a task starts), off by default as the paper ticks every H; `creditSource: 'live'` gives the
+ * ends, a task starts), on by default: the paper's Table 4 puts a returned session's wait for admission
+ * at ~0.05 s, which admission at 1 s ticks only cannot give (`tao-tick`, the ablation that ticks only, is
+ * that reading); `creditSource: 'live'` gives the
  * evaluation the prefix cached on each node now (an eviction-aware credit, as a KV-event feed would)
  * instead of the last observation, which never sees evictions.
  *
@@ -81,7 +83,10 @@ export interface TaoParams {
   readonly reserve: number;
   /** Rounding unit of decayed credit, tokens. @default defaultEvaluateOptions.creditUnit */
   readonly creditUnit: number;
-  /** Also decide between ticks when the pool changes (a tool returns). @default false */
+  /**
+   * Also decide between ticks when the pool changes (a tool returns, a request ends, a task starts): the
+   * paper's reading (docs/simulator.md, "When TAO admits"); `tao-tick` is the ticks-only reading. @default true
+   */
   readonly eventAdmission: boolean;
   /** `observed`: the last-use observation (k0, t_obs); `live`: the prefix cached now. @default 'observed' */
   readonly creditSource: CreditSource;
@@ -99,7 +104,7 @@ export const defaultTaoParams: Readonly<TaoParams> = Object.freeze({
   stateBudget: defaultSolveOptions.stateBudget,
   reserve: defaultEvaluateOptions.reserve,
   creditUnit: defaultEvaluateOptions.creditUnit,
-  eventAdmission: false,
+  eventAdmission: true,
   creditSource: 'observed',
 });
 

@@ -1,7 +1,9 @@
 /**
  * The work meter of the multiple-knapsack path: counts units of work against the state budget and asks
- * the solve's halting check (deadline, stop flag) every METER_CHECK_WORK units. Passing either ends the
- * search by throwing `MkpHalt`, which the search catches at its root and turns into a labelled fallback.
+ * the solve's halting check (deadline, stop flag) every METER_CHECK_WORK units. Passing either halts the
+ * meter: `spend` and `poll` return false from then on, and `halt` says why. Every frame that spends returns
+ * at once when they do, so the search stops where the halt happened, with the best plan it had, and the
+ * search's root turns the halt into a labelled fallback: the same status path as the DPs' steps.
  */
 
 /** Units of work between two halting checks (~10-50 us). */
@@ -22,6 +24,7 @@ export class MkpHalt {
 export class WorkMeter {
   #work = 0;
   #nextCheck = METER_CHECK_WORK;
+  #halt: MkpHalt | null = null;
 
   /**
    * @param budget most units of work (the state budget)
@@ -38,17 +41,24 @@ export class WorkMeter {
     return this.#work;
   }
 
+  /** Why the meter halted, or null while it runs. */
+  get halt(): MkpHalt | null {
+    return this.#halt;
+  }
+
   /**
-   * Counts `units` of work about to be done; throws MkpHalt instead when they would pass the budget (the
-   * work counted never exceeds it) or when the halting check says so.
+   * Counts `units` of work about to be done: false (halted) instead when they would pass the budget (the
+   * work counted never exceeds it), when the halting check says so, or when the meter halted before.
    */
-  spend(units: number): void {
-    if (this.#work + units > this.budget) throw new MkpHalt(this.budgetReason(this.#work), true);
+  spend(units: number): boolean {
+    if (this.#halt !== null) return false;
+    if (this.#work + units > this.budget) return this.stop(new MkpHalt(this.budgetReason(this.#work), true));
     this.#work += units;
     if (this.#work >= this.#nextCheck) {
       this.#nextCheck = this.#work + METER_CHECK_WORK;
-      this.poll();
+      return this.poll();
     }
+    return true;
   }
 
   /** Units that can be spent now without passing the budget or reaching the next halting check. */
@@ -56,9 +66,16 @@ export class WorkMeter {
     return Math.max(0, Math.min(this.budget - this.#work, this.#nextCheck - 1 - this.#work));
   }
 
-  /** Asks the halting check now (inside long steps that spend their work up front); throws MkpHalt if it says stop. */
-  poll(): void {
+  /** Asks the halting check now (inside long steps that spend their work up front); false if it says stop. */
+  poll(): boolean {
+    if (this.#halt !== null) return false;
     const why = this.halted();
-    if (why !== undefined) throw new MkpHalt(why);
+    return why === undefined ? true : this.stop(new MkpHalt(why));
+  }
+
+  /** Halts the meter for `halt` (a memory cap, say), unless it halted before; false. */
+  stop(halt: MkpHalt): false {
+    if (this.#halt === null) this.#halt = halt;
+    return false;
   }
 }

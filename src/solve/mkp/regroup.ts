@@ -61,7 +61,7 @@ function* groups(m: number, size: number): Generator<number[]> {
  * Improves `plan` in place by regrouping until no group improves or the plan reaches `goal`. `order`
  * lists the items with a positive value (the search's efficiency order); the others are never moved.
  * Spends one unit of work per item per group looked at on `meter` (the sub-problems spend their own
- * through `reoptimise`); a halt thrown by either leaves `plan` whole (each change is made at once).
+ * through `reoptimise`); when the meter halts it returns at once, `plan` whole (each change is made at once).
  */
 export function regroup(
   inst: MkpInstance,
@@ -81,7 +81,7 @@ export function regroup(
   node.forEach((b, j) => {
     if (b >= 0 && moves[j] === 0) room[b] = room[b]! - inst.qweight[j]!;
   });
-  meter.spend(node.length);
+  if (!meter.spend(node.length)) return;
   const at = new Int32Array(m).fill(-1);
   const pool: number[] = [];
   // The sub-problems' arrays, for up to every item and the largest group (each sub-problem views its first entries).
@@ -96,7 +96,7 @@ export function regroup(
     let improved = false;
     for (const g of groups(m, size)) {
       if (plan.value >= goal) break;
-      meter.spend(order.length);
+      if (!meter.spend(order.length)) return;
       for (let y = 0; y < size; y++) at[g[y]!] = y;
       pool.length = 0;
       let held = 0;
@@ -130,6 +130,7 @@ export function regroup(
           candidate: subCandidate.subarray(0, k * size),
         };
         const better = reoptimise(sub, subValue.subarray(0, k), held);
+        if (meter.halt !== null) return;
         if (better !== null) {
           for (let x = 0; x < k; x++) node[pool[x]!] = better.node[x]! >= 0 ? g[better.node[x]!]! : -1;
           plan.value += better.value - held;

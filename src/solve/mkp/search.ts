@@ -4,7 +4,7 @@
  * every candidate knapsack. At each node of a depth-first search that assigns items to knapsacks:
  *
  * 1. Surrogate bound: one knapsack over the free items with capacity the sum of the residuals (each at
- *    most the weight of the free items that may go there), solved exactly (src/solve/mkp/knapsack.ts).
+ *    most the weight of the free items that may go there), solved exactly (src/solve/dp/surrogate-core/mirror.ts).
  *    Every completion of the node is a set of free items whose weights fit the residuals knapsack by
  *    knapsack, hence fit their sum: the surrogate optimum plus the fixed value bounds every completion.
  *    A node whose bound does not beat the incumbent is closed.
@@ -17,7 +17,7 @@
  *    With one knapsack the surrogate is that knapsack and the split places its items whole: the search
  *    is its root alone, run without the search's set-up (singleKnapsack).
  * 3. Capacity tightening, when the split fell short: each knapsack's residual becomes the largest subset
- *    sum of the free items that are candidates there and fit (src/solve/mkp/subset-sum.ts); no completion
+ *    sum of the free items that are candidates there and fit (src/solve/dp/subset-sum/setup.ts); no completion
  *    can use more of it, since whatever is placed there later is such a subset. A knapsack the split (or
  *    its greedy completion) filled exactly with free candidates is skipped: its residual is such a sum
  *    already. If any residual dropped, 1-2 run again.
@@ -29,15 +29,24 @@
  *
  *    Or, in the aimed searches (see searchMultipleKnapsack), knapsack by knapsack (branchInOrder).
  *
- * Every node decides at least one item, so the search ends; the work meter bounds it.
+ * Every node decides at least one item, so the search ends; the work meter bounds it: when it halts, every
+ * frame returns at once (see src/solve/mkp/meter.ts).
  */
-import { KnapsackScratch, knapsack, type CoreDpKernel, type KnapsackAnswer } from './knapsack.js';
+import type { CoreDpKernel } from '../dp/surrogate-core/engine.js';
+import { KnapsackScratch, knapsack, type KnapsackAnswer } from '../dp/surrogate-core/setup.js';
 import { sortIndices } from '../sort-indices.js';
-import { MkpHalt, WorkMeter } from './meter.js';
-import { SubsetSumScratch, maxSubsetSum, type SubsetSumKernel } from './subset-sum.js';
+import { type MkpHalt, WorkMeter } from './meter.js';
+import type { SubsetSumKernel } from '../dp/subset-sum/engine.js';
+import { SubsetSumScratch, maxSubsetSum } from '../dp/subset-sum/setup.js';
 import { regroup, type Incumbent, type MkpInstance, type Reoptimise } from './regroup.js';
-import { denser } from '../knapsack.js';
+import { denser } from '../credit-knapsack.js';
 import type { MultipleKnapsackStats } from '../../types.js';
+
+/** The WebAssembly kernels the search runs its surrogate core DPs and subset sums in (none: their mirrors). */
+export interface MkpKernels {
+  readonly surrogateCore: CoreDpKernel;
+  readonly subsetSum: SubsetSumKernel;
+}
 
 /** Counters of one search (see MultipleKnapsackStats). */
 export type MkpCounters = Omit<MultipleKnapsackStats, 'outcome'>;
@@ -53,6 +62,8 @@ export interface MkpOutcome {
   readonly reason?: string;
   /** The work budget stopped it (not the deadline, the stop flag or the memory cap). */
   readonly atBudget?: boolean;
+  /** The resumed first search stopped at a plan worth the ceiling the aimed searches proved (stage 4). */
+  readonly reachedCeiling?: true;
   readonly counters: MkpCounters;
 }
 
@@ -215,8 +226,6 @@ function ascending(room: ArrayLike<number>, m: number, out: Int32Array): Int32Ar
   return out;
 }
 
-/** A plan worth the ceiling (a proven upper bound) was found: it is optimal. */
-class Reached {}
 const FREE = -2;
 const EXCLUDED = -1;
 
@@ -265,9 +274,11 @@ class Search {
   readonly from: Int32Array;
   /** Branch knapsack by knapsack (branchInOrder) instead of on the surrogate's left-out items (branch). */
   ordered = false;
-  /** This search's own work limit (it pauses past it), and a proven bound on every plan (Reached at it). */
+  /** This search's own work limit (it pauses past it), and a proven bound on every plan (`reached` at it). */
   stopAt = Number.POSITIVE_INFINITY;
   ceiling = Number.POSITIVE_INFINITY;
+  /** A plan worth the ceiling (a proven upper bound) was found: it is optimal, and the search stops. */
+  reached = false;
   /** Search nodes open on the current path, and the root's surrogate bound (its tightest, after tightening). */
   depth = 0;
   rootBound = Number.POSITIVE_INFINITY;
@@ -366,7 +377,12 @@ class Search {
       const b = this.assign[j]!;
       this.best[j] = b >= 0 ? b : extra[j]!;
     }
-    if (value >= this.ceiling) throw new Reached();
+    if (value >= this.ceiling) this.reached = true;
+  }
+
+  /** The search stops: it reached its ceiling, or its meter halted. Every frame returns at once. */
+  get stopped(): boolean {
+    return this.reached || this.meter.halt !== null;
   }
 
   /** The free items that are candidates on some node with room for them, in efficiency order, into `out`; how many. */
@@ -402,6 +418,7 @@ class Search {
       let c = 0;
       for (let x = 0; x < k; x++) if (this.allowed(items[x]!, b) && w[items[x]!]! <= r) mine[c++] = items[x]!;
       const s = maxSubsetSum(mine, c, w, r, this.meter, this.ss);
+      if (this.stopped) return false;
       if (s !== null && s.sum < r) {
         this.resid[b] = s.sum;
         this.counters.tightened++;
@@ -418,7 +435,7 @@ class Search {
    * and resumes where it stopped when the caller raises stopAt and asks for the next step.
    */
   *node(): Generator<void, void, void> {
-    this.meter.spend(1);
+    if (!this.meter.spend(1)) return;
     while (this.meter.work > this.stopAt) yield;
     this.counters.nodes++;
     this.depth++;
@@ -430,12 +447,17 @@ class Search {
       let tightened = false;
       for (;;) {
         if (!this.boundAndSplit(level)) break;
-        if (tightened || !this.tighten(level.free, level.k, this.exact)) {
-          if (this.ordered) yield* this.branchInOrder(level);
-          else yield* this.branch(level);
-          break;
+        if (!tightened) {
+          const dropped = this.tighten(level.free, level.k, this.exact);
+          if (this.stopped) break;
+          if (dropped) {
+            tightened = true;
+            continue;
+          }
         }
-        tightened = true;
+        if (this.ordered) yield* this.branchInOrder(level);
+        else yield* this.branch(level);
+        break;
       }
       for (let b = 0; b < m; b++) this.resid[b] = saved[b]!;
     } finally {
@@ -489,6 +511,7 @@ class Search {
         }
       }
       const s = maxSubsetSum(mine, c, w, room[b]!, this.meter, this.ss);
+      if (this.stopped) return left;
       if (s === null) {
         const heavy = this.heaviestFirst(c);
         for (let x = 0; x < c; x++) {
@@ -525,15 +548,42 @@ class Search {
    * `exact` the knapsacks a split or its completion filled exactly with them.
    */
   boundAndSplit(level: Level): boolean {
-    const { m } = this;
-    const w = this.packed.qweight;
-    const p = this.value;
     const free = level.free;
     const k = this.freeItems(free);
     level.k = k;
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
-    this.meter.spend(k * m);
-    // The surrogate capacity: each residual, but no more than its free candidates weigh.
+    if (!this.meter.spend(k * this.m)) return false;
+    const sur = this.surrogate(free, k, this.surrogateCapacity(free, k), this.bestValue - this.fixed);
+    if (sur === null) return false;
+    const bound = this.fixed + sur.value;
+    if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
+    const { left, placed, room } = this.splitSurrogate(sur);
+    if (this.stopped) return false;
+    if (left === 0) {
+      this.counters.splitHits++;
+      this.record(bound, placed);
+      return false;
+    }
+    const item = this.heaviestLeftOut(sur, placed);
+    const lower = this.completeGreedily(free, k, placed, room);
+    if (lower > this.bestValue) this.record(lower, placed);
+    if (this.reached) return false;
+    for (let b = 0; b < this.m; b++) if (room[b] === 0) this.exact[b] = 1;
+    if (!this.filled && this.bestValue < bound) {
+      this.filled = true;
+      this.fill(free, k);
+      if (this.stopped) return false;
+    }
+    if (this.bestValue >= bound) return false;
+    level.bound = bound;
+    level.item = item;
+    return true;
+  }
+
+  /** The surrogate capacity of the first `k` free items: each residual, but no more than its free candidates weigh. */
+  surrogateCapacity(free: Int32Array, k: number): number {
+    const { m } = this;
+    const w = this.packed.qweight;
     const reach = this.reach;
     reach.fill(0, 0, m);
     for (let x = 0; x < k; x++) {
@@ -542,28 +592,37 @@ class Search {
     }
     let cap = 0;
     for (let b = 0; b < m; b++) cap += Math.min(reach[b]!, this.resid[b]!);
-    const threshold = this.bestValue - this.fixed;
-    // At the root of an aimed search the call is the same as at the root of the aimed searches before it
-    // (no item decided or barred; the same residuals, hence the same free items, and threshold): its
-    // answer is taken from them (a copy: the knapsack's own answer is rewritten by its next call).
-    const memo = this.depth === 1 ? this.rootMemo : null;
-    const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, m).join(',')}`;
-    let sur: KnapsackAnswer | null;
-    if (memo?.has(key) === true) sur = memo.get(key)!;
-    else {
-      sur = knapsack(free, k, p, w, cap, threshold, this.meter, this.ks, this.counters);
-      memo?.set(
-        key,
-        sur === null
-          ? null
-          : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count },
-      );
-    }
-    if (sur === null) return false;
-    const bound = this.fixed + sur.value;
-    if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
+    return cap;
+  }
 
-    // Split the surrogate solution over the knapsacks, smallest residual first, then largest first.
+  /**
+   * The surrogate knapsack of the first `k` free items within `cap`, if it beats `threshold`. At the root of
+   * an aimed search the call is the same as at the root of the aimed searches before it (no item decided or
+   * barred; the same residuals, hence the same free items, and threshold): its answer is taken from them (a
+   * copy: the knapsack's own answer is rewritten by its next call).
+   */
+  surrogate(free: Int32Array, k: number, cap: number, threshold: number): KnapsackAnswer | null {
+    const memo = this.depth === 1 ? this.rootMemo : null;
+    const key = memo === null ? '' : `${threshold}:${this.resid.subarray(0, this.m).join(',')}`;
+    if (memo?.has(key) === true) return memo.get(key)!;
+    const sur = knapsack(free, k, this.value, this.packed.qweight, cap, threshold, this.meter, this.ks, this.counters);
+    if (this.meter.halt !== null) return null;
+    memo?.set(
+      key,
+      sur === null
+        ? null
+        : { value: sur.value, weight: sur.weight, chosen: sur.chosen.slice(0, sur.count), count: sur.count },
+    );
+    return sur;
+  }
+
+  /**
+   * Splits the surrogate solution over the knapsacks, smallest residual first, then largest first: the split
+   * that left fewer items out (the first on a tie), its placement and rooms left; `exact` marks the other
+   * split's exact fills.
+   */
+  splitSurrogate(sur: KnapsackAnswer): { left: number; placed: Int32Array; room: Float64Array } {
+    const { m } = this;
     this.counters.splits++;
     const order = ascending(this.resid, m, this.byRoom);
     const [placedFirst, placedSecond] = this.placedBy;
@@ -571,11 +630,11 @@ class Search {
     let left = this.split(sur.chosen, sur.count, order, false, placedFirst, roomFirst);
     let placed = placedFirst;
     let room = roomFirst;
+    if (this.stopped) return { left, placed, room };
     const exact = this.exact;
     exact.fill(0, 0, m);
     if (left > 0 && m > 1) {
       const second = this.split(sur.chosen, sur.count, order, true, placedSecond, roomSecond);
-      // The split that left fewer items out (the first on a tie) goes on; the other's exact fills are kept.
       const other = second < left ? roomFirst : roomSecond;
       if (second < left) {
         left = second;
@@ -584,17 +643,25 @@ class Search {
       }
       for (let b = 0; b < m; b++) if (other[b] === 0) exact[b] = 1;
     }
-    if (left === 0) {
-      this.counters.splitHits++;
-      this.record(bound, placed);
-      return false;
-    }
+    return { left, placed, room };
+  }
+
+  /** The item to branch on: the heaviest of the surrogate's items the split left out (the lowest id on a tie). */
+  heaviestLeftOut(sur: KnapsackAnswer, placed: Int32Array): number {
+    const w = this.packed.qweight;
     let item = -1;
     for (let x = 0; x < sur.count; x++) {
       const j = sur.chosen[x]!;
       if (placed[j]! < 0 && (item < 0 || w[j]! > w[item]! || (w[j] === w[item] && j < item))) item = j;
     }
-    // The placed part completed greedily with the other free items (efficiency order, best fit).
+    return item;
+  }
+
+  /** The placed part completed greedily with the other free items (efficiency order, best fit): its value. */
+  completeGreedily(free: Int32Array, k: number, placed: Int32Array, room: Float64Array): number {
+    const { m } = this;
+    const w = this.packed.qweight;
+    const p = this.value;
     let lower = this.fixed;
     for (let x = 0; x < k; x++) if (placed[free[x]!]! >= 0) lower += p[free[x]!]!;
     for (let x = 0; x < k; x++) {
@@ -609,16 +676,7 @@ class Search {
       placed[j] = pick;
       lower += p[j]!;
     }
-    if (lower > this.bestValue) this.record(lower, placed);
-    for (let b = 0; b < m; b++) if (room[b] === 0) exact[b] = 1;
-    if (!this.filled && this.bestValue < bound) {
-      this.filled = true;
-      this.fill(free, k);
-    }
-    if (this.bestValue >= bound) return false;
-    level.bound = bound;
-    level.item = item;
-    return true;
+    return lower;
   }
 
   /**
@@ -641,9 +699,10 @@ class Search {
       let c = 0;
       for (let x = 0; x < k; x++)
         if (placed[free[x]!]! < 0 && this.allowed(free[x]!, b) && w[free[x]!]! <= room) mine[c++] = free[x]!;
-      this.meter.spend(k);
+      if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
+      if (this.stopped) return;
       if (best === null) continue;
       for (let x = 0; x < best.count; x++) placed[best.chosen[x]!] = b;
       value += best.value;
@@ -670,9 +729,10 @@ class Search {
         const j = free[x]!;
         if (this.assign[j] === FREE && this.allowed(j, b) && w[j]! <= room) mine[c++] = j;
       }
-      this.meter.spend(k);
+      if (!this.meter.spend(k)) return;
       if (c === 0) continue;
       const best = knapsack(mine, c, p, w, room, 0, this.meter, this.ks, this.counters);
+      if (this.stopped) return;
       if (best === null || best.count === 0) continue;
       // The first of the offered items in the optimal set.
       for (let x = 0; x < best.count; x++) this.mark[best.chosen[x]!] = 1;
@@ -687,6 +747,7 @@ class Search {
       this.resid[b] = room - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
+      if (this.stopped) return;
       this.fixed -= p[j]!;
       this.resid[b] = room;
       this.assign[j] = FREE;
@@ -710,15 +771,16 @@ class Search {
     for (let r = 0; r < m; r++) {
       const b = order[r]!;
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
-      let twin = false;
-      for (let t = 0; t < nTried && !twin; t++)
-        twin = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
-      if (twin) continue;
+      let interchangeable = false;
+      for (let t = 0; t < nTried && !interchangeable; t++)
+        interchangeable = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
+      if (interchangeable) continue;
       tried[nTried++] = b;
       this.assign[j] = b;
       this.resid[b] = this.resid[b]! - w[j]!;
       this.fixed += p[j]!;
       yield* this.node();
+      if (this.stopped) return;
       this.fixed -= p[j]!;
       this.resid[b] = this.resid[b]! + w[j]!;
       this.assign[j] = FREE;
@@ -742,7 +804,7 @@ class Search {
 /**
  * The search's root with one knapsack, without its set-up: the surrogate knapsack is that knapsack (its
  * capacity, the weight of the items that fit, is at most the residual), so its optimal set is the optimal
- * plan, which the split would place whole. The same work and counters as the search's root.
+ * plan, which the split would place whole. The same work and counters as the search's root; null when the meter halted.
  */
 function singleKnapsack(
   packed: MkpInstance,
@@ -750,11 +812,11 @@ function singleKnapsack(
   meter: WorkMeter,
   scratch: MkpScratch,
   counters: MkpCounters,
-): MkpOutcome {
+): MkpOutcome | null {
   const n = packed.qweight.length;
   const w = packed.qweight;
   const room = packed.capacity[0]!;
-  meter.spend(1);
+  if (!meter.spend(1)) return null;
   counters.nodes++;
   scratch.first.reserve(n, 1);
   const order = scratch.first.order;
@@ -766,9 +828,10 @@ function singleKnapsack(
       reach += w[j]!;
     }
   }
-  meter.spend(k);
+  if (!meter.spend(k)) return null;
   efficiencyOrder(order, k, value, w);
-  const answer = knapsack(order, k, value, w, Math.min(reach, room), -1, meter, scratch.ks, counters)!;
+  const answer = knapsack(order, k, value, w, Math.min(reach, room), -1, meter, scratch.ks, counters);
+  if (answer === null) return null;
   counters.splits++;
   counters.splitHits++;
   const node = new Int32Array(n).fill(-1);
@@ -802,22 +865,16 @@ const COUNTER_NAMES = Object.keys(noCounters()) as readonly (keyof MkpCounters)[
 
 /** Runs a search (its root's generator) on: true when it ended (or reached its ceiling), false when it paused at its work limit. */
 function runs(walk: Generator<void, void, void>): boolean {
-  try {
-    return walk.next().done === true;
-  } catch (e) {
-    if (e instanceof Reached) return true;
-    throw e;
-  }
+  return walk.next().done === true;
 }
 
 /**
  * A meter of its own for one part of a solve, bounded by `budget`, whose checks pass its work on to
- * `parent` (so the parent's budget, deadline and stop flag still hold). A halt the parent threw is kept
- * in `halt`: a halt with `halt` still null is this share's own.
+ * `parent` (so the parent's budget, deadline and stop flag still hold): when the parent halts, this meter
+ * halts too, and a halt of this meter with the parent running is this share's own.
  */
 class ShareMeter {
   readonly meter: WorkMeter;
-  halt: MkpHalt | null = null;
   #moved = 0;
 
   constructor(
@@ -827,34 +884,26 @@ class ShareMeter {
   ) {
     this.meter = new WorkMeter(
       Math.min(budget, parent.budget - parent.work),
-      () => {
-        this.settle();
-        return undefined;
-      },
+      () => (this.settle() ? undefined : parent.halt!.reason),
       () => reason,
     );
   }
 
-  /** Passes the work counted since the last pass on to the parent. */
-  settle(): void {
-    try {
-      this.parent.spend(this.meter.work - this.#moved);
-    } catch (e) {
-      if (e instanceof MkpHalt) this.halt = e;
-      throw e;
-    }
+  /** Passes the work counted since the last pass on to the parent; false when the parent halted. */
+  settle(): boolean {
+    if (!this.parent.spend(this.meter.work - this.#moved)) return false;
     this.#moved = this.meter.work;
+    return true;
   }
 
-  /** Runs `part` on this meter: whether it ran to its end (false: it passed this share); a halt of the parent is thrown. */
+  /**
+   * Runs `part` on this meter: whether it ran to its end (false: it passed this share, or the parent
+   * halted; the caller asks `parent.halt`).
+   */
   run(part: () => void): boolean {
-    let ended = false;
-    try {
-      part();
-      ended = true;
-    } catch (e) {
-      if (!(e instanceof MkpHalt) || this.halt !== null) throw e;
-    }
+    part();
+    if (this.parent.halt !== null) return false;
+    const ended = this.meter.halt === null;
     this.settle();
     return ended;
   }
@@ -877,12 +926,13 @@ function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounte
     if (ids.length < k) ids = Int32Array.from({ length: k }, (_, x) => x);
     let cap = 0;
     for (const c of sub.capacity) cap += c;
-    parent.spend(k);
+    if (!parent.spend(k)) return null;
     if (knapsack(ids, k, value, sub.qweight, cap, beat, parent, scratch.ks, counters) === null) return null;
     const share = new ShareMeter(parent, parent.budget * REGROUP_GROUP_SHARE, 'regroup share');
     const s = new Search(sub, value, share.meter, scratch, scratch.side);
     s.bestValue = beat;
     share.run(() => runs(s.node()));
+    if (parent.halt !== null) return null;
     counters.regroups++;
     for (const k of COUNTER_NAMES) if (k !== 'regroups' && k !== 'regroupGains') counters[k] += s.counters[k];
     if (s.bestValue <= beat) return null;
@@ -894,7 +944,7 @@ function reoptimiser(scratch: MkpScratch, parent: WorkMeter, counters: MkpCounte
 /**
  * Regroups `plan` (a feasible plan of `packed` and its value; see src/solve/mkp/regroup.ts) in place
  * until it reaches `goal` or no group of two or three knapsacks improves, the sub-problems solved by the
- * search, all within `meter`; a halt is thrown with `plan` whole. Counts into `counters`.
+ * search, all within `meter`; on a halt (`meter.halt`) it returns with `plan` whole. Counts into `counters`.
  */
 export function regroupPlan(
   packed: MkpInstance,
@@ -934,7 +984,7 @@ export function regroupPlan(
  * 4. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
- * On a halt, the best plan found so far (possibly empty). With `kernel`, the surrogate knapsacks' core DP
+ * On a halt, the best plan found so far (possibly empty). With `kernels`, the surrogate knapsacks' core DP
  * and the subset sums run in WebAssembly (the same answers). With `store`, the buffers come from it and go
  * back to it while they are small.
  */
@@ -942,109 +992,161 @@ export function searchMultipleKnapsack(
   packed: MkpInstance,
   value: Float64Array,
   meter: WorkMeter,
-  kernel?: CoreDpKernel & SubsetSumKernel,
+  kernels?: MkpKernels,
   store: MkpScratchStore = { mkp: null },
 ): MkpOutcome {
   const scratch = store.mkp ?? new MkpScratch();
   store.mkp = null;
-  scratch.ks.kernel = kernel ?? null;
-  scratch.ss.kernel = kernel ?? null;
-  if (packed.capacity.length === 1) {
-    const counters = noCounters();
-    try {
-      return singleKnapsack(packed, value, meter, scratch, counters);
-    } catch (e) {
-      if (!(e instanceof MkpHalt)) throw e;
-      return {
-        node: new Int32Array(packed.qweight.length).fill(-1),
-        value: 0,
-        optimal: false,
-        reason: e.reason,
-        atBudget: e.atBudget,
-        counters,
-      };
-    } finally {
-      if (scratch.small) store.mkp = scratch;
-    }
+  scratch.ks.kernel = kernels?.surrogateCore ?? null;
+  scratch.ss.kernel = kernels?.subsetSum ?? null;
+  try {
+    if (packed.capacity.length === 1) return singleKnapsackOutcome(packed, value, meter, scratch);
+    return stagedSearch(new StagedSearch(packed, value, meter, scratch));
+  } finally {
+    if (scratch.small) store.mkp = scratch;
   }
-  const tallies: MkpCounters[] = [];
-  const start = (buffers: SearchBuffers, on: WorkMeter = meter): Search => {
-    const s = new Search(packed, value, on, scratch, buffers);
-    tallies.push(s.counters);
+}
+
+/** One knapsack: its exact answer, or on a halt the empty plan. */
+function singleKnapsackOutcome(
+  packed: MkpInstance,
+  value: Float64Array,
+  meter: WorkMeter,
+  scratch: MkpScratch,
+): MkpOutcome {
+  const counters = noCounters();
+  const solved = singleKnapsack(packed, value, meter, scratch, counters);
+  if (solved !== null) return solved;
+  const { reason, atBudget } = meter.halt!;
+  return { node: new Int32Array(packed.qweight.length).fill(-1), value: 0, optimal: false, reason, atBudget, counters };
+}
+
+/**
+ * The stages of searchMultipleKnapsack in order (see there): each returns early once its plan is proven
+ * optimal, or once the meter halted (with the first search's plan).
+ */
+function stagedSearch(st: StagedSearch): MkpOutcome {
+  const { meter } = st;
+  const first = st.start(st.scratch.first);
+  first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
+  const walk = first.node();
+  const ended = runs(walk);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (ended) return st.outcome(first);
+  const aimed = st.aim(first);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (aimed.reached !== null) return st.outcome(aimed.reached);
+  const { ceiling } = aimed;
+  if (first.bestValue >= ceiling) return st.outcome(first);
+  const regrouped = st.regroup(first, ceiling);
+  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (regrouped) return st.outcome(first);
+  first.stopAt = Number.POSITIVE_INFINITY;
+  first.ceiling = ceiling;
+  runs(walk);
+  return st.outcome(first, meter.halt ?? undefined);
+}
+
+/** What the searches of one solve share: the problem, the meter, the scratch, and every search's counters. */
+class StagedSearch {
+  readonly #tallies: MkpCounters[] = [];
+
+  constructor(
+    readonly packed: MkpInstance,
+    readonly value: Float64Array,
+    readonly meter: WorkMeter,
+    readonly scratch: MkpScratch,
+  ) {}
+
+  /** A new search in `buffers` on `on` (by default the solve's meter), its counters tallied. */
+  start(buffers: SearchBuffers, on: WorkMeter = this.meter): Search {
+    const s = new Search(this.packed, this.value, on, this.scratch, buffers);
+    this.#tallies.push(s.counters);
     return s;
-  };
-  const outcome = (s: Search, halt?: MkpHalt): MkpOutcome => {
+  }
+
+  /** The outcome with `s`'s plan and every search's counters: optimal, or stopped by `halt`. */
+  outcome(s: Search, halt?: MkpHalt): MkpOutcome {
     const counters = noCounters();
-    for (const t of tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
-    const base = { node: s.plan(), value: Math.max(0, s.bestValue), counters };
+    for (const t of this.#tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
+    const base = {
+      node: s.plan(),
+      value: Math.max(0, s.bestValue),
+      counters,
+      ...(s.reached && { reachedCeiling: true as const }),
+    };
     return halt === undefined
       ? { ...base, optimal: true }
       : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
-  };
-  const first = start(scratch.first);
-  try {
-    first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
-    const walk = first.node();
-    if (runs(walk)) return outcome(first);
+  }
+
+  /**
+   * Stage 2, the aimed searches below the first search's root bound: the one that reached its target (its
+   * plan is optimal), or none and the least value not ruled out (`ceiling`, Infinity when none was).
+   */
+  aim(first: Search): { readonly reached: Search | null; readonly ceiling: number } {
     let ceiling = Number.POSITIVE_INFINITY;
-    // Stage 3: regrouping of the first search's incumbent; whether it reached the bound (then it is optimal).
-    const improve = (): boolean => {
-      const goal = Math.min(first.rootBound, ceiling);
-      if (first.bestValue < 0 || first.bestValue >= goal) return first.bestValue >= goal;
-      const counters = noCounters();
-      tallies.push(counters);
-      const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
-      const plan = { node: first.plan(), value: first.bestValue };
-      share.run(() =>
-        regroupPlan(packed, value, plan, goal, share.meter, counters, scratch, first.order.subarray(0, first.items)),
-      );
-      if (plan.value > first.bestValue) {
-        first.bestValue = plan.value;
-        first.best.set(plan.node);
-      }
-      return first.bestValue >= goal;
-    };
     let target = first.rootBound;
-    if (Number.isFinite(target)) {
-      const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
-      const share = (meter.budget * AIM_SHARE) / orders;
-      let attempt = 0;
-      const rootMemo = new Map<string, KnapsackAnswer | null>();
-      while (target > first.bestValue && attempt < orders) {
-        // Each aimed search counts its work on a meter of its own, bounded by its share.
-        const own = new ShareMeter(meter, share, 'aimed search share');
-        const aim = start(scratch.side, own.meter);
-        aim.counters.aims = 1;
-        aim.ordered = true;
-        aim.reorder(attempt);
-        aim.bestValue = target - 1;
-        // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
-        aim.filled = true;
-        aim.rootMemo = rootMemo;
-        let ended = false;
-        own.run(() => (ended = runs(aim.node())));
-        if (!ended) {
-          // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
-          // was not even bounded): the others would be too, and the first search gets the budget back.
-          if (aim.counters.nodes < AIM_MIN_NODES) break;
-          attempt++;
-          continue;
-        }
-        if (aim.bestValue >= target) return outcome(aim);
-        ceiling = target - 1;
-        target--;
+    if (!Number.isFinite(target)) return { reached: null, ceiling };
+    const { meter, scratch } = this;
+    const orders = Math.min(AIM_RESTARTS, distinctOrders(first.m));
+    const share = (meter.budget * AIM_SHARE) / orders;
+    let attempt = 0;
+    const rootMemo = new Map<string, KnapsackAnswer | null>();
+    while (target > first.bestValue && attempt < orders) {
+      // Each aimed search counts its work on a meter of its own, bounded by its share.
+      const own = new ShareMeter(meter, share, 'aimed search share');
+      const aim = this.start(scratch.side, own.meter);
+      aim.counters.aims = 1;
+      aim.ordered = true;
+      aim.reorder(attempt);
+      aim.bestValue = target - 1;
+      // The root's fill is the first search's (the same knapsacks, items and orders): it found no plan worth U.
+      aim.filled = true;
+      aim.rootMemo = rootMemo;
+      let ended = false;
+      own.run(() => (ended = runs(aim.node()) && own.meter.halt === null));
+      if (meter.halt !== null) return { reached: null, ceiling };
+      if (!ended) {
+        // Stopped within AIM_MIN_NODES nodes (its surrogate DPs cost about its share each, or its root
+        // was not even bounded): the others would be too, and the first search gets the budget back.
+        if (aim.counters.nodes < AIM_MIN_NODES) break;
+        attempt++;
+        continue;
       }
+      if (aim.bestValue >= target) return { reached: aim, ceiling };
+      ceiling = target - 1;
+      target--;
     }
-    if (first.bestValue >= ceiling) return outcome(first);
-    if (improve()) return outcome(first);
-    first.stopAt = Number.POSITIVE_INFINITY;
-    first.ceiling = ceiling;
-    runs(walk);
-    return outcome(first);
-  } catch (e) {
-    if (!(e instanceof MkpHalt)) throw e;
-    return outcome(first, e);
-  } finally {
-    if (scratch.small) store.mkp = scratch;
+    return { reached: null, ceiling };
+  }
+
+  /** Stage 3, regrouping of the first search's incumbent: whether it reached the bound (then it is optimal). */
+  regroup(first: Search, ceiling: number): boolean {
+    const goal = Math.min(first.rootBound, ceiling);
+    if (first.bestValue < 0 || first.bestValue >= goal) return first.bestValue >= goal;
+    const { meter, scratch } = this;
+    const counters = noCounters();
+    this.#tallies.push(counters);
+    const share = new ShareMeter(meter, meter.budget * REGROUP_SHARE, 'regroup share');
+    const plan = { node: first.plan(), value: first.bestValue };
+    share.run(() =>
+      regroupPlan(
+        this.packed,
+        this.value,
+        plan,
+        goal,
+        share.meter,
+        counters,
+        scratch,
+        first.order.subarray(0, first.items),
+      ),
+    );
+    if (meter.halt !== null) return false;
+    if (plan.value > first.bestValue) {
+      first.bestValue = plan.value;
+      first.best.set(plan.node);
+    }
+    return first.bestValue >= goal;
   }
 }

@@ -6,6 +6,20 @@
  */
 import type { ResolvedSolveOptions } from '../options.js';
 
+/**
+ * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes costs about as much as a
+ * dense cell up to SEARCH_WEIGHT_NODES nodes and more beyond (its bounds, splits and regrouping run over
+ * every node, on more sessions): it is charged ceil(m / SEARCH_WEIGHT_NODES)^2 budget units, so the
+ * default budget bounds the search's time at 64 nodes too (docs/threat-model.md, "Time").
+ */
+export const SEARCH_WEIGHT_NODES = 16;
+
+/** Budget units one multiple-knapsack search unit over `nodes` kept nodes is charged. */
+export function searchUnitWeight(nodes: number): number {
+  const r = Math.ceil(nodes / SEARCH_WEIGHT_NODES);
+  return Math.max(1, r * r);
+}
+
 export class SolveBudget {
   #spent = 0;
 

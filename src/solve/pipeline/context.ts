@@ -1,6 +1,6 @@
 /**
  * One solve's context: what every stage of the pipeline reads (the packed problem, the resolved options,
- * the budget, the solver's scratch, the kernel) and what a stage leaves for the later ones (the heuristic plan, the credit
+ * the budget, the solver's scratch, the WebAssembly kernels) and what a stage leaves for the later ones (the heuristic plan, the credit
  * level, an abandoned run's counters), with the two ways a stage ends a solve: `solved` and `fallbackOf`.
  */
 import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../types.js';
@@ -13,12 +13,12 @@ import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from '../p
 import { pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
-import type { TaoKernel } from '../wasm.js';
+import type { WasmKernels } from '../dp/kernels.js';
 import type { SolveScratch } from '../scratch.js';
 import type { SolveBudget } from './budget.js';
 
 export interface SolveContext {
-  readonly kernel: TaoKernel;
+  readonly kernels: WasmKernels;
   readonly packed: PackedProblem;
   readonly options: ResolvedSolveOptions;
   readonly budget: SolveBudget;

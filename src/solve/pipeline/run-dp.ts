@@ -5,13 +5,15 @@
 import { SolverTrapError } from '../../errors.js';
 import { MEMORY_CAP_BYTES } from '../../limits.js';
 import type { FrontierStats } from '../../types.js';
-import { DpStatus, type DpCounters, type DpEngine, type FrontierCounters } from '../engine.js';
-import type { FrontierSetup } from '../frontier.js';
+import { denseMirror } from '../dp/dense/mirror.js';
+import { denseWasm } from '../dp/dense/wasm.js';
+import type { FrontierCounters } from '../dp/frontier/engine.js';
+import { FrontierMirror } from '../dp/frontier/mirror.js';
+import type { FrontierSetup } from '../dp/frontier/setup.js';
+import { frontierWasm } from '../dp/frontier/wasm.js';
+import { type DpCounters, type DpEngine, DpStatus } from '../dp/protocol.js';
 import { nodesKept, sessionsKept } from '../pack.js';
 import type { RawSolution } from '../prepared.js';
-import { denseTwin } from '../ts/dense.js';
-import { FrontierTwin } from '../ts/frontier.js';
-import { denseWasm, frontierWasm } from '../wasm-engines.js';
 import { fallbackOf, formatCount, haltedAt, solved, type SolveContext } from './context.js';
 
 /** DP cells per chunk between deadline checks (~0.1-1 ms of work). Only used when a deadline is set. */
@@ -96,7 +98,7 @@ export function runDense(ctx: SolveContext): RawSolution {
       `stateBudget ${budget.limit}`;
     return fallbackOf(ctx, reason, 0);
   }
-  const engine = packed.keyFits ? denseWasm(ctx.kernel, packed) : denseTwin(packed);
+  const engine = packed.keyFits ? denseWasm(ctx.kernels.dense, packed) : denseMirror(packed);
   if (engine.bytes > MEMORY_CAP_BYTES) {
     return fallbackOf(
       ctx,
@@ -136,7 +138,7 @@ function weighted<C extends DpCounters>(engine: DpEngine<C>, weight: number): Dp
 }
 
 /**
- * Runs a frontier (WASM when the packed key fits, else the TypeScript twin with BigInt keys) with at
+ * Runs a frontier (WASM when the packed key fits, else the TypeScript mirror with BigInt keys) with at
  * most `cap` work units, from the context's incumbent.
  */
 export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number): RawSolution | Abandoned {
@@ -144,8 +146,8 @@ export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const raw = packed.keyFits
-    ? frontierWasm(ctx.kernel, packed, setup, ctx.incumbent!.node)
-    : new FrontierTwin(packed, setup);
+    ? frontierWasm(ctx.kernels.frontier, packed, setup, ctx.incumbent!.node)
+    : new FrontierMirror(packed, setup);
   const engine = weighted(raw, frontierUnitWeight(m));
   return drive(ctx, engine, {
     cap,

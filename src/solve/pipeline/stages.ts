@@ -11,16 +11,24 @@
  * the deadline the plan is the labelled heuristic fallback (never worse than BFD).
  */
 import { SolverTrapError } from '../../errors.js';
-import type { FrontierStats, SolvePath } from '../../types.js';
+import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
-import { CREDIT_STATE_WORK, creditReduction, solverIncumbent, type CreditLevel } from '../credit-level.js';
-import { frontierApplies, frontierSetup } from '../frontier.js';
+import {
+  CREDIT_STATE_WORK,
+  creditReduction,
+  solverIncumbent,
+  type CreditLevel,
+  type CreditReduction,
+} from '../credit-level.js';
+import { packedBound } from '../bound.js';
+import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
 import { nodeIndependentValues } from '../mkp/values.js';
 import type { SolvePathOption } from '../options.js';
-import { bestCredits, sessionsKept, unpackNodes } from '../pack.js';
+import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { assignmentPlan } from '../assignment/assignment.js';
 import { pathStats } from '../plan.js';
 import { trivialSolution, type RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
@@ -35,6 +43,7 @@ import {
   solved,
   type SolveContext,
 } from './context.js';
+import { searchUnitWeight } from './budget.js';
 import { runDense, runFrontier, type Abandoned } from './run-dp.js';
 
 /** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
@@ -115,6 +124,7 @@ const creditSplit: Stage = {
       level,
       ctx.budget.stepsOf(CREDIT_STATE_WORK),
       () => haltedAt(ctx) !== undefined,
+      ctx.scratch.level.knapsack,
     );
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
@@ -132,6 +142,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     | undefined;
   let work = 0;
   let reason: string | undefined;
+  let single: CreditReduction | undefined;
   for (const leaf of decision.leaves) {
     const why = haltedAt(ctx);
     if (why !== undefined) {
@@ -143,8 +154,9 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       break;
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
+    if (decision.leaves.length === 1) single = r;
     const sub = decide({
-      kernel: ctx.kernel,
+      kernels: ctx.kernels,
       packed: r.remainder,
       options,
       budget: budget.share(budget.limit - work),
@@ -189,8 +201,54 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     ...(reason !== undefined ? { reason } : {}),
     node: unpackNodes(packed, spreadTies(packed, node!)),
     stats,
+    ...(reason !== undefined && single !== undefined ? { bound: leafBound(packed, decision.credit, single) } : {}),
   };
 }
+
+/**
+ * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
+ * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
+ * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
+ * bounds (`packedBound`).
+ */
+function leafBound(packed: PackedProblem, credit: number, r: CreditReduction): PlanValue {
+  let ready = 0;
+  let tokens = 0;
+  for (let j = 0; j < r.fixed.length; j++) {
+    if (r.fixed[j]! < 0) continue;
+    ready += packed.ready[j]!;
+    tokens += packed.tokens[j]!;
+  }
+  const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
+  return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
+}
+
+/** The share of the budget left that the assignment path may spend before it gives way to the later stages. */
+export const ASSIGNMENT_SHARE = 1 / 8;
+
+/**
+ * Nodes that hold at most one session each, but for a few (src/solve/assignment/assignment.ts): the
+ * optimum as a maximum-value matching, within ASSIGNMENT_SHARE of the budget left (else abandoned for the
+ * later stages, which keep the rest).
+ */
+const assignment: Stage = {
+  name: 'assignment',
+  paths: ['assignment'],
+  applies: () => true,
+  run(ctx) {
+    const out = assignmentPlan(
+      ctx.packed,
+      (ctx.budget.limit - ctx.budget.spent) * ASSIGNMENT_SHARE,
+      ctx.scratch.matching,
+    );
+    if (out === 'not-applicable') return 'pass';
+    if ('abandoned' in out) {
+      ctx.budget.charge(out.work);
+      return 'abandoned';
+    }
+    return solved(ctx, out.node, 'assignment', out.work);
+  },
+};
 
 /**
  * The multiple-knapsack search (src/solve/mkp/search.ts) when every kept session's value is the same on
@@ -208,26 +266,30 @@ const multipleKnapsack: Stage = {
     if (values === null) return 'pass';
     const { budget, packed } = ctx;
     const denseFits = packed.cells <= budget.limit;
-    const cap = denseFits ? denseShare(ctx) : budget.limit;
+    // What an abandoned assignment path charged is not the search's to spend.
+    const cap = Math.min(denseFits ? denseShare(ctx) : budget.limit, budget.limit - budget.spent);
+    // The search counts in its own units; each costs `weight` budget units (src/solve/pipeline/budget.ts).
+    const weight = searchUnitWeight(nodesKept(packed));
     const meter = new WorkMeter(
-      cap,
+      Math.floor(cap / weight),
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
     );
-    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernel, ctx.scratch);
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
+    const spent = meter.work * weight;
     if (!out.optimal && out.atBudget === true && denseFits) {
-      budget.charge(meter.work);
+      budget.charge(spent);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
       return 'abandoned';
     }
     let r: RawSolution;
-    if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', meter.work);
+    if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', spent);
     else {
       const h = solverIncumbent(packed);
       ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node))
         ? { node: out.node, heuristic: 'surrogate-split' }
         : h;
-      r = fallbackOf(ctx, out.reason!, meter.work);
+      r = fallbackOf(ctx, out.reason!, spent);
     }
     r.stats.multipleKnapsack = { outcome: out.optimal ? 'solved' : 'stopped', ...out.counters };
     return r;
@@ -240,7 +302,13 @@ const incumbent: Stage = {
   paths: [],
   applies: () => true,
   run(ctx) {
-    ctx.incumbent = solverIncumbent(ctx.packed, bestOf(ctx), levelOf(ctx), () => haltedAt(ctx) !== undefined);
+    ctx.incumbent = solverIncumbent(
+      ctx.packed,
+      bestOf(ctx),
+      levelOf(ctx),
+      () => haltedAt(ctx) !== undefined,
+      ctx.scratch.level.knapsack,
+    );
     return 'pass';
   },
 };
@@ -300,7 +368,7 @@ const frontierUnrepresentable: Stage = {
 
 /** The stages each value of the option `path` runs, in order. */
 export const STAGES: Readonly<Record<SolvePathOption, readonly Stage[]>> = {
-  auto: [trivial, bestNodes, denseFirst, creditSplit, multipleKnapsack, incumbent, frontier(true), dense],
+  auto: [trivial, bestNodes, denseFirst, creditSplit, assignment, multipleKnapsack, incumbent, frontier(true), dense],
   dense: [trivial, dense],
   frontier: [trivial, creditLevelOnly(), incumbent, frontier(false), frontierUnrepresentable],
 };

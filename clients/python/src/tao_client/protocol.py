@@ -15,6 +15,10 @@ MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 
 RequestId = Union[int, str]
 
+#: Compact, NaN and Infinity refused. Without the circular-reference check (a dictionary of every container,
+#: kept while encoding): a request that refers to itself ends in RecursionError instead, refused below.
+_ENCODER = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
 
 class Call(NamedTuple):
     """One request: its op, its fields, and how its result is read from the response."""
@@ -82,7 +86,12 @@ def encode(op: str, rid: Optional[RequestId], fields: Dict[str, Any]) -> bytes:
     """One request line; ``rid`` None makes a notification. NaN and Infinity are refused, not sent."""
     request: Dict[str, Any] = {"op": op, **fields} if rid is None else {"id": rid, "op": op, **fields}
     try:
-        text = json.dumps(request, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+        text = _ENCODER.encode(request)
+    except RecursionError:
+        raise InvalidValueError(
+            f"{op} request is not valid JSON: it refers to itself, or nests deeper than Python's recursion limit",
+            op=op,
+        ) from None
     except ValueError as err:
         raise InvalidValueError(
             f"{op} request is not valid JSON: {err} (JSON has no NaN or Infinity: leave an option out for its unbounded default)",
