@@ -2,60 +2,212 @@
 // Mutation testing (StrykerJS, stryker.config.json) over one scope: a file or a folder under src/.
 // Usage: npm run mutation -- <file-or-folder> [more stryker flags]
 //   npm run mutation -- src/planner/revalidate.ts
-// A folder is mutated as every .ts file in it. After the run, the scope's row in docs/results/mutation.md
-// (killed, survived, score) is written from Stryker's JSON report. Needs `npm run build` first (tests of
-// the pool and the CLI run the compiled package). Not part of .ci/run: a folder can take hours on 2 cores.
+//   npm run mutation -- src/evaluate
+// A folder is mutated as every .ts file in it and below. Each scope runs with its own generated config
+// (reports/mutation/<scope>.config.json): its own sandbox directory, JSON report and incremental file, so a
+// rerun tests only the mutants whose code or covering tests changed (`--force` reruns all). The test files
+// run are the scope's in-process tests (TEST_FILES below): CLI and sidecar tests that spawn the compiled
+// package never reach a mutant, and running them would only slow every run. A scope not listed runs the
+// tests vitest finds related to it. After the run, the scope's row in docs/results/mutation.md is written
+// from the JSON report, with the mutants listed in EQUIVALENT (scripts/mutation-equivalent.json) set apart.
+// Needs `npm run build` first. Not part of .ci/run: a folder can take hours on 2 cores.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
-const REPORT = 'reports/mutation/mutation.json';
 const TABLE = 'docs/results/mutation.md';
+const EQUIVALENT = 'scripts/mutation-equivalent.json';
 
-const [scope, ...rest] = process.argv.slice(2);
-if (scope === undefined || scope.startsWith('-')) {
-  process.stderr.write('usage: npm run mutation -- <file-or-folder under src/> [stryker flags]\n');
+/** Test files per scope: those that exercise the scope in-process. Globs as Stryker's `testFiles`. */
+const TEST_FILES = {
+  'src/evaluate': [
+    'test/evaluate-*.test.ts',
+    'test/bernstein-bound.test.ts',
+    'test/bounded-options.test.ts',
+    'test/bounded-wait.test.ts',
+    'test/credit-decay.test.ts',
+    'test/hold-rule.test.ts',
+    'test/hostile-input-api.test.ts',
+    'test/live-credit.test.ts',
+    'test/predict-report.test.ts',
+    'test/predictor-*.test.ts',
+    'test/readiness-*.test.ts',
+    'test/schemas.test.ts',
+    'test/serve-input-limits.test.ts',
+    'test/serve-tick.test.ts',
+    'test/signature.test.ts',
+    'test/sim-tao-bounded.test.ts',
+    'test/sleep-parse.test.ts',
+    'test/snapshot-validation.test.ts',
+  ],
+  'src/planner/revalidate.ts': [
+    'test/revalidate-*.test.ts',
+    'test/hostile-input-api.test.ts',
+    'test/planner-queue.test.ts',
+    'test/serve-tick.test.ts',
+  ],
+  // The solver's in-process tests, brute force as the exactness oracle; the slow oracle tier (HiGHS, the
+  // WASM-against-reference and twin runs at scale) is left out: a folder run would take days.
+  'src/solve': [
+    'test/solve-*.test.ts',
+    'test/bfd-*.test.ts',
+    'test/cardinality-ceiling.test.ts',
+    'test/closed-form-paths-and-spread.test.ts',
+    'test/fallback-labels.test.ts',
+    'test/known-answer-cases.test.ts',
+    'test/mkp-regroup.test.ts',
+    'test/pack-*.test.ts',
+    'test/plan-*.test.ts',
+    'test/slab-views.test.ts',
+    'test/sort-indices.test.ts',
+    'test/solver-boundary-cases.test.ts',
+    'test/solver-deadline-phases.test.ts',
+    'test/solver-invalid-input.test.ts',
+    'test/solver-matches-brute-force.test.ts',
+    'test/solver-never-worse-than-bfd.test.ts',
+    'test/solver-wide-path.test.ts',
+  ],
+};
+
+const argv = process.argv.slice(2);
+const firstFlag = argv.findIndex((a) => a.startsWith('-'));
+const scopes = (firstFlag < 0 ? argv : argv.slice(0, firstFlag)).map((s) => s.replace(/\/$/, ''));
+const rest = firstFlag < 0 ? [] : argv.slice(firstFlag);
+if (scopes.length === 0) {
+  process.stderr.write('usage: npm run mutation -- <file-or-folder under src/>... [stryker flags]\n');
   process.exit(2);
 }
-if (!existsSync(scope)) {
-  process.stderr.write(`mutation: ${scope} does not exist\n`);
-  process.exit(2);
+for (const s of scopes) {
+  if (!existsSync(s)) {
+    process.stderr.write(`mutation: ${s} does not exist\n`);
+    process.exit(2);
+  }
 }
-const mutate = statSync(scope).isDirectory() ? `${scope.replace(/\/$/, '')}/**/*.ts` : scope;
+const mutate = scopes.map((s) => (statSync(s).isDirectory() ? `${s}/**/*.ts` : s));
+const slug = scopes
+  .map((s) => s.replace(/^src\//, '').replace(/\.ts$/, ''))
+  .join('+')
+  .replace(/[^A-Za-z0-9.+-]+/g, '-');
+const report = `reports/mutation/${slug}.json`;
+const base = JSON.parse(readFileSync('stryker.config.json', 'utf8'));
+delete base.$schema;
+const testFiles = [
+  ...new Set(
+    scopes.flatMap(
+      (name) => Object.entries(TEST_FILES).find(([s]) => name === s || name.startsWith(`${s}/`))?.[1] ?? [],
+    ),
+  ),
+];
+const config = {
+  ...base,
+  mutate,
+  tempDirName: `.stryker-tmp/${slug}`,
+  jsonReporter: { fileName: report },
+  incrementalFile: `reports/mutation/${slug}.incremental.json`,
+  ...(testFiles.length === 0 ? {} : { testFiles }),
+};
+mkdirSync('reports/mutation', { recursive: true });
+mkdirSync('.stryker-tmp', { recursive: true });
+const configFile = `reports/mutation/${slug}.config.json`;
+writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+
+const survivorsFile = `reports/mutation/${slug}.survivors.txt`;
+if (!process.argv.includes('--report-only')) writeFileSync(survivorsFile, '');
 const started = Date.now();
-const r = spawnSync('npx', ['stryker', 'run', '--mutate', mutate, ...rest], { stdio: 'inherit' });
-if (r.status !== 0 || !existsSync(REPORT)) process.exit(r.status ?? 1);
+// `--report-only`: rewrite the scopes' rows from the last report (after editing the equivalents list).
+const reportOnly = rest.includes('--report-only');
+if (!reportOnly) {
+  const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATION_SURVIVORS: survivorsFile },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+if (!existsSync(report)) process.exit(1);
 
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
-const report = JSON.parse(readFileSync(REPORT, 'utf8'));
-const n = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, CompileError: 0, RuntimeError: 0 };
-for (const file of Object.values(report.files)) for (const m of file.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
-const detected = n.Killed + n.Timeout;
-const valid = detected + n.Survived + n.NoCoverage;
-const score = valid === 0 ? 'n/a' : `${((100 * detected) / valid).toFixed(1)}%`;
+// A survivor listed in EQUIVALENT (file, line, mutator, replacement, and why) counts as equivalent: taken out
+// of the valid mutants for the second score. A listed mutant that is now detected is reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const row = `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.Ignored} | ${n.CompileError} | **${score}** | ${minutes} min, load ${loadavg()[0].toFixed(1)} |`;
+const runCell = reportOnly
+  ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
+  : `${minutes} min, load ${loadavg()[0].toFixed(1)}`;
+const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
+const key = (file, line, mutator, replacement) => `${file}:${line}:${mutator}:${replacement}`;
+const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement)));
+const json = JSON.parse(readFileSync(report, 'utf8'));
+const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+const rows = new Map();
+// Notes written by hand below the table (from the NOTES marker on) are kept.
+const NOTES = '<!-- notes: kept by scripts/mutation.mjs -->';
+let notes = '';
+if (existsSync(TABLE)) {
+  const text = readFileSync(TABLE, 'utf8');
+  const end = text.includes(NOTES) ? text.indexOf(NOTES) : text.length;
+  notes = text.slice(end);
+  for (const l of text.slice(0, end).split('\n')) {
+    const m = /^\| `([^`]+)` /.exec(l);
+    if (m !== null) rows.set(m[1], l);
+  }
+}
+const found = new Set();
+for (const scope of scopes) {
+  const n = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, CompileError: 0, RuntimeError: 0, eq: 0 };
+  const survivors = [];
+  for (const [file, f] of Object.entries(json.files)) {
+    if (file !== scope && !file.startsWith(`${scope}/`)) continue;
+    for (const m of f.mutants) {
+      const k = key(file, m.location.start.line, m.mutatorName, m.replacement ?? '');
+      const isListed = listed.has(k);
+      if (isListed) found.add(k);
+      if ((m.status === 'Survived' || m.status === 'NoCoverage') && isListed) n.eq++;
+      else n[m.status] = (n[m.status] ?? 0) + 1;
+      if ((m.status === 'Survived' || m.status === 'NoCoverage') && !isListed) survivors.push(`${k} (${m.status})`);
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && isListed) {
+        process.stdout.write(`  listed as equivalent but ${m.status}: ${k}\n`);
+      }
+    }
+  }
+  const detected = n.Killed + n.Timeout;
+  const valid = detected + n.Survived + n.NoCoverage + n.eq;
+  const score = pct(detected, valid);
+  const scoreEq = pct(detected, valid - n.eq);
+  rows.set(
+    scope,
+    `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.eq} | ${n.Ignored} | ${n.CompileError} | ${score} | **${scoreEq}** | ${runCell} |`,
+  );
+  process.stdout.write(`${scope}: ${score}, ${scoreEq} with equivalents out (${detected} of ${valid} detected)\n`);
+  for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
+}
+for (const k of listed) {
+  if (!found.has(k) && scopes.some((s) => k.startsWith(`${s}:`) || k.startsWith(`${s}/`))) {
+    process.stdout.write(`  listed as equivalent, no such mutant: ${k}\n`);
+  }
+}
 
-const head = `<!-- generated by scripts/mutation.mjs (npm run mutation -- <scope>); one row per scope, the latest run -->
+const head = `<!-- generated by scripts/mutation.mjs (npm run mutation -- <scope>...); one row per scope, the latest run -->
 # Mutation score per scope
 
-StrykerJS 9.6.1 with its vitest runner (tests related to the mutated file, per-test coverage) and the
-TypeScript checker (mutants that do not compile are discarded, not counted). Score: mutants detected
-(killed or timed out) over valid mutants (detected, survived, not covered). Static mutants (module-level
-constants, which every test would rerun) are ignored. Survivors are listed, with why they are equivalent,
-in docs/history.md under "Mutation testing".
+StrykerJS 9.6.1 with its vitest runner (per-test coverage: each mutant runs only the tests that reach it)
+and the TypeScript checker (mutants that do not compile are discarded, not counted). Score: mutants detected
+(killed or timed out) over valid mutants (detected, survived, not covered, equivalent); the last score
+leaves out the mutants shown equivalent (each listed with its reason in scripts/mutation-equivalent.json).
+Static mutants (module-level constants, which every test would rerun) are ignored. A run uses
+\`nice -n 19\` and concurrency 2 on a shared 2-core machine; "run" is the wall time of the latest
+(possibly incremental) run that wrote the row and the load average at its end.
 
-| scope | valid | killed | timeout | survived | no coverage | ignored | compile errors | score | run |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---|
+| scope | valid | killed | timeout | survived | no coverage | equivalent | ignored | compile errors | score | score, equivalents out | run |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
 `;
-const rows = existsSync(TABLE)
-  ? readFileSync(TABLE, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('| `') && !l.startsWith(`| \`${scope}\` `))
-  : [];
-rows.push(row);
-rows.sort();
 mkdirSync('docs/results', { recursive: true });
-writeFileSync(TABLE, head + rows.join('\n') + '\n');
-process.stdout.write(`${scope}: ${score} (${detected} of ${valid} detected, ${n.Survived} survived)\n`);
+writeFileSync(
+  TABLE,
+  `${
+    head +
+    [...rows.keys()]
+      .sort()
+      .map((k) => rows.get(k))
+      .join('\n')
+  }\n${notes === '' ? '' : `\n${notes}`}`,
+);

@@ -1,6 +1,6 @@
 /**
  * `tao-solver/internals`: the plumbing the pool, the planner, the benchmark and the tests are built from
- * (the solve split into prepare / run / finish, packing, the TypeScript twins of the WASM engines, the
+ * (the solve split into prepare / run / finish, packing, the TypeScript mirrors of the WASM kernels, the
  * planner's routing estimate, the predictor's statistics). Not covered by semver: any release may change
  * or remove these names. Use `tao-solver` for the stable API.
  */

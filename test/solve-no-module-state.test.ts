@@ -36,13 +36,28 @@ function mutable(line: string): boolean {
   return MUTABLE_LET.test(line) || MUTABLE_CONST.some((r) => r.test(line));
 }
 
-/** The top-level declarations of a source that hold mutable state, as `file: line`. */
+/**
+ * The top-level statements of a source, each as its first line and its whole text on one line: a line
+ * that starts at column 0 starts a statement, unless it closes a bracket (a declaration's type or value
+ * spread over several lines goes on), and an indented line continues the statement above it.
+ */
+function statements(text: string): { first: string; text: string }[] {
+  const out: { first: string; lines: string[] }[] = [];
+  for (const line of text.split('\n')) {
+    const continues = /^[\s})\]]/.test(line) || line === '';
+    const last = out[out.length - 1];
+    if (continues && last !== undefined) last.lines.push(line.trim());
+    else out.push({ first: line.trim(), lines: [line.trim()] });
+  }
+  return out.map((st) => ({ first: st.first, text: st.lines.join(' ').replace(/\s+/g, ' ').trim() }));
+}
+
+/** The top-level declarations of a source that hold mutable state, as `file: first line`. */
 function moduleState(file: string): string[] {
   const name = relative(root, file).split('\\').join('/');
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(mutable)
-    .map((line) => `${name}: ${line.trim()}`)
+  return statements(readFileSync(file, 'utf8'))
+    .filter((st) => mutable(st.text))
+    .map((st) => `${name}: ${st.first}`)
     .filter((entry) => !ALLOWED.has(entry));
 }
 
@@ -63,6 +78,20 @@ describe('src/solve', () => {
       'const list: number[] = [];',
     ];
     for (const line of forbidden) expect(mutable(line), line).toBe(true);
+    // A declaration whose type and value span several lines is read as one statement.
+    const spread = [
+      'const scratch: Record<"cw", Float64Array> & {',
+      '  parent: Int32Array;',
+      '} = {',
+      '  cw: new Float64Array(256),',
+      '  parent: new Int32Array(1024),',
+      '};',
+    ].join('\n');
+    expect(
+      statements(spread)
+        .filter((st) => mutable(st.text))
+        .map((st) => st.first),
+    ).toEqual(['const scratch: Record<"cw", Float64Array> & {']);
     const constants = [
       'const RUN = 16;',
       "const KEYS = new Set(['id', 'capacity']);",

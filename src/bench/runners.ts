@@ -86,7 +86,7 @@ export function poolRunner(options: ResolvedSolveOptions): Runner {
 }
 
 /**
- * The TypeScript twin of the solver's exact path (`solveFrontierReference`: the same closed-form checks,
+ * The TypeScript mirror of the solver's exact path (`solveFrontierReference`: the same closed-form checks,
  * incumbent and frontier DP, on BigInt keys): exact on every problem whatever its grid, so it is the
  * oracle of every WASM plan, and the WASM/reference ratio compares the same algorithm in two languages.
  * Being the same algorithm, it checks the implementation; HiGHS, on its subsample, checks the method.

@@ -1,5 +1,5 @@
 /**
- * The off-thread twin of `solver.solve`: a Piscina pool whose workers each hold one WASM solver. The main
+ * The off-thread counterpart of `solver.solve`: a Piscina pool whose workers each hold one WASM solver. The main
  * thread validates and packs (`prepare`), the packed typed arrays are transferred to a worker, the worker
  * returns per-session node indices on a transferred Int32Array, and the main thread builds the Plan
  * (`finishPlan`). The Plan equals what `solver.solve` returns for the same problem and options, except

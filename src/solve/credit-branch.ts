@@ -49,7 +49,7 @@
  */
 import { creditedSessions, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
-import { anotherSetReaches, densityOrder, greedyValue, nodeKnapsack } from './credit-knapsack.js';
+import { anotherSetReaches, densityOrder, greedyValue, KnapsackScratch, nodeKnapsack } from './credit-knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import { ascending, sortIndices } from './sort-indices.js';
 
@@ -121,10 +121,12 @@ class Search {
   /** overlap's owner by session. */
   readonly owner: Int32Array;
   readonly #maxStates: number;
+  readonly #knapsack: KnapsackScratch;
   states = 0;
 
-  constructor(packed: PackedProblem, maxStates: number) {
+  constructor(packed: PackedProblem, maxStates: number, knapsack: KnapsackScratch) {
     this.#packed = packed;
+    this.#knapsack = knapsack;
     const n = sessionsKept(packed);
     const m = nodesKept(packed);
     this.#m = m;
@@ -191,7 +193,7 @@ class Search {
     const w = this.#packed.qweight;
     const floor = Math.max(known, r.forcedValue + greedyValue(r.free, w, p, r.cap, true));
     const target = Math.max(floor, needed) - r.forcedValue;
-    const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.states, true);
+    const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.states, true, this.#knapsack);
     this.states += k.states;
     if (k.value < 0) return null;
     // The knapsack's own set is fresh and ascending: it is the answer when nothing is forced.
@@ -220,6 +222,7 @@ class Search {
       freeValue,
       this.#maxStates - this.states,
       true,
+      this.#knapsack,
     );
     this.states += c.states;
     return !c.reaches;
@@ -236,9 +239,10 @@ export function creditDecision(
   level: CreditLevel,
   maxStates: number,
   halted?: () => boolean,
+  knapsack: KnapsackScratch = new KnapsackScratch(),
 ): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
-  return branchAndBound(packed, level, maxStates, halted);
+  return branchAndBound(packed, level, maxStates, halted, knapsack);
 }
 
 /** No sessions: the forced sessions of a knapsack without any. */
@@ -292,11 +296,12 @@ export function branchAndBound(
   level: CreditLevel,
   maxStates: number,
   halted?: () => boolean,
+  knapsack: KnapsackScratch = new KnapsackScratch(),
 ): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   if (tiedAcrossNodes(packed, level.sets) > CREDIT_BRANCH_MAX_TIED) return null;
-  const search = new Search(packed, maxStates);
+  const search = new Search(packed, maxStates, knapsack);
   let seq = 0;
   const root: TreeNode = {
     decisions: null,

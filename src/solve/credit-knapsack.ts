@@ -3,7 +3,7 @@
  * items are kept sessions with a weight and a profit (their credit on one node), the capacity is the
  * node's. Sparse DPs over non-dominated (weight, value) states in density order, pruned by the LP bound
  * of the items still to fold against a target value; the layers and the walk-back history live in
- * typed scratch buffers reused from call to call (the DPs run one at a time and never nest), so a DP
+ * a KnapsackScratch the caller owns and reuses from call to call (the DPs run one at a time and never nest), so a DP
  * allocates only its answer.
  */
 import { UP } from './exact.js';
@@ -61,36 +61,32 @@ function atLeast(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuf
 }
 
 /**
- * Scratch buffers: the current and next layer, the LP's prefix sums, the walk-back history (`start`: where
- * each layer's entries begin in it), and the members of the set a uniqueness test follows (1 by item index,
- * cleared after each test).
+ * The knapsacks' scratch buffers: the current and next layer, the LP's prefix sums, the walk-back history
+ * (`start`: where each layer's entries begin in it), and the members of the set a uniqueness test follows
+ * (1 by item index, cleared after each test). One per solver, in the credit level's scratch
+ * (src/solve/credit-level.ts `LevelScratch`).
  */
-const scratch: Record<'cw' | 'cv' | 'nw' | 'nv' | 'sw' | 'sp', Float64Array<ArrayBuffer>> & {
-  parent: Int32Array<ArrayBuffer>;
-  take: Uint8Array<ArrayBuffer>;
-  start: Int32Array<ArrayBuffer>;
-  member: Uint8Array<ArrayBuffer>;
-} = {
-  cw: new Float64Array(256),
-  cv: new Float64Array(256),
-  nw: new Float64Array(256),
-  nv: new Float64Array(256),
-  sw: new Float64Array(256),
-  sp: new Float64Array(256),
-  parent: new Int32Array(1024),
-  take: new Uint8Array(1024),
-  start: new Int32Array(256),
-  member: new Uint8Array(256),
-};
+export class KnapsackScratch {
+  cw = new Float64Array(256);
+  cv = new Float64Array(256);
+  nw = new Float64Array(256);
+  nv = new Float64Array(256);
+  sw = new Float64Array(256);
+  sp = new Float64Array(256);
+  parent = new Int32Array(1024);
+  take = new Uint8Array(1024);
+  start = new Int32Array(256);
+  member = new Uint8Array(256);
+}
 
 /** Room for `n` states in the next layer (its contents not kept). */
-function nextLayerRoom(n: number): void {
+function nextLayerRoom(scratch: KnapsackScratch, n: number): void {
   scratch.nw = atLeast(scratch.nw, n);
   scratch.nv = atLeast(scratch.nv, n);
 }
 
 /** The next layer becomes the current one (and the current one the space of the next). */
-function swapLayers(): void {
+function swapLayers(scratch: KnapsackScratch): void {
   const { cw, cv, nw, nv } = scratch;
   scratch.cw = nw;
   scratch.cv = nv;
@@ -99,7 +95,7 @@ function swapLayers(): void {
 }
 
 /** Room for `n` more history entries after the first `used`, the used ones kept. */
-function historyRoom(used: number, n: number): void {
+function historyRoom(scratch: KnapsackScratch, used: number, n: number): void {
   const need = used + n;
   if (scratch.parent.length >= need) return;
   const size = Math.max(need, 2 * scratch.parent.length);
@@ -112,7 +108,12 @@ function historyRoom(used: number, n: number): void {
 }
 
 /** Fills the prefix sums of weights and profits along `order` (scratch.sw, scratch.sp). */
-function prefixSums(order: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>): void {
+function prefixSums(
+  scratch: KnapsackScratch,
+  order: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+): void {
   const k = order.length;
   scratch.sw = atLeast(scratch.sw, k + 1);
   scratch.sp = atLeast(scratch.sp, k + 1);
@@ -127,7 +128,14 @@ function prefixSums(order: readonly number[], w: ArrayLike<number>, p: ArrayLike
 }
 
 /** The LP bound of the items from position t of `order` on within residual r (greedy in that order, the last one fractional, rounded up), from the prefix sums. */
-function lpFrom(order: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, t: number, r: number): number {
+function lpFrom(
+  scratch: KnapsackScratch,
+  order: readonly number[],
+  w: ArrayLike<number>,
+  p: ArrayLike<number>,
+  t: number,
+  r: number,
+): number {
   const sw = scratch.sw;
   const sp = scratch.sp;
   const k = order.length;
@@ -175,10 +183,11 @@ export function nodeKnapsack(
   target: number,
   limit = Number.POSITIVE_INFINITY,
   sorted = false,
+  scratch: KnapsackScratch = new KnapsackScratch(),
 ): NodeKnapsack {
   const order = fitting(items, w, p, cap, sorted);
   const k = order.length;
-  prefixSums(order, w, p);
+  prefixSums(scratch, order, w, p);
   scratch.cw[0] = 0;
   scratch.cv[0] = 0;
   let n0 = 1;
@@ -190,8 +199,8 @@ export function nodeKnapsack(
     const i = order[t]!;
     const wi = w[i]!;
     const pi = p[i]!;
-    nextLayerRoom(2 * n0);
-    historyRoom(h, 2 * n0);
+    nextLayerRoom(scratch, 2 * n0);
+    historyRoom(scratch, h, 2 * n0);
     const { cw, cv, nw, nv, parent, take } = scratch;
     let len = 0;
     let a = 0;
@@ -212,7 +221,7 @@ export function nodeKnapsack(
       const ww = fromTake ? cw[idx]! + wi : cw[idx]!;
       const vv = fromTake ? cv[idx]! + pi : cv[idx]!;
       if (len > 0 && vv <= nv[len - 1]!) continue;
-      if (vv + lpFrom(order, w, p, t + 1, cap - ww) < target) continue;
+      if (vv + lpFrom(scratch, order, w, p, t + 1, cap - ww) < target) continue;
       nw[len] = ww;
       nv[len] = vv;
       parent[h + len] = idx;
@@ -221,7 +230,7 @@ export function nodeKnapsack(
     }
     start[t] = h;
     h += len;
-    swapLayers();
+    swapLayers(scratch);
     n0 = len;
     // A layer costs about one state besides the states it keeps.
     states += len + 1;
@@ -259,6 +268,7 @@ export function anotherSetReaches(
   target: number,
   limit: number,
   sorted = false,
+  scratch: KnapsackScratch = new KnapsackScratch(),
 ): { reaches: boolean; states: number } {
   let size = scratch.member.length;
   for (let t = 0; t < items.length; t++) size = Math.max(size, items[t]! + 1);
@@ -266,7 +276,7 @@ export function anotherSetReaches(
   if (size > scratch.member.length) scratch.member = new Uint8Array(2 * size);
   const member = scratch.member;
   for (let t = 0; t < set.length; t++) member[set[t]!] = 1;
-  const r = leavesPath(items, w, p, cap, member, target, limit, sorted);
+  const r = leavesPath(items, w, p, cap, member, target, limit, sorted, scratch);
   for (let t = 0; t < set.length; t++) member[set[t]!] = 0;
   return r;
 }
@@ -281,10 +291,11 @@ function leavesPath(
   target: number,
   limit: number,
   sorted: boolean,
+  scratch: KnapsackScratch,
 ): { reaches: boolean; states: number } {
   const order = fitting(items, w, p, cap, sorted);
   const k = order.length;
-  prefixSums(order, w, p);
+  prefixSums(scratch, order, w, p);
   let n0 = 0;
   let pw = 0;
   let pv = 0;
@@ -301,7 +312,7 @@ function leavesPath(
       pw += wi;
       pv += pi;
     }
-    nextLayerRoom(2 * n0 + 1);
+    nextLayerRoom(scratch, 2 * n0 + 1);
     const { cw, cv, nw, nv } = scratch;
     let len = 0;
     let a = 0;
@@ -337,14 +348,14 @@ function leavesPath(
       else x = 0;
       if (len > 0 && vv <= nv[len - 1]!) continue;
       if (vv >= target) return { reaches: true, states: states + len + 1 };
-      if (vv + lpFrom(order, w, p, t + 1, cap - ww) < target) continue;
+      if (vv + lpFrom(scratch, order, w, p, t + 1, cap - ww) < target) continue;
       nw[len] = ww;
       nv[len] = vv;
       len++;
     }
     states += len + 1;
     if (states > limit) return { reaches: false, states };
-    swapLayers();
+    swapLayers(scratch);
     n0 = len;
   }
   return { reaches: false, states };

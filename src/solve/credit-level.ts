@@ -34,7 +34,14 @@ import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, ty
 import type { ResolvedSolveOptions } from './options.js';
 import type { IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
-import { anotherSetReaches, denser, densityOrder, greedyValue, nodeKnapsack } from './credit-knapsack.js';
+import {
+  anotherSetReaches,
+  denser,
+  densityOrder,
+  greedyValue,
+  KnapsackScratch,
+  nodeKnapsack,
+} from './credit-knapsack.js';
 
 /**
  * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):
@@ -104,10 +111,11 @@ export function creditedSessions(packed: PackedProblem, b: number): number[] {
   return out;
 }
 
-/** The credit level's per-session working arrays (profit on the node at hand, owning node), grown on demand; the caller keeps them between calls. */
+/** The credit level's per-session working arrays (profit on the node at hand, owning node), grown on demand, and its knapsacks' buffers; the caller keeps them between calls. */
 export class LevelScratch {
   profit = new Float64Array(256);
   owner = new Int32Array(256);
+  readonly knapsack = new KnapsackScratch();
 }
 
 function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: LevelScratch): CreditLevel | null {
@@ -139,7 +147,16 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
     const items = densityOrder(credited, w, profit);
     itemsOf.push(items);
     const cap = packed.qcapacity[b]!;
-    const r = nodeKnapsack(items, w, profit, cap, greedyValue(items, w, profit, cap, true), maxStates - states, true);
+    const r = nodeKnapsack(
+      items,
+      w,
+      profit,
+      cap,
+      greedyValue(items, w, profit, cap, true),
+      maxStates - states,
+      true,
+      scratch.knapsack,
+    );
     states += r.states;
     if (states > maxStates) return null;
     nodeBound[b] = r.value;
@@ -166,6 +183,7 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
       nodeBound[b]!,
       maxStates - states,
       true,
+      scratch.knapsack,
     );
     states += r.states;
     if (states > maxStates) return null;
@@ -184,6 +202,7 @@ function sequentialPlan(
   level: CreditLevel,
   nodeOrder: readonly number[],
   maxStates: number,
+  knapsack: KnapsackScratch,
 ): { plan: Int32Array; states: number } | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
@@ -210,6 +229,7 @@ function sequentialPlan(
       greedyValue(items, packed.qweight, profit, cap, true),
       maxStates - states,
       true,
+      knapsack,
     );
     states += r.states;
     if (states > maxStates) return null;
@@ -226,7 +246,11 @@ function sequentialPlan(
  * lower kept node). Sequential plans stop being tried past
  * `creditLevelBudget` knapsack states over all of them.
  */
-export function bestDecompositionPlan(packed: PackedProblem, level: CreditLevel): Int32Array {
+export function bestDecompositionPlan(
+  packed: PackedProblem,
+  level: CreditLevel,
+  knapsack: KnapsackScratch = new KnapsackScratch(),
+): Int32Array {
   let best = decompositionPlan(packed, level);
   if (level.decided) return best;
   let value = planTriple(packed, best);
@@ -237,7 +261,7 @@ export function bestDecompositionPlan(packed: PackedProblem, level: CreditLevel)
   let budget = creditLevelBudget(packed);
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     const order = [first, ...byBound.filter((b) => b !== first)];
-    const run = sequentialPlan(packed, level, order, budget);
+    const run = sequentialPlan(packed, level, order, budget, knapsack);
     if (run === null) break;
     budget -= run.states;
     const plan = run.plan;
@@ -260,10 +284,11 @@ export function solverIncumbent(
   best: Float64Array = bestCredits(packed),
   level: CreditLevel | null = creditLevel(packed),
   halted?: () => boolean,
+  knapsack?: KnapsackScratch,
 ): HeuristicResult {
   const h = bestHeuristic(packed, best, halted);
   if (level === null || halted?.() === true) return h;
-  const d = bestDecompositionPlan(packed, level);
+  const d = bestDecompositionPlan(packed, level, knapsack);
   return lexBetter(planTriple(packed, d), planTriple(packed, h.node))
     ? { node: d, heuristic: 'credit-decomposition' }
     : h;

@@ -26,6 +26,8 @@ const OPERAND = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/;
 const SLEEP_WORDS: ReadonlySet<string> = new Set(['sleep', '/bin/sleep', '/usr/bin/sleep']);
 /** Characters with no meaning to the reader below: everything but quotes, `\\`, `#`, blanks and separators. */
 const ORDINARY_RUN = /[^'"\\# \t;&|\n()]+/y;
+/** The characters that can join the letters of `sleep` across quotes or an escape. */
+const QUOTING = /['"\\]/;
 
 /**
  * Seconds of one simple command's words: `undefined` if it is not a sleep, NaN if it is an unreadable one.
@@ -45,8 +47,8 @@ function sleepSeconds(words: readonly string[]): number | undefined {
 
 /** The total `sleep` seconds of a command line, or `undefined` if it has none or an unreadable one. */
 export function parseSleep(command: string): number | undefined {
-  // Fast path: most commands hold no "sleep" at all.
-  if (!command.includes('sleep')) return undefined;
+  // Fast path: most commands hold no "sleep" at all. A quote or backslash may spell one (`sl"ee"p 5`).
+  if (!command.includes('sleep') && !QUOTING.test(command)) return undefined;
   let total = 0;
   let found = false;
   let unreadable = false;

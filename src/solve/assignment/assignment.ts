@@ -28,7 +28,7 @@
  * a plan entry written, a matching's inner step), else it is abandoned for the later stages.
  */
 import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
-import { maxAssignment } from './matching.js';
+import { MatchingScratch, maxAssignment } from './matching.js';
 
 /** Most patterns (sets of two or more sessions that fit on a multi node) over all multi nodes. */
 export const PATTERN_LIMIT = 4096;
@@ -113,7 +113,11 @@ function patternsOf(
  * The optimal plan of `packed` when its nodes hold few sessions (see the module comment), within `limit`
  * matching steps.
  */
-export function assignmentPlan(packed: PackedProblem, limit: number): AssignmentOutcome {
+export function assignmentPlan(
+  packed: PackedProblem,
+  limit: number,
+  scratch: MatchingScratch = new MatchingScratch(),
+): AssignmentOutcome {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const w = packed.qweight;
@@ -198,7 +202,7 @@ export function assignmentPlan(packed: PackedProblem, limit: number): Assignment
       return;
     }
     work += n;
-    const match = matchRows(packed, value, byValue, rows, taken, limit - work);
+    const match = matchRows(packed, value, byValue, rows, taken, limit - work, scratch);
     work += match.steps;
     if (match.column === null) {
       over = true;
@@ -249,6 +253,7 @@ function matchRows(
   rows: readonly number[],
   taken: Uint8Array,
   limit: number,
+  scratch: MatchingScratch,
 ): { column: Int32Array | null; value: number; steps: number } {
   const m = nodesKept(packed);
   const k = rows.length;
@@ -281,7 +286,7 @@ function matchRows(
       if (v >= 0) matrix[r * c + t] = v;
     }
   }
-  const match = maxAssignment(matrix, k, c);
+  const match = maxAssignment(matrix, k, c, scratch);
   const column = new Int32Array(k);
   for (let r = 0; r < k; r++) column[r] = match.column[r]! < 0 ? -1 : columns[match.column[r]!]!;
   return { column, value: match.value, steps: read + match.steps };

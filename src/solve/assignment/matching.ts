@@ -6,20 +6,20 @@
  *
  * Exactness: the values are integers and the caller keeps every |value| * 4 * (rows + 1) below 2^53, so
  * every potential, reduced cost and sum the method forms is an integer below 2^53, exact in doubles.
- * The working arrays are kept between calls (the solver runs one solve at a time).
+ * The working arrays live in a MatchingScratch the caller owns and keeps between calls.
  */
 
-/** Working arrays, grown on demand. */
-const scratch = {
-  u: new Float64Array(65),
-  v: new Float64Array(1024),
-  minv: new Float64Array(1024),
-  way: new Int32Array(1024),
-  owner: new Int32Array(1024),
-  used: new Uint8Array(1024),
-};
+/** The method's working arrays, grown on demand (contents not kept between calls). */
+export class MatchingScratch {
+  u = new Float64Array(65);
+  v = new Float64Array(1024);
+  minv = new Float64Array(1024);
+  way = new Int32Array(1024);
+  owner = new Int32Array(1024);
+  used = new Uint8Array(1024);
+}
 
-function room(columns: number, rows: number): void {
+function room(scratch: MatchingScratch, columns: number, rows: number): void {
   if (scratch.u.length < rows + 1) scratch.u = new Float64Array(2 * (rows + 1));
   if (scratch.v.length < columns + 1) {
     const size = 2 * (columns + 1);
@@ -45,11 +45,16 @@ export interface Matching {
  * The maximum-value assignment of `rows` rows to `columns` columns, `value[r * columns + c]` the value
  * of row r on column c (-Infinity: not allowed; values >= 0 otherwise).
  */
-export function maxAssignment(value: Float64Array, rows: number, columns: number): Matching {
+export function maxAssignment(
+  value: Float64Array,
+  rows: number,
+  columns: number,
+  scratch: MatchingScratch = new MatchingScratch(),
+): Matching {
   // Columns 1..columns are the real ones, columns + 1..columns + rows the rows' empty columns; index 0
   // is the method's virtual column. Costs are negated values: a minimum-cost perfect assignment of rows.
   const total = columns + rows;
-  room(total, rows);
+  room(scratch, total, rows);
   const { u, v, minv, way, owner, used } = scratch;
   u.fill(0, 0, rows + 1);
   v.fill(0, 0, total + 1);

@@ -771,10 +771,10 @@ class Search {
     for (let r = 0; r < m; r++) {
       const b = order[r]!;
       if (!this.candidate(j, b) || w[j]! > this.resid[b]!) continue;
-      let twin = false;
-      for (let t = 0; t < nTried && !twin; t++)
-        twin = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
-      if (twin) continue;
+      let interchangeable = false;
+      for (let t = 0; t < nTried && !interchangeable; t++)
+        interchangeable = this.nodeClass[tried[t]!] === this.nodeClass[b] && this.resid[tried[t]!] === this.resid[b];
+      if (interchangeable) continue;
       tried[nTried++] = b;
       this.assign[j] = b;
       this.resid[b] = this.resid[b]! - w[j]!;

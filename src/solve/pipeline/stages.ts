@@ -124,6 +124,7 @@ const creditSplit: Stage = {
       level,
       ctx.budget.stepsOf(CREDIT_STATE_WORK),
       () => haltedAt(ctx) !== undefined,
+      ctx.scratch.level.knapsack,
     );
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
@@ -235,7 +236,11 @@ const assignment: Stage = {
   paths: ['assignment'],
   applies: () => true,
   run(ctx) {
-    const out = assignmentPlan(ctx.packed, (ctx.budget.limit - ctx.budget.spent) * ASSIGNMENT_SHARE);
+    const out = assignmentPlan(
+      ctx.packed,
+      (ctx.budget.limit - ctx.budget.spent) * ASSIGNMENT_SHARE,
+      ctx.scratch.matching,
+    );
     if (out === 'not-applicable') return 'pass';
     if ('abandoned' in out) {
       ctx.budget.charge(out.work);
@@ -297,7 +302,13 @@ const incumbent: Stage = {
   paths: [],
   applies: () => true,
   run(ctx) {
-    ctx.incumbent = solverIncumbent(ctx.packed, bestOf(ctx), levelOf(ctx), () => haltedAt(ctx) !== undefined);
+    ctx.incumbent = solverIncumbent(
+      ctx.packed,
+      bestOf(ctx),
+      levelOf(ctx),
+      () => haltedAt(ctx) !== undefined,
+      ctx.scratch.level.knapsack,
+    );
     return 'pass';
   },
 };
