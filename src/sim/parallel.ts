@@ -96,10 +96,14 @@ export async function runAll(runs: readonly RunDescription[], options: RunAllOpt
       if (next < total) {
         const k = next++;
         w.postMessage({ k, run: runs[k] });
-      } else {
-        retired.add(w);
-        void w.terminate();
-      }
+      } else retire(w);
+    };
+    // A finished thread is retired by a message and exits once idle, not terminated mid-flight:
+    // terminating a thread while V8 still compiles its code in the background can abort the process.
+    const retire = (w: Worker): void => {
+      if (retired.has(w)) return;
+      retired.add(w);
+      w.postMessage(null);
     };
     for (let i = 0; i < Math.min(jobs, total); i++) {
       const w = new Worker(file);
@@ -114,7 +118,7 @@ export async function runAll(runs: readonly RunDescription[], options: RunAllOpt
         done++;
         options.onRun?.(reply.result, done, total);
         if (done === total) {
-          for (const x of workers) void x.terminate();
+          for (const x of workers) retire(x);
           resolve(results as RunResult[]);
         } else {
           feed(w);
