@@ -62,30 +62,9 @@ export function nestingOfBytes(bytes: Uint8Array): Nesting {
   return { containers, tooDeepAt };
 }
 
-/** The nesting of a line's text (the same count as nestingOfBytes of its UTF-8 encoding). */
+/** The nesting of a line's text: nestingOfBytes of its UTF-8 encoding (for a line not read by the splitter). */
 export function nestingOfText(text: string): Nesting {
-  let depth = 0;
-  let containers = 0;
-  let tooDeepAt = 0;
-  let inString = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    const k = c < 0x80 ? CLASS[c]! : OTHER;
-    if (k === OTHER) continue;
-    if (inString) {
-      if (k === BACKSLASH) i++;
-      else if (k === QUOTE) inString = false;
-    } else if (k === QUOTE) {
-      inString = true;
-    } else if (k === OPEN) {
-      containers++;
-      if (++depth > MAX_REQUEST_DEPTH && tooDeepAt === 0) tooDeepAt = containers;
-    } else if (k === CLOSE) {
-      depth--;
-    }
-  }
-  return { containers, tooDeepAt };
+  return nestingOfBytes(Buffer.from(text, 'utf8'));
 }
 
 /**
