@@ -166,15 +166,18 @@ if (!existsSync(report)) process.exit(1);
 
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
-// A survivor listed in EQUIVALENT (file, line, mutator, replacement, and why) counts as equivalent: taken out
+// A survivor listed in EQUIVALENT (file, line, column, mutator, replacement, and why) counts as equivalent: taken out
 // of the valid mutants for the second score. A listed mutant that is now detected is reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const runCell = reportOnly
   ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
   : `${minutes} min, load ${loadavg()[0].toFixed(1)}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
-const key = (file, line, mutator, replacement) => `${file}:${line}:${mutator}:${replacement}`;
-const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement)));
+// An entry with a `column` names one mutant; without, every mutant of that line, mutator and replacement
+// (several mutants on a line can share the last two, e.g. `true` for each part of a condition).
+const key = (file, line, mutator, replacement, column) =>
+  `${file}:${line}${column === undefined ? '' : `:${column}`}:${mutator}:${replacement}`;
+const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement, e.column)));
 const json = JSON.parse(readFileSync(report, 'utf8'));
 const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const rows = new Map();
@@ -191,21 +194,25 @@ if (existsSync(TABLE)) {
   }
 }
 const found = new Set();
+// Listed keys matched by a detected mutant, and by an undetected one (two mutants can share a key).
+const detectedListed = new Map();
+const undetectedListed = new Set();
 for (const scope of scopes) {
   const n = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, CompileError: 0, RuntimeError: 0, eq: 0 };
   const survivors = [];
   for (const [file, f] of Object.entries(json.files)) {
     if (!inScope(file, scope)) continue;
     for (const m of f.mutants) {
-      const k = key(file, m.location.start.line, m.mutatorName, m.replacement ?? '');
+      const at = [file, m.location.start.line, m.mutatorName, m.replacement ?? ''];
+      const exact = key(...at, m.location.start.column);
+      const k = listed.has(exact) ? exact : key(...at);
       const isListed = listed.has(k);
       if (isListed) found.add(k);
       if ((m.status === 'Survived' || m.status === 'NoCoverage') && isListed) n.eq++;
       else n[m.status] = (n[m.status] ?? 0) + 1;
       if ((m.status === 'Survived' || m.status === 'NoCoverage') && !isListed) survivors.push(`${k} (${m.status})`);
-      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && isListed) {
-        process.stdout.write(`  listed as equivalent but ${m.status}: ${k}\n`);
-      }
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && isListed) detectedListed.set(k, m.status);
+      else if (isListed) undetectedListed.add(k);
     }
   }
   const detected = n.Killed + n.Timeout;
@@ -218,6 +225,9 @@ for (const scope of scopes) {
   );
   process.stdout.write(`${scope}: ${score}, ${scoreEq} with equivalents out (${detected} of ${valid} detected)\n`);
   for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
+}
+for (const [k, status] of detectedListed) {
+  if (!undetectedListed.has(k)) process.stdout.write(`  listed as equivalent but ${status}: ${k}\n`);
 }
 for (const k of listed) {
   if (!found.has(k) && scopes.some((s) => inScope(k.slice(0, k.indexOf(':')), s))) {
