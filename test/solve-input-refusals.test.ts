@@ -83,6 +83,22 @@ describe('solve: an eligible entry that is not a non-empty string', () => {
   }
 });
 
+describe('solve: a node or session that is not an object', () => {
+  it('refuses a node that is not an object, naming its index', () => {
+    expect(refusal({ nodes: [nodes[0]!, 5], sessions: [] } as never)).toEqual({
+      cls: 'type',
+      message: 'problem.nodes[1] must be an object',
+    });
+  });
+
+  it('refuses a session that is not an object, naming its index', () => {
+    expect(refusal({ nodes, sessions: [withSession({}).sessions[0]!, null] } as never)).toEqual({
+      cls: 'type',
+      message: 'problem.sessions[1] must be an object',
+    });
+  });
+});
+
 describe('solve: ids of one solve are not seen by the next', () => {
   const earlier: Problem = {
     nodes: [
