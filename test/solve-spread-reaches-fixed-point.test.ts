@@ -7,7 +7,7 @@
  * has put the nodes in another order (by their usable capacity).
  */
 import { describe, expect, it } from 'vitest';
-import { type PackedProblem, prepare, type Problem, spreadTies } from './helpers/internals.js';
+import { MAX_SPREAD_PASSES, type PackedProblem, prepare, type Problem, spreadTies } from './helpers/internals.js';
 
 /** Whether no admitted session of `node` can move under the spreading rule (checked over every pair). */
 function isFixedPoint(packed: PackedProblem, node: Int32Array): boolean {
@@ -121,5 +121,39 @@ describe('spreadTies: where a session moves', () => {
       [0, 1],
     ]);
     expect(Array.from(spreadTies(packed, Int32Array.of(0, 2)))).toEqual([0, 1]);
+  });
+});
+
+describe('spreadTies: the pass limit', () => {
+  it('makes at most MAX_SPREAD_PASSES passes: of a chain needing one pass more, the last move is not made', () => {
+    // Sessions s1..sk (k = MAX_SPREAD_PASSES + 1), s_i on n_i and eligible on n_i and n_(i+1), weights
+    // falling with i; n_(i+1)'s residual is n_i's plus s_i's weight, so s_i can move only once s_(i+1) has
+    // left n_(i+1): one move per pass, from the end of the chain (s_k to the empty n_(k+1)) back to s1.
+    const k = MAX_SPREAD_PASSES + 1;
+    const w = (i: number): number => 20 + k - i;
+    const residual: number[] = [];
+    residual[k] = 1000;
+    for (let i = k - 1; i >= 1; i--) residual[i] = residual[i + 1]! - w(i);
+    const problem: Problem = {
+      nodes: [
+        ...Array.from({ length: k }, (_, t) => ({ id: `n${t + 1}`, capacity: residual[t + 1]! + w(t + 1) })),
+        { id: `n${k + 1}`, capacity: residual[k]! + w(k) + 1 },
+      ],
+      sessions: Array.from({ length: k }, (_, t) => ({
+        id: `s${t + 1}`,
+        weight: w(t + 1),
+        tokens: 1,
+        ready: true,
+        eligible: [`n${t + 1}`, `n${t + 2}`],
+      })),
+    };
+    const { packed, problem: indexed } = prepare(problem, { quantum: 1 });
+    const kept = Array.from(packed.nodeIndex);
+    const start = Int32Array.from(packed.sessionIndex, (i) => kept.indexOf(i));
+    const spread = spreadTies(packed, start);
+    const nodeOf = Array.from(spread, (b) => indexed.nodeIds[kept[b]!]);
+    // Every session but s1 has moved one node on; s1 would have needed pass k.
+    expect(nodeOf).toEqual(['n1', ...Array.from({ length: k - 1 }, (_, t) => `n${t + 3}`)]);
+    expect(isFixedPoint(packed, spread)).toBe(false);
   });
 });
