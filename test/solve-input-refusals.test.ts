@@ -83,6 +83,20 @@ describe('solve: an eligible entry that is not a non-empty string', () => {
   }
 });
 
+describe('solve: credit read from own keys only', () => {
+  it('ignores an enumerable key inherited from a polluted Object.prototype', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = 7;
+    try {
+      const plan = solver.solve(withSession({ credit: { a: 2 } }));
+      expect(plan.value.credit).toBe(2);
+      expect(plan.assignments).toHaveLength(2);
+    } finally {
+      delete proto.polluted;
+    }
+  });
+});
+
 describe('solve: a node or session that is not an object', () => {
   it('refuses a node that is not an object, naming its index', () => {
     expect(refusal({ nodes: [nodes[0]!, 5], sessions: [] } as never)).toEqual({

@@ -124,6 +124,51 @@ describe('spreadTies: where a session moves', () => {
   });
 });
 
+describe('spreadTies: the first pick, then a better one', () => {
+  /** The spread plan of `problem` from `start` (node id per session), as node ids ('-': not admitted). */
+  function spreadOf(problem: Problem, start: (string | null)[]): string[] {
+    const { packed, problem: indexed } = prepare(problem, { quantum: 1 });
+    const kept = Array.from(packed.nodeIndex, (b) => indexed.nodeIds[b]!);
+    const node = Int32Array.from(start, (id) => (id === null ? -1 : kept.indexOf(id)));
+    return Array.from(spreadTies(packed, node), (b) => (b < 0 ? '-' : kept[b]!));
+  }
+
+  it('keeps the first node it found (packed first) when a later one has less room', () => {
+    // Packing orders the nodes n0, n2, n1. u (4, on n1: 2 left) has moves to n0 (19 left) and n2 (14,
+    // after v's move n0 -> n2): it takes n0, the first it finds and the roomiest.
+    const problem: Problem = {
+      nodes: [
+        { id: 'n0', capacity: 19 },
+        { id: 'n1', capacity: 6 },
+        { id: 'n2', capacity: 20 },
+      ],
+      sessions: [
+        { id: 'v', weight: 6, tokens: 1, ready: true },
+        { id: 'u', weight: 4, tokens: 1, ready: true },
+      ],
+    };
+    expect(spreadOf(problem, ['n0', 'n1'])).toEqual(['n2', 'n0']);
+  });
+
+  it('does not take a node of lower index and less room', () => {
+    // Packing orders the nodes n1, n2, n0. v (5, on n2 with u: 9 left) can go to n1 (21 left) or n0 (16):
+    // n1, though n0 has the lower index; then u has no move.
+    const problem: Problem = {
+      nodes: [
+        { id: 'n0', capacity: 16 },
+        { id: 'n1', capacity: 21 },
+        { id: 'n2', capacity: 18 },
+      ],
+      sessions: [
+        { id: 'v', weight: 5, tokens: 1, ready: true },
+        { id: 'u', weight: 4, tokens: 1, ready: true },
+        { id: 'w', weight: 8, tokens: 1, ready: true, eligible: ['n1', 'n2'] },
+      ],
+    };
+    expect(spreadOf(problem, ['n2', 'n2', null])).toEqual(['n1', 'n2', '-']);
+  });
+});
+
 describe('spreadTies: the pass limit', () => {
   it('makes at most MAX_SPREAD_PASSES passes: of a chain needing one pass more, the last move is not made', () => {
     // Sessions s1..sk (k = MAX_SPREAD_PASSES + 1), s_i on n_i and eligible on n_i and n_(i+1), weights
