@@ -1,6 +1,6 @@
 /**
  * A `tick` that carries what changed, not the whole pool: `delta` names the base (the id of the last
- * tick answered on this connection, whose snapshot the sidecar keeps), the new `time`, the nodes when
+ * tick planned on this connection, whose snapshot the sidecar keeps), the new `time`, the nodes when
  * they changed, the sessions that arrived or changed, and the ids of those that left. Applied to the
  * base it gives the snapshot the scheduler would have sent in full: a changed session keeps its place,
  * new ones follow in the order given, and a removed one is gone, so the Problem and its plan are the
@@ -17,7 +17,7 @@ import { validateSnapshot } from '../evaluate/validate-snapshot.js';
 import { MAX_SESSIONS } from '../limits.js';
 import type { RequestId } from './protocol.js';
 
-/** The snapshot of the last tick answered on a connection, and that tick's id. */
+/** The snapshot of the last tick planned on a connection, and that tick's id. */
 export interface TickBase {
   id: RequestId;
   snapshot: Snapshot;
@@ -31,7 +31,7 @@ export class ConnectionState {
 const DELTA_FIELDS: ReadonlySet<string> = new Set(['base', 'time', 'nodes', 'sessions', 'remove']);
 
 /**
- * The snapshot `delta` makes from `base` (undefined: no tick answered on this connection yet). The delta's
+ * The snapshot `delta` makes from `base` (undefined: no tick planned on this connection yet). The delta's
  * own fields are checked here and named `delta.…`; the snapshot it makes is then checked whole by
  * `evaluate`, so a rule a kept session breaks against the new time or nodes is named by its place in
  * that snapshot (`snapshot.sessions[j]…`).
@@ -45,12 +45,12 @@ export function applyDelta(x: unknown, base: TickBase | undefined): Snapshot {
   }
   if (base === undefined) {
     throw new InvalidValueError(
-      `delta.base is ${JSON.stringify(id)}, but no tick has been answered on this connection yet: send a snapshot`,
+      `delta.base is ${JSON.stringify(id)}, but no tick has been planned on this connection yet: send a snapshot`,
     );
   }
   if (id !== base.id) {
     throw new InvalidValueError(
-      `delta.base is ${JSON.stringify(id)}, but the last tick answered on this connection is ${JSON.stringify(base.id)}: send a snapshot`,
+      `delta.base is ${JSON.stringify(id)}, but the last tick planned on this connection is ${JSON.stringify(base.id)}: send a snapshot`,
     );
   }
   const nodes = delta.nodes === undefined ? base.snapshot.nodes : delta.nodes;
@@ -66,26 +66,40 @@ export function applyDelta(x: unknown, base: TickBase | undefined): Snapshot {
       removed.add(sid);
     });
   }
-  const place = new Map<string, number>();
-  base.snapshot.sessions.forEach((s, k) => place.set(s.id, k));
-  for (const [k, sid] of [...removed].entries()) {
-    if (!place.has(sid)) {
-      throw new InvalidValueError(`delta.remove[${k}] names session "${sid}", which the base snapshot does not hold`);
+  // One pass over the base, looking each session up in the delta's few ids (a map of the whole base
+  // would cost more than the rest of the delta).
+  const byId = new Map<string, number>();
+  (changed as SnapshotSession[]).forEach((c, k) => {
+    if (removed.has(c.id)) {
+      throw new InvalidValueError(`delta.sessions[${k}] is session "${c.id}", which delta.remove also names`);
+    }
+    byId.set(c.id, k);
+  });
+  const replaced = new Uint8Array(changed.length);
+  let found = 0;
+  const all: SnapshotSession[] = [];
+  for (const b of base.snapshot.sessions) {
+    if (removed.size > 0 && removed.has(b.id)) {
+      found++;
+      continue;
+    }
+    const k = byId.size > 0 ? byId.get(b.id) : undefined;
+    if (k === undefined) all.push(b);
+    else {
+      all.push(changed[k] as SnapshotSession);
+      replaced[k] = 1;
     }
   }
-  const sessions: (SnapshotSession | undefined)[] = base.snapshot.sessions.slice();
-  const added: SnapshotSession[] = [];
-  (changed as SnapshotSession[]).forEach((s, k) => {
-    if (removed.has(s.id)) {
-      throw new InvalidValueError(`delta.sessions[${k}] is session "${s.id}", which delta.remove also names`);
-    }
-    const at = place.get(s.id);
-    if (at === undefined) added.push(s);
-    else sessions[at] = s;
+  if (found < removed.size) {
+    const held = new Set(base.snapshot.sessions.map((b) => b.id));
+    const k = [...removed].findIndex((sid) => !held.has(sid));
+    throw new InvalidValueError(
+      `delta.remove[${k}] names session "${[...removed][k]}", which the base snapshot does not hold`,
+    );
+  }
+  changed.forEach((c, k) => {
+    if (replaced[k] === 0) all.push(c as SnapshotSession);
   });
-  for (const sid of removed) sessions[place.get(sid)!] = undefined;
-  const kept = removed.size === 0 ? (sessions as SnapshotSession[]) : sessions.filter((s) => s !== undefined);
-  const all = added.length === 0 ? kept : kept.concat(added);
   if (all.length > MAX_SESSIONS) {
     throw new InvalidValueError(`delta makes a snapshot of ${all.length} sessions, over the ${MAX_SESSIONS} allowed`);
   }

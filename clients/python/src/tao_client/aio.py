@@ -233,6 +233,15 @@ class AsyncTaoClient:
         await self._notify(call)
         return None
 
+    async def wake(self) -> None:
+        """TaoClient.wake: a blank line, answered by nothing, that starts the sidecar's busy poll."""
+        conn = await self._connection()
+        try:
+            conn.send(b"\n", None)
+            await conn.drain()
+        except _Lost:
+            await self._drop(conn)  # the next call restarts the sidecar
+
     async def save_predictor(self, *, timeout: Optional[float] = None) -> PredictorJSON:
         saved = await self._call(protocol.save_predictor(), timeout)
         self._saved = saved

@@ -218,6 +218,17 @@ class TaoClient:
         self._notify(call)
         return None
 
+    def wake(self) -> None:
+        """Sends a blank line, which the sidecar answers with nothing: one started with ``--busy-poll-us``
+        then polls for that long, so a tick sent within it is read without the sidecar waking up. Call it
+        when you start building a tick."""
+        self._ensure()
+        assert self._conn is not None
+        try:
+            self._conn.send(b"\n")
+        except _Lost:
+            self._drop(graceful=False)  # the next call restarts the sidecar
+
     def save_predictor(self, *, timeout: Optional[float] = None) -> PredictorJSON:
         """The predictor's state; also kept here, to be restored into a restarted sidecar."""
         saved = self._call(protocol.save_predictor(), timeout)

@@ -2,7 +2,7 @@
 response line into a result or a typed exception.
 """
 import json
-from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Union
 
 from .errors import InvalidTypeError, InvalidValueError, ProtocolError, error_for
 from .types import TickResult
@@ -90,27 +90,36 @@ def apply_changes(snapshot: Dict[str, Any], fields: Dict[str, Any]) -> Dict[str,
         if sid in removed:
             raise InvalidValueError(f'delta.remove[{k}] repeats session "{sid}"', op="tick")
         removed[sid] = k
-    place = {s["id"]: k for k, s in enumerate(snapshot["sessions"])}
-    for sid, k in removed.items():
-        if sid not in place:
-            raise InvalidValueError(f'delta.remove[{k}] names session "{sid}", which the base snapshot does not hold', op="tick")
-    sessions = list(snapshot["sessions"])
-    added = []
-    for k, s in enumerate(fields.get("sessions", ())):
+    changed = list(fields.get("sessions", ()))
+    by_id: Dict[str, int] = {}
+    for k, s in enumerate(changed):
         if not isinstance(s, dict) or not isinstance(s.get("id"), str):
             raise InvalidTypeError(f"delta.sessions[{k}] must be an object with a string id", op="tick")
         if s["id"] in removed:
             raise InvalidValueError(f'delta.sessions[{k}] is session "{s["id"]}", which delta.remove also names', op="tick")
-        at = place.get(s["id"])
-        if at is None:
-            added.append(s)
+        by_id[s["id"]] = k
+    # One pass over the base, looking each session up among the few the delta names.
+    sessions: List[Any] = []
+    replaced: Set[int] = set()
+    found = 0
+    for s in snapshot["sessions"]:
+        sid = s["id"]
+        if sid in removed:
+            found += 1
+            continue
+        k = by_id.get(sid)
+        if k is None:
+            sessions.append(s)
         else:
-            sessions[at] = s
-    if removed:
-        gone = {place[sid] for sid in removed}
-        sessions = [s for k, s in enumerate(sessions) if k not in gone]
+            sessions.append(changed[k])
+            replaced.add(k)
+    if found < len(removed):
+        held = {s["id"] for s in snapshot["sessions"]}
+        sid, k = next((sid, k) for sid, k in removed.items() if sid not in held)
+        raise InvalidValueError(f'delta.remove[{k}] names session "{sid}", which the base snapshot does not hold', op="tick")
+    sessions += [s for k, s in enumerate(changed) if k not in replaced]
     nodes = fields["nodes"] if "nodes" in fields else snapshot["nodes"]
-    return {"time": fields["time"], "nodes": nodes, "sessions": sessions + added}
+    return {"time": fields["time"], "nodes": nodes, "sessions": sessions}
 
 
 def stale_base(err: Exception) -> bool:
