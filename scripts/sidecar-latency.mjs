@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { evaluate, loadSolver, ReadinessPredictor } from '../dist/index.js';
 import { Dispatcher } from '../dist/serve/dispatcher.js';
-import { ConnectionState } from '../dist/serve/delta.js';
+import { applyDelta, ConnectionState } from '../dist/serve/delta.js';
 import { LineSplitter } from '../dist/serve/lines.js';
 
 const { values } = parseArgs({
@@ -88,7 +88,9 @@ function chain(n, seed, size) {
       return s;
     }
     if (r() < 0.75)
-      s.cache = [{ node: `node${Math.floor(r() * m)}`, tokens: Math.floor(r() * s.tokens), observedAt: time - r() * 30 }];
+      s.cache = [
+        { node: `node${Math.floor(r() * m)}`, tokens: Math.floor(r() * s.tokens), observedAt: time - r() * 30 },
+      ];
     const u = r();
     if (u < 0.35) s.tool = { name: r() < 0.5 ? 'bash' : 'pytest', startedAt: time - r() * 3 };
     else if (u < 0.6) s.tool = { name: 'bash', startedAt: time - 5, returnedAt: time - r() * 4 };
@@ -317,7 +319,11 @@ const solver = await loadSolver();
 const predictor = new ReadinessPredictor();
 for (const c of CALLS) predictor.observe(c);
 /** The sidecar's request path, in this process, for the stage timings. */
-const dispatcher = new Dispatcher(solver, { maxLineBytes: 16 * 1024 * 1024, predictor: new ReadinessPredictor(), log: () => {} });
+const dispatcher = new Dispatcher(solver, {
+  maxLineBytes: 16 * 1024 * 1024,
+  predictor: new ReadinessPredictor(),
+  log: () => {},
+});
 for (const c of CALLS) dispatcher.predictor.observe(c);
 
 /** Waits out a busy poll (so that it takes no core from the request measured next). */
@@ -353,26 +359,23 @@ async function measure(size, seed) {
       : { op: 'tick', delta: { base: sidecars[mode].lastId, ...ticks[i].delta } };
   const work = (i) => solver.solve(evaluate(ticks[i].snapshot, predictor));
   const t = Object.fromEntries(
-    ['inTick', 'inTick delta+wake', 'inTick delta+wake+poll', 'fullLine', 'deltaLine'].map((k) => [k, []]).concat(
-      MODES.flatMap((m) => [
-        [`rt ${m}`, []],
-        [`echo ${m}`, []],
-        [`slower ${m}`, []],
-      ]),
-    ),
+    ['inTick', 'inTick delta+wake', 'inTick delta+wake+poll', 'fullLine', 'deltaLine', 'coldSlower']
+      .map((k) => [k, []])
+      .concat(
+        MODES.flatMap((m) => [
+          [`rt ${m}`, []],
+          [`echo ${m}`, []],
+          [`slower ${m}`, []],
+        ]),
+      ),
   );
   const stage = Object.fromEntries(
-    [
-      'stringify request',
-      'split and nesting',
-      'JSON.parse',
-      'handling beyond parse and work',
-      'stringify response',
-      'parse response',
-    ].flatMap((k) => [
-      [`${k} full`, []],
-      [`${k} delta`, []],
-    ]),
+    ['stringify request', 'split and nesting', 'JSON.parse', 'stringify response', 'parse response']
+      .flatMap((k) => [
+        [`${k} full`, []],
+        [`${k} delta`, []],
+      ])
+      .concat([['delta applied to its base delta', []]]),
   );
   const run = async (timing) => {
     const connFull = new ConnectionState();
@@ -391,7 +394,10 @@ async function measure(size, seed) {
           if (timing) t[`inTick ${m}`].push(ms);
         }
         const tick = await s.request(body(m, i));
-        if (tick.response.plan.value.credit !== plan.value.credit || tick.response.plan.value.tokens !== plan.value.tokens) {
+        if (
+          tick.response.plan.value.credit !== plan.value.credit ||
+          tick.response.plan.value.tokens !== plan.value.tokens
+        ) {
           throw new Error(`tick ${i} (${m}): the sidecar and the library disagree`);
         }
         // A polling peer keeps a core busy for its poll: the next request waits until it is over.
@@ -413,6 +419,10 @@ async function measure(size, seed) {
         if (timing && i > 0) t[`echo ${m}`].push(ms);
       }
       if (timing) t.inTick.push(inMs);
+      // The same work in this process after it slept 1 ms, as a sidecar sleeps between two ticks.
+      await new Promise((r) => setTimeout(r, 1));
+      const coldMs = timed(() => work(i))[0];
+      if (timing && i > 0) t.coldSlower.push(coldMs - inMs);
       // The stages, in this process on the same lines: the sidecar's path (split, parse, the dispatcher's
       // handling, the response's stringify) and the Node client's encoding and decoding.
       for (const [kind, conn] of [
@@ -427,7 +437,11 @@ async function measure(size, seed) {
         const buf = Buffer.from(text);
         const [splitMs, lines] = timed(() => new LineSplitter(16 * 1024 * 1024).push(buf));
         const [parseMs] = timed(() => JSON.parse(lines[0].text));
-        const [handleMs, reply] = timed(() => dispatcher.handle(lines[0], conn));
+        const [applyMs] =
+          kind === 'delta' && i > 0
+            ? timed(() => applyDelta(request.delta, { id: i - 1, snapshot: ticks[i - 1].snapshot }))
+            : [Number.NaN];
+        const reply = dispatcher.handle(lines[0], conn);
         if (!reply.response.ok) throw new Error(`in-process ${kind} tick ${i}: ${JSON.stringify(reply.response)}`);
         const [rsMs, out] = timed(() => JSON.stringify(reply.response));
         const [rpMs] = timed(() => JSON.parse(out));
@@ -435,7 +449,7 @@ async function measure(size, seed) {
           stage[`stringify request ${kind}`].push(sMs);
           stage[`split and nesting ${kind}`].push(splitMs);
           stage[`JSON.parse ${kind}`].push(parseMs);
-          stage[`handling beyond parse and work ${kind}`].push(handleMs - parseMs - inMs);
+          if (kind === 'delta') stage['delta applied to its base delta'].push(applyMs);
           stage[`stringify response ${kind}`].push(rsMs);
           stage[`parse response ${kind}`].push(rpMs);
           t[kind === 'full' ? 'fullLine' : 'deltaLine'].push(text.length - 1);
@@ -449,13 +463,12 @@ async function measure(size, seed) {
   const client0 = process.cpuUsage();
   for (let r = 0; r < ROUNDS; r++) await run(true);
   const clientCpu = process.cpuUsage(client0);
-  const cpu = Object.fromEntries(
-    MODES.map((m) => [m, (cpuMs(sidecars[m].pid) - cpu0[m]) / (ROUNDS * (TICKS - 1))]),
-  );
+  const cpu = Object.fromEntries(MODES.map((m) => [m, (cpuMs(sidecars[m].pid) - cpu0[m]) / (ROUNDS * (TICKS - 1))]));
   for (const s of Object.values(sidecars)) await s.close();
   for (const e of Object.values(echoes)) await e.close();
   const S = {
     inTick: summary(t.inTick),
+    coldSlower: summary(t.coldSlower),
     fullLine: summary(t.fullLine),
     deltaLine: summary(t.deltaLine),
     changed: summary(ticks.slice(1).map((k) => k.changed)),
@@ -498,7 +511,7 @@ const stageNames = [
   ['stringify request', 'Node client: JSON.stringify of the request'],
   ['split and nesting', 'sidecar: stdin split, UTF-8 decode, nesting count'],
   ['JSON.parse', 'sidecar: JSON.parse of the request'],
-  ['handling beyond parse and work', 'sidecar: envelope, delta, validation and response building beyond JSON.parse and the in-process work'],
+  ['delta applied to its base', 'sidecar: the delta checked and applied to its base'],
   ['stringify response', 'sidecar: JSON.stringify of the response'],
   ['parse response', 'Node client: JSON.parse of the response'],
 ];
@@ -537,6 +550,9 @@ const text = [
     results.map(({ size, S }) => `${S.changed.median} / ${S.changed.p95} at ${size}`).join(', ') +
     `. In-process \`evaluate\` + \`solve\`: ` +
     results.map(({ size, S }) => `${mp(S.inTick)} at ${size}`).join(', ') +
+    `; the same work in this process right after a 1 ms sleep, minus the above (what the work loses in a ` +
+    `process that was asleep, as a sidecar is between two ticks): ` +
+    results.map(({ size, S }) => `${mp(S.coldSlower)} at ${size}`).join(', ') +
     '.',
   '',
   `The parts of the overhead, each timed in-process on the same lines (a whole snapshot, and a delta):`,
@@ -558,5 +574,8 @@ const text = [
 if (values.markdown) writeFileSync(values.markdown, text + '\n');
 else console.log(text);
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify({ ticks: TICKS, rounds: ROUNDS, pollMicros: POLL_US, results }, null, 2) + '\n');
+  writeFileSync(
+    values.json,
+    JSON.stringify({ ticks: TICKS, rounds: ROUNDS, pollMicros: POLL_US, results }, null, 2) + '\n',
+  );
 }
