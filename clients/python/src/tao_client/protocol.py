@@ -98,26 +98,27 @@ def apply_changes(snapshot: Dict[str, Any], fields: Dict[str, Any]) -> Dict[str,
         if s["id"] in removed:
             raise InvalidValueError(f'delta.sessions[{k}] is session "{s["id"]}", which delta.remove also names', op="tick")
         by_id[s["id"]] = k
-    # One pass over the base, looking each session up among the few the delta names.
-    sessions: List[Any] = []
+    # The places of the few sessions the delta names, in one pass over the base; then the base copied and
+    # edited there (a dictionary of the whole base would cost more than the rest).
+    base = snapshot["sessions"]
+    wanted = removed.keys() | by_id.keys()
+    hits = [(k, s["id"]) for k, s in enumerate(base) if s["id"] in wanted] if wanted else []
+    sessions: List[Any] = list(base)
     replaced: Set[int] = set()
-    found = 0
-    for s in snapshot["sessions"]:
-        sid = s["id"]
+    drop: List[int] = []
+    for k, sid in hits:
         if sid in removed:
-            found += 1
-            continue
-        k = by_id.get(sid)
-        if k is None:
-            sessions.append(s)
+            drop.append(k)
         else:
-            sessions.append(changed[k])
-            replaced.add(k)
-    if found < len(removed):
-        held = {s["id"] for s in snapshot["sessions"]}
+            sessions[k] = changed[by_id[sid]]
+            replaced.add(by_id[sid])
+    if len(drop) < len(removed):
+        held = {s["id"] for s in base}
         sid, k = next((sid, k) for sid, k in removed.items() if sid not in held)
         raise InvalidValueError(f'delta.remove[{k}] names session "{sid}", which the base snapshot does not hold', op="tick")
-    sessions += [s for k, s in enumerate(changed) if k not in replaced]
+    for k in reversed(drop):
+        del sessions[k]
+    sessions.extend(s for k, s in enumerate(changed) if k not in replaced)
     nodes = fields["nodes"] if "nodes" in fields else snapshot["nodes"]
     return {"time": fields["time"], "nodes": nodes, "sessions": sessions}
 
