@@ -17,48 +17,48 @@
  * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
  */
 import type { PlanStats, PlanValue } from '../types.js';
-import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { IndexedArrays } from './validate.js';
+import { fitSums, nodesKept, PackScratch, sessionsKept, type PackedProblem } from './pack.js';
+import { markEligible, type IndexedArrays } from './validate.js';
 
 /**
  * The upper bound on every plan of `problem` at `quantum`, from the relaxations above; `stats` may hold
- * a tighter credit bound the solve proved. O(sessions x nodes) to read the dense pair arrays (every other
- * step is over the credit entries and the sessions, sorted).
+ * a tighter credit bound the solve proved. O(sessions log nodes + nodes + credit and eligibility entries):
+ * the fits come from `fitSums`, the credit entries from the sessions' lists; every later step is over
+ * those entries and the sessions, sorted.
  */
 export function relaxationBound(
   problem: IndexedArrays,
   quantum: number,
   stats?: Pick<PlanStats, 'creditLevel'>,
   known?: Pick<PlanValue, 'credit'>,
+  scratch: PackScratch = new PackScratch(problem.capacity.length, problem.weight.length),
 ): PlanValue {
   const m = problem.capacity.length;
   const n = problem.weight.length;
-  const qcap = new Float64Array(m);
-  const fitSum = new Float64Array(m);
-  const qweight = new Float64Array(n);
-  for (let b = 0; b < m; b++) qcap[b] = Math.floor(problem.capacity[b]! / quantum);
-  for (let i = 0; i < n; i++) qweight[i] = Math.ceil(problem.weight[i]! / quantum);
-  // The sessions that fit somewhere, their best credit, and the credit entries (pairs with credit > 0).
+  fitSums(problem, quantum, scratch);
+  const { qcap, fitSum, qweight, fits } = scratch;
+  // The sessions that fit somewhere, their best credit, and the credit entries on nodes they fit on.
+  const mark = new Int32Array(m);
   const kept: number[] = [];
   const best = new Float64Array(n);
   const entryNode: number[] = [];
   const entrySession: number[] = [];
+  const entryCredit: number[] = [];
   for (let i = 0; i < n; i++) {
+    if (fits[i] === 0) continue;
+    kept.push(i);
     const w = qweight[i]!;
-    let fits = false;
-    for (let b = 0; b < m; b++) {
-      const e = i * m + b;
-      if (problem.eligible[e] !== 1 || w > qcap[b]!) continue;
-      fits = true;
-      fitSum[b] = fitSum[b]! + w;
-      const k = problem.credit[e]!;
-      if (k > 0) {
-        entryNode.push(b);
-        entrySession.push(i);
-        if (k > best[i]!) best[i] = k;
-      }
+    const limited = problem.limited[i] === 1;
+    if (limited) markEligible(problem, i, mark, i + 1);
+    for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
+      const b = problem.creditNode[e]!;
+      if ((limited && mark[b] !== i + 1) || w > qcap[b]!) continue;
+      const k = problem.creditValue[e]!;
+      entryNode.push(b);
+      entrySession.push(i);
+      entryCredit.push(k);
+      if (k > best[i]!) best[i] = k;
     }
-    if (fits) kept.push(i);
   }
   const room = new Float64Array(m);
   let total = 0;
@@ -67,17 +67,22 @@ export function relaxationBound(
     total += room[b]!;
   }
 
-  // (1) per node, over the entries grouped by node (a counting sort by node).
+  // (1) per node, over the entries grouped by node (a counting sort by node, sessions in input order).
   const first = new Int32Array(m + 1);
   for (const b of entryNode) first[b + 1]!++;
   for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
   const grouped = new Array<number>(entryNode.length);
+  const onNode = new Float64Array(n);
   const at = first.slice(0, m);
-  entryNode.forEach((b, t) => (grouped[at[b]!++] = entrySession[t]!));
+  entryNode.forEach((b, t) => (grouped[at[b]!++] = t));
   let perNode = 0;
   for (let b = 0; b < m; b++) {
     if (first[b + 1] === first[b]) continue;
-    perNode += dantzig(grouped.slice(first[b], first[b + 1]), qweight, (i) => problem.credit[i * m + b]!, room[b]!);
+    const items = grouped.slice(first[b], first[b + 1]).map((t) => {
+      onNode[entrySession[t]!] = entryCredit[t]!;
+      return entrySession[t]!;
+    });
+    perNode += dantzig(items, qweight, (i) => onNode[i]!, room[b]!);
   }
   let credit = Math.min(
     perNode,

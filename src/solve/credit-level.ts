@@ -386,14 +386,23 @@ export function creditReduction(
       fixedCount++;
     }
   }
-  const eligible = new Uint8Array(n * m);
+  // Each free session lists the nodes where it is a candidate with credit 0; a fixed one lists none.
+  let listed = 0;
   for (let j = 0; j < n; j++) {
+    if (fixed[j]! >= 0) continue;
+    for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b] === 0) listed++;
+  }
+  const eligibleStart = new Int32Array(n + 1);
+  const eligibleNode = new Int32Array(listed);
+  for (let j = 0, t = 0; j < n; j++) {
+    eligibleStart[j] = t;
     if (fixed[j]! >= 0) continue;
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligible[e] = 1;
+      if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligibleNode[t++] = b;
     }
   }
+  eligibleStart[n] = listed;
   // Residual capacities in tokens at the same quantum: floor(residual * q / q) = residual.
   for (let b = 0; b < m; b++) residual[b] = residual[b]! * q;
   const sub: IndexedArrays = {
@@ -401,8 +410,12 @@ export function creditReduction(
     weight: packed.weight,
     tokens: packed.tokens,
     ready: packed.ready,
-    credit: new Float64Array(n * m),
-    eligible,
+    creditStart: new Int32Array(n + 1),
+    creditNode: new Int32Array(0),
+    creditValue: new Float64Array(0),
+    limited: new Uint8Array(n).fill(1),
+    eligibleStart,
+    eligibleNode,
   };
   return { fixed, fixedCount, remainder: packProblem(sub, options, scratch) };
 }

@@ -147,21 +147,99 @@ function ceilDiv(x: number, q: number): number {
 
 /**
  * packProblem's working arrays by original index, grown on demand and kept by the caller between calls
- * (packing is synchronous and calls out to nothing): per node its quantized capacity and the sum of w' of
- * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact); per session its quantized weight and 1 where
+ * (packing is synchronous and calls out to nothing): per node its quantized capacity, the sum of w' of
+ * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact), the nodes in ascending order of quantized
+ * capacity (places) with a sum per place, and its kept index; per session its quantized weight and 1 where
  * it fits some node.
  */
 export class PackScratch {
   qcap: Float64Array;
   fitSum: Float64Array;
+  placeSum: Float64Array;
+  byCap: Int32Array;
+  kept: Int32Array;
   qweight: Float64Array;
   fits: Uint8Array;
 
   constructor(nodes = 64, sessions = 1024) {
     this.qcap = new Float64Array(nodes);
     this.fitSum = new Float64Array(nodes);
+    this.placeSum = new Float64Array(nodes);
+    this.byCap = new Int32Array(nodes);
+    this.kept = new Int32Array(nodes);
     this.qweight = new Float64Array(sessions);
     this.fits = new Uint8Array(sessions);
+  }
+
+  /** Grows the arrays to m nodes and n sessions. */
+  reserve(m: number, n: number): void {
+    if (this.qcap.length < m) {
+      this.qcap = new Float64Array(2 * m);
+      this.fitSum = new Float64Array(2 * m);
+      this.placeSum = new Float64Array(2 * m);
+      this.byCap = new Int32Array(2 * m);
+      this.kept = new Int32Array(2 * m);
+    }
+    if (this.qweight.length < n) {
+      this.qweight = new Float64Array(2 * n);
+      this.fits = new Uint8Array(2 * n);
+    }
+  }
+}
+
+/**
+ * Fills `scratch` with the quantized capacities and weights of `problem` at quantum q, and per node the
+ * sum of w' of the sessions that fit on it (eligible and w'_i <= floor(C_b / q)), per session whether it
+ * fits some node. O(sessions log nodes + nodes log nodes + listed nodes): a session that lists no nodes
+ * fits exactly on the nodes whose quantized capacity is at least its w', a suffix of the nodes in
+ * ascending order of quantized capacity, found by binary search; its w' is added at the suffix's start
+ * of a difference array over that order, and the prefix sums give each node its sum. Sessions with a
+ * list are added node by node. The sums are of integers below 2^53, exact in any order.
+ */
+export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch): void {
+  const m = problem.capacity.length;
+  const n = problem.weight.length;
+  scratch.reserve(m, n);
+  const { qcap, fitSum, placeSum, byCap, qweight, fits } = scratch;
+  for (let b = 0; b < m; b++) {
+    qcap[b] = floorDiv(problem.capacity[b]!, q);
+    byCap[b] = b;
+  }
+  sortIndices(byCap, m, (a, c) => qcap[a]! - qcap[c]! || a - c);
+  placeSum.fill(0, 0, m);
+  const most = m === 0 ? -1 : qcap[byCap[m - 1]!]!;
+  for (let i = 0; i < n; i++) {
+    const w = ceilDiv(problem.weight[i]!, q);
+    qweight[i] = w;
+    fits[i] = 0;
+    if (problem.limited[i] === 1 || w > most) continue;
+    // The first place whose capacity is at least w.
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (qcap[byCap[mid]!]! >= w) hi = mid;
+      else lo = mid + 1;
+    }
+    placeSum[lo] = placeSum[lo]! + w;
+    fits[i] = 1;
+  }
+  // Prefix sums over the places give each place's sum; byCap maps places to nodes.
+  let run = 0;
+  for (let t = 0; t < m; t++) {
+    run += placeSum[t]!;
+    fitSum[byCap[t]!] = run;
+  }
+  for (let i = 0; i < n; i++) {
+    if (problem.limited[i] !== 1) continue;
+    const w = qweight[i]!;
+    for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+      const b = problem.eligibleNode[e]!;
+      if (w <= qcap[b]!) {
+        fitSum[b] = fitSum[b]! + w;
+        fits[i] = 1;
+      }
+    }
   }
 }
 
@@ -171,31 +249,10 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   const m = problem.capacity.length;
   const n = problem.weight.length;
   const scratch = given ?? new PackScratch(m, n);
-
-  if (scratch.qcap.length < m) {
-    scratch.qcap = new Float64Array(2 * m);
-    scratch.fitSum = new Float64Array(2 * m);
-  }
-  if (scratch.qweight.length < n) {
-    scratch.qweight = new Float64Array(2 * n);
-    scratch.fits = new Uint8Array(2 * n);
-  }
-  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits } = scratch;
-  for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
-  fitSum.fill(0, 0, m);
-  sessionFits.fill(0, 0, n);
+  fitSums(problem, q, scratch);
+  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits, kept: keptOf } = scratch;
   let nk = 0;
-  for (let i = 0; i < n; i++) {
-    const w = qweightAll[i]!;
-    for (let b = 0; b < m; b++) {
-      if (problem.eligible[i * m + b] === 1 && w <= qcapAll[b]!) {
-        fitSum[b] = fitSum[b]! + w;
-        sessionFits[i] = 1;
-      }
-    }
-    nk += sessionFits[i]!;
-  }
+  for (let i = 0; i < n; i++) nk += sessionFits[i]!;
   // A node with fitSum 0 has no candidate; a session that fits somewhere keeps every node it fits on.
   let mk = 0;
   for (let b = 0; b < m; b++) if (fitSum[b]! > 0) mk++;
@@ -227,30 +284,38 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     states *= capacity[b]! + 1;
   }
 
+  keptOf.fill(-1, 0, m);
+  for (let b = 0; b < mk; b++) keptOf[keptNodes[b]!] = b;
   let creditMaxSum = 0;
   let readyCount = 0;
   let tokenSum = 0;
   for (let j = 0; j < nk; j++) {
     const i = keptSessions[j]!;
-    qweight[j] = qweightAll[i]!;
+    const w = qweightAll[i]!;
+    qweight[j] = w;
     weight[j] = problem.weight[i]!;
     ready[j] = problem.ready[i]!;
     tokens[j] = problem.tokens[i]!;
     readyCount += ready[j]!;
     tokenSum += tokens[j]!;
-    // Zero credit is not written (the slab starts zeroed): most pairs carry none, and a write would touch
-    // every page of the credit array. The best credit is taken on the way.
-    let best = 0;
-    for (let b = 0; b < mk; b++) {
-      const ob = keptNodes[b]!;
-      if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
-        candidate[j * mk + b] = 1;
-        const k = problem.credit[i * m + ob]!;
-        if (k !== 0) {
-          credit[j * mk + b] = k;
-          if (k > best) best = k;
-        }
+    const row = j * mk;
+    if (problem.limited[i] === 1) {
+      for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+        const b = keptOf[problem.eligibleNode[e]!]!;
+        if (b >= 0 && w <= qcapacity[b]!) candidate[row + b] = 1;
       }
+    } else {
+      for (let b = 0; b < mk; b++) if (w <= qcapacity[b]!) candidate[row + b] = 1;
+    }
+    // Credit is written from the session's entries only (the slab starts zeroed): most pairs carry none.
+    // The best credit is taken on the way.
+    let best = 0;
+    for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
+      const b = keptOf[problem.creditNode[e]!]!;
+      if (b < 0 || candidate[row + b] !== 1) continue;
+      const k = problem.creditValue[e]!;
+      credit[row + b] = k;
+      if (k > best) best = k;
     }
     creditMaxSum += best;
   }
