@@ -18,7 +18,7 @@
  */
 import type { PlanStats, PlanValue } from '../types.js';
 import { fitSums, nodesKept, PackScratch, sessionsKept, type PackedProblem } from './pack.js';
-import { markEligible, type IndexedArrays } from './validate.js';
+import { eligibleMarked, markEligible, type IndexedArrays } from './validate.js';
 
 /**
  * The upper bound on every plan of `problem` at `quantum`, from the relaxations above; `stats` may hold
@@ -48,11 +48,10 @@ export function relaxationBound(
     if (fits[i] === 0) continue;
     kept.push(i);
     const w = qweight[i]!;
-    const limited = problem.limited[i] === 1;
-    if (limited) markEligible(problem, i, mark, i + 1);
+    markEligible(problem, i, mark, i + 1);
     for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
       const b = problem.creditNode[e]!;
-      if ((limited && mark[b] !== i + 1) || w > qcap[b]!) continue;
+      if (!eligibleMarked(problem, i, b, mark, i + 1) || w > qcap[b]!) continue;
       const k = problem.creditValue[e]!;
       entryNode.push(b);
       entrySession.push(i);

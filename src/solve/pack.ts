@@ -5,7 +5,7 @@
  */
 import type { ResolvedSolveOptions } from './options.js';
 import { Slab } from './slab.js';
-import type { IndexedArrays } from './validate.js';
+import { EVERY_NODE, LISTED_NODES, UNLISTED_NODES, type IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
 
 /** 2^63 - 1: the largest packed key sum the i64 table can hold. */
@@ -47,6 +47,15 @@ export interface PackedProblem {
   readonly candidate: Uint8Array;
   /** Credit of each kept pair (0 where not a candidate). */
   readonly credit: Float64Array;
+  /**
+   * Kept session j's credited candidate nodes (kept indices, credit > 0) are `creditNode[creditStart[j]]`
+   * up to `creditNode[creditStart[j + 1]]`, in the order of the problem's entries: the pairs with credit
+   * without a pass over every pair.
+   */
+  readonly creditStart: Int32Array;
+  readonly creditNode: Int32Array;
+  /** Per kept session, the form of its eligibility in the problem (IndexedArrays.limited). */
+  readonly limited: Uint8Array;
   /** 1 if the kept session is ready. */
   readonly ready: Uint8Array;
   /** Tokens of each kept session. */
@@ -193,8 +202,10 @@ export class PackScratch {
  * fits some node. O(sessions log nodes + nodes log nodes + listed nodes): a session that lists no nodes
  * fits exactly on the nodes whose quantized capacity is at least its w', a suffix of the nodes in
  * ascending order of quantized capacity, found by binary search; its w' is added at the suffix's start
- * of a difference array over that order, and the prefix sums give each node its sum. Sessions with a
- * list are added node by node. The sums are of integers below 2^53, exact in any order.
+ * of a difference array over that order, and the prefix sums give each node its sum. A session limited
+ * to its listed nodes is added node by node; one that may go anywhere but its listed nodes is added over
+ * its suffix and taken back out of the listed nodes in it (it fits somewhere iff the suffix holds more
+ * nodes than that). The sums are of integers below 2^53, exact in any order.
  */
 export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch): void {
   const m = problem.capacity.length;
@@ -212,7 +223,8 @@ export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch)
     const w = ceilDiv(problem.weight[i]!, q);
     qweight[i] = w;
     fits[i] = 0;
-    if (problem.limited[i] === 1 || w > most) continue;
+    const form = problem.limited[i]!;
+    if (form === LISTED_NODES || w > most) continue;
     // The first place whose capacity is at least w.
     let lo = 0;
     let hi = m - 1;
@@ -222,7 +234,13 @@ export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch)
       else lo = mid + 1;
     }
     placeSum[lo] = placeSum[lo]! + w;
-    fits[i] = 1;
+    // Every node but the listed ones: it fits somewhere iff the suffix has a node it does not list.
+    let excluded = 0;
+    if (form === UNLISTED_NODES) {
+      for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++)
+        if (w <= qcap[problem.eligibleNode[e]!]!) excluded++;
+    }
+    fits[i] = m - lo > excluded ? 1 : 0;
   }
   // Prefix sums over the places give each place's sum; byCap maps places to nodes.
   let run = 0;
@@ -230,14 +248,17 @@ export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch)
     run += placeSum[t]!;
     fitSum[byCap[t]!] = run;
   }
+  // Listed nodes: added for LISTED_NODES, taken back out of the suffix for UNLISTED_NODES.
   for (let i = 0; i < n; i++) {
-    if (problem.limited[i] !== 1) continue;
+    const form = problem.limited[i]!;
+    if (form === EVERY_NODE) continue;
     const w = qweight[i]!;
+    const sign = form === LISTED_NODES ? 1 : -1;
     for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
       const b = problem.eligibleNode[e]!;
       if (w <= qcap[b]!) {
-        fitSum[b] = fitSum[b]! + w;
-        fits[i] = 1;
+        fitSum[b] = fitSum[b]! + sign * w;
+        if (sign > 0) fits[i] = 1;
       }
     }
   }
@@ -257,8 +278,12 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   let mk = 0;
   for (let b = 0; b < m; b++) if (fitSum[b]! > 0) mk++;
 
+  // The credit entries of the kept sessions: at most their entries in the problem.
+  let entryRoom = 0;
+  for (let i = 0; i < n; i++)
+    if (sessionFits[i] === 1) entryRoom += problem.creditStart[i + 1]! - problem.creditStart[i]!;
   // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
-  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
+  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk + nk + 1 + entryRoom, 2 * nk + nk * mk);
   const qcapacity = slab.f64(mk);
   const capacity = slab.f64(mk);
   const qweight = slab.f64(nk);
@@ -268,8 +293,11 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   const keySpace = slab.i64(nk * mk);
   const keptNodes = slab.i32(mk);
   const keptSessions = slab.i32(nk);
+  const creditStart = slab.i32(nk + 1);
+  const creditNodeSpace = slab.i32(entryRoom);
   const candidate = slab.u8(nk * mk);
   const ready = slab.u8(nk);
+  const limited = slab.u8(nk);
   for (let b = 0, k = 0; b < m; b++) if (fitSum[b]! > 0) keptNodes[k++] = b;
   const dpCap = (b: number): number => Math.min(qcapAll[b]!, fitSum[b]!);
   sortIndices(keptNodes, mk, (a, c) => dpCap(c) - dpCap(a) || a - c);
@@ -286,6 +314,7 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
 
   keptOf.fill(-1, 0, m);
   for (let b = 0; b < mk; b++) keptOf[keptNodes[b]!] = b;
+  let entries = 0;
   let creditMaxSum = 0;
   let readyCount = 0;
   let tokenSum = 0;
@@ -299,26 +328,38 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     readyCount += ready[j]!;
     tokenSum += tokens[j]!;
     const row = j * mk;
-    if (problem.limited[i] === 1) {
+    const form = problem.limited[i]!;
+    if (form === LISTED_NODES) {
       for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
         const b = keptOf[problem.eligibleNode[e]!]!;
         if (b >= 0 && w <= qcapacity[b]!) candidate[row + b] = 1;
       }
     } else {
       for (let b = 0; b < mk; b++) if (w <= qcapacity[b]!) candidate[row + b] = 1;
+      if (form === UNLISTED_NODES) {
+        for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+          const b = keptOf[problem.eligibleNode[e]!]!;
+          if (b >= 0) candidate[row + b] = 0;
+        }
+      }
     }
+    limited[j] = form;
     // Credit is written from the session's entries only (the slab starts zeroed): most pairs carry none.
     // The best credit is taken on the way.
     let best = 0;
+    creditStart[j] = entries;
     for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
       const b = keptOf[problem.creditNode[e]!]!;
       if (b < 0 || candidate[row + b] !== 1) continue;
       const k = problem.creditValue[e]!;
       credit[row + b] = k;
+      creditNodeSpace[entries++] = b;
       if (k > best) best = k;
     }
     creditMaxSum += best;
   }
+  creditStart[nk] = entries;
+  const creditNode = creditNodeSpace.subarray(0, entries);
 
   let keyFits: boolean;
   let key: BigInt64Array;
@@ -343,6 +384,9 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     capacity,
     candidate,
     credit,
+    creditStart,
+    creditNode,
+    limited,
     ready,
     tokens,
     key,
@@ -363,6 +407,9 @@ export function packedTransferList(packed: PackedProblem): ArrayBuffer[] {
     packed.capacity,
     packed.candidate,
     packed.credit,
+    packed.creditStart,
+    packed.creditNode,
+    packed.limited,
     packed.ready,
     packed.tokens,
     packed.key,

@@ -34,7 +34,11 @@ export interface IndexedArrays {
   readonly creditStart: Int32Array;
   readonly creditNode: Int32Array;
   readonly creditValue: Float64Array;
-  /** 1 where session i lists its nodes: then it may go only to `eligibleNode[eligibleStart[i] .. eligibleStart[i + 1])`. */
+  /**
+   * Per session, which nodes it may go to, given its list `eligibleNode[eligibleStart[i] .. eligibleStart[i + 1])`:
+   * EVERY_NODE (the list is empty), LISTED_NODES (only the listed nodes: a session's `eligible`) or
+   * UNLISTED_NODES (every node but the listed ones: a reduced problem's form, never made by validation).
+   */
   readonly limited: Uint8Array;
   readonly eligibleStart: Int32Array;
   readonly eligibleNode: Int32Array;
@@ -46,6 +50,11 @@ export interface IndexedProblem extends IndexedArrays {
   readonly sessionIds: readonly string[];
 }
 
+/** The forms of `IndexedArrays.limited`. */
+export const EVERY_NODE = 0;
+export const LISTED_NODES = 1;
+export const UNLISTED_NODES = 2;
+
 /** Credit of session i on node b (0 without an entry): O(entries of i). */
 export function creditOn(problem: IndexedArrays, i: number, b: number): number {
   for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
@@ -56,21 +65,29 @@ export function creditOn(problem: IndexedArrays, i: number, b: number): number {
 
 /** Whether session i may go to node b: O(listed nodes of i). */
 export function isEligible(problem: IndexedArrays, i: number, b: number): boolean {
-  if (problem.limited[i] === 0) return true;
+  const form = problem.limited[i];
+  if (form === EVERY_NODE) return true;
+  let listed = false;
   for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
-    if (problem.eligibleNode[e] === b) return true;
+    if (problem.eligibleNode[e] === b) listed = true;
   }
-  return false;
+  return listed === (form === LISTED_NODES);
 }
 
 /**
- * Marks the nodes session i may go to in `mark` (one entry per node): `mark[b] === stamp` afterwards iff
- * i is eligible on b, for a limited session; unlimited sessions mark nothing (every node is eligible).
- * `stamp` must differ from every value `mark` held before (e.g. i + 1 in a pass over sessions).
+ * Marks session i's listed nodes in `mark` (one entry per node) with `stamp`, which must differ from
+ * every value `mark` held before (e.g. i + 1 in a pass over sessions); then `eligibleMarked` answers per
+ * node in O(1).
  */
 export function markEligible(problem: IndexedArrays, i: number, mark: Int32Array, stamp: number): void {
   for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++)
     mark[problem.eligibleNode[e]!] = stamp;
+}
+
+/** Whether session i may go to node b, after `markEligible(problem, i, mark, stamp)`. */
+export function eligibleMarked(problem: IndexedArrays, i: number, b: number, mark: Int32Array, stamp: number): boolean {
+  const form = problem.limited[i];
+  return form === EVERY_NODE || (mark[b] === stamp) === (form === LISTED_NODES);
 }
 
 /** A growable list of pair entries, kept from call to call. */
@@ -280,7 +297,7 @@ function validateWith(
     eligibleStart[i] = eligibleEntries.length;
     if (listed !== undefined) {
       if (!Array.isArray(listed)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
-      limited[i] = 1;
+      limited[i] = LISTED_NODES;
       for (let e = 0; e < listed.length; e++) {
         const given = listed[e];
         const nid =
