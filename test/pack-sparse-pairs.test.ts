@@ -2,7 +2,8 @@
  * Packing reads pairs from per-session lists (credit entries; eligibility as every node, only the listed
  * nodes, or every node but the listed ones): its fits, reduced capacities, candidates and credit equal
  * the definitions evaluated pair by pair, with ties in capacity, several quanta, sessions that fit
- * nowhere and nodes nothing fits on.
+ * nowhere and nodes nothing fits on; the packed keys equal their formula in BigInt whether they are
+ * computed in doubles or in 64-bit integers.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,15 +15,18 @@ const arbProblem = fc
     m: fc.integer({ min: 1, max: 6 }),
     n: fc.integer({ min: 0, max: 12 }),
     quantum: fc.constantFrom(1, 3, 10),
+    // Scales that put the packed keys in doubles, in 64-bit integers, or past them.
+    tokenScale: fc.constantFrom(1, 2 ** 20, 2 ** 26),
+    creditScale: fc.constantFrom(1, 1000, 400_000),
     seed: fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 200, maxLength: 200 }),
   })
-  .map(({ m, n, quantum, seed }) => {
+  .map(({ m, n, quantum, seed, tokenScale, creditScale }) => {
     let at = 0;
     const next = (k: number): number => seed[at++ % seed.length]! % k;
     // Few distinct capacities, so that nodes tie.
     const capacity = Float64Array.from({ length: m }, () => [0, 9, 20, 20, 47][next(5)]!);
     const weight = Float64Array.from({ length: n }, () => 1 + next(30));
-    const tokens = Float64Array.from({ length: n }, () => next(50));
+    const tokens = Float64Array.from({ length: n }, () => next(50) * tokenScale);
     const ready = Uint8Array.from({ length: n }, () => next(2));
     const eligible: boolean[][] = [];
     const credit: number[][] = [];
@@ -39,7 +43,7 @@ const arbProblem = fc
       eligible.push(listed.map((l) => (form === 0 ? true : form === 1 ? l : !l)));
       eligibleStart[i] = eligibleNode.length;
       if (form !== 0) listed.forEach((l, b) => l && eligibleNode.push(b));
-      credit.push(Array.from({ length: m }, () => (next(3) === 0 ? 1 + next(9) : 0)));
+      credit.push(Array.from({ length: m }, () => (next(3) === 0 ? (1 + next(9)) * creditScale : 0)));
       creditStart[i] = creditNode.length;
       // Entries in a rotated (and for odd i reversed) node order: the lists need not be sorted.
       const order = Array.from({ length: m }, (_, b) => (b + i) % m);
@@ -97,6 +101,24 @@ describe('packing over pair lists', () => {
           expect(listed.sort((a, b) => a - b)).toEqual(credited);
           expect(packed.limited[j]).toBe(problem.limited[i]);
         });
+        // Keys: credit * (R + 1)(T + 1) + ready * (T + 1) + tokens per candidate pair, -1 elsewhere, when they fit.
+        const R = BigInt(packed.ready.reduce((a, r) => a + r, 0));
+        const T = BigInt(packed.tokens.reduce((a, t) => a + t, 0));
+        const kmax = packed.sessionIndex.reduce(
+          (a, i) => a + Math.max(0, ...credit[i]!.filter((_, b) => fitsOn(i, b))),
+          0,
+        );
+        expect(packed.keyFits).toBe((BigInt(kmax) + 1n) * (R + 1n) * (T + 1n) <= (1n << 63n) - 1n);
+        if (packed.keyFits) {
+          packed.credit.forEach((k, e) => {
+            const j = Math.floor(e / mk);
+            const want =
+              packed.candidate[e] === 1
+                ? BigInt(k) * (R + 1n) * (T + 1n) + BigInt(packed.ready[j]!) * (T + 1n) + BigInt(packed.tokens[j]!)
+                : -1n;
+            expect(packed.key[e]).toBe(want);
+          });
+        }
       }),
       { numRuns: 400 },
     );

@@ -91,33 +91,63 @@ export function keyWords(key: BigInt64Array): Uint32Array {
 }
 
 /**
- * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
- * computed exactly in doubles and written into `key` as its two 32-bit words, the same bits `pairKeys` writes.
+ * Writes the packed keys (see PackedProblem.key) into `key` as two 32-bit words each, the bits of the
+ * exact key, in O(kept pairs + credited pairs) arithmetic: a pair without credit has the key
+ * ready * (T + 1) + tokens of its session, whose words are computed once per session and copied along the
+ * row; only credited pairs (from the packed lists) compute credit * scales.ready + that. In doubles when
+ * `exact` (every key below 2^53, see DOUBLE_KEY_MAX), else in BigInt (keys below 2^63).
  */
-function doubleKeys(
-  candidate: Uint8Array,
-  credit: Float64Array,
-  ready: Uint8Array,
-  tokens: Float64Array,
-  readyScale: number,
-  tokenScale: number,
+function writeKeys(
+  packed: Pick<PackedProblem, 'candidate' | 'credit' | 'creditStart' | 'creditNode' | 'ready' | 'tokens'>,
+  m: number,
+  readyCount: number,
+  tokenSum: number,
+  exact: boolean,
   key: BigInt64Array,
 ): BigInt64Array {
+  const { candidate, credit, creditStart, creditNode, ready, tokens } = packed;
   const n = ready.length;
-  const m = n === 0 ? 0 : candidate.length / n;
   const words = keyWords(key);
+  const HI = 1 - LOW_WORD;
+  const tokenScale = tokenSum + 1;
+  const readyScale = (readyCount + 1) * tokenScale;
+  const bigTokenScale = exact ? 0n : BigInt(tokenSum) + 1n;
+  const bigReadyScale = exact ? 0n : (BigInt(readyCount) + 1n) * bigTokenScale;
   for (let j = 0; j < n; j++) {
-    const rt = ready[j]! * tokenScale + tokens[j]!;
+    let low: number;
+    let high: number;
+    let bigRt = 0n;
+    const rt = exact ? ready[j]! * tokenScale + tokens[j]! : 0;
+    if (exact) {
+      low = rt % 4_294_967_296;
+      high = (rt - low) / 4_294_967_296;
+    } else {
+      bigRt = BigInt(ready[j]!) * bigTokenScale + BigInt(tokens[j]!);
+      low = Number(bigRt & 0xffff_ffffn);
+      high = Number(bigRt >> 32n);
+    }
+    const row = j * m;
     for (let b = 0; b < m; b++) {
-      const e = j * m + b;
+      const e = row + b;
       if (candidate[e] !== 1) {
         words[2 * e] = 0xffff_ffff;
         words[2 * e + 1] = 0xffff_ffff;
       } else {
-        const k = credit[e]! * readyScale + rt;
-        const low = k % 4_294_967_296;
         words[2 * e + LOW_WORD] = low;
-        words[2 * e + 1 - LOW_WORD] = (k - low) / 4_294_967_296;
+        words[2 * e + HI] = high;
+      }
+    }
+    for (let t = creditStart[j]!; t < creditStart[j + 1]!; t++) {
+      const e = row + creditNode[t]!;
+      if (exact) {
+        const k = credit[e]! * readyScale + rt;
+        const kl = k % 4_294_967_296;
+        words[2 * e + LOW_WORD] = kl;
+        words[2 * e + HI] = (k - kl) / 4_294_967_296;
+      } else {
+        const k = BigInt(credit[e]!) * bigReadyScale + bigRt;
+        words[2 * e + LOW_WORD] = Number(k & 0xffff_ffffn);
+        words[2 * e + HI] = Number(k >> 32n);
       }
     }
   }
@@ -361,16 +391,10 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   creditStart[nk] = entries;
   const creditNode = creditNodeSpace.subarray(0, entries);
 
-  let keyFits: boolean;
-  let key: BigInt64Array;
-  if ((creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX) {
-    keyFits = true;
-    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1, keySpace);
-  } else {
-    const scales = keyScales(ready, tokens);
-    keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
-    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, keySpace) : new BigInt64Array(0);
-  }
+  const exact = (creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX;
+  const keyFits = exact || (BigInt(creditMaxSum) + 1n) * keyScales(ready, tokens).ready <= I64_MAX;
+  const lists = { candidate, credit, creditStart, creditNode, ready, tokens };
+  const key = keyFits ? writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace) : new BigInt64Array(0);
 
   return {
     sessionCount: n,
