@@ -473,8 +473,14 @@ export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<num
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  const { credit, creditStart, creditNode } = packed;
   const out = new Float64Array(n);
-  for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
+  // The credited candidate pairs are the session's list: every other pair has credit 0.
+  for (let j = 0; j < n; j++) {
+    let best = 0;
+    for (let t = creditStart[j]!; t < creditStart[j + 1]!; t++) best = Math.max(best, credit[j * m + creditNode[t]!]!);
+    out[j] = best;
+  }
   return out;
 }
 
