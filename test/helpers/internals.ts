@@ -284,3 +284,4 @@ export {
   type ProblemSession,
   type SolvePath,
 } from '../../src/types.js';
+export { warmUpProblems } from '../../src/solve/warm-up.js';
