@@ -30,7 +30,9 @@ if (values.child !== undefined) {
   const { loadSolver } = await import(`${dist}/index.js`);
   const { threadCpuMs } = await import(`${dist}/bench/thread-clock.js`);
   const keys = ['spread-credit/4n', 'single-credit/4n', 'near-fitting/4n'];
-  const groups = familyGroups(['spread-credit', 'single-credit', 'near-fitting']).filter((g) => keys.includes(groupKey(g)));
+  const groups = familyGroups(['spread-credit', 'single-credit', 'near-fitting']).filter((g) =>
+    keys.includes(groupKey(g)),
+  );
   const problems = (await Promise.all(groups.map((g) => g.generate(1, 200)))).flat();
   const t0 = performance.now();
   const solver = await loadSolver(values['warm-up'] ? { warmUp: true } : undefined);
@@ -103,7 +105,10 @@ console.log(
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 configs.forEach((c, k) => {
   const rs = results[k];
-  const name = c.dist.replace(/\/dist$/, '').split('/').at(-1);
+  const name = c.dist
+    .replace(/\/dist$/, '')
+    .split('/')
+    .at(-1);
   for (let p = 0; p < passes; p++) {
     const at = rs.map((x) => x.passes[p]);
     console.log(
