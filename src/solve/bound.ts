@@ -31,65 +31,56 @@ export function relaxationBound(
   quantum: number,
   stats?: Pick<PlanStats, 'creditLevel'>,
   known?: Pick<PlanValue, 'credit'>,
-  scratch: PackScratch = new PackScratch(problem.capacity.length, problem.weight.length),
+  scratch: BoundScratch = new BoundScratch(),
 ): PlanValue {
   const m = problem.capacity.length;
   const n = problem.weight.length;
-  fitSums(problem, quantum, scratch);
-  const { qcap, fitSum, qweight, fits } = scratch;
-  // The sessions that fit somewhere, their best credit, and the credit entries on nodes they fit on.
-  const mark = new Int32Array(m);
+  fitSums(problem, quantum, scratch.pack);
+  const { qcap, fitSum, qweight, fits } = scratch.pack;
+  const s = scratch.reserve(n, m, problem.creditStart[n]!);
+  const { mark, entryNode, entrySession, entryCredit, room, wt, bestAt, readyAt, tokensAt, placeOf } = s;
+  // The sessions that fit somewhere (place t is session kept[t]), their best credit, and the credit
+  // entries on nodes they fit on.
+  mark.fill(0, 0, m);
   const kept: number[] = [];
-  const best = new Float64Array(n);
-  const entryNode: number[] = [];
-  const entrySession: number[] = [];
-  const entryCredit: number[] = [];
+  let entries = 0;
   for (let i = 0; i < n; i++) {
     if (fits[i] === 0) continue;
+    const t = kept.length;
     kept.push(i);
+    placeOf[i] = t;
     const w = qweight[i]!;
     markEligible(problem, i, mark, i + 1);
+    let top = 0;
     for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
       const b = problem.creditNode[e]!;
       if (!eligibleMarked(problem, i, b, mark, i + 1) || w > qcap[b]!) continue;
       const k = problem.creditValue[e]!;
-      entryNode.push(b);
-      entrySession.push(i);
-      entryCredit.push(k);
-      if (k > best[i]!) best[i] = k;
+      entryNode[entries] = b;
+      entrySession[entries] = i;
+      entryCredit[entries++] = k;
+      if (k > top) top = k;
     }
+    wt[t] = w;
+    bestAt[t] = top;
+    readyAt[t] = problem.ready[i]!;
+    tokensAt[t] = problem.tokens[i]!;
   }
-  const room = new Float64Array(m);
   let total = 0;
   for (let b = 0; b < m; b++) {
     room[b] = Math.min(qcap[b]!, fitSum[b]!);
     total += room[b]!;
   }
-
-  // Item-aligned arrays over the kept sessions (place t is session kept[t]), and working arrays.
   const nk = kept.length;
-  const wt = new Float64Array(nk);
-  const bestAt = new Float64Array(nk);
-  const readyAt = new Float64Array(nk);
-  const tokensAt = new Float64Array(nk);
-  const placeOf = new Int32Array(n);
-  for (let t = 0; t < nk; t++) {
-    const i = kept[t]!;
-    wt[t] = qweight[i]!;
-    bestAt[t] = best[i]!;
-    readyAt[t] = problem.ready[i]!;
-    tokensAt[t] = problem.tokens[i]!;
-    placeOf[i] = t;
-  }
-  const lp = new LpScratch(Math.max(nk, entryNode.length));
+  const lp = s.lp;
 
   // (1) per node, over the entries grouped by node (a counting sort by node, sessions in input order).
-  const first = new Int32Array(m + 1);
-  for (const b of entryNode) first[b + 1]!++;
+  const { first, at, grouped } = s;
+  first.fill(0, 0, m + 1);
+  for (let t = 0; t < entries; t++) first[entryNode[t]! + 1]!++;
   for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
-  const grouped = new Int32Array(entryNode.length);
-  const at = first.slice(0, m);
-  entryNode.forEach((b, t) => (grouped[at[b]!++] = t));
+  at.set(first.subarray(0, m));
+  for (let t = 0; t < entries; t++) grouped[at[entryNode[t]!]!++] = t;
   let perNode = 0;
   for (let b = 0; b < m; b++) {
     const count = first[b + 1]! - first[b]!;
@@ -211,10 +202,10 @@ function withCredit(
 
 /** Working arrays of `dantzigOf` for up to `size` items: weights and values to fill, and its own. */
 class LpScratch {
-  readonly w: Float64Array;
-  readonly v: Float64Array;
-  readonly ratio: Float64Array;
-  readonly idx: Int32Array;
+  w: Float64Array;
+  v: Float64Array;
+  ratio: Float64Array;
+  idx: Int32Array;
 
   constructor(size: number) {
     this.w = new Float64Array(size);
@@ -231,6 +222,54 @@ class LpScratch {
   /** The bound over the first `n` items of the given weights and values. */
   over(wt: Float64Array, v: Float64Array, n: number, cap: number): number {
     return dantzigOf(wt, v, n, cap, this.ratio, this.idx);
+  }
+}
+
+/**
+ * The relaxation bound's working arrays, grown on demand and kept by the caller between calls (it runs
+ * synchronously and calls out to nothing): the fits (`pack`), per node, per session, per kept session
+ * (item-aligned) and per credit entry.
+ */
+export class BoundScratch {
+  readonly pack = new PackScratch();
+  mark = new Int32Array(0);
+  room = new Float64Array(0);
+  first = new Int32Array(1);
+  at = new Int32Array(0);
+  placeOf = new Int32Array(0);
+  wt = new Float64Array(0);
+  bestAt = new Float64Array(0);
+  readyAt = new Float64Array(0);
+  tokensAt = new Float64Array(0);
+  entryNode = new Int32Array(0);
+  entrySession = new Int32Array(0);
+  entryCredit = new Float64Array(0);
+  grouped = new Int32Array(0);
+  lp = new LpScratch(0);
+
+  /** Grows the arrays to n sessions, m nodes and `entries` credit entries. */
+  reserve(n: number, m: number, entries: number): this {
+    if (this.mark.length < m) {
+      this.mark = new Int32Array(2 * m);
+      this.room = new Float64Array(2 * m);
+      this.first = new Int32Array(2 * m + 1);
+      this.at = new Int32Array(2 * m);
+    }
+    if (this.placeOf.length < n) {
+      this.placeOf = new Int32Array(2 * n);
+      this.wt = new Float64Array(2 * n);
+      this.bestAt = new Float64Array(2 * n);
+      this.readyAt = new Float64Array(2 * n);
+      this.tokensAt = new Float64Array(2 * n);
+    }
+    if (this.entryNode.length < entries) {
+      this.entryNode = new Int32Array(2 * entries);
+      this.entrySession = new Int32Array(2 * entries);
+      this.entryCredit = new Float64Array(2 * entries);
+      this.grouped = new Int32Array(2 * entries);
+    }
+    if (this.lp.w.length < Math.max(n, entries)) this.lp = new LpScratch(2 * Math.max(n, entries));
+    return this;
   }
 }
 

@@ -2,9 +2,9 @@
  * Turning per-session node choices into a Plan: assignments ordered most valuable first, exact value
  * sums, stats.
  */
-import { relaxationBound } from './bound.js';
+import { BoundScratch, relaxationBound } from './bound.js';
 import { assignmentOrder } from './orders.js';
-import { nodesKept, PackScratch, sessionsKept, type PackedProblem } from './pack.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { Assignment, Plan, PlanStats, PlanValue, SolvePath } from '../types.js';
 import { creditOn, type IndexedProblem } from './validate.js';
 
@@ -70,8 +70,8 @@ export function elapsedMicros(t0: number): number {
 export class PlanScratch {
   chosen = new Int32Array(256);
   onNode = new Float64Array(256);
-  /** The relaxation bound's fits. */
-  readonly pack = new PackScratch();
+  /** The relaxation bound's arrays. */
+  readonly bound = new BoundScratch();
 }
 
 /**
@@ -119,7 +119,7 @@ export function buildPlan(
     bound:
       meta.status === 'optimal'
         ? { credit: value.credit, ready: value.ready, tokens: value.tokens }
-        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value, scratch.pack), meta.proven),
+        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value, scratch.bound), meta.proven),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };
