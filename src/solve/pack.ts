@@ -199,6 +199,8 @@ export class PackScratch {
   kept: Int32Array;
   qweight: Float64Array;
   fits: Uint8Array;
+  /** The buffer of the packed arrays of `packProblem(..., reuse)`. */
+  readonly output: { buffer: ArrayBuffer | null } = { buffer: null };
 
   constructor(nodes = 64, sessions = 1024) {
     this.qcap = new Float64Array(nodes);
@@ -294,8 +296,17 @@ export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch)
   }
 }
 
-/** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
-export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions, given?: PackScratch): PackedProblem {
+/**
+ * Quantizes and reduces a validated problem. Pure: the inputs are not modified. With `reuse` (and `given`),
+ * the packed arrays are views of `given.output`, overwritten by the next such call: for a solve that
+ * drops the packed problem before the next one (a solver's in-thread solve), not for one handed out.
+ */
+export function packProblem(
+  problem: IndexedArrays,
+  options: ResolvedSolveOptions,
+  given?: PackScratch,
+  reuse = false,
+): PackedProblem {
   const q = options.quantum;
   const m = problem.capacity.length;
   const n = problem.weight.length;
@@ -313,7 +324,8 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   for (let i = 0; i < n; i++)
     if (sessionFits[i] === 1) entryRoom += problem.creditStart[i + 1]! - problem.creditStart[i]!;
   // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
-  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk + nk + 1 + entryRoom, 2 * nk + nk * mk);
+  const sizes = [2 * mk + 3 * nk + 2 * nk * mk, nk + mk + nk + 1 + entryRoom, 2 * nk + nk * mk] as const;
+  const slab = reuse && given !== undefined ? Slab.reused(...sizes, given.output) : Slab.own(...sizes);
   const qcapacity = slab.f64(mk);
   const capacity = slab.f64(mk);
   const qweight = slab.f64(nk);

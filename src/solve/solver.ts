@@ -90,7 +90,8 @@ class WasmSolver implements Solver {
     const kernels = this.#live();
     const t0 = performance.now();
     const scratch = this.#scratch;
-    const prepared = prepare(problem, options, scratch);
+    // The packed problem lives only through this call: its arrays reuse the scratch's buffer.
+    const prepared = prepare(problem, options, scratch, true);
     const raw = decide({
       kernels,
       packed: prepared.packed,
