@@ -32,7 +32,7 @@
 import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
-import type { IndexedArrays } from './validate.js';
+import { EVERY_NODE, LISTED_NODES, UNLISTED_NODES, type IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
 import {
   anotherSetReaches,
@@ -102,12 +102,12 @@ export function creditLevel(
 /** The kept sessions with positive credit on kept node b where they are candidates, ascending (an array of exactly their number). */
 export function creditedSessions(packed: PackedProblem, b: number): number[] {
   const n = sessionsKept(packed);
-  const m = nodesKept(packed);
+  const { creditStart, creditNode } = packed;
   let count = 0;
-  for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) count++;
+  for (let e = 0; e < creditStart[n]!; e++) if (creditNode[e] === b) count++;
   const out = new Array<number>(count);
   for (let j = 0, t = 0; j < n; j++)
-    if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) out[t++] = j;
+    for (let e = creditStart[j]!; e < creditStart[j + 1]!; e++) if (creditNode[e] === b) out[t++] = j;
   return out;
 }
 
@@ -136,11 +136,9 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   let disjoint = true;
   // Every node's credited sessions (ascending, as `creditedSessions` lists them) in one row-major pass.
   const creditedOf: number[][] = Array.from({ length: m }, () => []);
-  for (let j = 0; j < n; j++) {
-    const row = j * m;
-    for (let b = 0; b < m; b++)
-      if (packed.candidate[row + b] === 1 && packed.credit[row + b]! > 0) creditedOf[b]!.push(j);
-  }
+  for (let j = 0; j < n; j++)
+    for (let e = packed.creditStart[j]!; e < packed.creditStart[j + 1]!; e++)
+      creditedOf[packed.creditNode[e]!]!.push(j);
   for (let b = 0; b < m; b++) {
     const credited = creditedOf[b]!;
     for (let t = 0; t < credited.length; t++) profit[credited[t]!] = packed.credit[credited[t]! * m + b]!;
@@ -386,14 +384,37 @@ export function creditReduction(
       fixedCount++;
     }
   }
-  const eligible = new Uint8Array(n * m);
+  // A free session may go where it is a candidate with credit 0: every node but its credited ones when
+  // it could go anywhere (packing drops the nodes it does not fit on), else its candidates without
+  // credit, listed; a fixed session lists none.
+  const limited = new Uint8Array(n);
+  const eligibleStart = new Int32Array(n + 1);
+  let listed = 0;
   for (let j = 0; j < n; j++) {
-    if (fixed[j]! >= 0) continue;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligible[e] = 1;
+    if (fixed[j]! >= 0) limited[j] = LISTED_NODES;
+    else if (packed.limited[j] !== EVERY_NODE) {
+      limited[j] = LISTED_NODES;
+      for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b] === 0) listed++;
+    } else {
+      limited[j] = packed.creditStart[j + 1] === packed.creditStart[j] ? EVERY_NODE : UNLISTED_NODES;
+      listed += packed.creditStart[j + 1]! - packed.creditStart[j]!;
     }
   }
+  const eligibleNode = new Int32Array(listed);
+  for (let j = 0, t = 0; j < n; j++) {
+    eligibleStart[j] = t;
+    if (fixed[j]! >= 0) continue;
+    if (limited[j] === LISTED_NODES) {
+      for (let b = 0; b < m; b++) {
+        const e = j * m + b;
+        if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligibleNode[t++] = b;
+      }
+    } else {
+      for (let e = packed.creditStart[j]!; e < packed.creditStart[j + 1]!; e++)
+        eligibleNode[t++] = packed.creditNode[e]!;
+    }
+  }
+  eligibleStart[n] = listed;
   // Residual capacities in tokens at the same quantum: floor(residual * q / q) = residual.
   for (let b = 0; b < m; b++) residual[b] = residual[b]! * q;
   const sub: IndexedArrays = {
@@ -401,8 +422,12 @@ export function creditReduction(
     weight: packed.weight,
     tokens: packed.tokens,
     ready: packed.ready,
-    credit: new Float64Array(n * m),
-    eligible,
+    creditStart: new Int32Array(n + 1),
+    creditNode: new Int32Array(0),
+    creditValue: new Float64Array(0),
+    limited,
+    eligibleStart,
+    eligibleNode,
   };
   return { fixed, fixedCount, remainder: packProblem(sub, options, scratch) };
 }

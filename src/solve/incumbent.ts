@@ -154,26 +154,33 @@ export function bestHeuristic(
   halted?: () => boolean,
 ): HeuristicResult {
   const n = sessionsKept(packed);
-  // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
-  const scales = keyScales(packed.ready, packed.tokens);
-  const tokenScale = Number(scales.tokens);
-  const readyScale = Number(scales.ready);
-  const key = new Float64Array(n);
-  for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
-  // Each density computed once (the comparator's quotients, the same doubles).
-  const density = new Float64Array(n);
-  for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
-  const byDensity = new Array<number>(n);
-  for (let j = 0; j < n; j++) byDensity[j] = j;
-  const byValue = byDensity.slice();
-  byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
-  byValue.sort((a, b) => key[b]! - key[a]! || a - b);
+  // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
+  let orders: { byDensity: number[]; byValue: number[] } | null = null;
+  const greedyOrders = (): { byDensity: number[]; byValue: number[] } => {
+    if (orders !== null) return orders;
+    // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
+    const scales = keyScales(packed.ready, packed.tokens);
+    const tokenScale = Number(scales.tokens);
+    const readyScale = Number(scales.ready);
+    const key = new Float64Array(n);
+    for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
+    // Each density computed once (the comparator's quotients, the same doubles).
+    const density = new Float64Array(n);
+    for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
+    const byDensity = new Array<number>(n);
+    for (let j = 0; j < n; j++) byDensity[j] = j;
+    const byValue = byDensity.slice();
+    byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
+    byValue.sort((a, b) => key[b]! - key[a]! || a - b);
+    orders = { byDensity, byValue };
+    return orders;
+  };
 
   const plans: Record<(typeof HEURISTICS)[number], () => Int32Array> = {
     bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
-    'credit-greedy-density': () => creditGreedy(packed, byDensity),
-    'credit-greedy-value': () => creditGreedy(packed, byValue),
+    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity),
+    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue),
   };
   let out: HeuristicResult | null = null;
   let value: [number, number, number] = [0, 0, 0];

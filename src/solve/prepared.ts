@@ -55,18 +55,22 @@ class Made extends Stamp {
 /** Prepared whose packed arrays were handed to a pool (transferred, hence detached on this thread). */
 const sent = new WeakSet<object>();
 
-/** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
+/**
+ * Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. `reusePacked`: the
+ * packed arrays are the scratch's, valid until the next such call (see `packProblem`).
+ */
 export function prepare(
   problem: Problem,
   options?: SolveOptions,
   scratch?: { readonly validate: ValidateScratch; readonly pack: PackScratch },
+  reusePacked = false,
 ): Prepared {
   const indexed = validateProblem(problem, 'problem', scratch?.validate);
   const resolved = resolveSolveOptions(options);
   const prepared: Prepared = {
     problem: indexed,
     options: resolved,
-    packed: packProblem(indexed, resolved, scratch?.pack),
+    packed: packProblem(indexed, resolved, scratch?.pack, reusePacked),
   };
   Made.mark(prepared);
   return prepared;

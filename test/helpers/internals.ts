@@ -272,7 +272,7 @@ export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
-export { validateProblem } from '../../src/solve/validate.js';
+export { creditOn, isEligible, validateProblem, type IndexedArrays } from '../../src/solve/validate.js';
 export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
 export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
@@ -284,3 +284,4 @@ export {
   type ProblemSession,
   type SolvePath,
 } from '../../src/types.js';
+export { warmUpProblems } from '../../src/solve/warm-up.js';
