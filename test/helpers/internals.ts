@@ -205,7 +205,7 @@ export {
   type WorkloadProfile,
 } from '../../src/sim/workload.js';
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
-export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
+export { branchAndBound, CREDIT_BRANCH_MAX_LEAVES, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
 export {
   CREDIT_STATE_WORK,
   creditLevel,
