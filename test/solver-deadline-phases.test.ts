@@ -3,7 +3,7 @@
  * phases before the DP (heuristics, frontier set-up) as well as between DP steps, so a solve past its
  * deadline stops there with a labelled BFD fallback and no DP work, in-thread and through the pool
  * (whose deadline also counts the time spent on the caller's thread). No wall-clock assertion: the
- * measured overshoot is in docs/threat-model.md (scripts/deadline-overshoot.mjs).
+ * measured overshoot is in docs/results/time-and-memory.md (scripts/deadline-overshoot.mjs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bfd, HEURISTIC_PAIR_WORK } from './helpers/internals.js';

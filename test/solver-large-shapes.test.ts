@@ -2,7 +2,7 @@
  * Beyond the paper's sizes: 8 and 16 nodes with 500 waiting sessions. Whatever the path, a solve returns
  * a feasible plan, never traps, honours its deadline (a deadline fallback stopped its DP before the state
  * budget; the wall-clock bound asserted is deliberately loose, for a loaded machine: the measured
- * overshoot is in docs/threat-model.md), stays within the memory cap, and is either optimal (never worse
+ * overshoot is in docs/results/time-and-memory.md), stays within the memory cap, and is either optimal (never worse
  * than BFD) or a labelled fallback naming the deadline or the budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

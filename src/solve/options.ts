@@ -39,7 +39,7 @@ export interface SolveOptions {
    * validation, packing and the wait for a worker). It is checked between the phases of the decision
    * (heuristics, frontier set-up) and between DP steps; past it the plan is a labelled heuristic
    * fallback, never worse than BFD. Validation and packing always complete, so a solve returns after at least their time (the
-   * measured overshoot per size is in docs/threat-model.md). `Infinity` means no bound.
+   * measured overshoot per size is in docs/results/time-and-memory.md). `Infinity` means no bound.
    * @default Infinity
    */
   deadlineMs?: number;

@@ -20,7 +20,7 @@ import { defaultSolveOptions, type ResolvedSolveOptions } from '../options.js';
  * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes costs about as much as a
  * dense cell up to SEARCH_WEIGHT_NODES nodes and more beyond (its bounds, splits and regrouping run over
  * every node, on more sessions): it is charged ceil(m / SEARCH_WEIGHT_NODES)^2 budget units, so the
- * default budget bounds the search's time at 64 nodes too (docs/threat-model.md, "Time").
+ * default budget bounds the search's time at 64 nodes too (docs/results/time-and-memory.md).
  */
 export const SEARCH_WEIGHT_NODES = 16;
 
