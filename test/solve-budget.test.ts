@@ -37,10 +37,9 @@ afterAll(() => solver.close());
 
 const DEFAULT = defaultSolveOptions.stateBudget;
 
-/** The credit level's share (and the decomposition plans') in units, at state budget `limit`. */
-function levelShare(pairsNodes: number, limit: number): number {
-  const states = Math.max(4096, 1024 * pairsNodes);
-  return states * CREDIT_STATE_WORK * Math.min(1, limit / DEFAULT);
+/** The credit level's share (and the decomposition plans') in units at state budget `limit`, over m kept nodes. */
+function levelShare(m: number, limit: number): number {
+  return CREDIT_STATE_WORK * Math.max(4096, 1024 * m * Math.min(1, limit / DEFAULT));
 }
 
 /**
@@ -70,11 +69,12 @@ describe('SolveBudget', () => {
     expect(share.stepsOf(CREDIT_STATE_WORK)).toBe(1);
   });
 
-  it('scales the preparation shares with a state budget below the default, never above it', () => {
+  it('scales the preparation shares with a state budget below the default, down to their floor, never above it', () => {
     const of = (stateBudget: number) => SolveBudget.of({ ...defaultSolveOptions, stateBudget }, 0, undefined);
     expect(of(DEFAULT).preparation(1000).limit).toBe(1000);
     expect(of(DEFAULT * 4).preparation(1000).limit).toBe(1000);
     expect(of(DEFAULT / 4).preparation(1000).limit).toBe(250);
+    expect(of(DEFAULT / 4).preparation(1000, 600).limit).toBe(600);
   });
 });
 
@@ -131,10 +131,12 @@ describe('a solve charges its one budget', () => {
   });
 
   it('the credit level stops once its share of the budget is spent', () => {
-    const problem = randomTickProblem(21, { nodes: 8, sessions: 96, capacity: 30_000, cachedRate: 0.9 });
+    // 16 nodes: a share of 1024 states per node at the default budget, in proportion below it, at least 4096.
+    const problem = randomTickProblem(21, { nodes: 16, sessions: 800, capacity: 120_000, cachedRate: 0.9 });
     const { packed } = prepare(problem, {});
     const needs = creditLevel(packed, Number.POSITIVE_INFINITY)!.states;
-    expect(needs).toBeGreaterThan(100);
+    expect(needs).toBeGreaterThan(4096);
+    expect(needs).toBeLessThanOrEqual(creditLevelStates(packed));
     // The state budgets at which the level's share buys one state fewer than it needs, and all it needs.
     const per = creditLevelStates(packed) / DEFAULT;
     const short = Math.floor((needs - 1) / per);

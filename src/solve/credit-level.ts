@@ -53,9 +53,9 @@ import {
 export const CREDIT_LEVEL_MAX_STATES = 1 << 12;
 
 /**
- * The credit level's share of a problem in knapsack states at the default state budget (less below it:
- * `SolveBudget.preparation`): CREDIT_LEVEL_MAX_STATES, and 1024 per kept node from 5 nodes on. The
- * decomposition plans' sequential knapsacks get a share of the same size.
+ * The credit level's share of a problem in knapsack states at the default state budget (less below it,
+ * never below CREDIT_LEVEL_MAX_STATES: `SolveBudget.preparation`): CREDIT_LEVEL_MAX_STATES, and 1024 per
+ * kept node from 5 nodes on. The decomposition plans' sequential knapsacks get a share of the same size.
  */
 export function creditLevelStates(packed: PackedProblem): number {
   return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
@@ -66,6 +66,9 @@ export const SEQUENTIAL_FIRST_NODES = 4;
 
 /** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs: what the budget is charged per state (docs/history.md). */
 export const CREDIT_STATE_WORK = 200;
+
+/** The least share of the credit level and of the decomposition plans, in units: CREDIT_LEVEL_MAX_STATES states. */
+export const CREDIT_LEVEL_LEAST_WORK = CREDIT_LEVEL_MAX_STATES * CREDIT_STATE_WORK;
 
 /**
  * Units of work a decomposition plan's own pass costs per kept (session, node) pair, besides its
@@ -257,7 +260,7 @@ export function bestDecompositionPlan(
   budget?: SolveBudget,
 ): Int32Array {
   const pairs = sessionsKept(packed) * nodesKept(packed);
-  const share = budget?.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK);
+  const share = budget?.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
   let best = decompositionPlan(packed, level);
   share?.charge(DECOMPOSITION_PAIR_WORK * pairs);
   if (level.decided) return best;

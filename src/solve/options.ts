@@ -26,7 +26,8 @@ export interface SolveOptions {
    * 64 nodes; a multiple-knapsack search unit over m kept nodes counts as ceil(m / 16)^2 units (SEARCH_WEIGHT_NODES).
    * Past it the plan is a labelled fallback. `PlanStats.work` reports every unit a solve spent: the
    * searches (dense, frontier, multiple-knapsack and assignment units), which share this budget, and the
-   * preparation, charged in the same units on shares proportional to this budget below the default:
+   * preparation, charged in the same units on shares proportional to this budget below the default (the
+   * credit level's at least 4096 knapsack states):
    * the credit level and its branching (200 units per knapsack state), the best-nodes check, the
    * heuristic plan, the decomposition plans and a fallback's bound (per session-node pair). A solve's work
    * stays below 3 x stateBudget plus the preparation's shares (docs/solver.md, "The budget").

@@ -10,7 +10,7 @@
  *   abandoned for it spent;
  * - the preparation (the best-nodes check, the credit level and its branching, the heuristic plan, the
  *   decomposition plans, a fallback's bound) runs on shares of its own (`preparation`), proportional to the
- *   limit below the default, and does not shorten the searches' shares.
+ *   limit below the default down to a floor, and does not shorten the searches' shares.
  * A `share` is a budget of its own on the same clock and stop flag whose charges are charged to its parent
  * too: a credit level, a remainder's whole decision.
  */
@@ -76,10 +76,10 @@ export class SolveBudget {
 
   /**
    * A preparation's share: `atDefault` units at the default state budget, less in proportion below it (so
-   * a small `stateBudget` stops the preparation early too), never more above it.
+   * a small `stateBudget` stops the preparation early too) but never below `least`, never more above it.
    */
-  preparation(atDefault: number): SolveBudget {
-    return this.share(Math.floor(atDefault * this.#scale));
+  preparation(atDefault: number, least = 0): SolveBudget {
+    return this.share(Math.max(least, Math.floor(atDefault * this.#scale)));
   }
 
   /** How many steps of `cost` units each what is left buys (e.g. knapsack states of CREDIT_STATE_WORK units). */
