@@ -113,6 +113,12 @@ export function relaxationBound(
 }
 
 /**
+ * Units of work `packedBound` costs per kept (session, node) pair (a sort of each node's candidates: about
+ * one heuristic's cost, docs/history.md); the solve charges it when it computes a fallback's bound.
+ */
+export const BOUND_PAIR_WORK = 40;
+
+/**
  * Bounds on the ready and tokens levels of every plan of a packed problem (docs/solver.md, "The bound of a
  * credit-split fallback"), from its kept sessions, candidate pairs and DP capacities C'_b:
  * - ready: the least of (1) the most ready sessions whose w' fit in C = sum of C'_b together (the

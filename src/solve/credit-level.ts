@@ -33,6 +33,7 @@ import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './in
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
 import { EVERY_NODE, LISTED_NODES, UNLISTED_NODES, type IndexedArrays } from './validate.js';
+import type { SolveBudget } from './pipeline/budget.js';
 import { sortIndices } from './sort-indices.js';
 import {
   anotherSetReaches,
@@ -44,23 +45,36 @@ import {
 } from './credit-knapsack.js';
 
 /**
- * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):
- * past it the level is not computed (the solve goes on without it). Ticks with room for a few sessions
- * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
- * per node.
+ * Knapsack states the credit level's share buys at the default state budget, over all nodes and checks
+ * (each costs about CREDIT_STATE_WORK units of work): past them the level is not computed (the solve goes
+ * on without it). Ticks with room for a few sessions per node keep tens to hundreds; nodes with room for
+ * 15+ sessions of 40+ credited ones reach thousands per node.
  */
 export const CREDIT_LEVEL_MAX_STATES = 1 << 12;
 
-/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 1024 per kept node from 5 nodes on. */
-export function creditLevelBudget(packed: PackedProblem): number {
+/**
+ * The credit level's share of a problem in knapsack states at the default state budget (less below it,
+ * never below CREDIT_LEVEL_MAX_STATES: `SolveBudget.preparation`): CREDIT_LEVEL_MAX_STATES, and 1024 per
+ * kept node from 5 nodes on. The decomposition plans' sequential knapsacks get a share of the same size.
+ */
+export function creditLevelStates(packed: PackedProblem): number {
   return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
 }
 
 /** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
 export const SEQUENTIAL_FIRST_NODES = 4;
 
-/** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs, for routing estimates (measured: 0.1-0.3 us). */
+/** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs: what the budget is charged per state (docs/history.md). */
 export const CREDIT_STATE_WORK = 200;
+
+/** The least share of the credit level and of the decomposition plans, in units: CREDIT_LEVEL_MAX_STATES states. */
+export const CREDIT_LEVEL_LEAST_WORK = CREDIT_LEVEL_MAX_STATES * CREDIT_STATE_WORK;
+
+/**
+ * Units of work a decomposition plan's own pass costs per kept (session, node) pair, besides its
+ * sequential knapsacks' states (docs/history.md).
+ */
+export const DECOMPOSITION_PAIR_WORK = 40;
 
 /** The credit level of a packed problem: per kept node, its knapsack optimum, set and uniqueness. */
 export interface CreditLevel {
@@ -76,27 +90,18 @@ export interface CreditLevel {
   readonly states: number;
 }
 
-/** Credit levels computed at the default budget, per packed problem (the planner's estimate and the solve share one). */
-const levels = new WeakMap<PackedProblem, CreditLevel | null>();
-
 /**
  * Solves every node's credit knapsack (and, when the sets are disjoint, checks their uniqueness), or null
- * when that passes `maxStates` knapsack states (by default `creditLevelBudget`). At the default budget
- * the answer is remembered per packed problem.
+ * when that passes `maxStates` knapsack states (by default the share at the default state budget,
+ * `creditLevelStates`). The solve computes it once per problem, within its budget
+ * (src/solve/pipeline/context.ts `levelOf`).
  */
 export function creditLevel(
   packed: PackedProblem,
-  maxStates: number = creditLevelBudget(packed),
-  scratch?: LevelScratch,
+  maxStates: number = creditLevelStates(packed),
+  scratch: LevelScratch = new LevelScratch(),
 ): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed))
-    return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
-  let level = levels.get(packed);
-  if (level === undefined) {
-    level = computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
-    levels.set(packed, level);
-  }
-  return level;
+  return computeCreditLevel(packed, maxStates, scratch);
 }
 
 /** The kept sessions with positive credit on kept node b where they are candidates, ascending (an array of exactly their number). */
@@ -241,27 +246,38 @@ function sequentialPlan(
  * The best decomposition plan (lexicographic value; ties: the earlier): the per-node sets made disjoint
  * (`decompositionPlan`) and, when they overlap, sequential decompositions with each of the
  * SEQUENTIAL_FIRST_NODES nodes of largest optimum first, the others by knapsack optimum descending (ties:
- * lower kept node). Sequential plans stop being tried past
- * `creditLevelBudget` knapsack states over all of them.
+ * lower kept node). Sequential plans stop being tried past `maxStates` knapsack states over all of them
+ * (by default the share at the default state budget, `creditLevelStates`). Charges `budget` what it
+ * spends (DECOMPOSITION_PAIR_WORK per pair and plan, CREDIT_STATE_WORK per state), within a share of
+ * `creditLevelStates` states.
  */
 export function bestDecompositionPlan(
   packed: PackedProblem,
   level: CreditLevel,
   knapsack: KnapsackScratch = new KnapsackScratch(),
+  budget?: SolveBudget,
 ): Int32Array {
+  const pairs = sessionsKept(packed) * nodesKept(packed);
+  const share = budget?.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
   let best = decompositionPlan(packed, level);
+  share?.charge(DECOMPOSITION_PAIR_WORK * pairs);
   if (level.decided) return best;
   let value = planTriple(packed, best);
   const m = nodesKept(packed);
   const byBound = Array.from({ length: m }, (_, b) => b).sort(
     (a, b) => level.nodeBound[b]! - level.nodeBound[a]! || a - b,
   );
-  let budget = creditLevelBudget(packed);
+  let states = share === undefined ? creditLevelStates(packed) : Math.floor(share.limit / CREDIT_STATE_WORK);
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     const order = [first, ...byBound.filter((b) => b !== first)];
-    const run = sequentialPlan(packed, level, order, budget, knapsack);
-    if (run === null) break;
-    budget -= run.states;
+    const run = sequentialPlan(packed, level, order, states, knapsack);
+    if (run === null) {
+      // The states it spent passed what was left: the share is spent.
+      share?.charge(states * CREDIT_STATE_WORK);
+      break;
+    }
+    states -= run.states;
+    share?.charge(run.states * CREDIT_STATE_WORK + DECOMPOSITION_PAIR_WORK * pairs);
     const plan = run.plan;
     const v = planTriple(packed, plan);
     if (lexBetter(v, value)) {
@@ -276,6 +292,7 @@ export function bestDecompositionPlan(
  * The solver's incumbent and fallback plan, with the name of what produced it: the better of the heuristic
  * plan (src/solve/incumbent.ts) and, when the credit level is within its budget, the best decomposition
  * plan (`credit-decomposition`; ties: the heuristic). Once `halted` answers true, the best plan so far.
+ * Charges `budget`, when given, what each heuristic and decomposition plan costs.
  */
 export function solverIncumbent(
   packed: PackedProblem,
@@ -283,10 +300,11 @@ export function solverIncumbent(
   level: CreditLevel | null = creditLevel(packed),
   halted?: () => boolean,
   knapsack?: KnapsackScratch,
+  budget?: SolveBudget,
 ): HeuristicResult {
-  const h = bestHeuristic(packed, best, halted);
+  const h = bestHeuristic(packed, best, halted, budget);
   if (level === null || halted?.() === true) return h;
-  const d = bestDecompositionPlan(packed, level, knapsack);
+  const d = bestDecompositionPlan(packed, level, knapsack, budget);
   return lexBetter(planTriple(packed, d), planTriple(packed, h.node))
     ? { node: d, heuristic: 'credit-decomposition' }
     : h;

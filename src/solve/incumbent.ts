@@ -20,6 +20,7 @@ import { bfdPacked } from './bfd.js';
 import { weightOrder } from './orders.js';
 import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { HeuristicName } from '../types.js';
+import type { SolveBudget } from './pipeline/budget.js';
 
 /**
  * bestNodesPlan's working arrays, kept by the caller between calls (most calls find no such plan and return null):
@@ -143,15 +144,26 @@ export interface HeuristicResult {
 }
 
 /**
+ * Units of work one heuristic of HEURISTICS costs per kept (session, node) pair, its share of the orders
+ * included (docs/history.md): what `bestHeuristic` charges the budget per candidate.
+ */
+export const HEURISTIC_PAIR_WORK = 40;
+
+/** Units of work the best-nodes check costs per kept (session, node) pair (docs/history.md). */
+export const BEST_NODES_PAIR_WORK = 10;
+
+/**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
  * earlier in HEURISTICS). Once `halted` answers true (checked after each candidate), the best candidate so far:
  * each candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions), and a caller past
- * its deadline keeps the best so far, never worse than BFD.
+ * its deadline keeps the best so far, never worse than BFD. Each candidate run is charged to `budget`
+ * (HEURISTIC_PAIR_WORK per pair), when given; the candidates run whole, as the fallback rests on them.
  */
 export function bestHeuristic(
   packed: PackedProblem,
   best: Float64Array = bestCredits(packed),
   halted?: () => boolean,
+  budget?: SolveBudget,
 ): HeuristicResult {
   const n = sessionsKept(packed);
   // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
@@ -187,6 +199,7 @@ export function bestHeuristic(
   for (const heuristic of HEURISTICS) {
     if (out !== null && halted?.() === true) break;
     const node = plans[heuristic]();
+    budget?.charge(HEURISTIC_PAIR_WORK * n * nodesKept(packed));
     const v = planTriple(packed, node);
     if (out === null || lexBetter(v, value)) {
       out = { node, heuristic };

@@ -68,7 +68,7 @@ export function fallbackPlan(prepared: Prepared, reason: string): Plan {
   const raw =
     sessionsKept(prepared.packed) === 0
       ? trivialSolution(prepared.packed)
-      : fallbackSolution(prepared.packed, reason, 0);
+      : fallbackSolution(prepared.packed, reason, SolveBudget.of(prepared.options, t0, undefined));
   return finishPlan(prepared, raw, elapsedMicros(t0));
 }
 

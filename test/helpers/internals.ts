@@ -205,8 +205,18 @@ export {
   type WorkloadProfile,
 } from '../../src/sim/workload.js';
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
-export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
-export { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../../src/solve/credit-level.js';
+export { branchAndBound, CREDIT_BRANCH_MAX_LEAVES, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
+export {
+  CREDIT_STATE_WORK,
+  creditLevel,
+  creditLevelStates,
+  creditReduction,
+  DECOMPOSITION_PAIR_WORK,
+  decompositionPlan,
+  SEQUENTIAL_FIRST_NODES,
+} from '../../src/solve/credit-level.js';
+export { SolveBudget } from '../../src/solve/pipeline/budget.js';
+export { BOUND_PAIR_WORK } from '../../src/solve/bound.js';
 export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
 export { solveReference } from '../../src/solve/dp/dense/mirror.js';
 export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
@@ -232,7 +242,14 @@ export {
   KnapsackScratch,
   REFILL_WINDOW,
 } from '../../src/solve/dp/surrogate-core/setup.js';
-export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
+export {
+  BEST_NODES_PAIR_WORK,
+  bestNodesPlan,
+  HEURISTIC_PAIR_WORK,
+  HEURISTICS,
+  heuristicPlan,
+  planTriple,
+} from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
 export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../../src/solve/mkp/regroup.js';
 export {
