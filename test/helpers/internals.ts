@@ -134,7 +134,13 @@ export {
   nestingOfBytes,
   nestingOfText,
 } from '../../src/serve/nesting.js';
-export { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION, type SidecarResponse } from '../../src/serve/protocol.js';
+export {
+  SIDECAR_OPS,
+  SIDECAR_PROTOCOL_VERSION,
+  SIDECAR_PROTOCOL_VERSIONS,
+  type SidecarResponse,
+} from '../../src/serve/protocol.js';
+export { applyDelta, ConnectionState } from '../../src/serve/delta.js';
 export { BlockPool, CacheEntry } from '../../src/sim/cache.js';
 export { loadTaoDeps, type TaoDeps } from '../../src/sim/deps.js';
 export { MinHeap } from '../../src/sim/heap.js';

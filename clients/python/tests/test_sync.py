@@ -27,7 +27,7 @@ class SyncStdio(unittest.TestCase):
         self.addCleanup(self.tao.close)
 
     def test_protocol_agreed_at_start(self):
-        self.assertEqual(self.tao.server["protocol"], 1)
+        self.assertEqual(self.tao.server["protocol"], 2)
         self.assertIn("tick", self.tao.server["ops"])
 
     def test_tick_is_evaluate_then_solve_in_one_call(self):
