@@ -212,8 +212,9 @@ export interface PlanStats {
   /** With path `bfd` or `heuristic` only: the heuristic that produced `assignments`. */
   heuristic?: HeuristicName;
   /**
-   * Units of DP work the solve did, the unit the state budget counts (see `SolveOptions.stateBudget`); 0
-   * for BFD and the closed-form paths.
+   * Units of work the solve spent, in the unit the state budget counts (see `SolveOptions.stateBudget`):
+   * the DPs and searches, and the preparation charged beside them (the best-nodes check, the credit level,
+   * the heuristic plan, the decomposition plans); 0 for `bfd()` and the trivial path.
    */
   work: number;
   /** @deprecated The old name of `work` (it counts frontier work too, not only dense cells); the same number. */

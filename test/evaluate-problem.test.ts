@@ -4,7 +4,7 @@ import { InvalidTypeError, InvalidValueError } from './helpers/internals.js';
 import { evaluate } from './helpers/internals.js';
 import { ReadinessPredictor, type ReadinessSource } from './helpers/internals.js';
 import type { Snapshot, SnapshotSession, ToolCall } from './helpers/internals.js';
-import { validateProblem } from './helpers/internals.js';
+import { creditOn, validateProblem } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
 const never: ReadinessSource = {
@@ -103,7 +103,7 @@ describe('evaluate', () => {
     };
     const problem = evaluate(snapshot, never);
     expect(Object.entries(problem.sessions[0]!.credit!)).toEqual([['__proto__', 9]]);
-    expect(validateProblem(problem).credit[0]).toBe(9);
+    expect(creditOn(validateProblem(problem), 0, 0)).toBe(9);
   });
 });
 

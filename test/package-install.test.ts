@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Plan, Problem } from './helpers/internals.js';
+import { type Plan, type Problem, SIDECAR_PROTOCOL_VERSION } from './helpers/internals.js';
 import { SidecarProcess } from './helpers/sidecar.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -168,7 +168,11 @@ console.log(JSON.stringify({ plan, schemaId: schema.$id, esm }));
 
   it('tao serve answers a session of solve, observe, evaluate, predictor save and load', async () => {
     const s = new SidecarProcess([], [tao, 'serve']);
-    expect(await s.request({ id: 0, op: 'hello' })).toMatchObject({ ok: true, protocol: 1, version: pkg.version });
+    expect(await s.request({ id: 0, op: 'hello' })).toMatchObject({
+      ok: true,
+      protocol: SIDECAR_PROTOCOL_VERSION,
+      version: pkg.version,
+    });
     const solved = await s.request({ id: 1, op: 'solve', problem });
     expect((solved.plan as Plan).value).toEqual(expectedValue);
     const snapshot = {

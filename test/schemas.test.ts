@@ -15,7 +15,7 @@ import { ReadinessPredictor } from './helpers/internals.js';
 import { evaluate } from './helpers/internals.js';
 import type { Snapshot } from './helpers/internals.js';
 import { validateSnapshot } from './helpers/internals.js';
-import { Dispatcher } from './helpers/internals.js';
+import { ConnectionState, Dispatcher } from './helpers/internals.js';
 import type { SidecarResponse } from './helpers/internals.js';
 import { loadSolver, type Solver } from './helpers/internals.js';
 import { validateProblem } from './helpers/internals.js';
@@ -843,9 +843,11 @@ describe('sidecar messages', () => {
   });
   afterAll(() => solver.close());
 
+  /** The lines below are read as one connection's: a tick's delta applies to the last tick planned. */
+  const connection = new ConnectionState();
   /** The sidecar's answer to one request line; every response is kept for the response schema test. */
   function answer(request: unknown): SidecarResponse {
-    const { response } = dispatcher.handle({ kind: 'line', text: JSON.stringify(request) });
+    const { response } = dispatcher.handle({ kind: 'line', text: JSON.stringify(request) }, connection);
     expect(response, JSON.stringify(request).slice(0, 200)).toBeDefined();
     responses.push(response!);
     return response!;
@@ -876,6 +878,14 @@ describe('sidecar messages', () => {
           assignments: [{ session: 's1', node: 'a' }],
           signatures: { s1: evaluate(snap as Snapshot, new ReadinessPredictor()).sessions[0]!.signature! },
         },
+      },
+    ],
+    [
+      'tick carrying a delta against the tick before',
+      {
+        id: 't4',
+        op: 'tick',
+        delta: { base: 't3', time: 100.5, nodes: snap.nodes, sessions: [{ id: 'n1', tokens: 100 }], remove: ['s1'] },
       },
     ],
     ['solve', { id: 'a', op: 'solve', problem: small }],
@@ -943,6 +953,26 @@ describe('sidecar messages', () => {
     ['hello, protocols of strings', { id: 1, op: 'hello', protocols: ['1'] }, 'protocols[0] must be a number'],
     ['hello, protocol 0', { id: 1, op: 'hello', protocols: [0] }, 'protocols[0] must be a positive integer (got 0)'],
     ['tick without snapshot', { id: 1, op: 'tick' }, 'snapshot must be an object'],
+    [
+      'tick with a snapshot and a delta',
+      { id: 1, op: 'tick', snapshot: snap, delta: { base: 't4', time: 101 } },
+      'a tick carries a snapshot or a delta against the last one, not both',
+    ],
+    [
+      'tick, delta with an unknown field',
+      { id: 1, op: 'tick', delta: { base: 't4', time: 101, add: [] } },
+      'delta.add is not a known field',
+    ],
+    [
+      'tick, delta without base',
+      { id: 1, op: 'tick', delta: { time: 101 } },
+      'delta.base must be a string or a number (the id of the tick it applies to)',
+    ],
+    [
+      'tick, delta removing a number',
+      { id: 1, op: 'tick', delta: { base: 't4', time: 101, remove: [3] } },
+      'delta.remove[0] must be a string',
+    ],
     ['tick, bad snapshot', { id: 1, op: 'tick', snapshot: perFieldSnapshots[5]![1] }, perFieldSnapshots[5]![2]],
     [
       'tick, solve option unknown',
@@ -1141,9 +1171,19 @@ describe('sidecar messages', () => {
         'previous.signatures has no signature for session "s1" of previous.assignments[0]',
       ],
       [
+        'tick, a delta against another tick than the last one planned',
+        { op: 'tick', delta: { base: 't3', time: 101 } },
+        'delta.base is "t3", but the last tick planned on this connection is "t4": send a snapshot',
+      ],
+      [
+        'tick, a delta removing a session its base does not hold',
+        { op: 'tick', delta: { base: 't4', time: 101, remove: ['s1'] } },
+        'delta.remove[0] names session "s1", which the base snapshot does not hold',
+      ],
+      [
         'hello, no shared protocol',
         { op: 'hello', protocols: [99] },
-        'protocols shares no version with this sidecar: it speaks 1, the client 99',
+        'protocols shares no version with this sidecar: it speaks 1, 2, the client 99',
       ],
     ];
     for (const [name, body, message] of cases) {

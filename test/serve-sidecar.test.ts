@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { evaluate } from './helpers/internals.js';
 import { ReadinessPredictor, type CompletedCall } from './helpers/internals.js';
 import type { Snapshot } from './helpers/internals.js';
-import { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION } from './helpers/internals.js';
+import { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION, SIDECAR_PROTOCOL_VERSIONS } from './helpers/internals.js';
 import type { PlanValue, Problem } from './helpers/internals.js';
 import { CLI, SidecarProcess, socketSidecar, type Json } from './helpers/sidecar.js';
 
@@ -76,7 +76,7 @@ describe('tao serve over stdio', () => {
       op: 'hello',
       ok: true,
       protocol: SIDECAR_PROTOCOL_VERSION,
-      protocols: [SIDECAR_PROTOCOL_VERSION],
+      protocols: [...SIDECAR_PROTOCOL_VERSIONS],
       version: pkg.version,
       ops: [...SIDECAR_OPS],
       maxLineBytes: 16 * 1024 * 1024,
@@ -290,11 +290,11 @@ describe('tao serve over stdio', () => {
         { id: 26, code: 'ERR_TAO_INVALID_TYPE', message: 'previous.assignments[0].node must be a string' },
       ],
       [
-        '{"id": 27, "op": "hello", "protocols": [2, 3]}',
+        '{"id": 27, "op": "hello", "protocols": [3, 4]}',
         {
           id: 27,
           code: 'ERR_TAO_INVALID_VALUE',
-          message: `protocols shares no version with this sidecar: it speaks ${SIDECAR_PROTOCOL_VERSION}, the client 2, 3`,
+          message: 'protocols shares no version with this sidecar: it speaks 1, 2, the client 3, 4',
         },
       ],
       [

@@ -11,7 +11,7 @@ import { evaluate } from '../src/evaluate/evaluate.js';
 import { ReadinessPredictor, type CompletedCall } from '../src/evaluate/readiness/predictor.js';
 import type { Snapshot } from '../src/evaluate/snapshot.js';
 import { revalidate } from '../src/planner/revalidate.js';
-import { SIDECAR_PROTOCOL_VERSION } from '../src/serve/protocol.js';
+import { SIDECAR_PROTOCOL_VERSION, SIDECAR_PROTOCOL_VERSIONS } from '../src/serve/protocol.js';
 import { loadSolver, type Solver } from '../src/solve/solver.js';
 import type { Assignment, Plan, Problem } from '../src/types.js';
 import { SidecarProcess } from './helpers/sidecar.js';
@@ -147,7 +147,7 @@ describe('tao serve: hello negotiates the protocol', () => {
       op: 'hello',
       ok: true,
       protocol: SIDECAR_PROTOCOL_VERSION,
-      protocols: [SIDECAR_PROTOCOL_VERSION],
+      protocols: [...SIDECAR_PROTOCOL_VERSIONS],
     });
     const none = await s.request({ id: 2, op: 'hello', protocols: [SIDECAR_PROTOCOL_VERSION + 1] });
     expect(none).toEqual({
@@ -156,7 +156,7 @@ describe('tao serve: hello negotiates the protocol', () => {
       ok: false,
       error: {
         code: 'ERR_TAO_INVALID_VALUE',
-        message: `protocols shares no version with this sidecar: it speaks ${SIDECAR_PROTOCOL_VERSION}, the client ${SIDECAR_PROTOCOL_VERSION + 1}`,
+        message: `protocols shares no version with this sidecar: it speaks ${SIDECAR_PROTOCOL_VERSIONS.join(', ')}, the client ${SIDECAR_PROTOCOL_VERSION + 1}`,
       },
     });
     await s.shutdown();

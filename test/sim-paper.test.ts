@@ -52,7 +52,7 @@ describe('paper comparison', () => {
     expect(() => paperCell('ds', 'SWE-Lite', 'tao', 17)).toThrow(InvalidValueError);
   });
 
-  it('the run list covers nine settings x seven policies x the seeds, and the three DeepSeek ones on Terminal-Bench, each once', () => {
+  it('the run list covers nine settings x eight policies x the seeds, and the three DeepSeek ones on Terminal-Bench, each once', () => {
     const specs = paperRuns([1, 2]);
     expect(PAPER_SETTINGS).toHaveLength(9);
     expect(PAPER_RUN_POLICIES).toEqual([
@@ -63,12 +63,13 @@ describe('paper comparison', () => {
       'tao',
       'tao-hold',
       'tao-tick',
+      'tao-sticky',
     ]);
-    expect(specs).toHaveLength((9 + 3) * 7 * 2);
+    expect(specs).toHaveLength((9 + 3) * 8 * 2);
     expect(new Set(specs.map((s) => `${s.setting}/${s.policy}/${s.seed}/${s.workload}`)).size).toBe(specs.length);
     const tb = specs.filter((s) => s.workload === TERMINAL_BENCH_PROFILE);
     expect(new Set(tb.map((s) => s.setting))).toEqual(new Set(['ds-16', 'ds-32', 'ds-64']));
-    expect(paperRuns([1], PAPER_SETTINGS, false)).toHaveLength(9 * 7);
+    expect(paperRuns([1], PAPER_SETTINGS, false)).toHaveLength(9 * 8);
   });
 
   it('runs on worker threads give the serial results bit for bit, and the same comparison', async () => {
@@ -126,6 +127,7 @@ describe('paper comparison', () => {
         'tao',
         'tao-hold',
         'tao-tick',
+        'tao-sticky',
       ]);
       const workers = Number(c.setting.split('-')[1]);
       const family = c.setting.split('-')[0];
@@ -137,6 +139,37 @@ describe('paper comparison', () => {
       }
       expect(c.tau).toBeGreaterThanOrEqual(-1);
       expect(c.tau).toBeLessThanOrEqual(1);
+    }
+    // Each other reading in TAO's place: tau by counting pairs, the best by scanning, from the cells' values.
+    const lower = { latency: true, ttft: true, decode: false } as Record<string, boolean>;
+    type V = { policy: string; sim: number; paper: number };
+    expect(r.readings.map((x: { policy: string }) => x.policy)).toEqual(['tao-hold', 'tao-tick', 'tao-sticky']);
+    for (const reading of r.readings) {
+      let tauSum = 0;
+      let matches = 0;
+      for (const c of r.cells) {
+        const five: V[] = c.values
+          .slice(0, 5)
+          .map((v: V) =>
+            v.policy === 'tao' ? { ...c.values.find((x: V) => x.policy === reading.policy), policy: 'tao' } : v,
+          );
+        let pairs = 0;
+        for (let i = 0; i < 5; i++)
+          for (let j = i + 1; j < 5; j++) {
+            const a = five[i]!;
+            const b = five[j]!;
+            // A tie on either side (one node: the three routers run alike) is neither concordant nor not.
+            const d = (a.sim - b.sim) * (a.paper - b.paper);
+            pairs += d > 0 ? 1 : d < 0 ? -1 : 0;
+          }
+        tauSum += pairs / 10;
+        const pick = (k: 'sim' | 'paper'): string =>
+          [...five].sort((a, b) => (lower[c.metric] ? a[k] - b[k] : b[k] - a[k]))[0]!.policy;
+        if (pick('sim') === pick('paper')) matches++;
+      }
+      expect(reading.meanTau).toBeCloseTo(tauSum / r.cells.length, 12);
+      expect(reading.bestMatches).toBe(matches);
+      expect(reading.cells).toBe(r.cells.length);
     }
     expect(r.goal).toHaveLength(5);
     expect(r.goal[0].of).toBe(2 * 4 * 2);

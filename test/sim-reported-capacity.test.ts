@@ -60,6 +60,17 @@ describe('reported capacity', () => {
     expect(tao.metrics.utilization).toBeLessThanOrEqual(1);
   });
 
+  it('tao-engine-capacity counts against the blocks: tao where the two are equal, blind to a small report', () => {
+    const full = withReported(base, undefined);
+    const small = withReported(base, 60_000);
+    const run = (setting: SimSetting, policy: 'tao' | 'tao-engine-capacity') =>
+      runOnce(setting, createPolicy(policy, { setting, deps }), 1, mode, { checkInvariants: true }).metrics;
+    const engine = run(full, 'tao-engine-capacity');
+    expect(engine).toEqual(run(full, 'tao'));
+    expect(run(small, 'tao-engine-capacity')).toEqual(engine);
+    expect(run(small, 'tao')).not.toEqual(engine);
+  });
+
   it('a setting file may give it per node, at most the node capacity', () => {
     const ok = parseSetting({
       name: 'x',

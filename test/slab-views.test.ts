@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Slab } from './helpers/internals.js';
-import { validateProblem } from './helpers/internals.js';
+import { creditOn, isEligible, validateProblem } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
 describe('Slab', () => {
@@ -56,8 +56,12 @@ describe('Slab', () => {
       expect(Array.from(ix.weight)).toEqual(problem(k).sessions.map((s) => s.weight));
       expect(ix.tokens.every((t) => t === k)).toBe(true);
       expect(Array.from(ix.ready)).toEqual(problem(k).sessions.map((s) => (s.ready ? 1 : 0)));
-      expect(ix.eligible.every((e) => e === 1)).toBe(true);
-      ix.credit.forEach((c, e) => expect(c).toBe(e % 2 === 1 ? k : 0));
+      expect(ix.limited.every((l) => l === 0)).toBe(true);
+      const sessions = problem(k).sessions.length;
+      for (let i = 0; i < sessions; i++) {
+        expect([creditOn(ix, i, 0), creditOn(ix, i, 1)]).toEqual([0, k]);
+        expect([isEligible(ix, i, 0), isEligible(ix, i, 1)]).toEqual([true, true]);
+      }
     }
   });
 });

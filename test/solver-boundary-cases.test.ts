@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DpStatus } from './helpers/internals.js';
 import { frontierInput, frontierSetup } from './helpers/internals.js';
-import { heuristicPlan } from './helpers/internals.js';
-import { sessionsKept, type PackedProblem } from './helpers/internals.js';
+import { HEURISTIC_PAIR_WORK, HEURISTICS, heuristicPlan } from './helpers/internals.js';
+import { nodesKept, sessionsKept, type PackedProblem } from './helpers/internals.js';
 import { prepare } from './helpers/internals.js';
 import { FrontierMirror, fractionalUpper, solveFrontierReference } from './helpers/internals.js';
 import type { Problem, ProblemSession } from './helpers/internals.js';
@@ -278,11 +278,18 @@ describe('a forced path stays within the state budget', () => {
     expect(exact.value).toEqual(optimum);
   });
 
-  it("path 'dense' above the budget is a labelled fallback that spends no work", () => {
+  it("path 'dense' above the budget is a labelled fallback that spends no DP work", () => {
     const plan = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 879 });
     expect(plan.status).toBe('fallback');
     expect(plan.reason).toBe('state budget exceeded: 880 cells (22 sessions x 40 states) > stateBudget 879');
-    expect(plan.stats.work).toBe(0);
+    // No DP work: what it charged is the preparation's (at least the heuristic plan), the same at one unit.
+    const { packed } = prepare(heavy, { quantum: 1 });
+    expect(plan.stats.work).toBeGreaterThanOrEqual(
+      HEURISTICS.length * HEURISTIC_PAIR_WORK * sessionsKept(packed) * nodesKept(packed),
+    );
+    expect(plan.stats.work).toBe(
+      loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 1 }).stats.work,
+    );
     const fits = loaded.solver().solve(heavy, { quantum: 1, path: 'dense', stateBudget: 880 });
     expect(fits.status).toBe('optimal');
     expect(fits.stats.work).toBe(880);

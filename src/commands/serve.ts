@@ -8,7 +8,7 @@ import { InvalidValueError } from '../errors.js';
 import { loadSolver } from '../solve/solver.js';
 import { Dispatcher } from '../serve/dispatcher.js';
 import { DEFAULT_MAX_LINE_BYTES, SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION } from '../serve/protocol.js';
-import { serveSocket, serveStream, SHUTDOWN_GRACE_MS } from '../serve/transport.js';
+import { MAX_BUSY_POLL_MICROS, serveSocket, serveStream, SHUTDOWN_GRACE_MS } from '../serve/transport.js';
 import { intFlag, parseFlags } from './cli-args.js';
 import { appendixHAdmission, appendixHCache } from './examples.js';
 
@@ -36,6 +36,9 @@ options:
   --max-connections N        socket connections served at once (default ${DEFAULT_MAX_CONNECTIONS}, at most ${MAX_CONNECTIONS_LIMIT})
   --max-buffered-bytes N     unanswered input held across socket connections (default ${BUFFERED_LINES} x the line cap,
                              at least the line cap)
+  --busy-poll-us N           after each response keep polling for the next request for N microseconds
+                             before sleeping (default 0, at most ${MAX_BUSY_POLL_MICROS}): a request sent
+                             within them skips the wake-up, at the cost of N us of CPU per response
   -h, --help                 this help
 
 SIGTERM, SIGINT and SIGHUP end it like a shutdown request: exit 0.`;
@@ -62,6 +65,7 @@ export async function run(args: string[]): Promise<number> {
     'max-line-bytes': { type: 'string' },
     'max-connections': { type: 'string' },
     'max-buffered-bytes': { type: 'string' },
+    'busy-poll-us': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
@@ -85,6 +89,10 @@ export async function run(args: string[]): Promise<number> {
           maxLineBytes,
           BUFFERED_LINES * MAX_LINE_BYTES_LIMIT,
         );
+  const busyPollMicros =
+    values['busy-poll-us'] === undefined
+      ? 0
+      : intFlag('--busy-poll-us', values['busy-poll-us'], 0, MAX_BUSY_POLL_MICROS);
   const path = values.socket;
   if (path !== undefined && Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
     throw new InvalidValueError(
@@ -108,6 +116,7 @@ export async function run(args: string[]): Promise<number> {
           signal: interrupt.signal,
           maxConnections,
           maxBufferedBytes,
+          busyPollMicros,
         });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
@@ -116,7 +125,7 @@ export async function run(args: string[]): Promise<number> {
       }
       return 0;
     }
-    await serveStream(process.stdin, process.stdout, dispatcher, { signal: interrupt.signal });
+    await serveStream(process.stdin, process.stdout, dispatcher, { signal: interrupt.signal, busyPollMicros });
     process.stdin.destroy();
     // Responses a client does not read must not keep the process alive past the grace period.
     await flushed(process.stdout, SHUTDOWN_GRACE_MS);

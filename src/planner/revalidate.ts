@@ -8,7 +8,7 @@
 import { idRecord, recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import type { Assignment, Plan, Problem } from '../types.js';
-import { validateProblem } from '../solve/validate.js';
+import { isEligible, validateProblem } from '../solve/validate.js';
 
 /** Why an assignment could not be applied. */
 export type CutReason =
@@ -105,7 +105,6 @@ export function revalidate(
 ): Revalidation {
   const before: SignatureIndex = snapshot instanceof Map ? snapshot : signaturesOf(snapshot as Problem);
   const indexed = validateProblem(live, 'live');
-  const m = indexed.nodeIds.length;
   const nodeIndex = new Map<string, number>();
   indexed.nodeIds.forEach((nid, b) => nodeIndex.set(nid, b));
   const sessionIndex = new Map<string, number>();
@@ -176,7 +175,7 @@ export function revalidate(
       reason = { code: 'duplicate', session: a.session, node: a.node };
     } else if (b === undefined) {
       reason = { code: 'node-gone', session: a.session, node: a.node };
-    } else if (indexed.eligible[i * m + b] !== 1) {
+    } else if (!isEligible(indexed, i, b)) {
       reason = { code: 'ineligible', session: a.session, node: a.node };
     } else if (indexed.weight[i]! > left[b]!) {
       reason = { code: 'capacity', session: a.session, node: a.node, weight: indexed.weight[i]!, available: left[b]! };

@@ -31,6 +31,7 @@ import {
 import type { Line } from './lines.js';
 import { checkLoadable, readRequest } from './request.js';
 import { tick } from './tick.js';
+import { ConnectionState } from './delta.js';
 
 /** A response (undefined for a notification), and whether the sidecar stops after sending it. */
 export interface Reply {
@@ -73,8 +74,11 @@ export class Dispatcher {
     return this.#predictor;
   }
 
-  /** The response to one line from the splitter. */
-  handle(line: Line): Reply {
+  /**
+   * The response to one line from the splitter, read on `connection` (what a connection keeps between
+   * its lines: the base of a `tick` delta). Without one, the line is read as a connection's first.
+   */
+  handle(line: Line, connection: ConnectionState = new ConnectionState()): Reply {
     if (line.kind === 'oversized') {
       this.#requests.invalid += 1;
       const message = `line must be at most ${this.maxLineBytes} bytes (has ${line.bytes})`;
@@ -87,18 +91,18 @@ export class Dispatcher {
     }
     const request = read.request;
     this.#requests[request.op] += 1;
-    if (read.id === undefined) return { response: this.#notify(request), shutdown: false };
+    if (read.id === undefined) return { response: this.#notify(request, connection), shutdown: false };
     try {
-      return { response: this.#answer(request, read.id), shutdown: request.op === 'shutdown' };
+      return { response: this.#answer(request, read.id, connection), shutdown: request.op === 'shutdown' };
     } catch (err) {
       return { response: this.#error(read.id, request.op, err), shutdown: false };
     }
   }
 
   /** Runs a notification: no response; a refusal is counted and logged. */
-  #notify(request: SidecarRequest): undefined {
+  #notify(request: SidecarRequest, connection: ConnectionState): undefined {
     try {
-      this.#answer(request, null);
+      this.#answer(request, null, connection);
     } catch (err) {
       const { error } = this.#error(null, request.op, err);
       this.#log(`${request.op} notification refused: ${error.code}: ${error.message}`);
@@ -106,13 +110,13 @@ export class Dispatcher {
     return undefined;
   }
 
-  #answer(r: SidecarRequest, id: RequestId | null): SidecarResponse {
+  #answer(r: SidecarRequest, id: RequestId | null, connection: ConnectionState): SidecarResponse {
     const op = r.op;
     switch (op) {
       case 'hello':
         return this.#hello(id!, r.protocols);
       case 'tick': {
-        const answer = tick(this.#solver, this.#predictor, r);
+        const answer = tick(this.#solver, this.#predictor, r, id!, connection);
         this.#solveMicros.record(answer.plan.stats.micros);
         return { id: id!, op, ok: true, ...answer };
       }

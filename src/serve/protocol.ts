@@ -8,17 +8,21 @@ import type { ErrorCode } from '../errors.js';
 import type { EvaluateOptions } from '../evaluate/options.js';
 import type { CompletedCall } from '../evaluate/readiness/predictor.js';
 import type { PredictorJSON } from '../evaluate/readiness/json.js';
-import type { Snapshot } from '../evaluate/snapshot.js';
+import type { Snapshot, SnapshotNode, SnapshotSession } from '../evaluate/snapshot.js';
 import type { HistogramSummary } from '../planner/histogram.js';
 import type { SolveOptions } from '../solve/options.js';
 import type { Revalidation } from '../planner/revalidate.js';
 import type { Assignment, Plan, Problem } from '../types.js';
 
-/** Version of the protocol; bumped when a message changes incompatibly. Reported by `hello` and `stats`. */
-export const SIDECAR_PROTOCOL_VERSION = 1;
+/**
+ * Version of the protocol; bumped when a message changes. Reported by `hello` and `stats`. Protocol 2 adds
+ * the `tick` that carries a `delta` against the connection's last snapshot; every request of protocol 1 is
+ * answered as before.
+ */
+export const SIDECAR_PROTOCOL_VERSION = 2;
 
 /** Every protocol version this sidecar speaks; `hello` picks the highest one the client also lists. */
-export const SIDECAR_PROTOCOL_VERSIONS: readonly number[] = Object.freeze([SIDECAR_PROTOCOL_VERSION]);
+export const SIDECAR_PROTOCOL_VERSIONS: readonly number[] = Object.freeze([1, SIDECAR_PROTOCOL_VERSION]);
 
 /** The only op a request may send without an id: a notification, answered by no response line. */
 export const NOTIFICATION_OPS: readonly SidecarOp[] = Object.freeze(['observe'] as const);
@@ -63,8 +67,22 @@ export interface TickPrevious {
   /** Session id -> signature, for every session `assignments` names (a tick response's `signatures`). */
   signatures: Record<string, string | number>;
 }
+/** What changed since the snapshot of the tick `base` (protocol 2; src/serve/delta.ts). */
+export interface SnapshotDelta {
+  /** The id of the last tick answered on this connection. */
+  base: RequestId;
+  time: number;
+  /** Every node, when they changed; absent: the base's. */
+  nodes?: SnapshotNode[];
+  /** Sessions that changed (by id; they keep their place) or arrived (appended in this order). */
+  sessions?: SnapshotSession[];
+  /** Ids of the base's sessions that left the pool. */
+  remove?: string[];
+}
 export interface TickRequest extends Envelope<'tick'> {
-  snapshot: Snapshot;
+  /** The whole snapshot; or `delta`, never both. */
+  snapshot?: Snapshot;
+  delta?: SnapshotDelta;
   evaluateOptions?: EvaluateOptions;
   solveOptions?: SolveOptions;
   previous?: TickPrevious;
@@ -103,7 +121,7 @@ export type SidecarRequest =
 /** Fields each operation takes besides `id` and `op`; anything else is refused. */
 export const REQUEST_FIELDS: Readonly<Record<SidecarOp, readonly string[]>> = Object.freeze({
   hello: ['protocols'],
-  tick: ['snapshot', 'evaluateOptions', 'solveOptions', 'previous'],
+  tick: ['snapshot', 'delta', 'evaluateOptions', 'solveOptions', 'previous'],
   solve: ['problem', 'options'],
   evaluate: ['snapshot', 'options'],
   observe: ['calls'],

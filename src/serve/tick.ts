@@ -17,7 +17,8 @@ import { revalidate, type Revalidation } from '../planner/revalidate.js';
 import { resolveSolveOptions, type SolveOptions } from '../solve/options.js';
 import type { Solver } from '../solve/solver.js';
 import type { Assignment, Plan, Problem } from '../types.js';
-import type { TickRequest, TickResponse } from './protocol.js';
+import { applyDelta, type ConnectionState } from './delta.js';
+import type { RequestId, TickRequest, TickResponse } from './protocol.js';
 
 const PREVIOUS_FIELDS: ReadonlySet<string> = new Set(['assignments', 'signatures']);
 const ASSIGNMENT_FIELDS: ReadonlySet<string> = new Set(['session', 'node']);
@@ -62,19 +63,29 @@ function leftOver(problem: Problem, revalidation: Revalidation): Problem {
   };
 }
 
-/** The fields of a `tick` response besides id, op and ok. */
+/**
+ * The fields of a `tick` response besides id, op and ok. The tick's snapshot (sent whole, or made by
+ * `delta` from the connection's base) becomes the connection's base once the tick is answered; a refused
+ * tick leaves the base as it was.
+ */
 export function tick(
   solver: Solver,
   predictor: ReadinessPredictor,
   r: TickRequest,
+  id: RequestId,
+  connection: ConnectionState,
 ): Omit<TickResponse, 'id' | 'op' | 'ok'> {
+  if (r.snapshot !== undefined && r.delta !== undefined) {
+    throw new InvalidValueError('a tick carries a snapshot or a delta against the last one, not both');
+  }
+  const snapshot: unknown = r.delta === undefined ? r.snapshot : applyDelta(r.delta, connection.base);
   // Resolved here so that messages name the request's field (`evaluateOptions.reserve ...`).
   const evaluateOptions: EvaluateOptions | undefined =
     r.evaluateOptions === undefined ? undefined : resolveEvaluateOptions(r.evaluateOptions, 'evaluateOptions');
   const solveOptions: SolveOptions | undefined =
     r.solveOptions === undefined ? undefined : resolveSolveOptions(r.solveOptions, 'solveOptions');
   const previous = r.previous === undefined ? undefined : readPrevious(r.previous);
-  const problem = evaluate(r.snapshot as unknown as Snapshot, predictor, evaluateOptions);
+  const problem = evaluate(snapshot as unknown as Snapshot, predictor, evaluateOptions);
   const revalidation = previous === undefined ? undefined : revalidate(previous, previous.signatures, problem);
   const plan: Plan = solver.solve(revalidation === undefined ? problem : leftOver(problem, revalidation), solveOptions);
   const signatureOf = new Map<string, string | number>();
@@ -83,5 +94,6 @@ export function tick(
   if (revalidation !== undefined)
     for (const a of revalidation.applied) signatures[a.session] = signatureOf.get(a.session)!;
   for (const a of plan.assignments) signatures[a.session] = signatureOf.get(a.session)!;
+  connection.base = { id, snapshot: snapshot as Snapshot };
   return revalidation === undefined ? { plan, signatures } : { plan, signatures, revalidation };
 }

@@ -12,6 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import { InvalidValueError } from '../errors.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { ErrorResponse } from './protocol.js';
+import { ConnectionState } from './delta.js';
 import { LineSplitter, type Line } from './lines.js';
 
 /** Why serving a stream ended. */
@@ -36,7 +37,17 @@ export interface StreamOptions {
   budget?: InputBudget;
   /** Bytes of complete request lines read ahead of their answers before reading pauses. */
   maxQueuedBytes?: number;
+  /** Microseconds to keep polling for the next request after answering (see MAX_BUSY_POLL_MICROS); 0: sleep at once. */
+  busyPollMicros?: number;
 }
+
+/**
+ * After its last response, a stream may keep the event loop polling (each turn a non-blocking poll of
+ * every handle, via setImmediate) for a while before it lets the process sleep: a request arriving then is
+ * read without the process waking up, which on a virtual machine costs tens to hundreds of microseconds.
+ * It costs that much CPU time per response, spent whether or not a request comes.
+ */
+export const MAX_BUSY_POLL_MICROS = 100_000;
 
 /** The UTF-8 byte order mark as a decoded character: ignored at the start of a stream. */
 const BOM = '\uFEFF';
@@ -73,6 +84,11 @@ export function serveStream(
   const maxQueued = options.maxQueuedBytes ?? dispatcher.maxLineBytes;
   const budget = options.budget ?? new InputBudget(Number.POSITIVE_INFINITY);
   const splitter = new LineSplitter(dispatcher.maxLineBytes);
+  const connection = new ConnectionState();
+  const busyPollMs = (options.busyPollMicros ?? 0) / 1000;
+  /** Until when (performance.now()) the loop is kept polling; a turn past it lets the process sleep. */
+  let pollUntil = 0;
+  let polling = false;
   const queue: (Line | undefined)[] = [];
   let head = 0;
   let queuedBytes = 0;
@@ -168,7 +184,7 @@ export function serveStream(
           }
           // Blank lines (e.g. a keep-alive newline) are not requests.
           if (line.kind === 'line' && line.text.trim() === '') continue;
-          const reply = dispatcher.handle(line);
+          const reply = dispatcher.handle(line, connection);
           if (reply.response === undefined) continue; // a notification: no response line
           if (output.destroyed || output.writableEnded) return finish('output-closed');
           if (!output.write(JSON.stringify(reply.response) + '\n')) {
@@ -182,6 +198,18 @@ export function serveStream(
       } finally {
         pumping = false;
       }
+      if (busyPollMs > 0 && !finished) {
+        pollUntil = performance.now() + busyPollMs;
+        if (!polling) {
+          polling = true;
+          setImmediate(poll);
+        }
+      }
+    };
+    /** One turn of the busy poll: the loop polls its handles between two immediates without blocking. */
+    const poll = (): void => {
+      if (!finished && !inputEnded && performance.now() < pollUntil) setImmediate(poll);
+      else polling = false;
     };
 
     if (signal?.aborted === true) return finish('shutdown');
@@ -202,6 +230,8 @@ export interface SocketOptions {
   maxConnections: number;
   /** Bytes of unanswered input held across all connections (see InputBudget). */
   maxBufferedBytes: number;
+  /** Each connection's busy poll after a response (StreamOptions.busyPollMicros). */
+  busyPollMicros?: number;
 }
 
 /**
@@ -246,7 +276,11 @@ export async function serveSocket(path: string, dispatcher: Dispatcher, options:
       }
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
-      void serveStream(socket, socket, dispatcher, { signal: stopping.signal, budget }).then((end) => {
+      void serveStream(socket, socket, dispatcher, {
+        signal: stopping.signal,
+        budget,
+        busyPollMicros: options.busyPollMicros ?? 0,
+      }).then((end) => {
         if (end === 'shutdown' && !stopping.signal.aborted) close();
         else endSoon(socket);
       });

@@ -6,7 +6,8 @@
  *   the capacity it held on its node and enters the waiting pool; new tasks enter the pool too. A policy
  *   only ever *admits* pooled sessions onto nodes. An admission holds `weight` tokens of the node's
  *   capacity until the session's next tool boundary; if the session's tool is still running, the session
- *   holds that capacity while it waits for the tool, and its request starts the moment the tool returns.
+ *   holds that capacity while it waits for the tool, and its request starts the moment the tool returns;
+ *   the tool's result then joins its context and its hold (the weight is the context plus a reserve).
  * - `sticky` (ThunderAgent's): an admitted session keeps its node across its tools. It holds its tokens
  *   plus `stickyReserve` (recounted whenever its context grows, so a node can go over capacity) until the
  *   policy pauses it: `rebalance` after each tick names sessions to pause now (their tool is running) and

@@ -32,6 +32,8 @@ export class Session implements PooledSession {
   node = -1;
   /** Capacity it holds on `node`. */
   held = 0;
+  /** Interrupt lifecycle: tokens its hold grew by since its admission (its tool's result, when seated early). */
+  grown = 0;
   /** Sticky lifecycle: marked to pause at its next tool boundary. */
   marked = false;
   pending = true;

@@ -430,6 +430,13 @@ export class Simulation {
     s.held = weight;
   }
 
+  /** Interrupt lifecycle: the capacity `s` holds grows with its context by `delta` tokens. */
+  private regrow(s: Session, delta: number): void {
+    this.nodes[s.node]!.hold(delta, this.now);
+    s.held += delta;
+    s.grown += delta;
+  }
+
   private apply(admissions: readonly Admission[]): void {
     const admitted: Session[] = [];
     for (const a of admissions) {
@@ -452,6 +459,7 @@ export class Simulation {
       }
       node.hold(a.weight, this.now);
       s.held = a.weight;
+      s.grown = 0;
       s.node = a.node;
       s.state = 'admitted';
       s.admittedAt = this.now;
@@ -663,6 +671,7 @@ export class Simulation {
     });
     const compactTo = s.task.compactTo[j]!;
     this.lastProgress = this.now;
+    const before = s.tokens;
     if (compactTo >= 0) {
       s.tokens = compactTo;
       s.epoch++;
@@ -674,7 +683,11 @@ export class Simulation {
     s.pending = true;
     s.issuedAt = this.now;
     if (s.state === 'admitted') {
+      // The hold follows the context the request is issued with. Sticky: tokens + reserve, recounted.
+      // Interrupt: a session seated while its tool ran was weighed on its context before the tool's result
+      // (its tokens + reserve, SPEC section 3); the result is now part of its tokens, so of its weight.
       if (this.policy.lifecycle === 'sticky') this.restick(s);
+      else this.regrow(s, s.tokens - before);
       this.issue(s);
     } else {
       this.requestDecision();
@@ -685,8 +698,12 @@ export class Simulation {
   checkInvariants(): void {
     const heldBy = new Float64Array(this.nodes.length);
     const pinnedBy = new Float64Array(this.nodes.length);
+    const grownBy = new Float64Array(this.nodes.length);
     for (const s of this.sessions) {
-      if (s !== undefined && s.node >= 0) heldBy[s.node] = heldBy[s.node]! + s.held;
+      if (s !== undefined && s.node >= 0) {
+        heldBy[s.node] = heldBy[s.node]! + s.held;
+        grownBy[s.node] = grownBy[s.node]! + s.grown;
+      }
       if (s !== undefined && s.blocks > 0) {
         if (s.state !== 'prefill' && s.state !== 'decode')
           throw new Error(`invariant: ${s.id} pins blocks in state ${s.state}`);
@@ -694,9 +711,12 @@ export class Simulation {
       }
     }
     for (const n of this.nodes) {
-      // A sticky session's hold follows its context, so only interrupt lifecycles stay within capacity.
-      if (n.held > n.capacity && this.policy.lifecycle === 'interrupt')
-        throw new Error(`invariant: ${n.id} holds ${n.held} > capacity ${n.capacity}`);
+      // A sticky session's hold follows its context, so a node can go over capacity. Under the interrupt
+      // lifecycle only by what sessions seated during their tool grew by when it returned.
+      if (this.policy.lifecycle === 'interrupt' && n.held - grownBy[n.index]! > n.capacity + 1e-6)
+        throw new Error(
+          `invariant: ${n.id} holds ${n.held} (${grownBy[n.index]} of it grown) > capacity ${n.capacity}`,
+        );
       if (Math.abs(n.held - heldBy[n.index]!) > 1e-6) {
         throw new Error(`invariant: ${n.id} held ${n.held} != sum of its sessions' weights ${heldBy[n.index]}`);
       }

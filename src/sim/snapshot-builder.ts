@@ -27,7 +27,7 @@ export function buildSnapshot(view: SchedulerView, creditSource: 'observed' | 'l
   }
   return {
     time: view.time,
-    // Under a sticky lifecycle a node can hold more than its capacity: no room, not negative room.
+    // A hold follows its session's context, so a node can hold more than its capacity: no room, not negative.
     nodes: view.nodes.map((n) => ({ id: n.id, capacity: Math.max(0, n.capacity - n.held) })),
     sessions,
   };

@@ -17,72 +17,82 @@
  * Every bound is an integer: the integral part of the LP optimum, computed exactly (see `dantzig`).
  */
 import type { PlanStats, PlanValue } from '../types.js';
-import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
-import type { IndexedArrays } from './validate.js';
+import { fitSums, nodesKept, PackScratch, sessionsKept, type PackedProblem } from './pack.js';
+import { eligibleMarked, markEligible, type IndexedArrays } from './validate.js';
 
 /**
  * The upper bound on every plan of `problem` at `quantum`, from the relaxations above; `stats` may hold
- * a tighter credit bound the solve proved. O(sessions x nodes) to read the dense pair arrays (every other
- * step is over the credit entries and the sessions, sorted).
+ * a tighter credit bound the solve proved. O(sessions log nodes + nodes + credit and eligibility entries):
+ * the fits come from `fitSums`, the credit entries from the sessions' lists; every later step is over
+ * those entries and the sessions, sorted.
  */
 export function relaxationBound(
   problem: IndexedArrays,
   quantum: number,
   stats?: Pick<PlanStats, 'creditLevel'>,
   known?: Pick<PlanValue, 'credit'>,
+  scratch: BoundScratch = new BoundScratch(),
 ): PlanValue {
   const m = problem.capacity.length;
   const n = problem.weight.length;
-  const qcap = new Float64Array(m);
-  const fitSum = new Float64Array(m);
-  const qweight = new Float64Array(n);
-  for (let b = 0; b < m; b++) qcap[b] = Math.floor(problem.capacity[b]! / quantum);
-  for (let i = 0; i < n; i++) qweight[i] = Math.ceil(problem.weight[i]! / quantum);
-  // The sessions that fit somewhere, their best credit, and the credit entries (pairs with credit > 0).
+  fitSums(problem, quantum, scratch.pack);
+  const { qcap, fitSum, qweight, fits } = scratch.pack;
+  const s = scratch.reserve(n, m, problem.creditStart[n]!);
+  const { mark, entryNode, entrySession, entryCredit, room, wt, bestAt, readyAt, tokensAt, placeOf } = s;
+  // The sessions that fit somewhere (place t is session kept[t]), their best credit, and the credit
+  // entries on nodes they fit on.
+  mark.fill(0, 0, m);
   const kept: number[] = [];
-  const best = new Float64Array(n);
-  const entryNode: number[] = [];
-  const entrySession: number[] = [];
+  let entries = 0;
   for (let i = 0; i < n; i++) {
+    if (fits[i] === 0) continue;
+    const t = kept.length;
+    kept.push(i);
+    placeOf[i] = t;
     const w = qweight[i]!;
-    let fits = false;
-    for (let b = 0; b < m; b++) {
-      const e = i * m + b;
-      if (problem.eligible[e] !== 1 || w > qcap[b]!) continue;
-      fits = true;
-      fitSum[b] = fitSum[b]! + w;
-      const k = problem.credit[e]!;
-      if (k > 0) {
-        entryNode.push(b);
-        entrySession.push(i);
-        if (k > best[i]!) best[i] = k;
-      }
+    markEligible(problem, i, mark, i + 1);
+    let top = 0;
+    for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
+      const b = problem.creditNode[e]!;
+      if (!eligibleMarked(problem, i, b, mark, i + 1) || w > qcap[b]!) continue;
+      const k = problem.creditValue[e]!;
+      entryNode[entries] = b;
+      entrySession[entries] = i;
+      entryCredit[entries++] = k;
+      if (k > top) top = k;
     }
-    if (fits) kept.push(i);
+    wt[t] = w;
+    bestAt[t] = top;
+    readyAt[t] = problem.ready[i]!;
+    tokensAt[t] = problem.tokens[i]!;
   }
-  const room = new Float64Array(m);
   let total = 0;
   for (let b = 0; b < m; b++) {
     room[b] = Math.min(qcap[b]!, fitSum[b]!);
     total += room[b]!;
   }
+  const nk = kept.length;
+  const lp = s.lp;
 
-  // (1) per node, over the entries grouped by node (a counting sort by node).
-  const first = new Int32Array(m + 1);
-  for (const b of entryNode) first[b + 1]!++;
+  // (1) per node, over the entries grouped by node (a counting sort by node, sessions in input order).
+  const { first, at, grouped } = s;
+  first.fill(0, 0, m + 1);
+  for (let t = 0; t < entries; t++) first[entryNode[t]! + 1]!++;
   for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
-  const grouped = new Array<number>(entryNode.length);
-  const at = first.slice(0, m);
-  entryNode.forEach((b, t) => (grouped[at[b]!++] = entrySession[t]!));
+  at.set(first.subarray(0, m));
+  for (let t = 0; t < entries; t++) grouped[at[entryNode[t]!]!++] = t;
   let perNode = 0;
   for (let b = 0; b < m; b++) {
-    if (first[b + 1] === first[b]) continue;
-    perNode += dantzig(grouped.slice(first[b], first[b + 1]), qweight, (i) => problem.credit[i * m + b]!, room[b]!);
+    const count = first[b + 1]! - first[b]!;
+    if (count === 0) continue;
+    for (let u = 0; u < count; u++) {
+      const t = grouped[first[b]! + u]!;
+      lp.w[u] = wt[placeOf[entrySession[t]!]!]!;
+      lp.v[u] = entryCredit[t]!;
+    }
+    perNode += lp.bound(count, room[b]!);
   }
-  let credit = Math.min(
-    perNode,
-    dantzig(kept, qweight, (i) => best[i]!, total),
-  );
+  let credit = Math.min(perNode, lp.over(wt, bestAt, nk, total));
   const level = stats?.creditLevel?.bound;
   if (level !== undefined && level < credit) credit = level;
 
@@ -94,19 +104,19 @@ export function relaxationBound(
   for (let used = 0; ready < readyWeights.length && used + readyWeights[ready]! <= total; ready++)
     used += readyWeights[ready]!;
 
-  let tokens = dantzig(kept, qweight, (i) => problem.tokens[i]!, total);
+  let tokens = lp.over(wt, tokensAt, nk, total);
   if (known !== undefined && known.credit > 0) {
-    ready = Math.min(
-      ready,
-      withCredit(kept, qweight, (i) => problem.ready[i]!, best, total, known.credit),
-    );
-    tokens = Math.min(
-      tokens,
-      withCredit(kept, qweight, (i) => problem.tokens[i]!, best, total, known.credit),
-    );
+    ready = Math.min(ready, withCredit(lp, wt, readyAt, bestAt, nk, total, known.credit));
+    tokens = Math.min(tokens, withCredit(lp, wt, tokensAt, bestAt, nk, total, known.credit));
   }
   return { credit, ready, tokens };
 }
+
+/**
+ * Units of work `packedBound` costs per kept (session, node) pair (a sort of each node's candidates: about
+ * one heuristic's cost, docs/history.md); the solve charges it when it computes a fallback's bound.
+ */
+export const BOUND_PAIR_WORK = 40;
 
 /**
  * Bounds on the ready and tokens levels of every plan of a packed problem (docs/solver.md, "The bound of a
@@ -168,30 +178,105 @@ const CREDIT_SCALES = [0.25, 1, 4, 16];
  * each kept only while every value stays below 2^53 / sessions (exact sums); the least bound is returned.
  */
 function withCredit(
-  items: readonly number[],
-  w: ArrayLike<number>,
-  level: (i: number) => number,
-  best: ArrayLike<number>,
+  lp: LpScratch,
+  wt: Float64Array,
+  level: Float64Array,
+  best: Float64Array,
+  n: number,
   cap: number,
   floor: number,
 ): number {
   let levelSum = 0;
   let creditSum = 0;
   let top = 0;
-  for (const i of items) {
-    levelSum += level(i);
-    creditSum += best[i]!;
-    top = Math.max(top, level(i), best[i]!);
+  for (let t = 0; t < n; t++) {
+    levelSum += level[t]!;
+    creditSum += best[t]!;
+    top = Math.max(top, level[t]!, best[t]!);
   }
   let out = Infinity;
   if (levelSum === 0) return out;
   for (const scale of CREDIT_SCALES) {
     const L = Math.max(1, Math.round((scale * creditSum) / levelSum));
-    if ((L + 1) * (top + 1) * (items.length + 1) >= 2 ** 53) continue;
-    const lp = dantzig(items, w, (i) => L * level(i) + best[i]!, cap);
-    out = Math.min(out, Math.floor((lp - floor) / L));
+    if ((L + 1) * (top + 1) * (n + 1) >= 2 ** 53) continue;
+    for (let t = 0; t < n; t++) lp.v[t] = L * level[t]! + best[t]!;
+    const bound = dantzigOf(wt, lp.v, n, cap, lp.ratio, lp.idx);
+    out = Math.min(out, Math.floor((bound - floor) / L));
   }
   return out;
+}
+
+/** Working arrays of `dantzigOf` for up to `size` items: weights and values to fill, and its own. */
+class LpScratch {
+  w: Float64Array;
+  v: Float64Array;
+  ratio: Float64Array;
+  idx: Int32Array;
+
+  constructor(size: number) {
+    this.w = new Float64Array(size);
+    this.v = new Float64Array(size);
+    this.ratio = new Float64Array(size);
+    this.idx = new Int32Array(size);
+  }
+
+  /** The bound over the first `n` items of `w` and `v` as filled. */
+  bound(n: number, cap: number): number {
+    return dantzigOf(this.w, this.v, n, cap, this.ratio, this.idx);
+  }
+
+  /** The bound over the first `n` items of the given weights and values. */
+  over(wt: Float64Array, v: Float64Array, n: number, cap: number): number {
+    return dantzigOf(wt, v, n, cap, this.ratio, this.idx);
+  }
+}
+
+/**
+ * The relaxation bound's working arrays, grown on demand and kept by the caller between calls (it runs
+ * synchronously and calls out to nothing): the fits (`pack`), per node, per session, per kept session
+ * (item-aligned) and per credit entry.
+ */
+export class BoundScratch {
+  readonly pack = new PackScratch();
+  mark = new Int32Array(0);
+  room = new Float64Array(0);
+  first = new Int32Array(1);
+  at = new Int32Array(0);
+  placeOf = new Int32Array(0);
+  wt = new Float64Array(0);
+  bestAt = new Float64Array(0);
+  readyAt = new Float64Array(0);
+  tokensAt = new Float64Array(0);
+  entryNode = new Int32Array(0);
+  entrySession = new Int32Array(0);
+  entryCredit = new Float64Array(0);
+  grouped = new Int32Array(0);
+  lp = new LpScratch(0);
+
+  /** Grows the arrays to n sessions, m nodes and `entries` credit entries. */
+  reserve(n: number, m: number, entries: number): this {
+    if (this.mark.length < m) {
+      this.mark = new Int32Array(2 * m);
+      this.room = new Float64Array(2 * m);
+      this.first = new Int32Array(2 * m + 1);
+      this.at = new Int32Array(2 * m);
+    }
+    if (this.placeOf.length < n) {
+      this.placeOf = new Int32Array(2 * n);
+      this.wt = new Float64Array(2 * n);
+      this.bestAt = new Float64Array(2 * n);
+      this.readyAt = new Float64Array(2 * n);
+      this.tokensAt = new Float64Array(2 * n);
+    }
+    if (this.entryNode.length < entries) {
+      this.entryNode = new Int32Array(2 * entries);
+      this.entrySession = new Int32Array(2 * entries);
+      this.entryCredit = new Float64Array(2 * entries);
+      this.grouped = new Int32Array(2 * entries);
+    }
+    if (this.lp.w.length < Math.max(n, entries)) this.lp = new LpScratch(2 * Math.max(n, entries));
+    return this;
+  }
 }
 
 /**
@@ -211,30 +296,48 @@ export function dantzig(
   cap: number,
 ): number {
   const n = items.length;
+  const wt = new Float64Array(n);
   const v = new Float64Array(n);
-  const ratio = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    wt[t] = w[items[t]!]!;
+    v[t] = value(items[t]!);
+  }
+  return dantzigOf(wt, v, n, cap, new Float64Array(n), new Int32Array(n));
+}
+
+/**
+ * `dantzig` over the first n items of item-aligned weights `wt` and values `v`, with `ratio` and `idx`
+ * (at least n entries each) as working arrays: the same bound, computed without a call per item.
+ */
+function dantzigOf(
+  wt: Float64Array,
+  v: Float64Array,
+  n: number,
+  cap: number,
+  ratio: Float64Array,
+  idx: Int32Array,
+): number {
   let total = 0;
   let vmax = 0;
   let wmax = 0;
   let wsum = 0;
   for (let t = 0; t < n; t++) {
-    const wt = w[items[t]!]!;
-    v[t] = value(items[t]!);
-    ratio[t] = v[t]! / wt;
+    const w = wt[t]!;
+    ratio[t] = v[t]! / w;
     total += v[t]!;
-    wsum += wt;
+    wsum += w;
     if (v[t]! > vmax) vmax = v[t]!;
-    if (wt > wmax) wmax = wt;
+    if (w > wmax) wmax = w;
   }
   if (wsum <= cap) return total;
-  const c = criticalItem(ratio, items, w, cap);
+  const c = criticalItem(ratio, wt, n, cap, idx);
   const p = v[c]!;
-  const q = w[items[c]!]!;
+  const q = wt[c]!;
   // bound = floor((p * cap + sum over items of max(0, v q - p w)) / q).
   if (vmax * q + p * Math.max(wmax, cap) + n * vmax * q < 2 ** 53) {
     let scaled = p * cap;
     for (let t = 0; t < n; t++) {
-      const d = v[t]! * q - p * w[items[t]!]!;
+      const d = v[t]! * q - p * wt[t]!;
       if (d > 0) scaled += d;
     }
     return (scaled - (scaled % q)) / q;
@@ -245,7 +348,7 @@ export function dantzig(
   for (let t = 0; t < n; t++) {
     // Only items at least about as dense as c can contribute (the rest have v q - p w < 0 for sure).
     if (ratio[t]! < ratio[c]! * (1 - 1e-9)) continue;
-    const d = BigInt(v[t]!) * Q - P * BigInt(w[items[t]!]!);
+    const d = BigInt(v[t]!) * Q - P * BigInt(wt[t]!);
     if (d > 0n) scaled += d;
   }
   return Number(scaled / Q);
@@ -256,11 +359,10 @@ export function dantzig(
  * `cap` and the items at least as dense as r not (there is one: the items do not all fit). A weighted
  * quickselect with three-way partitions: O(items) expected.
  */
-function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLike<number>, cap: number): number {
-  const idx = new Int32Array(ratio.length);
-  for (let t = 0; t < idx.length; t++) idx[t] = t;
+function criticalItem(ratio: Float64Array, wt: Float64Array, n: number, cap: number, idx: Int32Array): number {
+  for (let t = 0; t < n; t++) idx[t] = t;
   let lo = 0;
-  let hi = idx.length;
+  let hi = n;
   let above = 0;
   for (;;) {
     const pivot = ratio[idx[lo + ((hi - lo) >>> 1)]!]!;
@@ -277,13 +379,13 @@ function criticalItem(ratio: Float64Array, items: readonly number[], w: ArrayLik
         idx[i] = idx[gt]!;
         idx[gt++] = t;
         i++;
-        denser += w[items[t]!]!;
+        denser += wt[t]!;
       } else if (r < pivot) {
         idx[i] = idx[--lt]!;
         idx[lt] = t;
       } else {
         i++;
-        equal += w[items[t]!]!;
+        equal += wt[t]!;
       }
     }
     if (above + denser > cap) hi = gt;

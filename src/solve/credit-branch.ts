@@ -44,7 +44,7 @@
  *
  * Bounded: at most CREDIT_BRANCH_MAX_NODES nodes, CREDIT_BRANCH_MAX_LEAVES leaves of credit U*, and
  * the knapsack states over all re-solves and uniqueness checks the solve's budget buys (CREDIT_STATE_WORK
- * units each); past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
+ * units each, charged to it by the credit-split stage); past any of them, or once the solve is halted (deadline, stop flag; asked before each node),
  * the credit level is left undecided (the solve goes on as without it, or ends with its fallback).
  */
 import { creditedSessions, decompositionPlan, type CreditLevel } from './credit-level.js';

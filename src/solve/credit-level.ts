@@ -32,7 +32,8 @@
 import { bestHeuristic, lexBetter, planTriple, type HeuristicResult } from './incumbent.js';
 import { bestCredits, nodesKept, packProblem, sessionsKept, type PackScratch, type PackedProblem } from './pack.js';
 import type { ResolvedSolveOptions } from './options.js';
-import type { IndexedArrays } from './validate.js';
+import { EVERY_NODE, LISTED_NODES, UNLISTED_NODES, type IndexedArrays } from './validate.js';
+import type { SolveBudget } from './pipeline/budget.js';
 import { sortIndices } from './sort-indices.js';
 import {
   anotherSetReaches,
@@ -44,23 +45,36 @@ import {
 } from './credit-knapsack.js';
 
 /**
- * Most knapsack states the credit level may keep over all nodes and checks (each costs about CREDIT_STATE_WORK units of work):
- * past it the level is not computed (the solve goes on without it). Ticks with room for a few sessions
- * per node keep tens to hundreds; nodes with room for 15+ sessions of 40+ credited ones reach thousands
- * per node.
+ * Knapsack states the credit level's share buys at the default state budget, over all nodes and checks
+ * (each costs about CREDIT_STATE_WORK units of work): past them the level is not computed (the solve goes
+ * on without it). Ticks with room for a few sessions per node keep tens to hundreds; nodes with room for
+ * 15+ sessions of 40+ credited ones reach thousands per node.
  */
 export const CREDIT_LEVEL_MAX_STATES = 1 << 12;
 
-/** The knapsack-state budget of a problem: CREDIT_LEVEL_MAX_STATES, and 1024 per kept node from 5 nodes on. */
-export function creditLevelBudget(packed: PackedProblem): number {
+/**
+ * The credit level's share of a problem in knapsack states at the default state budget (less below it,
+ * never below CREDIT_LEVEL_MAX_STATES: `SolveBudget.preparation`): CREDIT_LEVEL_MAX_STATES, and 1024 per
+ * kept node from 5 nodes on. The decomposition plans' sequential knapsacks get a share of the same size.
+ */
+export function creditLevelStates(packed: PackedProblem): number {
   return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
 }
 
 /** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
 export const SEQUENTIAL_FIRST_NODES = 4;
 
-/** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs, for routing estimates (measured: 0.1-0.3 us). */
+/** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs: what the budget is charged per state (docs/history.md). */
 export const CREDIT_STATE_WORK = 200;
+
+/** The least share of the credit level and of the decomposition plans, in units: CREDIT_LEVEL_MAX_STATES states. */
+export const CREDIT_LEVEL_LEAST_WORK = CREDIT_LEVEL_MAX_STATES * CREDIT_STATE_WORK;
+
+/**
+ * Units of work a decomposition plan's own pass costs per kept (session, node) pair, besides its
+ * sequential knapsacks' states (docs/history.md).
+ */
+export const DECOMPOSITION_PAIR_WORK = 40;
 
 /** The credit level of a packed problem: per kept node, its knapsack optimum, set and uniqueness. */
 export interface CreditLevel {
@@ -76,38 +90,29 @@ export interface CreditLevel {
   readonly states: number;
 }
 
-/** Credit levels computed at the default budget, per packed problem (the planner's estimate and the solve share one). */
-const levels = new WeakMap<PackedProblem, CreditLevel | null>();
-
 /**
  * Solves every node's credit knapsack (and, when the sets are disjoint, checks their uniqueness), or null
- * when that passes `maxStates` knapsack states (by default `creditLevelBudget`). At the default budget
- * the answer is remembered per packed problem.
+ * when that passes `maxStates` knapsack states (by default the share at the default state budget,
+ * `creditLevelStates`). The solve computes it once per problem, within its budget
+ * (src/solve/pipeline/context.ts `levelOf`).
  */
 export function creditLevel(
   packed: PackedProblem,
-  maxStates: number = creditLevelBudget(packed),
-  scratch?: LevelScratch,
+  maxStates: number = creditLevelStates(packed),
+  scratch: LevelScratch = new LevelScratch(),
 ): CreditLevel | null {
-  if (maxStates !== creditLevelBudget(packed))
-    return computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
-  let level = levels.get(packed);
-  if (level === undefined) {
-    level = computeCreditLevel(packed, maxStates, scratch ?? new LevelScratch());
-    levels.set(packed, level);
-  }
-  return level;
+  return computeCreditLevel(packed, maxStates, scratch);
 }
 
 /** The kept sessions with positive credit on kept node b where they are candidates, ascending (an array of exactly their number). */
 export function creditedSessions(packed: PackedProblem, b: number): number[] {
   const n = sessionsKept(packed);
-  const m = nodesKept(packed);
+  const { creditStart, creditNode } = packed;
   let count = 0;
-  for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) count++;
+  for (let e = 0; e < creditStart[n]!; e++) if (creditNode[e] === b) count++;
   const out = new Array<number>(count);
   for (let j = 0, t = 0; j < n; j++)
-    if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b]! > 0) out[t++] = j;
+    for (let e = creditStart[j]!; e < creditStart[j + 1]!; e++) if (creditNode[e] === b) out[t++] = j;
   return out;
 }
 
@@ -136,11 +141,9 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   let disjoint = true;
   // Every node's credited sessions (ascending, as `creditedSessions` lists them) in one row-major pass.
   const creditedOf: number[][] = Array.from({ length: m }, () => []);
-  for (let j = 0; j < n; j++) {
-    const row = j * m;
-    for (let b = 0; b < m; b++)
-      if (packed.candidate[row + b] === 1 && packed.credit[row + b]! > 0) creditedOf[b]!.push(j);
-  }
+  for (let j = 0; j < n; j++)
+    for (let e = packed.creditStart[j]!; e < packed.creditStart[j + 1]!; e++)
+      creditedOf[packed.creditNode[e]!]!.push(j);
   for (let b = 0; b < m; b++) {
     const credited = creditedOf[b]!;
     for (let t = 0; t < credited.length; t++) profit[credited[t]!] = packed.credit[credited[t]! * m + b]!;
@@ -243,27 +246,38 @@ function sequentialPlan(
  * The best decomposition plan (lexicographic value; ties: the earlier): the per-node sets made disjoint
  * (`decompositionPlan`) and, when they overlap, sequential decompositions with each of the
  * SEQUENTIAL_FIRST_NODES nodes of largest optimum first, the others by knapsack optimum descending (ties:
- * lower kept node). Sequential plans stop being tried past
- * `creditLevelBudget` knapsack states over all of them.
+ * lower kept node). Sequential plans stop being tried past `maxStates` knapsack states over all of them
+ * (by default the share at the default state budget, `creditLevelStates`). Charges `budget` what it
+ * spends (DECOMPOSITION_PAIR_WORK per pair and plan, CREDIT_STATE_WORK per state), within a share of
+ * `creditLevelStates` states.
  */
 export function bestDecompositionPlan(
   packed: PackedProblem,
   level: CreditLevel,
   knapsack: KnapsackScratch = new KnapsackScratch(),
+  budget?: SolveBudget,
 ): Int32Array {
+  const pairs = sessionsKept(packed) * nodesKept(packed);
+  const share = budget?.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
   let best = decompositionPlan(packed, level);
+  share?.charge(DECOMPOSITION_PAIR_WORK * pairs);
   if (level.decided) return best;
   let value = planTriple(packed, best);
   const m = nodesKept(packed);
   const byBound = Array.from({ length: m }, (_, b) => b).sort(
     (a, b) => level.nodeBound[b]! - level.nodeBound[a]! || a - b,
   );
-  let budget = creditLevelBudget(packed);
+  let states = share === undefined ? creditLevelStates(packed) : Math.floor(share.limit / CREDIT_STATE_WORK);
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     const order = [first, ...byBound.filter((b) => b !== first)];
-    const run = sequentialPlan(packed, level, order, budget, knapsack);
-    if (run === null) break;
-    budget -= run.states;
+    const run = sequentialPlan(packed, level, order, states, knapsack);
+    if (run === null) {
+      // The states it spent passed what was left: the share is spent.
+      share?.charge(states * CREDIT_STATE_WORK);
+      break;
+    }
+    states -= run.states;
+    share?.charge(run.states * CREDIT_STATE_WORK + DECOMPOSITION_PAIR_WORK * pairs);
     const plan = run.plan;
     const v = planTriple(packed, plan);
     if (lexBetter(v, value)) {
@@ -278,6 +292,7 @@ export function bestDecompositionPlan(
  * The solver's incumbent and fallback plan, with the name of what produced it: the better of the heuristic
  * plan (src/solve/incumbent.ts) and, when the credit level is within its budget, the best decomposition
  * plan (`credit-decomposition`; ties: the heuristic). Once `halted` answers true, the best plan so far.
+ * Charges `budget`, when given, what each heuristic and decomposition plan costs.
  */
 export function solverIncumbent(
   packed: PackedProblem,
@@ -285,10 +300,11 @@ export function solverIncumbent(
   level: CreditLevel | null = creditLevel(packed),
   halted?: () => boolean,
   knapsack?: KnapsackScratch,
+  budget?: SolveBudget,
 ): HeuristicResult {
-  const h = bestHeuristic(packed, best, halted);
+  const h = bestHeuristic(packed, best, halted, budget);
   if (level === null || halted?.() === true) return h;
-  const d = bestDecompositionPlan(packed, level, knapsack);
+  const d = bestDecompositionPlan(packed, level, knapsack, budget);
   return lexBetter(planTriple(packed, d), planTriple(packed, h.node))
     ? { node: d, heuristic: 'credit-decomposition' }
     : h;
@@ -386,14 +402,37 @@ export function creditReduction(
       fixedCount++;
     }
   }
-  const eligible = new Uint8Array(n * m);
+  // A free session may go where it is a candidate with credit 0: every node but its credited ones when
+  // it could go anywhere (packing drops the nodes it does not fit on), else its candidates without
+  // credit, listed; a fixed session lists none.
+  const limited = new Uint8Array(n);
+  const eligibleStart = new Int32Array(n + 1);
+  let listed = 0;
   for (let j = 0; j < n; j++) {
-    if (fixed[j]! >= 0) continue;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligible[e] = 1;
+    if (fixed[j]! >= 0) limited[j] = LISTED_NODES;
+    else if (packed.limited[j] !== EVERY_NODE) {
+      limited[j] = LISTED_NODES;
+      for (let b = 0; b < m; b++) if (packed.candidate[j * m + b] === 1 && packed.credit[j * m + b] === 0) listed++;
+    } else {
+      limited[j] = packed.creditStart[j + 1] === packed.creditStart[j] ? EVERY_NODE : UNLISTED_NODES;
+      listed += packed.creditStart[j + 1]! - packed.creditStart[j]!;
     }
   }
+  const eligibleNode = new Int32Array(listed);
+  for (let j = 0, t = 0; j < n; j++) {
+    eligibleStart[j] = t;
+    if (fixed[j]! >= 0) continue;
+    if (limited[j] === LISTED_NODES) {
+      for (let b = 0; b < m; b++) {
+        const e = j * m + b;
+        if (packed.candidate[e] === 1 && packed.credit[e] === 0) eligibleNode[t++] = b;
+      }
+    } else {
+      for (let e = packed.creditStart[j]!; e < packed.creditStart[j + 1]!; e++)
+        eligibleNode[t++] = packed.creditNode[e]!;
+    }
+  }
+  eligibleStart[n] = listed;
   // Residual capacities in tokens at the same quantum: floor(residual * q / q) = residual.
   for (let b = 0; b < m; b++) residual[b] = residual[b]! * q;
   const sub: IndexedArrays = {
@@ -401,8 +440,12 @@ export function creditReduction(
     weight: packed.weight,
     tokens: packed.tokens,
     ready: packed.ready,
-    credit: new Float64Array(n * m),
-    eligible,
+    creditStart: new Int32Array(n + 1),
+    creditNode: new Int32Array(0),
+    creditValue: new Float64Array(0),
+    limited,
+    eligibleStart,
+    eligibleNode,
   };
   return { fixed, fixedCount, remainder: packProblem(sub, options, scratch) };
 }

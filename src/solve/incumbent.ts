@@ -20,6 +20,7 @@ import { bfdPacked } from './bfd.js';
 import { weightOrder } from './orders.js';
 import { bestCredits, keyScales, nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { HeuristicName } from '../types.js';
+import type { SolveBudget } from './pipeline/budget.js';
 
 /**
  * bestNodesPlan's working arrays, kept by the caller between calls (most calls find no such plan and return null):
@@ -143,43 +144,62 @@ export interface HeuristicResult {
 }
 
 /**
+ * Units of work one heuristic of HEURISTICS costs per kept (session, node) pair, its share of the orders
+ * included (docs/history.md): what `bestHeuristic` charges the budget per candidate.
+ */
+export const HEURISTIC_PAIR_WORK = 40;
+
+/** Units of work the best-nodes check costs per kept (session, node) pair (docs/history.md). */
+export const BEST_NODES_PAIR_WORK = 10;
+
+/**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
  * earlier in HEURISTICS). Once `halted` answers true (checked after each candidate), the best candidate so far:
  * each candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions), and a caller past
- * its deadline keeps the best so far, never worse than BFD.
+ * its deadline keeps the best so far, never worse than BFD. Each candidate run is charged to `budget`
+ * (HEURISTIC_PAIR_WORK per pair), when given; the candidates run whole, as the fallback rests on them.
  */
 export function bestHeuristic(
   packed: PackedProblem,
   best: Float64Array = bestCredits(packed),
   halted?: () => boolean,
+  budget?: SolveBudget,
 ): HeuristicResult {
   const n = sessionsKept(packed);
-  // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
-  const scales = keyScales(packed.ready, packed.tokens);
-  const tokenScale = Number(scales.tokens);
-  const readyScale = Number(scales.ready);
-  const key = new Float64Array(n);
-  for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
-  // Each density computed once (the comparator's quotients, the same doubles).
-  const density = new Float64Array(n);
-  for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
-  const byDensity = new Array<number>(n);
-  for (let j = 0; j < n; j++) byDensity[j] = j;
-  const byValue = byDensity.slice();
-  byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
-  byValue.sort((a, b) => key[b]! - key[a]! || a - b);
+  // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
+  let orders: { byDensity: number[]; byValue: number[] } | null = null;
+  const greedyOrders = (): { byDensity: number[]; byValue: number[] } => {
+    if (orders !== null) return orders;
+    // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
+    const scales = keyScales(packed.ready, packed.tokens);
+    const tokenScale = Number(scales.tokens);
+    const readyScale = Number(scales.ready);
+    const key = new Float64Array(n);
+    for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
+    // Each density computed once (the comparator's quotients, the same doubles).
+    const density = new Float64Array(n);
+    for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
+    const byDensity = new Array<number>(n);
+    for (let j = 0; j < n; j++) byDensity[j] = j;
+    const byValue = byDensity.slice();
+    byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
+    byValue.sort((a, b) => key[b]! - key[a]! || a - b);
+    orders = { byDensity, byValue };
+    return orders;
+  };
 
   const plans: Record<(typeof HEURISTICS)[number], () => Int32Array> = {
     bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
-    'credit-greedy-density': () => creditGreedy(packed, byDensity),
-    'credit-greedy-value': () => creditGreedy(packed, byValue),
+    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity),
+    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue),
   };
   let out: HeuristicResult | null = null;
   let value: [number, number, number] = [0, 0, 0];
   for (const heuristic of HEURISTICS) {
     if (out !== null && halted?.() === true) break;
     const node = plans[heuristic]();
+    budget?.charge(HEURISTIC_PAIR_WORK * n * nodesKept(packed));
     const v = planTriple(packed, node);
     if (out === null || lexBetter(v, value)) {
       out = { node, heuristic };

@@ -24,9 +24,14 @@ export interface SolveOptions {
    * 16 nodes, so the default bounds a solve's DP near 5 ms on an idle machine; a frontier unit over m > 16
    * kept nodes costs more and counts as ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at
    * 64 nodes; a multiple-knapsack search unit over m kept nodes counts as ceil(m / 16)^2 units (SEARCH_WEIGHT_NODES).
-   * Past it the plan is a labelled fallback. `PlanStats.work` reports the units a solve spent.
-   * Validation, packing and the heuristics are outside the budget: they cost O(sessions x nodes), tens of
-   * ms at 64 x 4096.
+   * Past it the plan is a labelled fallback. `PlanStats.work` reports every unit a solve spent: the
+   * searches (dense, frontier, multiple-knapsack and assignment units), which share this budget, and the
+   * preparation, charged in the same units on shares proportional to this budget below the default (the
+   * credit level's at least 4096 knapsack states):
+   * the credit level and its branching (200 units per knapsack state), the best-nodes check, the
+   * heuristic plan, the decomposition plans and a fallback's bound (per session-node pair). A solve's work
+   * stays below 3 x stateBudget plus the preparation's shares (docs/solver.md, "The budget").
+   * Validation and packing are outside the budget.
    * @default 4194304 (2^22)
    */
   stateBudget?: number;
@@ -35,7 +40,7 @@ export interface SolveOptions {
    * validation, packing and the wait for a worker). It is checked between the phases of the decision
    * (heuristics, frontier set-up) and between DP steps; past it the plan is a labelled heuristic
    * fallback, never worse than BFD. Validation and packing always complete, so a solve returns after at least their time (the
-   * measured overshoot per size is in docs/threat-model.md). `Infinity` means no bound.
+   * measured overshoot per size is in docs/results/time-and-memory.md). `Infinity` means no bound.
    * @default Infinity
    */
   deadlineMs?: number;

@@ -5,7 +5,7 @@
  */
 import type { ResolvedSolveOptions } from './options.js';
 import { Slab } from './slab.js';
-import type { IndexedArrays } from './validate.js';
+import { EVERY_NODE, LISTED_NODES, UNLISTED_NODES, type IndexedArrays } from './validate.js';
 import { sortIndices } from './sort-indices.js';
 
 /** 2^63 - 1: the largest packed key sum the i64 table can hold. */
@@ -47,6 +47,15 @@ export interface PackedProblem {
   readonly candidate: Uint8Array;
   /** Credit of each kept pair (0 where not a candidate). */
   readonly credit: Float64Array;
+  /**
+   * Kept session j's credited candidate nodes (kept indices, credit > 0) are `creditNode[creditStart[j]]`
+   * up to `creditNode[creditStart[j + 1]]`, in the order of the problem's entries: the pairs with credit
+   * without a pass over every pair.
+   */
+  readonly creditStart: Int32Array;
+  readonly creditNode: Int32Array;
+  /** Per kept session, the form of its eligibility in the problem (IndexedArrays.limited). */
+  readonly limited: Uint8Array;
   /** 1 if the kept session is ready. */
   readonly ready: Uint8Array;
   /** Tokens of each kept session. */
@@ -82,33 +91,63 @@ export function keyWords(key: BigInt64Array): Uint32Array {
 }
 
 /**
- * The packed keys (see PackedProblem.key) when each is below 2^53 (see DOUBLE_KEY_MAX): each key is
- * computed exactly in doubles and written into `key` as its two 32-bit words, the same bits `pairKeys` writes.
+ * Writes the packed keys (see PackedProblem.key) into `key` as two 32-bit words each, the bits of the
+ * exact key, in O(kept pairs + credited pairs) arithmetic: a pair without credit has the key
+ * ready * (T + 1) + tokens of its session, whose words are computed once per session and copied along the
+ * row; only credited pairs (from the packed lists) compute credit * scales.ready + that. In doubles when
+ * `exact` (every key below 2^53, see DOUBLE_KEY_MAX), else in BigInt (keys below 2^63).
  */
-function doubleKeys(
-  candidate: Uint8Array,
-  credit: Float64Array,
-  ready: Uint8Array,
-  tokens: Float64Array,
-  readyScale: number,
-  tokenScale: number,
+function writeKeys(
+  packed: Pick<PackedProblem, 'candidate' | 'credit' | 'creditStart' | 'creditNode' | 'ready' | 'tokens'>,
+  m: number,
+  readyCount: number,
+  tokenSum: number,
+  exact: boolean,
   key: BigInt64Array,
 ): BigInt64Array {
+  const { candidate, credit, creditStart, creditNode, ready, tokens } = packed;
   const n = ready.length;
-  const m = n === 0 ? 0 : candidate.length / n;
   const words = keyWords(key);
+  const HI = 1 - LOW_WORD;
+  const tokenScale = tokenSum + 1;
+  const readyScale = (readyCount + 1) * tokenScale;
+  const bigTokenScale = exact ? 0n : BigInt(tokenSum) + 1n;
+  const bigReadyScale = exact ? 0n : (BigInt(readyCount) + 1n) * bigTokenScale;
   for (let j = 0; j < n; j++) {
-    const rt = ready[j]! * tokenScale + tokens[j]!;
+    let low: number;
+    let high: number;
+    let bigRt = 0n;
+    const rt = exact ? ready[j]! * tokenScale + tokens[j]! : 0;
+    if (exact) {
+      low = rt % 4_294_967_296;
+      high = (rt - low) / 4_294_967_296;
+    } else {
+      bigRt = BigInt(ready[j]!) * bigTokenScale + BigInt(tokens[j]!);
+      low = Number(bigRt & 0xffff_ffffn);
+      high = Number(bigRt >> 32n);
+    }
+    const row = j * m;
     for (let b = 0; b < m; b++) {
-      const e = j * m + b;
+      const e = row + b;
       if (candidate[e] !== 1) {
         words[2 * e] = 0xffff_ffff;
         words[2 * e + 1] = 0xffff_ffff;
       } else {
-        const k = credit[e]! * readyScale + rt;
-        const low = k % 4_294_967_296;
         words[2 * e + LOW_WORD] = low;
-        words[2 * e + 1 - LOW_WORD] = (k - low) / 4_294_967_296;
+        words[2 * e + HI] = high;
+      }
+    }
+    for (let t = creditStart[j]!; t < creditStart[j + 1]!; t++) {
+      const e = row + creditNode[t]!;
+      if (exact) {
+        const k = credit[e]! * readyScale + rt;
+        const kl = k % 4_294_967_296;
+        words[2 * e + LOW_WORD] = kl;
+        words[2 * e + HI] = (k - kl) / 4_294_967_296;
+      } else {
+        const k = BigInt(credit[e]!) * bigReadyScale + bigRt;
+        words[2 * e + LOW_WORD] = Number(k & 0xffff_ffffn);
+        words[2 * e + HI] = Number(k >> 32n);
       }
     }
   }
@@ -147,61 +186,146 @@ function ceilDiv(x: number, q: number): number {
 
 /**
  * packProblem's working arrays by original index, grown on demand and kept by the caller between calls
- * (packing is synchronous and calls out to nothing): per node its quantized capacity and the sum of w' of
- * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact); per session its quantized weight and 1 where
+ * (packing is synchronous and calls out to nothing): per node its quantized capacity, the sum of w' of
+ * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact), the nodes in ascending order of quantized
+ * capacity (places) with a sum per place, and its kept index; per session its quantized weight and 1 where
  * it fits some node.
  */
 export class PackScratch {
   qcap: Float64Array;
   fitSum: Float64Array;
+  placeSum: Float64Array;
+  byCap: Int32Array;
+  kept: Int32Array;
   qweight: Float64Array;
   fits: Uint8Array;
+  /** The buffer of the packed arrays of `packProblem(..., reuse)`. */
+  readonly output: { buffer: ArrayBuffer | null } = { buffer: null };
 
   constructor(nodes = 64, sessions = 1024) {
     this.qcap = new Float64Array(nodes);
     this.fitSum = new Float64Array(nodes);
+    this.placeSum = new Float64Array(nodes);
+    this.byCap = new Int32Array(nodes);
+    this.kept = new Int32Array(nodes);
     this.qweight = new Float64Array(sessions);
     this.fits = new Uint8Array(sessions);
   }
+
+  /** Grows the arrays to m nodes and n sessions. */
+  reserve(m: number, n: number): void {
+    if (this.qcap.length < m) {
+      this.qcap = new Float64Array(2 * m);
+      this.fitSum = new Float64Array(2 * m);
+      this.placeSum = new Float64Array(2 * m);
+      this.byCap = new Int32Array(2 * m);
+      this.kept = new Int32Array(2 * m);
+    }
+    if (this.qweight.length < n) {
+      this.qweight = new Float64Array(2 * n);
+      this.fits = new Uint8Array(2 * n);
+    }
+  }
 }
 
-/** Quantizes and reduces a validated problem. Pure: the inputs are not modified. */
-export function packProblem(problem: IndexedArrays, options: ResolvedSolveOptions, given?: PackScratch): PackedProblem {
+/**
+ * Fills `scratch` with the quantized capacities and weights of `problem` at quantum q, and per node the
+ * sum of w' of the sessions that fit on it (eligible and w'_i <= floor(C_b / q)), per session whether it
+ * fits some node. O(sessions log nodes + nodes log nodes + listed nodes): a session that lists no nodes
+ * fits exactly on the nodes whose quantized capacity is at least its w', a suffix of the nodes in
+ * ascending order of quantized capacity, found by binary search; its w' is added at the suffix's start
+ * of a difference array over that order, and the prefix sums give each node its sum. A session limited
+ * to its listed nodes is added node by node; one that may go anywhere but its listed nodes is added over
+ * its suffix and taken back out of the listed nodes in it (it fits somewhere iff the suffix holds more
+ * nodes than that). The sums are of integers below 2^53, exact in any order.
+ */
+export function fitSums(problem: IndexedArrays, q: number, scratch: PackScratch): void {
+  const m = problem.capacity.length;
+  const n = problem.weight.length;
+  scratch.reserve(m, n);
+  const { qcap, fitSum, placeSum, byCap, qweight, fits } = scratch;
+  for (let b = 0; b < m; b++) {
+    qcap[b] = floorDiv(problem.capacity[b]!, q);
+    byCap[b] = b;
+  }
+  sortIndices(byCap, m, (a, c) => qcap[a]! - qcap[c]! || a - c);
+  placeSum.fill(0, 0, m);
+  const most = m === 0 ? -1 : qcap[byCap[m - 1]!]!;
+  for (let i = 0; i < n; i++) {
+    const w = ceilDiv(problem.weight[i]!, q);
+    qweight[i] = w;
+    fits[i] = 0;
+    const form = problem.limited[i]!;
+    if (form === LISTED_NODES || w > most) continue;
+    // The first place whose capacity is at least w.
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (qcap[byCap[mid]!]! >= w) hi = mid;
+      else lo = mid + 1;
+    }
+    placeSum[lo] = placeSum[lo]! + w;
+    // Every node but the listed ones: it fits somewhere iff the suffix has a node it does not list.
+    let excluded = 0;
+    if (form === UNLISTED_NODES) {
+      for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++)
+        if (w <= qcap[problem.eligibleNode[e]!]!) excluded++;
+    }
+    fits[i] = m - lo > excluded ? 1 : 0;
+  }
+  // Prefix sums over the places give each place's sum; byCap maps places to nodes.
+  let run = 0;
+  for (let t = 0; t < m; t++) {
+    run += placeSum[t]!;
+    fitSum[byCap[t]!] = run;
+  }
+  // Listed nodes: added for LISTED_NODES, taken back out of the suffix for UNLISTED_NODES.
+  for (let i = 0; i < n; i++) {
+    const form = problem.limited[i]!;
+    if (form === EVERY_NODE) continue;
+    const w = qweight[i]!;
+    const sign = form === LISTED_NODES ? 1 : -1;
+    for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+      const b = problem.eligibleNode[e]!;
+      if (w <= qcap[b]!) {
+        fitSum[b] = fitSum[b]! + sign * w;
+        if (sign > 0) fits[i] = 1;
+      }
+    }
+  }
+}
+
+/**
+ * Quantizes and reduces a validated problem. Pure: the inputs are not modified. With `reuse` (and `given`),
+ * the packed arrays are views of `given.output`, overwritten by the next such call: for a solve that
+ * drops the packed problem before the next one (a solver's in-thread solve), not for one handed out.
+ */
+export function packProblem(
+  problem: IndexedArrays,
+  options: ResolvedSolveOptions,
+  given?: PackScratch,
+  reuse = false,
+): PackedProblem {
   const q = options.quantum;
   const m = problem.capacity.length;
   const n = problem.weight.length;
   const scratch = given ?? new PackScratch(m, n);
-
-  if (scratch.qcap.length < m) {
-    scratch.qcap = new Float64Array(2 * m);
-    scratch.fitSum = new Float64Array(2 * m);
-  }
-  if (scratch.qweight.length < n) {
-    scratch.qweight = new Float64Array(2 * n);
-    scratch.fits = new Uint8Array(2 * n);
-  }
-  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits } = scratch;
-  for (let b = 0; b < m; b++) qcapAll[b] = floorDiv(problem.capacity[b]!, q);
-  for (let i = 0; i < n; i++) qweightAll[i] = ceilDiv(problem.weight[i]!, q);
-  fitSum.fill(0, 0, m);
-  sessionFits.fill(0, 0, n);
+  fitSums(problem, q, scratch);
+  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits, kept: keptOf } = scratch;
   let nk = 0;
-  for (let i = 0; i < n; i++) {
-    const w = qweightAll[i]!;
-    for (let b = 0; b < m; b++) {
-      if (problem.eligible[i * m + b] === 1 && w <= qcapAll[b]!) {
-        fitSum[b] = fitSum[b]! + w;
-        sessionFits[i] = 1;
-      }
-    }
-    nk += sessionFits[i]!;
-  }
+  for (let i = 0; i < n; i++) nk += sessionFits[i]!;
   // A node with fitSum 0 has no candidate; a session that fits somewhere keeps every node it fits on.
   let mk = 0;
   for (let b = 0; b < m; b++) if (fitSum[b]! > 0) mk++;
 
+  // The credit entries of the kept sessions: at most their entries in the problem.
+  let entryRoom = 0;
+  for (let i = 0; i < n; i++)
+    if (sessionFits[i] === 1) entryRoom += problem.creditStart[i + 1]! - problem.creditStart[i]!;
   // Every output array on one buffer (the key's part is unused when the keys do not fit an i64).
-  const slab = Slab.own(2 * mk + 3 * nk + 2 * nk * mk, nk + mk, nk + nk * mk);
+  const sizes = [2 * mk + 3 * nk + 2 * nk * mk, nk + mk + nk + 1 + entryRoom, 2 * nk + nk * mk] as const;
+  const slab = reuse && given !== undefined ? Slab.reused(...sizes, given.output) : Slab.own(...sizes);
   const qcapacity = slab.f64(mk);
   const capacity = slab.f64(mk);
   const qweight = slab.f64(nk);
@@ -211,8 +335,11 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
   const keySpace = slab.i64(nk * mk);
   const keptNodes = slab.i32(mk);
   const keptSessions = slab.i32(nk);
+  const creditStart = slab.i32(nk + 1);
+  const creditNodeSpace = slab.i32(entryRoom);
   const candidate = slab.u8(nk * mk);
   const ready = slab.u8(nk);
+  const limited = slab.u8(nk);
   for (let b = 0, k = 0; b < m; b++) if (fitSum[b]! > 0) keptNodes[k++] = b;
   const dpCap = (b: number): number => Math.min(qcapAll[b]!, fitSum[b]!);
   sortIndices(keptNodes, mk, (a, c) => dpCap(c) - dpCap(a) || a - c);
@@ -227,44 +354,59 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     states *= capacity[b]! + 1;
   }
 
+  keptOf.fill(-1, 0, m);
+  for (let b = 0; b < mk; b++) keptOf[keptNodes[b]!] = b;
+  let entries = 0;
   let creditMaxSum = 0;
   let readyCount = 0;
   let tokenSum = 0;
   for (let j = 0; j < nk; j++) {
     const i = keptSessions[j]!;
-    qweight[j] = qweightAll[i]!;
+    const w = qweightAll[i]!;
+    qweight[j] = w;
     weight[j] = problem.weight[i]!;
     ready[j] = problem.ready[i]!;
     tokens[j] = problem.tokens[i]!;
     readyCount += ready[j]!;
     tokenSum += tokens[j]!;
-    // Zero credit is not written (the slab starts zeroed): most pairs carry none, and a write would touch
-    // every page of the credit array. The best credit is taken on the way.
-    let best = 0;
-    for (let b = 0; b < mk; b++) {
-      const ob = keptNodes[b]!;
-      if (problem.eligible[i * m + ob] === 1 && qweight[j]! <= qcapAll[ob]!) {
-        candidate[j * mk + b] = 1;
-        const k = problem.credit[i * m + ob]!;
-        if (k !== 0) {
-          credit[j * mk + b] = k;
-          if (k > best) best = k;
+    const row = j * mk;
+    const form = problem.limited[i]!;
+    if (form === LISTED_NODES) {
+      for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+        const b = keptOf[problem.eligibleNode[e]!]!;
+        if (b >= 0 && w <= qcapacity[b]!) candidate[row + b] = 1;
+      }
+    } else {
+      for (let b = 0; b < mk; b++) if (w <= qcapacity[b]!) candidate[row + b] = 1;
+      if (form === UNLISTED_NODES) {
+        for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+          const b = keptOf[problem.eligibleNode[e]!]!;
+          if (b >= 0) candidate[row + b] = 0;
         }
       }
     }
+    limited[j] = form;
+    // Credit is written from the session's entries only (the slab starts zeroed): most pairs carry none.
+    // The best credit is taken on the way.
+    let best = 0;
+    creditStart[j] = entries;
+    for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
+      const b = keptOf[problem.creditNode[e]!]!;
+      if (b < 0 || candidate[row + b] !== 1) continue;
+      const k = problem.creditValue[e]!;
+      credit[row + b] = k;
+      creditNodeSpace[entries++] = b;
+      if (k > best) best = k;
+    }
     creditMaxSum += best;
   }
+  creditStart[nk] = entries;
+  const creditNode = creditNodeSpace.subarray(0, entries);
 
-  let keyFits: boolean;
-  let key: BigInt64Array;
-  if ((creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX) {
-    keyFits = true;
-    key = doubleKeys(candidate, credit, ready, tokens, (readyCount + 1) * (tokenSum + 1), tokenSum + 1, keySpace);
-  } else {
-    const scales = keyScales(ready, tokens);
-    keyFits = (BigInt(creditMaxSum) + 1n) * scales.ready <= I64_MAX;
-    key = keyFits ? pairKeys(candidate, credit, ready, tokens, scales, keySpace) : new BigInt64Array(0);
-  }
+  const exact = (creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX;
+  const keyFits = exact || (BigInt(creditMaxSum) + 1n) * keyScales(ready, tokens).ready <= I64_MAX;
+  const lists = { candidate, credit, creditStart, creditNode, ready, tokens };
+  const key = keyFits ? writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace) : new BigInt64Array(0);
 
   return {
     sessionCount: n,
@@ -278,6 +420,9 @@ export function packProblem(problem: IndexedArrays, options: ResolvedSolveOption
     capacity,
     candidate,
     credit,
+    creditStart,
+    creditNode,
+    limited,
     ready,
     tokens,
     key,
@@ -298,6 +443,9 @@ export function packedTransferList(packed: PackedProblem): ArrayBuffer[] {
     packed.capacity,
     packed.candidate,
     packed.credit,
+    packed.creditStart,
+    packed.creditNode,
+    packed.limited,
     packed.ready,
     packed.tokens,
     packed.key,
@@ -337,8 +485,14 @@ export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<num
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
+  const { credit, creditStart, creditNode } = packed;
   const out = new Float64Array(n);
-  for (let j = 0; j < n; j++) out[j] = bestCreditOf(packed.candidate, packed.credit, j, m);
+  // The credited candidate pairs are the session's list: every other pair has credit 0.
+  for (let j = 0; j < n; j++) {
+    let best = 0;
+    for (let t = creditStart[j]!; t < creditStart[j + 1]!; t++) best = Math.max(best, credit[j * m + creditNode[t]!]!);
+    out[j] = best;
+  }
   return out;
 }
 

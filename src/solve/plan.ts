@@ -2,11 +2,11 @@
  * Turning per-session node choices into a Plan: assignments ordered most valuable first, exact value
  * sums, stats.
  */
-import { relaxationBound } from './bound.js';
+import { BoundScratch, relaxationBound } from './bound.js';
 import { assignmentOrder } from './orders.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import type { Assignment, Plan, PlanStats, PlanValue, SolvePath } from '../types.js';
-import type { IndexedProblem } from './validate.js';
+import { creditOn, type IndexedProblem } from './validate.js';
 
 /** Plan stats without the wall time, which the caller measures around everything. */
 export type RawStats = Omit<PlanStats, 'micros'>;
@@ -70,6 +70,8 @@ export function elapsedMicros(t0: number): number {
 export class PlanScratch {
   chosen = new Int32Array(256);
   onNode = new Float64Array(256);
+  /** The relaxation bound's arrays. */
+  readonly bound = new BoundScratch();
 }
 
 /**
@@ -86,7 +88,6 @@ export function buildPlan(
   micros: number,
   scratch: PlanScratch = new PlanScratch(),
 ): Plan {
-  const m = problem.nodeIds.length;
   if (scratch.chosen.length < node.length) {
     scratch.chosen = new Int32Array(2 * node.length);
     scratch.onNode = new Float64Array(2 * node.length);
@@ -99,7 +100,7 @@ export function buildPlan(
     const b = node[i]!;
     if (b < 0) continue;
     chosen[count++] = i;
-    onNode[i] = problem.credit[i * m + b]!;
+    onNode[i] = creditOn(problem, i, b);
     value.credit += onNode[i]!;
     value.ready += problem.ready[i]!;
     value.tokens += problem.tokens[i]!;
@@ -118,7 +119,7 @@ export function buildPlan(
     bound:
       meta.status === 'optimal'
         ? { credit: value.credit, ready: value.ready, tokens: value.tokens }
-        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value), meta.proven),
+        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value, scratch.bound), meta.proven),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };

@@ -45,28 +45,39 @@ class Stamp {
 }
 class Made extends Stamp {
   #made = true;
+  /** The Prepared's packed arrays were handed to a pool (transferred, hence detached on this thread). */
+  #sent = false;
   static mark(x: object): void {
     new Made(x);
   }
   static has(x: object): boolean {
     return #made in x;
   }
+  /** Whether `x` (stamped) was sent to a pool. */
+  static sent(x: object): boolean {
+    return (x as Made).#sent;
+  }
+  static send(x: object): void {
+    (x as Made).#sent = true;
+  }
 }
-/** Prepared whose packed arrays were handed to a pool (transferred, hence detached on this thread). */
-const sent = new WeakSet<object>();
 
-/** Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. */
+/**
+ * Validates, resolves options and packs. Pure TypeScript: no WASM, safe on any thread. `reusePacked`: the
+ * packed arrays are the scratch's, valid until the next such call (see `packProblem`).
+ */
 export function prepare(
   problem: Problem,
   options?: SolveOptions,
   scratch?: { readonly validate: ValidateScratch; readonly pack: PackScratch },
+  reusePacked = false,
 ): Prepared {
   const indexed = validateProblem(problem, 'problem', scratch?.validate);
   const resolved = resolveSolveOptions(options);
   const prepared: Prepared = {
     problem: indexed,
     options: resolved,
-    packed: packProblem(indexed, resolved, scratch?.pack),
+    packed: packProblem(indexed, resolved, scratch?.pack, reusePacked),
   };
   Made.mark(prepared);
   return prepared;
@@ -85,7 +96,7 @@ export function checkPrepared(x: unknown, path = 'prepared', send = false): Prep
     );
   }
   const prepared = given as unknown as Prepared;
-  if (sent.has(prepared)) {
+  if (Made.sent(given)) {
     throw new InvalidValueError(
       `${path} was already sent to a pool: its packed arrays are transferred once; call prepare() again`,
     );
@@ -96,7 +107,7 @@ export function checkPrepared(x: unknown, path = 'prepared', send = false): Prep
       `${path}.options.quantum (${options.quantum}) must be the quantum the problem was packed with (${prepared.packed.quantum})`,
     );
   }
-  if (send) sent.add(prepared);
+  if (send) Made.send(given);
   return { problem: prepared.problem, options, packed: prepared.packed };
 }
 

@@ -34,6 +34,18 @@ export class Slab {
   }
 
   /**
+   * A slab like `Slab.own` for the same sizes, on the first bytes of `store`'s buffer, zeroed here; the
+   * buffer is kept in `store` for the next call and replaced when it is too small. For arrays that live
+   * no longer than the next call (views of an earlier call see this call's values).
+   */
+  static reused(wide: number, mid: number, narrow: number, store: { buffer: ArrayBuffer | null }): Slab {
+    const bytes = 8 * wide + 4 * mid + narrow;
+    if (store.buffer === null || store.buffer.byteLength < bytes) store.buffer = new ArrayBuffer(bytes);
+    else new Uint8Array(store.buffer, 0, bytes).fill(0);
+    return new Slab(store.buffer, 0);
+  }
+
+  /**
    * A zeroed slab like `Slab.own`, carved out of `arena`'s chunk shared with other small slabs when it is
    * at most SHARED_SLAB_MAX bytes (without an arena: its own buffer). Only for arrays that are never transferred (a transfer would detach the whole
    * chunk); a live view keeps its chunk (SHARED_CHUNK bytes) alive. No part of a chunk is handed out twice,

@@ -17,6 +17,7 @@ import { elapsedMicros } from './plan.js';
 import { finishPlan, prepare, trivialSolution, type Prepared, type RawSolution } from './prepared.js';
 import { WasmKernels } from './dp/kernels.js';
 import type { WasmBuild, WasmSource } from './wasm/abi.js';
+import { WARM_UP_ROUNDS, warmUpProblems } from './warm-up.js';
 
 export { checkPrepared, finishPlan, prepare, type Prepared, type RawSolution } from './prepared.js';
 
@@ -34,6 +35,13 @@ export interface LoadSolverOptions {
    * It must be this version's `build/tao.wasm` (or `tao.debug.wasm`); excludes `build`.
    */
   wasm?: WasmSource;
+  /**
+   * Solve a fixed set of small tick-shaped problems a few times before returning (tens of milliseconds),
+   * so that the first real solves do not pay for compiling the solver's code: a cold process otherwise
+   * has millisecond tails over its first few hundred solves.
+   * @default false
+   */
+  warmUp?: boolean;
 }
 
 /** An in-thread solver over one WASM instance. */
@@ -60,7 +68,7 @@ export function fallbackPlan(prepared: Prepared, reason: string): Plan {
   const raw =
     sessionsKept(prepared.packed) === 0
       ? trivialSolution(prepared.packed)
-      : fallbackSolution(prepared.packed, reason, 0);
+      : fallbackSolution(prepared.packed, reason, SolveBudget.of(prepared.options, t0, undefined));
   return finishPlan(prepared, raw, elapsedMicros(t0));
 }
 
@@ -82,7 +90,8 @@ class WasmSolver implements Solver {
     const kernels = this.#live();
     const t0 = performance.now();
     const scratch = this.#scratch;
-    const prepared = prepare(problem, options, scratch);
+    // The packed problem lives only through this call: its arrays reuse the scratch's buffer.
+    const prepared = prepare(problem, options, scratch, true);
     const raw = decide({
       kernels,
       packed: prepared.packed,
@@ -120,7 +129,7 @@ class WasmSolver implements Solver {
 
 // A record over the interface's keys, so a new option cannot be left out of the check.
 const LOAD_SOLVER_KEYS: ReadonlySet<string> = new Set(
-  Object.keys({ build: true, wasm: true } satisfies Record<keyof LoadSolverOptions, true>),
+  Object.keys({ build: true, wasm: true, warmUp: true } satisfies Record<keyof LoadSolverOptions, true>),
 );
 
 /** Compiles the WASM (once per thread) and instantiates a solver. */
@@ -130,11 +139,21 @@ export async function loadSolver(options?: LoadSolverOptions): Promise<Solver> {
   if (build !== 'release' && build !== 'debug') {
     throw new InvalidValueError('options.build must be "release" or "debug"');
   }
+  const warmUp = options?.warmUp ?? false;
+  if (typeof warmUp !== 'boolean') throw new InvalidTypeError('options.warmUp must be a boolean');
   const wasm = options?.wasm;
-  if (wasm === undefined) return new WasmSolver(await WasmKernels.create(build));
-  if (!(wasm instanceof ArrayBuffer || wasm instanceof Uint8Array || wasm instanceof URL)) {
-    throw new InvalidTypeError('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
+  let solver: Solver;
+  if (wasm === undefined) solver = new WasmSolver(await WasmKernels.create(build));
+  else {
+    if (!(wasm instanceof ArrayBuffer || wasm instanceof Uint8Array || wasm instanceof URL)) {
+      throw new InvalidTypeError('options.wasm must be an ArrayBuffer, a Uint8Array or a URL');
+    }
+    if (options?.build !== undefined) throw new InvalidValueError('options.build and options.wasm exclude each other');
+    solver = new WasmSolver(await WasmKernels.create(build, wasm, 'options.wasm'));
   }
-  if (options?.build !== undefined) throw new InvalidValueError('options.build and options.wasm exclude each other');
-  return new WasmSolver(await WasmKernels.create(build, wasm, 'options.wasm'));
+  if (warmUp) {
+    const problems = warmUpProblems();
+    for (let r = 0; r < WARM_UP_ROUNDS; r++) for (const problem of problems) solver.solve(problem);
+  }
+  return solver;
 }

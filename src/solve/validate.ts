@@ -13,12 +13,12 @@ import type { Problem } from '../types.js';
 import { Slab, SlabArena } from './slab.js';
 
 /**
- * A validated problem in flat, index-addressed form: the one input every solver path reads.
- * Pair arrays are session-major: entry `i * m + b` is session i on node b.
+ * The numeric part of a validated problem: what packing and the plan's bound read (a reduced problem has
+ * no ids). Pairs are kept as per-session lists of the nodes a session names, never as a sessions x nodes
+ * array: credit is sparse (a session is cached on one node or a few), so every pass over pairs costs
+ * O(sessions + nodes + entries).
  */
-export interface IndexedProblem {
-  readonly nodeIds: readonly string[];
-  readonly sessionIds: readonly string[];
+export interface IndexedArrays {
   /** Node capacities in tokens. */
   readonly capacity: Float64Array;
   /** Session weights in tokens. */
@@ -26,14 +26,89 @@ export interface IndexedProblem {
   readonly tokens: Float64Array;
   /** 1 if ready, else 0. */
   readonly ready: Uint8Array;
-  /** Decayed credit of each pair; 0 where absent. */
-  readonly credit: Float64Array;
-  /** 1 if the pair is allowed. */
-  readonly eligible: Uint8Array;
+  /**
+   * Session i's credit entries are `creditStart[i]` up to `creditStart[i + 1]`: node `creditNode[e]`
+   * with credit `creditValue[e]` > 0, each node at most once per session (a pair without an entry has
+   * credit 0). `creditStart` has one entry per session plus one.
+   */
+  readonly creditStart: Int32Array;
+  readonly creditNode: Int32Array;
+  readonly creditValue: Float64Array;
+  /**
+   * Per session, which nodes it may go to, given its list `eligibleNode[eligibleStart[i] .. eligibleStart[i + 1])`:
+   * EVERY_NODE (the list is empty), LISTED_NODES (only the listed nodes: a session's `eligible`) or
+   * UNLISTED_NODES (every node but the listed ones: a reduced problem's form, never made by validation).
+   */
+  readonly limited: Uint8Array;
+  readonly eligibleStart: Int32Array;
+  readonly eligibleNode: Int32Array;
 }
 
-/** The numeric part of an IndexedProblem: what packing reads (a reduced problem has no ids). */
-export type IndexedArrays = Omit<IndexedProblem, 'nodeIds' | 'sessionIds'>;
+/** A validated problem in flat, index-addressed form: the one input every solver path reads. */
+export interface IndexedProblem extends IndexedArrays {
+  readonly nodeIds: readonly string[];
+  readonly sessionIds: readonly string[];
+}
+
+/** The forms of `IndexedArrays.limited`. */
+export const EVERY_NODE = 0;
+export const LISTED_NODES = 1;
+export const UNLISTED_NODES = 2;
+
+/** Credit of session i on node b (0 without an entry): O(entries of i). */
+export function creditOn(problem: IndexedArrays, i: number, b: number): number {
+  for (let e = problem.creditStart[i]!; e < problem.creditStart[i + 1]!; e++) {
+    if (problem.creditNode[e] === b) return problem.creditValue[e]!;
+  }
+  return 0;
+}
+
+/** Whether session i may go to node b: O(listed nodes of i). */
+export function isEligible(problem: IndexedArrays, i: number, b: number): boolean {
+  const form = problem.limited[i];
+  if (form === EVERY_NODE) return true;
+  let listed = false;
+  for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
+    if (problem.eligibleNode[e] === b) listed = true;
+  }
+  return listed === (form === LISTED_NODES);
+}
+
+/**
+ * Marks session i's listed nodes in `mark` (one entry per node) with `stamp`, which must differ from
+ * every value `mark` held before (e.g. i + 1 in a pass over sessions); then `eligibleMarked` answers per
+ * node in O(1).
+ */
+export function markEligible(problem: IndexedArrays, i: number, mark: Int32Array, stamp: number): void {
+  for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++)
+    mark[problem.eligibleNode[e]!] = stamp;
+}
+
+/** Whether session i may go to node b, after `markEligible(problem, i, mark, stamp)`. */
+export function eligibleMarked(problem: IndexedArrays, i: number, b: number, mark: Int32Array, stamp: number): boolean {
+  const form = problem.limited[i];
+  return form === EVERY_NODE || (mark[b] === stamp) === (form === LISTED_NODES);
+}
+
+/** A growable list of pair entries, kept from call to call. */
+class EntryBuffer {
+  node = new Int32Array(1024);
+  value = new Float64Array(1024);
+  length = 0;
+
+  push(node: number, value: number): void {
+    if (this.length === this.node.length) {
+      const grown = new Int32Array(2 * this.length);
+      grown.set(this.node);
+      this.node = grown;
+      const values = new Float64Array(2 * this.length);
+      values.set(this.value);
+      this.value = values;
+    }
+    this.node[this.length] = node;
+    this.value[this.length++] = value;
+  }
+}
 
 const NODE_KEYS = new Set(['id', 'capacity']);
 /** The fields of a Session. */
@@ -95,14 +170,34 @@ class IdTable {
  * tables of its own).
  */
 export interface ValidateScratch {
-  tables: { nodes: IdTable; sessions: IdTable } | null;
+  tables: ValidateTables | null;
   /** The chunk the indexed problem's arrays are carved out of (without one: a buffer per problem). */
   readonly arena?: SlabArena;
 }
 
+/** The id tables, and the credit and eligibility entries of the call in progress (copied out at its end). */
+interface ValidateTables {
+  readonly nodes: IdTable;
+  readonly sessions: IdTable;
+  readonly credit: EntryBuffer;
+  readonly eligible: EntryBuffer;
+  /** Per node: the last session (plus one) that listed it, to find repeats without a pass over nodes. */
+  listedBy: Int32Array;
+}
+
+function validateTables(): ValidateTables {
+  return {
+    nodes: new IdTable(),
+    sessions: new IdTable(),
+    credit: new EntryBuffer(),
+    eligible: new EntryBuffer(),
+    listedBy: new Int32Array(0),
+  };
+}
+
 /** A store with tables and an arena in it. */
 export function validateScratch(): ValidateScratch {
-  return { tables: { nodes: new IdTable(), sessions: new IdTable() }, arena: new SlabArena() };
+  return { tables: validateTables(), arena: new SlabArena() };
 }
 
 /**
@@ -115,10 +210,10 @@ export function validateProblem(
   path = 'problem',
   store: ValidateScratch = { tables: null },
 ): IndexedProblem {
-  const tables = store.tables ?? { nodes: new IdTable(), sessions: new IdTable() };
+  const tables = store.tables ?? validateTables();
   store.tables = null;
   try {
-    return validateWith(problem, path, tables.nodes, tables.sessions, store.arena);
+    return validateWith(problem, path, tables, store.arena);
   } finally {
     store.tables = tables;
   }
@@ -127,10 +222,10 @@ export function validateProblem(
 function validateWith(
   problem: unknown,
   path: string,
-  nodeIndex: IdTable,
-  seen: IdTable,
+  tables: ValidateTables,
   arena: SlabArena | undefined,
 ): IndexedProblem {
+  const { nodes: nodeIndex, sessions: seen, credit: creditEntries, eligible: eligibleEntries } = tables;
   if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
@@ -145,14 +240,19 @@ function validateWith(
   const m = nodes.length;
   const n = sessions.length;
 
-  const slab = Slab.shared(m + 2 * n + n * m, 0, n + n * m, arena);
-  const capacity = slab.f64(m);
-  const weight = slab.f64(n);
-  const tokens = slab.f64(n);
-  const credit = slab.f64(n * m);
-  const ready = slab.u8(n);
-  // Every pair is eligible unless its session lists its nodes (then its row is cleared first).
-  const eligible = slab.u8(n * m).fill(1);
+  // The entry lists are built in the reused buffers and copied into the problem's slab at the end.
+  const head = Slab.shared(m + 2 * n, 2 * (n + 1), 2 * n, arena);
+  const capacity = head.f64(m);
+  const weight = head.f64(n);
+  const tokens = head.f64(n);
+  const creditStart = head.i32(n + 1);
+  const eligibleStart = head.i32(n + 1);
+  const ready = head.u8(n);
+  const limited = head.u8(n);
+  creditEntries.length = 0;
+  eligibleEntries.length = 0;
+  if (tables.listedBy.length < m) tables.listedBy = new Int32Array(MAX_NODES);
+  const listedBy = tables.listedBy.fill(0, 0, m);
 
   const nodeIds = new Array<string>(m);
   nodeIndex.begin(m);
@@ -193,21 +293,23 @@ function validateWith(
       throw new InvalidTypeError(`${p()}.signature must be a string or a number`);
     }
 
-    const row = i * m;
     const listed = s.eligible;
+    eligibleStart[i] = eligibleEntries.length;
     if (listed !== undefined) {
       if (!Array.isArray(listed)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
-      eligible.fill(0, row, row + m);
+      limited[i] = LISTED_NODES;
       for (let e = 0; e < listed.length; e++) {
         const given = listed[e];
         const nid =
           typeof given === 'string' && given.length > 0 ? given : nonEmptyString(given, () => `${p()}.eligible[${e}]`);
         const b = nodeIndex.get(nid);
         if (b < 0) throw new InvalidValueError(`${p()}.eligible[${e}] names unknown node "${nid}"`);
-        if (eligible[row + b] === 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
-        eligible[row + b] = 1;
+        if (listedBy[b] === i + 1) throw new InvalidValueError(`${p()}.eligible[${e}] repeats node "${nid}"`);
+        listedBy[b] = i + 1;
+        eligibleEntries.push(b, 1);
       }
     }
+    creditStart[i] = creditEntries.length;
     const given = s.credit;
     if (given !== undefined) {
       if (!isRecord(given)) throw new InvalidTypeError(`${p()}.credit must be ${anObject(given)}`);
@@ -217,11 +319,37 @@ function validateWith(
         if (b < 0) throw new InvalidValueError(`${p()}.credit names unknown node "${nid}"`);
         const k = given[nid];
         // The field's name is built only when the check fails.
-        credit[row + b] = isIntegerIn(k, 0, MAX_U32)
+        const credit = isIntegerIn(k, 0, MAX_U32)
           ? k
           : integerIn(k, p, 0, MAX_U32, 'an integer from 0 to 4294967295', `.credit["${nid}"]`);
+        // Credit 0 is no entry: the pair reads as 0 either way.
+        if (credit > 0) creditEntries.push(b, credit);
       }
     }
   }
-  return { nodeIds, sessionIds, capacity, weight, tokens, ready, credit, eligible };
+  creditStart[n] = creditEntries.length;
+  eligibleStart[n] = eligibleEntries.length;
+  const entries = creditEntries.length;
+  const listedCount = eligibleEntries.length;
+  const tail = Slab.shared(entries, entries + listedCount, 0, arena);
+  const creditValue = tail.f64(entries);
+  const creditNode = tail.i32(entries);
+  const eligibleNode = tail.i32(listedCount);
+  creditValue.set(creditEntries.value.subarray(0, entries));
+  creditNode.set(creditEntries.node.subarray(0, entries));
+  eligibleNode.set(eligibleEntries.node.subarray(0, listedCount));
+  return {
+    nodeIds,
+    sessionIds,
+    capacity,
+    weight,
+    tokens,
+    ready,
+    creditStart,
+    creditNode,
+    creditValue,
+    limited,
+    eligibleStart,
+    eligibleNode,
+  };
 }

@@ -134,7 +134,13 @@ export {
   nestingOfBytes,
   nestingOfText,
 } from '../../src/serve/nesting.js';
-export { SIDECAR_OPS, SIDECAR_PROTOCOL_VERSION, type SidecarResponse } from '../../src/serve/protocol.js';
+export {
+  SIDECAR_OPS,
+  SIDECAR_PROTOCOL_VERSION,
+  SIDECAR_PROTOCOL_VERSIONS,
+  type SidecarResponse,
+} from '../../src/serve/protocol.js';
+export { applyDelta, ConnectionState } from '../../src/serve/delta.js';
 export { BlockPool, CacheEntry } from '../../src/sim/cache.js';
 export { loadTaoDeps, type TaoDeps } from '../../src/sim/deps.js';
 export { MinHeap } from '../../src/sim/heap.js';
@@ -205,8 +211,18 @@ export {
   type WorkloadProfile,
 } from '../../src/sim/workload.js';
 export { bfd, bfdPacked } from '../../src/solve/bfd.js';
-export { branchAndBound, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
-export { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from '../../src/solve/credit-level.js';
+export { branchAndBound, CREDIT_BRANCH_MAX_LEAVES, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
+export {
+  CREDIT_STATE_WORK,
+  creditLevel,
+  creditLevelStates,
+  creditReduction,
+  DECOMPOSITION_PAIR_WORK,
+  decompositionPlan,
+  SEQUENTIAL_FIRST_NODES,
+} from '../../src/solve/credit-level.js';
+export { SolveBudget } from '../../src/solve/pipeline/budget.js';
+export { BOUND_PAIR_WORK } from '../../src/solve/bound.js';
 export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
 export { solveReference } from '../../src/solve/dp/dense/mirror.js';
 export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
@@ -232,7 +248,14 @@ export {
   KnapsackScratch,
   REFILL_WINDOW,
 } from '../../src/solve/dp/surrogate-core/setup.js';
-export { bestNodesPlan, heuristicPlan, planTriple } from '../../src/solve/incumbent.js';
+export {
+  BEST_NODES_PAIR_WORK,
+  bestNodesPlan,
+  HEURISTIC_PAIR_WORK,
+  HEURISTICS,
+  heuristicPlan,
+  planTriple,
+} from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
 export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../../src/solve/mkp/regroup.js';
 export {
@@ -272,7 +295,7 @@ export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
-export { validateProblem } from '../../src/solve/validate.js';
+export { creditOn, isEligible, validateProblem, type IndexedArrays } from '../../src/solve/validate.js';
 export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
 export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
@@ -284,3 +307,4 @@ export {
   type ProblemSession,
   type SolvePath,
 } from '../../src/types.js';
+export { warmUpProblems } from '../../src/solve/warm-up.js';

@@ -38,3 +38,20 @@ def socket_path():
 
 BAD_PROBLEM = {"nodes": [], "sessions": [{"id": "s", "weight": 0, "tokens": 0, "ready": True}]}
 BAD_MESSAGE = "problem.sessions[0].weight must be a positive integer <= 4294967295"
+
+
+def wait_until_listening(path, timeout=30.0):
+    """Blocks until a Unix socket at `path` accepts a connection: its file appears at bind, before listen."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.connect(path)
+            return
+        except (FileNotFoundError, ConnectionRefusedError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)

@@ -4,11 +4,10 @@ with the predictor restored, the protocol check, and the socket transport."""
 import os
 import signal
 import subprocess
-import time
 import unittest
 
 import support  # noqa: F401  (puts the source tree first on sys.path)
-from support import BAD_MESSAGE, BAD_PROBLEM, CALLS, TAO, snapshot, socket_path
+from support import BAD_MESSAGE, BAD_PROBLEM, CALLS, TAO, snapshot, socket_path, wait_until_listening
 
 from tao_client import (
     InvalidTypeError,
@@ -27,7 +26,7 @@ class SyncStdio(unittest.TestCase):
         self.addCleanup(self.tao.close)
 
     def test_protocol_agreed_at_start(self):
-        self.assertEqual(self.tao.server["protocol"], 1)
+        self.assertEqual(self.tao.server["protocol"], 2)
         self.assertIn("tick", self.tao.server["ops"])
 
     def test_tick_is_evaluate_then_solve_in_one_call(self):
@@ -174,9 +173,7 @@ class SyncSocket(unittest.TestCase):
         path = socket_path()
         server = subprocess.Popen([*__import__("tao_client").find_tao(TAO), "serve", "--socket", path], stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
-            while not os.path.exists(path) and time.monotonic() < deadline:
-                time.sleep(0.02)
+            wait_until_listening(path)
             with TaoClient(socket=path, spawn=False) as one, TaoClient(socket=path, spawn=False) as two:
                 one.observe(CALLS)
                 self.assertEqual(two.stats()["predictor"]["globalSamples"], 2)  # one predictor for every connection

@@ -69,6 +69,18 @@ function taoTick(): PolicyEntry {
   };
 }
 
+/**
+ * `tao` counting its admissions against the engine's own KV blocks instead of the capacity the engine
+ * reports (they differ at DeepSeek only): how much of TAO's result there is the reported capacity's cap.
+ */
+function taoEngineCapacity(): PolicyEntry {
+  return {
+    needsSolver: true,
+    create: (ctx) =>
+      createTaoPolicy({ variant: 'tao', name: 'tao-engine-capacity', admission: 'engine', ...pipeline('tao', ctx) }),
+  };
+}
+
 function bounded(variant: TaoBoundedVariant): PolicyEntry {
   return {
     needsSolver: true,
@@ -94,6 +106,7 @@ export const POLICY_REGISTRY = Object.freeze({
   'tao-hold': tao('tao-hold'),
   'tao-tick': taoTick(),
   'tao-sticky': tao('tao-sticky'),
+  'tao-engine-capacity': taoEngineCapacity(),
   'tao-no-credit': tao('tao-no-credit'),
   'tao-no-ready': tao('tao-no-ready'),
   'tao-bfd': tao('tao-bfd'),

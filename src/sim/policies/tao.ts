@@ -49,7 +49,15 @@ import { defaultSolveOptions } from '../../solve/options.js';
 import type { Assignment, Plan, Problem, ProblemSession } from '../../types.js';
 import type { SimPredictor, TaoDeps } from '../deps.js';
 import type { CompletedToolCall } from '../../evaluate/readiness/predictor.js';
-import type { Admission, Policy, PolicyName, PolicyStats, ProblemTick, SchedulerView } from '../policy.js';
+import type {
+  Admission,
+  AdmissionCapacity,
+  Policy,
+  PolicyName,
+  PolicyStats,
+  ProblemTick,
+  SchedulerView,
+} from '../policy.js';
 import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 import { pauseUntilSafe } from './sticky.js';
@@ -206,6 +214,8 @@ export interface TaoPolicyOptions {
   readonly evaluate?: EvaluateOptions;
   /** Adds what those options read to each tick's snapshot. */
   readonly snapshot?: (snapshot: Snapshot, view: SchedulerView) => Snapshot;
+  /** What admissions are counted against (see Policy.admission). @default 'reported' */
+  readonly admission?: AdmissionCapacity;
 }
 
 export function createTaoPolicy(options: TaoPolicyOptions): Policy {
@@ -246,6 +256,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   return {
     name: options.name ?? (variant satisfies PolicyName),
     lifecycle: sticky ? 'sticky' : 'interrupt',
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
     ...(sticky
       ? { stickyReserve: params.reserve, rebalance: (view: SchedulerView) => pauseUntilSafe(view, params.reserve) }
       : {}),

@@ -1,16 +1,26 @@
 /**
  * One solve's budget: the units of work its stages may spend (the option `stateBudget`), its deadline and
- * its stop flag. Every stage receives it in the solve's context (src/solve/pipeline/context.ts) and asks it
- * whether to stop; a stage that gives up after spending work charges it here, and the plan reports what
- * was charged plus the work of the stage that decided.
+ * its stop flag. Every stage receives it in the solve's context (src/solve/pipeline/context.ts), asks it
+ * whether to stop and charges it what it spent, so `PlanStats.work` is the sum of every charge.
+ *
+ * Two kinds of work are charged (docs/solver.md, "The budget"):
+ * - the searches (the assignment path, the multiple-knapsack search, the frontier and the dense DP, the
+ *   credit-free remainders) share the limit: each gets at most what the searches before it left
+ *   (`left`), but for the dense DP, which runs when its cells fit within the limit whatever the runs
+ *   abandoned for it spent;
+ * - the preparation (the best-nodes check, the credit level and its branching, the heuristic plan, the
+ *   decomposition plans, a fallback's bound) runs on shares of its own (`preparation`), proportional to the
+ *   limit below the default down to a floor, and does not shorten the searches' shares.
+ * A `share` is a budget of its own on the same clock and stop flag whose charges are charged to its parent
+ * too: a credit level, a remainder's whole decision.
  */
-import type { ResolvedSolveOptions } from '../options.js';
+import { defaultSolveOptions, type ResolvedSolveOptions } from '../options.js';
 
 /**
  * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes costs about as much as a
  * dense cell up to SEARCH_WEIGHT_NODES nodes and more beyond (its bounds, splits and regrouping run over
  * every node, on more sessions): it is charged ceil(m / SEARCH_WEIGHT_NODES)^2 budget units, so the
- * default budget bounds the search's time at 64 nodes too (docs/threat-model.md, "Time").
+ * default budget bounds the search's time at 64 nodes too (docs/results/time-and-memory.md).
  */
 export const SEARCH_WEIGHT_NODES = 16;
 
@@ -21,51 +31,83 @@ export function searchUnitWeight(nodes: number): number {
 }
 
 export class SolveBudget {
+  /** Units charged here and in the shares taken from here. */
   #spent = 0;
+  /** The part of `#spent` the searches charged: what later searches' shares subtract. */
+  #searched = 0;
+  readonly #parent: SolveBudget | undefined;
+  /** The preparation's shares relative to the default state budget's (at most 1). */
+  readonly #scale: number;
 
   /**
    * @param limit most units of work (a dense cell, a frontier unit, a multiple-knapsack unit: each
-   *   about the same time up to 16 nodes; see `SolveOptions.stateBudget`)
+   *   about the same time up to 16 nodes; see `SolveOptions.stateBudget`) the searches may spend
    * @param startedAt the `performance.now()` reading the deadline counts from
    * @param deadlineMs the deadline, Infinity for none
    * @param stop the stop flag (another thread sets element 0 with `Atomics.store`), if any
+   * @param scale the preparation's shares relative to their size at the default state budget
+   * @param parent the budget this one is a share of, charged whatever this one is
    */
   constructor(
     readonly limit: number,
     readonly startedAt: number,
     readonly deadlineMs: number,
     readonly stop: Int32Array | undefined,
-  ) {}
+    scale = 1,
+    parent?: SolveBudget,
+  ) {
+    this.#scale = scale;
+    this.#parent = parent;
+  }
 
   /**
    * The budget of one solve under its options. The one place a `stateBudget` becomes units of work: a
    * calibration of the unit to wall time changes this conversion and nothing else.
    */
   static of(options: ResolvedSolveOptions, startedAt: number, stop: Int32Array | undefined): SolveBudget {
-    return new SolveBudget(options.stateBudget, startedAt, options.deadlineMs, stop);
+    const scale = Math.min(1, options.stateBudget / defaultSolveOptions.stateBudget);
+    return new SolveBudget(options.stateBudget, startedAt, options.deadlineMs, stop, scale);
   }
 
-  /** The same clock and stop flag with `limit` units (a sub-problem's share of what is left). */
+  /** A share of `limit` units on the same clock and stop flag, whose charges are charged here too. */
   share(limit: number): SolveBudget {
-    return new SolveBudget(limit, this.startedAt, this.deadlineMs, this.stop);
+    return new SolveBudget(limit, this.startedAt, this.deadlineMs, this.stop, this.#scale, this);
   }
 
   /**
-   * How many steps of `cost` units each the budget buys (a search that counts in steps of its own, e.g.
-   * the credit branching's knapsack states). What those steps spend is reported in their own counters,
-   * not in `PlanStats.work`.
+   * A preparation's share: `atDefault` units at the default state budget, less in proportion below it (so
+   * a small `stateBudget` stops the preparation early too) but never below `least`, never more above it.
    */
-  stepsOf(cost: number): number {
-    return Math.floor((this.limit - this.#spent) / cost);
+  preparation(atDefault: number, least = 0): SolveBudget {
+    return this.share(Math.max(least, Math.floor(atDefault * this.#scale)));
   }
 
-  /** Units charged by stages that gave up (an abandoned search or frontier) before the one that decides. */
+  /** How many steps of `cost` units each what is left buys (e.g. knapsack states of CREDIT_STATE_WORK units). */
+  stepsOf(cost: number): number {
+    return Math.max(0, Math.floor(this.left / cost));
+  }
+
+  /** Every unit charged so far, here and in the shares taken from here: the solve's work. */
   get spent(): number {
     return this.#spent;
   }
 
+  /** What the searches may still spend: the limit less what earlier searches charged. */
+  get left(): number {
+    return this.limit - this.#searched;
+  }
+
+  /** Charges preparation work (see the module comment). */
   charge(units: number): void {
     this.#spent += units;
+    this.#parent?.charge(units);
+  }
+
+  /** Charges a search's work (see the module comment). */
+  chargeSearch(units: number): void {
+    this.#spent += units;
+    this.#searched += units;
+    this.#parent?.chargeSearch(units);
   }
 
   /** Work must be cut into bounded steps so the deadline or the stop flag is seen between them. */

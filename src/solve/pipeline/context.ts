@@ -6,10 +6,18 @@
 import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../types.js';
 import { bfdPacked } from '../bfd.js';
 import type { CreditDecision } from '../credit-branch.js';
-import { creditLevel, solverIncumbent, type CreditLevel } from '../credit-level.js';
-import { fallbackPath, type HeuristicResult } from '../incumbent.js';
+import {
+  CREDIT_LEVEL_LEAST_WORK,
+  CREDIT_STATE_WORK,
+  creditLevel,
+  creditLevelStates,
+  solverIncumbent,
+  type CreditLevel,
+  type LevelScratch,
+} from '../credit-level.js';
+import { fallbackPath, HEURISTIC_PAIR_WORK, type HeuristicResult } from '../incumbent.js';
 import type { ResolvedSolveOptions } from '../options.js';
-import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
 import { pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
@@ -50,9 +58,38 @@ export function bestOf(ctx: SolveContext): Float64Array {
   return (ctx.best ??= bestCredits(ctx.packed));
 }
 
+/**
+ * The credit level, computed once per context on a preparation share of `creditLevelStates` knapsack
+ * states (CREDIT_STATE_WORK units each) and charged what it spent: its states, or the whole share when it
+ * passed it (null).
+ */
 export function levelOf(ctx: SolveContext): CreditLevel | null {
-  if (ctx.level === undefined) ctx.level = creditLevel(ctx.packed, undefined, ctx.scratch.level);
+  if (ctx.level === undefined) ctx.level = levelWithin(ctx.packed, ctx.budget, ctx.scratch.level);
   return ctx.level;
+}
+
+function levelWithin(packed: PackedProblem, budget: SolveBudget, scratch?: LevelScratch): CreditLevel | null {
+  const share = budget.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
+  const maxStates = share.stepsOf(CREDIT_STATE_WORK);
+  const level = creditLevel(packed, maxStates, scratch);
+  share.charge((level === null ? maxStates : level.states) * CREDIT_STATE_WORK);
+  return level;
+}
+
+/**
+ * The solver's heuristic plan (src/solve/credit-level.ts `solverIncumbent`), computed once per context and
+ * charged to its budget; `halted` stops it between heuristics.
+ */
+export function incumbentOf(ctx: SolveContext, halted?: () => boolean): HeuristicResult {
+  ctx.incumbent ??= solverIncumbent(
+    ctx.packed,
+    bestOf(ctx),
+    levelOf(ctx),
+    halted,
+    ctx.scratch.level.knapsack,
+    ctx.budget,
+  );
+  return ctx.incumbent;
 }
 
 /** A count for a message: exact when finite, else past the double range. */
@@ -60,16 +97,21 @@ export function formatCount(x: number): string {
   return Number.isFinite(x) ? String(x) : 'more than 1.8e308';
 }
 
-/** A labelled heuristic plan (the given incumbent, else the solver's heuristic plan) after `work` units. */
+/**
+ * A labelled heuristic plan: the given incumbent, else the solver's heuristic plan computed within
+ * `budget` as a solve would (so a solve's fallback and this one agree); its work is what `budget` spent.
+ */
 export function fallbackSolution(
   packed: PackedProblem,
   reason: string,
-  work: number,
+  budget: SolveBudget,
   incumbent?: HeuristicResult,
   frontier?: FrontierStats,
 ): RawSolution {
-  const { node, heuristic } = incumbent ?? solverIncumbent(packed);
-  const stats = pathStats(packed, fallbackPath(heuristic), work);
+  const { node, heuristic } =
+    incumbent ??
+    solverIncumbent(packed, bestCredits(packed), levelWithin(packed, budget), undefined, undefined, budget);
+  const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;
   return { status: 'fallback', reason, node: unpackNodes(packed, spreadTies(packed, node)), stats };
@@ -97,14 +139,19 @@ function withLevel(ctx: SolveContext, r: RawSolution): RawSolution {
   return r;
 }
 
-/** The labelled fallback plan of a solve that stopped after `work` more units of work. */
+/**
+ * The labelled fallback plan of a solve that stopped after its search spent `work` more units (charged
+ * here, with the heuristic plan if it is not computed yet).
+ */
 export function fallbackOf(
   ctx: SolveContext,
   reason: string,
   work: number,
   frontier: FrontierStats | undefined = ctx.frontier,
 ): RawSolution {
-  return withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget.spent + work, ctx.incumbent, frontier));
+  ctx.budget.chargeSearch(work);
+  const incumbent = incumbentOf(ctx);
+  return withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget, incumbent, frontier));
 }
 
 /**
@@ -112,11 +159,14 @@ export function fallbackOf(
  * BFD alone (the cheapest plan the fallback promises, as time is already up).
  */
 export function haltedBeforeDp(ctx: SolveContext, reason: string): RawSolution {
-  ctx.incumbent ??= { node: bfdPacked(ctx.packed), heuristic: 'bfd' };
+  if (ctx.incumbent === undefined) {
+    ctx.incumbent = { node: bfdPacked(ctx.packed), heuristic: 'bfd' };
+    ctx.budget.charge(HEURISTIC_PAIR_WORK * sessionsKept(ctx.packed) * nodesKept(ctx.packed));
+  }
   return fallbackOf(ctx, reason, 0);
 }
 
-/** The optimal plan `node` found by `path` after `work` more units of work. */
+/** The optimal plan `node` found by `path` after its search spent `work` more units (charged here). */
 export function solved(
   ctx: SolveContext,
   node: Int32Array,
@@ -124,7 +174,8 @@ export function solved(
   work: number,
   frontier: FrontierStats | undefined = ctx.frontier,
 ): RawSolution {
-  const stats = pathStats(ctx.packed, path, ctx.budget.spent + work);
+  ctx.budget.chargeSearch(work);
+  const stats = pathStats(ctx.packed, path, ctx.budget.spent);
   if (frontier !== undefined) stats.frontier = frontier;
   return withLevel(ctx, { status: 'optimal', node: unpackNodes(ctx.packed, spreadTies(ctx.packed, node)), stats });
 }

@@ -13,21 +13,22 @@
 import { SolverTrapError } from '../../errors.js';
 import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
-import {
-  CREDIT_STATE_WORK,
-  creditReduction,
-  solverIncumbent,
-  type CreditLevel,
-  type CreditReduction,
-} from '../credit-level.js';
-import { packedBound } from '../bound.js';
+import { CREDIT_STATE_WORK, creditReduction, type CreditLevel, type CreditReduction } from '../credit-level.js';
+import { BOUND_PAIR_WORK, packedBound } from '../bound.js';
 import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
-import { bestNodesPlan, fallbackPath, lexBetter, planTriple, type HeuristicResult } from '../incumbent.js';
+import {
+  BEST_NODES_PAIR_WORK,
+  bestNodesPlan,
+  fallbackPath,
+  lexBetter,
+  planTriple,
+  type HeuristicResult,
+} from '../incumbent.js';
 import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
 import { nodeIndependentValues } from '../mkp/values.js';
 import type { SolvePathOption } from '../options.js';
-import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { nodesKept, sessionsKept, unpackNodes } from '../pack.js';
 import { assignmentPlan } from '../assignment/assignment.js';
 import { pathStats } from '../plan.js';
 import { trivialSolution, type RawSolution } from '../prepared.js';
@@ -38,6 +39,7 @@ import {
   formatCount,
   haltedAt,
   haltedBeforeDp,
+  incumbentOf,
   levelOf,
   levelStats,
   solved,
@@ -76,7 +78,7 @@ export const FRONTIER_MIN_WORK = 1 << 15;
 
 /** The work share of a run that, past it, gives way to the dense DP (when that is within the budget). */
 function denseShare(ctx: SolveContext): number {
-  return Math.min(ctx.budget.limit, Math.max(FRONTIER_MIN_WORK, ctx.packed.cells * FRONTIER_CELL_RATIO));
+  return Math.min(ctx.budget.left, Math.max(FRONTIER_MIN_WORK, ctx.packed.cells * FRONTIER_CELL_RATIO));
 }
 
 const trivial: Stage = {
@@ -94,6 +96,7 @@ const bestNodes: Stage = {
   applies: () => true,
   run(ctx) {
     const fits = bestNodesPlan(ctx.packed, bestOf(ctx), ctx.scratch.bestNodes);
+    ctx.budget.charge(BEST_NODES_PAIR_WORK * sessionsKept(ctx.packed) * nodesKept(ctx.packed));
     return fits === null ? 'pass' : solved(ctx, fits, 'best-nodes', 0);
   },
 };
@@ -119,13 +122,17 @@ const creditSplit: Stage = {
   run(ctx) {
     const level = levelOf(ctx);
     if (level === null || level.bound <= 0) return 'pass';
+    // The branching's share: the knapsack states what the searches may spend buys (charged as preparation).
+    const share = ctx.budget.share(ctx.budget.left);
+    const maxStates = share.stepsOf(CREDIT_STATE_WORK);
     const decision = creditDecision(
       ctx.packed,
       level,
-      ctx.budget.stepsOf(CREDIT_STATE_WORK),
+      maxStates,
       () => haltedAt(ctx) !== undefined,
       ctx.scratch.level.knapsack,
     );
+    share.charge((decision === null ? maxStates : decision.states) * CREDIT_STATE_WORK);
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
 };
@@ -140,7 +147,6 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
   let best:
     | { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats }
     | undefined;
-  let work = 0;
   let reason: string | undefined;
   let single: CreditReduction | undefined;
   for (const leaf of decision.leaves) {
@@ -149,20 +155,20 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       reason = why;
       break;
     }
-    if (work >= budget.limit) {
+    if (budget.left <= 0) {
       reason = `state budget exceeded: the remainders of ${decision.leaves.length} credit-optimal leaves passed stateBudget ${budget.limit} units of work`;
       break;
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
     if (decision.leaves.length === 1) single = r;
+    // The remainder's whole decision runs on a share of what is left, charged here as it goes.
     const sub = decide({
       kernels: ctx.kernels,
       packed: r.remainder,
       options,
-      budget: budget.share(budget.limit - work),
+      budget: budget.share(budget.left),
       scratch: ctx.scratch,
     });
-    work += sub.stats.work;
     const node = Int32Array.from(r.fixed);
     for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
     const value = planTriple(packed, node);
@@ -185,14 +191,19 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
   let fallback: HeuristicResult | undefined;
   let node = best?.node;
   if (reason !== undefined) {
-    const h = solverIncumbent(packed, bestCredits(packed), level);
+    const h = incumbentOf(ctx);
     fallback =
       best !== undefined && lexBetter(best.value, planTriple(packed, h.node))
         ? { node: best.node, heuristic: 'credit-decomposition' }
         : h;
     node = fallback.node;
   }
-  const stats = pathStats(packed, fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic), work);
+  const bound = reason !== undefined && single !== undefined ? leafBound(ctx, decision.credit, single) : undefined;
+  const stats = pathStats(
+    packed,
+    fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic),
+    budget.spent,
+  );
   if (fallback !== undefined) stats.heuristic = fallback.heuristic;
   if (best?.frontier !== undefined) stats.frontier = best.frontier;
   stats.creditLevel = levelStats(level, best?.fixed ?? 0, decision, best?.path);
@@ -201,7 +212,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     ...(reason !== undefined ? { reason } : {}),
     node: unpackNodes(packed, spreadTies(packed, node!)),
     stats,
-    ...(reason !== undefined && single !== undefined ? { bound: leafBound(packed, decision.credit, single) } : {}),
+    ...(bound !== undefined ? { bound } : {}),
   };
 }
 
@@ -209,9 +220,10 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
  * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
  * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
  * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
- * bounds (`packedBound`).
+ * bounds (`packedBound`, charged BOUND_PAIR_WORK per pair).
  */
-function leafBound(packed: PackedProblem, credit: number, r: CreditReduction): PlanValue {
+function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanValue {
+  const { packed } = ctx;
   let ready = 0;
   let tokens = 0;
   for (let j = 0; j < r.fixed.length; j++) {
@@ -220,6 +232,7 @@ function leafBound(packed: PackedProblem, credit: number, r: CreditReduction): P
     tokens += packed.tokens[j]!;
   }
   const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
+  ctx.budget.charge(BOUND_PAIR_WORK * sessionsKept(packed) * nodesKept(packed));
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
 
@@ -236,14 +249,10 @@ const assignment: Stage = {
   paths: ['assignment'],
   applies: () => true,
   run(ctx) {
-    const out = assignmentPlan(
-      ctx.packed,
-      (ctx.budget.limit - ctx.budget.spent) * ASSIGNMENT_SHARE,
-      ctx.scratch.matching,
-    );
+    const out = assignmentPlan(ctx.packed, ctx.budget.left * ASSIGNMENT_SHARE, ctx.scratch.matching);
     if (out === 'not-applicable') return 'pass';
     if ('abandoned' in out) {
-      ctx.budget.charge(out.work);
+      ctx.budget.chargeSearch(out.work);
       return 'abandoned';
     }
     return solved(ctx, out.node, 'assignment', out.work);
@@ -267,7 +276,7 @@ const multipleKnapsack: Stage = {
     const { budget, packed } = ctx;
     const denseFits = packed.cells <= budget.limit;
     // What an abandoned assignment path charged is not the search's to spend.
-    const cap = Math.min(denseFits ? denseShare(ctx) : budget.limit, budget.limit - budget.spent);
+    const cap = denseFits ? denseShare(ctx) : budget.left;
     // The search counts in its own units; each costs `weight` budget units (src/solve/pipeline/budget.ts).
     const weight = searchUnitWeight(nodesKept(packed));
     const meter = new WorkMeter(
@@ -278,14 +287,14 @@ const multipleKnapsack: Stage = {
     const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
     const spent = meter.work * weight;
     if (!out.optimal && out.atBudget === true && denseFits) {
-      budget.charge(spent);
+      budget.chargeSearch(spent);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
       return 'abandoned';
     }
     let r: RawSolution;
     if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', spent);
     else {
-      const h = solverIncumbent(packed);
+      const h = incumbentOf(ctx);
       ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node))
         ? { node: out.node, heuristic: 'surrogate-split' }
         : h;
@@ -302,13 +311,7 @@ const incumbent: Stage = {
   paths: [],
   applies: () => true,
   run(ctx) {
-    ctx.incumbent = solverIncumbent(
-      ctx.packed,
-      bestOf(ctx),
-      levelOf(ctx),
-      () => haltedAt(ctx) !== undefined,
-      ctx.scratch.level.knapsack,
-    );
+    incumbentOf(ctx, () => haltedAt(ctx) !== undefined);
     return 'pass';
   },
 };
@@ -334,14 +337,14 @@ function frontier(denseAfter: boolean): Stage {
     applies: (ctx) => frontierApplies(ctx.packed),
     run(ctx) {
       const denseFits = ctx.packed.cells <= ctx.budget.limit;
-      const cap = denseAfter && denseFits ? denseShare(ctx) : ctx.budget.limit;
+      const cap = denseAfter && denseFits ? denseShare(ctx) : ctx.budget.left;
       const setup = frontierSetup(ctx.packed, ctx.incumbent!.node);
       const why = haltedAt(ctx);
       if (why !== undefined) return haltedBeforeDp(ctx, why);
       const r = runFrontier(ctx, setup, cap);
       if (!('abandoned' in r)) return r;
       if (denseAfter && denseFits) {
-        ctx.budget.charge(r.work);
+        ctx.budget.chargeSearch(r.work);
         ctx.frontier = r.frontier;
         return 'abandoned';
       }

@@ -106,6 +106,9 @@ class AsyncTaoClient:
     tao.close()`` shuts down a sidecar this client started. Concurrent calls are pipelined on one
     connection. A call that times out drops the connection (calls in flight on it fail with it); a sidecar
     found dead is restarted with the last saved predictor state and the call sent once more.
+    ``busy_poll`` keeps the event loop polling (``await asyncio.sleep(0)``) for that many seconds while a
+    response is awaited, before it lets the loop sleep in its selector; other tasks run meanwhile.
+    ``tick_changes`` is TaoClient's, and refuses to run while another tick is awaited.
     """
 
     def __init__(
@@ -120,7 +123,9 @@ class AsyncTaoClient:
         predictor: Optional[PredictorJSON] = None,
         args: Sequence[str] = (),
         stderr: Optional[Union[int, IO[Any]]] = None,
+        busy_poll: float = 0.0,
     ) -> None:
+        self._busy_poll = protocol.check_busy_poll(busy_poll)
         self._socket_path = None if socket is None else os.fspath(socket)
         self._spawn = spawn
         self._timeout = check_timeout(timeout)
@@ -134,6 +139,11 @@ class AsyncTaoClient:
         self._lock: Optional[asyncio.Lock] = None
         self._started = False
         self._closed = False
+        #: As TaoClient's: the last snapshot ticked, the tick whose snapshot the sidecar holds, and the
+        #: connection that holds it.
+        self._last: Optional[Snapshot] = None
+        self._base: Optional[Tuple[int, _Connection]] = None
+        self._ticks_awaited = 0
         self.restarts = 0
         #: The sidecar's answer to ``hello`` at the last start.
         self.server: Hello
@@ -166,7 +176,49 @@ class AsyncTaoClient:
         previous: Optional[Previous] = None,
         timeout: Optional[float] = None,
     ) -> TickResult:
-        return await self._call(protocol.tick(snapshot, evaluate_options, solve_options, previous), timeout)
+        return await self._tick(protocol.tick(snapshot, evaluate_options, solve_options, previous), snapshot, timeout)
+
+    async def tick_changes(
+        self,
+        time: float,
+        *,
+        sessions: Sequence[Any] = (),
+        remove: Sequence[str] = (),
+        nodes: Optional[Sequence[Any]] = None,
+        evaluate_options: Optional[EvaluateOptions] = None,
+        solve_options: Optional[SolveOptions] = None,
+        previous: Optional[Previous] = None,
+        timeout: Optional[float] = None,
+    ) -> TickResult:
+        """TaoClient.tick_changes, awaited. Refused while another tick is awaited: its snapshot, which the
+        changes would apply to, is not known yet."""
+        if self._ticks_awaited > 0:
+            raise InvalidValueError("tick_changes cannot run while another tick is awaited: await it first", op="tick")
+        if self._last is None:
+            raise InvalidValueError("tick_changes needs a tick(snapshot) before it: there is no snapshot to change", op="tick")
+        fields = protocol.changes(time, sessions, remove, nodes)
+        snapshot = protocol.apply_changes(self._last, fields)  # type: ignore[arg-type]
+        whole = protocol.tick(snapshot, evaluate_options, solve_options, previous)
+        base = self._base
+        if base is None or base[1] is not self._conn:
+            return await self._tick(whole, snapshot, timeout)  # type: ignore[arg-type]
+        try:
+            delta = protocol.tick_delta(base[0], fields, evaluate_options, solve_options, previous)
+            return await self._tick(delta, snapshot, timeout)  # type: ignore[arg-type]
+        except InvalidValueError as err:
+            if not protocol.stale_base(err):
+                raise
+            return await self._tick(whole, snapshot, timeout)  # type: ignore[arg-type]  # restarted: no snapshot held
+
+    async def _tick(self, call: protocol.Call, snapshot: Snapshot, timeout: Optional[float]) -> TickResult:
+        self._ticks_awaited += 1
+        try:
+            result, rid, conn = await self._call(call, timeout, with_id=True)
+        finally:
+            self._ticks_awaited -= 1
+        self._last = snapshot
+        self._base = (rid, conn) if self.server.get("protocol", 1) >= protocol.DELTA_PROTOCOL else None
+        return result  # type: ignore[no-any-return]
 
     async def solve(self, problem: Problem, options: Optional[SolveOptions] = None, *, timeout: Optional[float] = None) -> Plan:
         return await self._call(protocol.solve(problem, options), timeout)
@@ -180,6 +232,15 @@ class AsyncTaoClient:
             return await self._call(call, timeout)
         await self._notify(call)
         return None
+
+    async def wake(self) -> None:
+        """TaoClient.wake: a blank line, answered by nothing, that starts the sidecar's busy poll."""
+        conn = await self._connection()
+        try:
+            conn.send(b"\n", None)
+            await conn.drain()
+        except _Lost:
+            await self._drop(conn)  # the next call restarts the sidecar
 
     async def save_predictor(self, *, timeout: Optional[float] = None) -> PredictorJSON:
         saved = await self._call(protocol.save_predictor(), timeout)
@@ -264,6 +325,11 @@ class AsyncTaoClient:
         future: "asyncio.Future[bytes]" = asyncio.get_running_loop().create_future()
         conn.send(data, future)
         await conn.drain()
+        if self._busy_poll > 0:
+            # Each sleep(0) lets the loop run one turn, whose selector poll does not block while a task is ready.
+            until = time.perf_counter() + self._busy_poll
+            while not future.done() and time.perf_counter() < until:
+                await asyncio.sleep(0)
         try:
             line = await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
@@ -291,14 +357,16 @@ class AsyncTaoClient:
             assert self._conn is not None
             return self._conn
 
-    async def _call(self, call: protocol.Call, timeout: Optional[float]) -> Any:
+    async def _call(self, call: protocol.Call, timeout: Optional[float], with_id: bool = False) -> Any:
+        """The call's result (with ``with_id``: and its request id and the connection that answered it)."""
         timeout = self._timeout if timeout is None else check_timeout(timeout)
         rid = next(self._ids)
         data = protocol.encode(call.op, rid, call.fields)  # refuses NaN and the like before anything is sent
         for attempt in (0, 1):
             conn = await self._connection()
             try:
-                return await self._exchange(conn, call, timeout, rid, data)
+                result = await self._exchange(conn, call, timeout, rid, data)
+                return (result, rid, conn) if with_id else result
             except _Lost as err:
                 await self._drop(conn)
                 if not self._restart or attempt == 1:

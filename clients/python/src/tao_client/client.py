@@ -37,8 +37,9 @@ class _Timeout(Exception):
 class _Connection:
     """Lines to and from a file descriptor pair, each read bounded by a deadline."""
 
-    def __init__(self, read_fd: int, write: Any, close: Any) -> None:
+    def __init__(self, read_fd: int, write: Any, close: Any, busy_poll: float = 0.0) -> None:
         self._fd = read_fd
+        self._busy_poll = busy_poll
         self._write = write
         self._close = close
         self._buffer = bytearray()
@@ -50,6 +51,9 @@ class _Connection:
             raise _Lost(str(err)) from None
 
     def read_line(self, deadline: Optional[float]) -> bytes:
+        # Busy poll: the first `busy_poll` seconds are spent polling without blocking, so that a response
+        # arriving then is read without this process being put to sleep and woken.
+        spin_until = time.perf_counter() + self._busy_poll if self._busy_poll > 0 else 0.0
         while True:
             nl = self._buffer.find(b"\n")
             if nl != -1:
@@ -62,7 +66,13 @@ class _Connection:
             if wait is not None and wait <= 0:
                 raise _Timeout()
             try:
-                ready, _, _ = select.select([self._fd], [], [], wait)
+                ready: List[int] = []
+                while spin_until > 0 and not ready:
+                    ready, _, _ = select.select([self._fd], [], [], 0)
+                    if time.perf_counter() >= spin_until:
+                        spin_until = 0.0
+                if not ready:
+                    ready, _, _ = select.select([self._fd], [], [], wait)
                 if not ready:
                     raise _Timeout()
                 chunk = os.read(self._fd, 1 << 16)
@@ -94,6 +104,10 @@ class TaoClient:
     ``save_predictor()``/``load_predictor()`` (or ``predictor=``) is loaded into it, and the call is sent
     once more; ``restarts`` counts how often. Errors are raised as typed exceptions carrying the sidecar's
     ``code`` (tao_client.errors).
+
+    ``busy_poll`` (seconds, 0 to 0.1; 0 by default) is how long each call polls for its response before
+    it lets the process sleep: a response within it is read without a wake-up, for that much CPU time per
+    call (docs/sidecar.md#latency). The sidecar's own poll is ``args=["--busy-poll-us", "N"]``.
     """
 
     def __init__(
@@ -108,7 +122,9 @@ class TaoClient:
         predictor: Optional[PredictorJSON] = None,
         args: Sequence[str] = (),
         stderr: Optional[Union[int, IO[Any]]] = None,
+        busy_poll: float = 0.0,
     ) -> None:
+        self._busy_poll = protocol.check_busy_poll(busy_poll)
         self._socket_path = None if socket is None else os.fspath(socket)
         self._spawn = spawn
         self._timeout = check_timeout(timeout)
@@ -121,6 +137,11 @@ class TaoClient:
         self._proc: Optional[subprocess.Popen] = None  # type: ignore[type-arg]
         self._conn: Optional[_Connection] = None
         self._closed = False
+        #: The last snapshot ticked (whole, or as made by tick_changes), and the id of the tick whose
+        #: snapshot the sidecar holds for this connection (None: it holds none, or speaks protocol 1).
+        self._last: Optional[Snapshot] = None
+        self._base: Optional[int] = None
+        self._rid = 0
         self.restarts = 0
         #: The sidecar's answer to ``hello`` at the last start (protocol chosen, version, ops, line cap).
         self.server: Hello
@@ -141,7 +162,46 @@ class TaoClient:
         timeout: Optional[float] = None,
     ) -> TickResult:
         """One scheduling period in one round trip: evaluate ``snapshot``, carry over what of ``previous`` holds, solve."""
-        return self._call(protocol.tick(snapshot, evaluate_options, solve_options, previous), timeout)
+        result = self._call(protocol.tick(snapshot, evaluate_options, solve_options, previous), timeout)
+        self._ticked(snapshot)
+        return result
+
+    def tick_changes(
+        self,
+        time: float,
+        *,
+        sessions: Sequence[Any] = (),
+        remove: Sequence[str] = (),
+        nodes: Optional[Sequence[Any]] = None,
+        evaluate_options: Optional[EvaluateOptions] = None,
+        solve_options: Optional[SolveOptions] = None,
+        previous: Optional[Previous] = None,
+        timeout: Optional[float] = None,
+    ) -> TickResult:
+        """A tick of the last snapshot ticked, changed: at ``time``, with ``sessions`` replaced (by id) or
+        added, the ids in ``remove`` gone, and ``nodes`` when given. Sends only the changes (a ``delta``)
+        when the sidecar speaks protocol 2 and holds that snapshot; else the whole snapshot they make.
+        The dictionaries passed are kept as they are (not copied): change a session by passing a new one."""
+        if self._last is None:
+            raise InvalidValueError("tick_changes needs a tick(snapshot) before it: there is no snapshot to change", op="tick")
+        fields = protocol.changes(time, sessions, remove, nodes)
+        snapshot = protocol.apply_changes(self._last, fields)  # type: ignore[arg-type]
+        whole = protocol.tick(snapshot, evaluate_options, solve_options, previous)
+        if self._base is None:
+            result = self._call(whole, timeout)
+        else:
+            try:
+                result = self._call(protocol.tick_delta(self._base, fields, evaluate_options, solve_options, previous), timeout)
+            except InvalidValueError as err:
+                if not protocol.stale_base(err):
+                    raise
+                result = self._call(whole, timeout)  # the sidecar restarted: it holds no snapshot
+        self._ticked(snapshot)  # type: ignore[arg-type]
+        return result
+
+    def _ticked(self, snapshot: Snapshot) -> None:
+        self._last = snapshot
+        self._base = self._rid if self.server.get("protocol", 1) >= protocol.DELTA_PROTOCOL else None
 
     def solve(self, problem: Problem, options: Optional[SolveOptions] = None, *, timeout: Optional[float] = None) -> Plan:
         return self._call(protocol.solve(problem, options), timeout)
@@ -157,6 +217,17 @@ class TaoClient:
             return self._call(call, timeout)
         self._notify(call)
         return None
+
+    def wake(self) -> None:
+        """Sends a blank line, which the sidecar answers with nothing: one started with ``--busy-poll-us``
+        then polls for that long, so a tick sent within it is read without the sidecar waking up. Call it
+        when you start building a tick."""
+        self._ensure()
+        assert self._conn is not None
+        try:
+            self._conn.send(b"\n")
+        except _Lost:
+            self._drop(graceful=False)  # the next call restarts the sidecar
 
     def save_predictor(self, *, timeout: Optional[float] = None) -> PredictorJSON:
         """The predictor's state; also kept here, to be restored into a restarted sidecar."""
@@ -192,6 +263,7 @@ class TaoClient:
     # ------------------------------------------------------------------ plumbing
 
     def _start(self) -> None:
+        self._base = None  # a new connection holds no snapshot
         deadline = time.monotonic() + START_TIMEOUT
         if self._socket_path is None:
             assert self._command is not None
@@ -212,14 +284,14 @@ class TaoClient:
                     except OSError:  # a flush into a pipe the sidecar closed
                         pass
 
-            self._conn = _Connection(stdout.fileno(), write, close)
+            self._conn = _Connection(stdout.fileno(), write, close, self._busy_poll)
         else:
             if self._spawn:
                 assert self._command is not None
                 remove_stale_socket(self._socket_path)
                 self._proc = subprocess.Popen(self._command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr)
             sock = self._connect(deadline)
-            self._conn = _Connection(sock.fileno(), sock.sendall, sock.close)
+            self._conn = _Connection(sock.fileno(), sock.sendall, sock.close, self._busy_poll)
         try:
             hello = self._exchange(protocol.hello(self._protocols), max(0.001, deadline - time.monotonic()))
         except InvalidValueError as err:
@@ -291,6 +363,7 @@ class TaoClient:
         timeout = self._timeout if timeout is None else check_timeout(timeout)
         rid = next(self._ids)
         data = protocol.encode(call.op, rid, call.fields)  # refuses NaN and the like before anything is sent
+        self._rid = rid
         for attempt in (0, 1):
             self._ensure()
             try:
