@@ -167,7 +167,8 @@ if (!existsSync(report)) process.exit(1);
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
 // A survivor listed in EQUIVALENT (file, line, column, mutator, replacement, and why) counts as equivalent: taken out
-// of the valid mutants for the second score. A listed mutant that is now detected is reported as stale.
+// of the valid mutants for the second score (also when it timed out). A listed mutant that is now killed is
+// reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const runCell = reportOnly
   ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
@@ -208,11 +209,14 @@ for (const scope of scopes) {
       const k = listed.has(exact) ? exact : key(...at);
       const isListed = listed.has(k);
       if (isListed) found.add(k);
-      if ((m.status === 'Survived' || m.status === 'NoCoverage') && isListed) n.eq++;
+      // A listed mutant that timed out counts as equivalent, not detected: on a loaded machine a mutant that
+      // cannot change any result can still run past the timeout (seen on this machine).
+      if ((m.status === 'Survived' || m.status === 'NoCoverage' || m.status === 'Timeout') && isListed) n.eq++;
       else n[m.status] = (n[m.status] ?? 0) + 1;
       if ((m.status === 'Survived' || m.status === 'NoCoverage') && !isListed) survivors.push(`${k} (${m.status})`);
-      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && isListed) detectedListed.set(k, m.status);
-      else if (isListed) undetectedListed.add(k);
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && m.status !== 'Timeout' && isListed) {
+        detectedListed.set(k, m.status);
+      } else if (isListed) undetectedListed.add(k);
     }
   }
   const detected = n.Killed + n.Timeout;
