@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Mutation testing (StrykerJS, stryker.config.json) over one scope: a file or a folder under src/.
-// Usage: npm run mutation -- <file-or-folder> [more stryker flags]
+// Mutation testing (StrykerJS, stryker.config.json) over one scope: a file or a folder under src/, or a list
+// of them joined by commas (one scope, one row).
+// Usage: npm run mutation -- <scope>... [more stryker flags]
 //   npm run mutation -- src/planner/revalidate.ts
 //   npm run mutation -- src/evaluate
+//   npm run mutation -- src/solve/plan.ts,src/solve/orders.ts,src/solve/ties.ts,src/solve/bfd.ts
 // A folder is mutated as every .ts file in it and below. Each scope runs with its own generated config
 // (reports/mutation/<scope>.config.json): its own sandbox directory, JSON report and incremental file, so a
 // rerun tests only the mutants whose code or covering tests changed (`--force` reruns all). The test files
@@ -10,10 +12,14 @@
 // package never reach a mutant, and running them would only slow every run. A scope not listed runs the
 // tests vitest finds related to it. After the run, the scope's row in docs/results/mutation.md is written
 // from the JSON report, with the mutants listed in EQUIVALENT (scripts/mutation-equivalent.json) set apart.
+// `src/solve` is too large for one run on this machine: it is run in sub-scopes (SOLVE_PARTS, each a scope
+// of its own with the src/solve test files), and its row is the sum of their rows, with how many of the
+// folder's mutants (counted by Stryker's instrumenter) they cover. `npm run mutation -- --parts` lists them.
 // Needs `npm run build` first. Not part of .ci/run: a folder can take hours on 2 cores.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 
 const TABLE = 'docs/results/mutation.md';
 const EQUIVALENT = 'scripts/mutation-equivalent.json';
@@ -69,7 +75,29 @@ const TEST_FILES = {
   ],
 };
 
+/** The folder run in sub-scopes, and its sub-scopes in the order they are run: together every file of it, once. */
+const SOLVE = 'src/solve';
+const SOLVE_PARTS = [
+  'src/solve/plan.ts,src/solve/orders.ts,src/solve/ties.ts,src/solve/bfd.ts',
+  'src/solve/validate.ts',
+  'src/solve/incumbent.ts',
+  'src/solve/bound.ts',
+  'src/solve/pack.ts',
+  'src/solve/credit-level.ts',
+  'src/solve/mkp',
+  'src/solve/dp',
+  'src/solve/credit-branch.ts,src/solve/credit-knapsack.ts',
+  'src/solve/assignment',
+  'src/solve/pipeline',
+  'src/solve/exact.ts,src/solve/options.ts,src/solve/prepared.ts,src/solve/scratch.ts,src/solve/slab.ts,src/solve/solver.ts,src/solve/sort-indices.ts',
+  'src/solve/wasm',
+];
+
 const argv = process.argv.slice(2);
+if (argv.includes('--parts')) {
+  process.stdout.write(`${SOLVE_PARTS.join('\n')}\n`);
+  process.exit(0);
+}
 const firstFlag = argv.findIndex((a) => a.startsWith('-'));
 const scopes = (firstFlag < 0 ? argv : argv.slice(0, firstFlag)).map((s) => s.replace(/\/$/, ''));
 const rest = firstFlag < 0 ? [] : argv.slice(firstFlag);
@@ -77,14 +105,25 @@ if (scopes.length === 0) {
   process.stderr.write('usage: npm run mutation -- <file-or-folder under src/>... [stryker flags]\n');
   process.exit(2);
 }
+/** The paths of a scope: a file or folder, or several joined by commas. */
+const pathsOf = (scope) => scope.split(',').map((p) => p.replace(/\/$/, ''));
+/** Whether `file` (a path from the report) lies in `scope`. */
+const inScope = (file, scope) => pathsOf(scope).some((p) => file === p || file.startsWith(`${p}/`));
 for (const s of scopes) {
-  if (!existsSync(s)) {
-    process.stderr.write(`mutation: ${s} does not exist\n`);
+  if (s === SOLVE) {
+    process.stderr.write(`mutation: ${SOLVE} is run in sub-scopes (npm run mutation -- --parts lists them)\n`);
     process.exit(2);
   }
+  for (const p of pathsOf(s)) {
+    if (!existsSync(p)) {
+      process.stderr.write(`mutation: ${p} does not exist\n`);
+      process.exit(2);
+    }
+  }
 }
-const mutate = scopes.map((s) => (statSync(s).isDirectory() ? `${s}/**/*.ts` : s));
+const mutate = scopes.flatMap(pathsOf).map((p) => (statSync(p).isDirectory() ? `${p}/**/*.ts` : p));
 const slug = scopes
+  .flatMap(pathsOf)
   .map((s) => s.replace(/^src\//, '').replace(/\.ts$/, ''))
   .join('+')
   .replace(/[^A-Za-z0-9.+-]+/g, '-');
@@ -93,9 +132,9 @@ const base = JSON.parse(readFileSync('stryker.config.json', 'utf8'));
 delete base.$schema;
 const testFiles = [
   ...new Set(
-    scopes.flatMap(
-      (name) => Object.entries(TEST_FILES).find(([s]) => name === s || name.startsWith(`${s}/`))?.[1] ?? [],
-    ),
+    scopes
+      .flatMap(pathsOf)
+      .flatMap((name) => Object.entries(TEST_FILES).find(([s]) => name === s || name.startsWith(`${s}/`))?.[1] ?? []),
   ),
 ];
 const config = {
@@ -127,15 +166,19 @@ if (!existsSync(report)) process.exit(1);
 
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
-// A survivor listed in EQUIVALENT (file, line, mutator, replacement, and why) counts as equivalent: taken out
-// of the valid mutants for the second score. A listed mutant that is now detected is reported as stale.
+// A survivor listed in EQUIVALENT (file, line, column, mutator, replacement, and why) counts as equivalent: taken out
+// of the valid mutants for the second score (also when it timed out). A listed mutant that is now killed is
+// reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const runCell = reportOnly
   ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
   : `${minutes} min, load ${loadavg()[0].toFixed(1)}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
-const key = (file, line, mutator, replacement) => `${file}:${line}:${mutator}:${replacement}`;
-const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement)));
+// An entry with a `column` names one mutant; without, every mutant of that line, mutator and replacement
+// (several mutants on a line can share the last two, e.g. `true` for each part of a condition).
+const key = (file, line, mutator, replacement, column) =>
+  `${file}:${line}${column === undefined ? '' : `:${column}`}:${mutator}:${replacement}`;
+const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement, e.column)));
 const json = JSON.parse(readFileSync(report, 'utf8'));
 const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const rows = new Map();
@@ -152,21 +195,28 @@ if (existsSync(TABLE)) {
   }
 }
 const found = new Set();
+// Listed keys matched by a detected mutant, and by an undetected one (two mutants can share a key).
+const detectedListed = new Map();
+const undetectedListed = new Set();
 for (const scope of scopes) {
   const n = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, CompileError: 0, RuntimeError: 0, eq: 0 };
   const survivors = [];
   for (const [file, f] of Object.entries(json.files)) {
-    if (file !== scope && !file.startsWith(`${scope}/`)) continue;
+    if (!inScope(file, scope)) continue;
     for (const m of f.mutants) {
-      const k = key(file, m.location.start.line, m.mutatorName, m.replacement ?? '');
+      const at = [file, m.location.start.line, m.mutatorName, m.replacement ?? ''];
+      const exact = key(...at, m.location.start.column);
+      const k = listed.has(exact) ? exact : key(...at);
       const isListed = listed.has(k);
       if (isListed) found.add(k);
-      if ((m.status === 'Survived' || m.status === 'NoCoverage') && isListed) n.eq++;
+      // A listed mutant that timed out counts as equivalent, not detected: on a loaded machine a mutant that
+      // cannot change any result can still run past the timeout (seen on this machine).
+      if ((m.status === 'Survived' || m.status === 'NoCoverage' || m.status === 'Timeout') && isListed) n.eq++;
       else n[m.status] = (n[m.status] ?? 0) + 1;
       if ((m.status === 'Survived' || m.status === 'NoCoverage') && !isListed) survivors.push(`${k} (${m.status})`);
-      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && isListed) {
-        process.stdout.write(`  listed as equivalent but ${m.status}: ${k}\n`);
-      }
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage' && m.status !== 'Timeout' && isListed) {
+        detectedListed.set(k, m.status);
+      } else if (isListed) undetectedListed.add(k);
     }
   }
   const detected = n.Killed + n.Timeout;
@@ -180,11 +230,39 @@ for (const scope of scopes) {
   process.stdout.write(`${scope}: ${score}, ${scoreEq} with equivalents out (${detected} of ${valid} detected)\n`);
   for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
 }
+for (const [k, status] of detectedListed) {
+  if (!undetectedListed.has(k)) process.stdout.write(`  listed as equivalent but ${status}: ${k}\n`);
+}
 for (const k of listed) {
-  if (!found.has(k) && scopes.some((s) => k.startsWith(`${s}:`) || k.startsWith(`${s}/`))) {
+  if (!found.has(k) && scopes.some((s) => inScope(k.slice(0, k.indexOf(':')), s))) {
     process.stdout.write(`  listed as equivalent, no such mutant: ${k}\n`);
   }
 }
+
+// The src/solve row: the sum of its sub-scopes' rows (those of SOLVE_PARTS in the table), and how many of
+// the folder's mutants they cover: each row's mutants (valid, ignored, compile errors) over every mutant
+// Stryker's instrumenter makes of the folder now (before the type checker and the static filter).
+const parts = SOLVE_PARTS.filter((p) => rows.has(p));
+if (parts.length > 0) {
+  const cells = (row) =>
+    row
+      .split('|')
+      .slice(2, 10)
+      .map((c) => Number(c.trim()));
+  const sum = parts.map((p) => cells(rows.get(p))).reduce((a, b) => a.map((x, i) => x + b[i]));
+  const [valid, killed, timeout, survived, noCoverage, eq, ignored, compileErrors] = sum;
+  const run = valid + ignored + compileErrors;
+  const total = await countMutants(SOLVE);
+  rows.set(
+    SOLVE,
+    `| \`${SOLVE}\` | ${valid} | ${killed} | ${timeout} | ${survived} | ${noCoverage} | ${eq} | ${ignored} | ${compileErrors} | ${pct(killed + timeout, valid)} | **${pct(killed + timeout, valid - eq)}** | sum of the ${parts.length} of ${SOLVE_PARTS.length} sub-scopes below: ${run} of ${total} mutants run |`,
+  );
+}
+/** Table order: by scope, except that src/solve's sub-scopes follow its row in the order they are run. */
+const order = (k) => {
+  const i = SOLVE_PARTS.indexOf(k);
+  return i < 0 ? k : `${SOLVE}\u0000${String(i).padStart(3, '0')}`;
+};
 
 const head = `<!-- generated by scripts/mutation.mjs (npm run mutation -- <scope>...); one row per scope, the latest run -->
 # Mutation score per scope
@@ -206,8 +284,25 @@ writeFileSync(
   `${
     head +
     [...rows.keys()]
-      .sort()
+      .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
       .map((k) => rows.get(k))
       .join('\n')
   }\n${notes === '' ? '' : `\n${notes}`}`,
 );
+
+/** How many mutants Stryker's instrumenter makes of every .ts file under `folder`, with the default mutators. */
+async function countMutants(folder) {
+  const { Instrumenter } = await import('@stryker-mutator/instrumenter');
+  const files = readdirSync(folder, { recursive: true })
+    .map((f) => join(folder, f))
+    .filter((f) => f.endsWith('.ts'))
+    .map((name) => ({ name, mutate: true, content: readFileSync(name, 'utf8') }));
+  const quiet = () => {};
+  const logger = { debug: quiet, info: quiet, warn: quiet, error: quiet, trace: quiet, isDebugEnabled: () => false };
+  const result = await new Instrumenter(logger).instrument(files, {
+    plugins: null,
+    excludedMutations: [],
+    ignorers: [],
+  });
+  return result.mutants.length;
+}

@@ -46,8 +46,8 @@ export function bfdPacked(packed: PackedProblem, order: BfdOrder = 'value', best
  * nodes are kept sorted by (residual, original index), so the pick is the first candidate at or past the
  * first residual >= w' (a binary search), or a later one of the same residual with more credit: a session
  * looks at the nodes of that one residual and the non-candidates before them, not at every node. Placing
- * moves the picked node towards the front (its residual fell). The same plan as `placeInSequence` with
- * that preference, in O(log m + the nodes looked at + the nodes passed when re-sorting) per session.
+ * moves the picked node towards the front (its residual fell). The plan of a scan of every node with that
+ * preference, in O(log m + the nodes looked at + the nodes passed when re-sorting) per session.
  */
 function bestFit(packed: PackedProblem, sequence: readonly number[]): Int32Array {
   const m = nodesKept(packed);
@@ -88,48 +88,6 @@ function bestFit(packed: PackedProblem, sequence: readonly number[]): Int32Array
       at--;
     }
     ord[at] = pick;
-  }
-  return out;
-}
-
-/**
- * Which of two candidate nodes a sequential placement prefers: `b` (pair `e`, `left` quanta left after
- * placing) over the current pick (pair `ep`, `pickLeft` left) when it returns true.
- */
-export type NodePreference = (
-  e: number,
-  ep: number,
-  left: number,
-  pickLeft: number,
-  b: number,
-  pick: number,
-) => boolean;
-
-/**
- * Places the kept sessions of `sequence`, in that order, each on the candidate node with room that
- * `prefer` ranks first; a session that fits nowhere stays out (-1). The frame of BFD and the greedy
- * incumbents: only the preference differs.
- */
-export function placeInSequence(
-  packed: PackedProblem,
-  sequence: readonly number[],
-  prefer: NodePreference,
-): Int32Array {
-  const m = nodesKept(packed);
-  const residual = Float64Array.from(packed.qcapacity);
-  const out = new Int32Array(sessionsKept(packed)).fill(-1);
-  for (const j of sequence) {
-    const w = packed.qweight[j]!;
-    let pick = -1;
-    for (let b = 0; b < m; b++) {
-      const e = j * m + b;
-      if (packed.candidate[e] !== 1 || w > residual[b]!) continue;
-      if (pick < 0 || prefer(e, j * m + pick, residual[b]! - w, residual[pick]! - w, b, pick)) pick = b;
-    }
-    if (pick >= 0) {
-      out[j] = pick;
-      residual[pick] = residual[pick]! - w;
-    }
   }
   return out;
 }

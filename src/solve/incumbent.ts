@@ -74,7 +74,7 @@ export function bestNodesPlan(
 
 /**
  * Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower
- * node index): `placeInSequence` with that preference, written out (the n x m loop without a call per pair).
+ * node index), written out as one n x m loop (no call per pair).
  */
 function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32Array {
   const m = nodesKept(packed);
