@@ -8,11 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { osCacheDir } from '../src/bench/cache-dir.js';
-import { defaultBenchOptions } from '../src/bench/options.js';
-import { formatLegend, formatOracles, formatTable, formatVerdict } from '../src/bench/table.js';
 import { BRIEF_FAMILIES, type FamilyReport, formatHardestFamilies, type GroupReport } from './helpers/internals.js';
 import { report } from './helpers/bench-report.js';
+import {
+  osCacheDir,
+  defaultBenchOptions,
+  formatLegend,
+  formatOracles,
+  formatTable,
+  formatVerdict,
+} from './helpers/internals.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

@@ -5,12 +5,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bfdPacked } from '../src/solve/bfd.js';
-import { resolveSolveOptions } from '../src/solve/options.js';
-import { bfdValueOrder, tokensOrder } from '../src/solve/orders.js';
-import { bestCredits, packProblem, type PackedProblem } from '../src/solve/pack.js';
-import { validateProblem } from '../src/solve/validate.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
+import {
+  bfdPacked,
+  resolveSolveOptions,
+  bfdValueOrder,
+  tokensOrder,
+  bestCredits,
+  packProblem,
+  type PackedProblem,
+  validateProblem,
+} from './helpers/internals.js';
 
 /** The rule scanned directly: every node per session. */
 function scanBestFit(packed: PackedProblem, sequence: readonly number[]): Int32Array {

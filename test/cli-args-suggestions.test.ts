@@ -4,8 +4,7 @@
  * message says the range, not "needs a value"); an old flag name still works under its new one.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { didYouMean, intFlag, parseFlags } from '../src/commands/cli-args.js';
+import { InvalidValueError, didYouMean, intFlag, parseFlags } from './helpers/internals.js';
 
 const FLAGS = { repeat: { type: 'string' }, 'state-budget': { type: 'string' }, json: { type: 'boolean' } } as const;
 

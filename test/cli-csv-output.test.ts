@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TABLE_COLUMNS } from '../src/sim/table.js';
+import { TABLE_COLUMNS } from './helpers/internals.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tao-csv-'));

@@ -7,17 +7,24 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { familyGroups, groupKey } from '../src/bench/families/index.js';
-import { bfd } from '../src/solve/bfd.js';
-import { dantzig, relaxationBound } from '../src/solve/bound.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import { validateProblem } from '../src/solve/validate.js';
-import type { Plan, PlanValue, Problem } from '../src/types.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
 import { CLI, SidecarProcess } from './helpers/sidecar.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
+import {
+  familyGroups,
+  groupKey,
+  bfd,
+  dantzig,
+  relaxationBound,
+  loadSolver,
+  type Solver,
+  validateProblem,
+  type Plan,
+  type PlanValue,
+  type Problem,
+} from './helpers/internals.js';
 
 let solver: Solver;
 beforeAll(async () => {

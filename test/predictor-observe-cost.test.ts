@@ -6,9 +6,14 @@
  * statistics over the kept samples, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { bernsteinBound, durationStats } from '../src/evaluate/readiness/bernstein.js';
-import { ReadinessPredictor, type CompletedToolCall } from '../src/evaluate/readiness/predictor.js';
-import { MAX_GLOBAL_WINDOW, MAX_WINDOW } from '../src/evaluate/readiness/options.js';
+import {
+  bernsteinBound,
+  durationStats,
+  ReadinessPredictor,
+  type CompletedToolCall,
+  MAX_GLOBAL_WINDOW,
+  MAX_WINDOW,
+} from './helpers/internals.js';
 
 function filled(window: number, globalWindow: number): ReadinessPredictor {
   const p = new ReadinessPredictor({ window, globalWindow, maxTools: 1 });

@@ -5,9 +5,7 @@
  * the plan's array, so editing them leaves the plan as it was).
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError } from '../src/errors.js';
-import { revalidate } from '../src/planner/revalidate.js';
-import type { Problem } from '../src/types.js';
+import { InvalidTypeError, revalidate, type Problem } from './helpers/internals.js';
 
 const snapshot: Problem = {
   nodes: [

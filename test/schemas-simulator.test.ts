@@ -8,12 +8,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { SETTINGS, SETTING_NAMES } from '../src/sim/settings.js';
-import { generatedTraceLines, parseTrace } from '../src/sim/trace.js';
-import { CLAUDE_CODE_PROFILE, SWE_BENCH_PROFILE, WORKLOAD_PROFILES } from '../src/sim/workload.js';
 import { loadSchemas } from './helpers/schemas.js';
+import {
+  InvalidTypeError,
+  InvalidValueError,
+  parseSetting,
+  SETTINGS,
+  SETTING_NAMES,
+  generatedTraceLines,
+  parseTrace,
+  CLAUDE_CODE_PROFILE,
+  SWE_BENCH_PROFILE,
+  WORKLOAD_PROFILES,
+} from './helpers/internals.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -149,7 +149,7 @@ function isNotification(line: string): boolean {
       typeof x === 'object' &&
       x !== null &&
       !Array.isArray(x) &&
-      !Object.prototype.hasOwnProperty.call(x, 'id') &&
+      !Object.hasOwn(x, 'id') &&
       (x as Json).op === 'observe'
     );
   } catch {

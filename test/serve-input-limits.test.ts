@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
-import type { PlanValue, Problem } from '../src/types.js';
 import { MAX_REQUEST_DEPTH } from './helpers/internals.js';
 import { exitWithin, SidecarProcess, socketSidecar, SocketClient } from './helpers/sidecar.js';
+import { ReadinessPredictor, type PlanValue, type Problem } from './helpers/internals.js';
 
 const dirs: string[] = [];
 function socketPath(): string {

@@ -5,9 +5,8 @@
  * Runs the compiled CLI: needs `npm run build`.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBED_CALLS } from '../src/evaluate/readiness/options.js';
-import { ReadinessPredictor } from '../src/evaluate/readiness/predictor.js';
 import { SidecarProcess, type Json } from './helpers/sidecar.js';
+import { MAX_PROBED_CALLS, ReadinessPredictor } from './helpers/internals.js';
 
 /** 4096 sessions whose tool calls are all overdue at `time`: each evaluate opens 4096 probes. */
 function overdue(time: number, tag: string): Json {

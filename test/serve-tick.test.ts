@@ -7,14 +7,21 @@
  * answered by nothing, and its refusal is one stderr line. Runs the compiled CLI: needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
-import { ReadinessPredictor, type CompletedCall } from '../src/evaluate/readiness/predictor.js';
-import type { Snapshot } from '../src/evaluate/snapshot.js';
-import { revalidate } from '../src/planner/revalidate.js';
-import { SIDECAR_PROTOCOL_VERSION, SIDECAR_PROTOCOL_VERSIONS } from '../src/serve/protocol.js';
-import { loadSolver, type Solver } from '../src/solve/solver.js';
-import type { Assignment, Plan, Problem } from '../src/types.js';
 import { SidecarProcess } from './helpers/sidecar.js';
+import {
+  evaluate,
+  ReadinessPredictor,
+  type CompletedCall,
+  type Snapshot,
+  revalidate,
+  SIDECAR_PROTOCOL_VERSION,
+  SIDECAR_PROTOCOL_VERSIONS,
+  loadSolver,
+  type Solver,
+  type Assignment,
+  type Plan,
+  type Problem,
+} from './helpers/internals.js';
 
 const json = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 

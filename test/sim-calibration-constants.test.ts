@@ -5,9 +5,9 @@ import {
   GLM_CALIBRATION,
   QWEN_CALIBRATION,
   sweLiteProfileName,
-} from '../src/sim/calibration.js';
-import { SETTINGS } from '../src/sim/settings.js';
-import { WORKLOAD_PROFILES } from '../src/sim/workload.js';
+  SETTINGS,
+  WORKLOAD_PROFILES,
+} from './helpers/internals.js';
 
 describe('calibration constants come from one place', () => {
   it.each(FAMILY_CALIBRATIONS.flatMap((f) => f.workerCounts.map((w) => [`${f.prefix}-${w}`, f] as const)))(

@@ -7,11 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run as simulateCmd } from '../src/commands/simulate.js';
-import { run as sweepCmd } from '../src/commands/sweep.js';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { simulate } from '../src/sim/run.js';
 import { isOneLineError } from './helpers/cli.js';
+import { simulateCmd, sweepCmd, InvalidTypeError, InvalidValueError, simulate } from './helpers/internals.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

@@ -11,20 +11,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { PARALLEL_WORKER_FILE, runAll } from '../src/sim/parallel.js';
+import { isOneLineError } from './helpers/cli.js';
 import {
+  InvalidValueError,
+  PARALLEL_WORKER_FILE,
+  runAll,
   assembleReport,
   planSimulation,
   simulate,
   type SimulateOptions,
   type SimulationHeader,
-} from '../src/sim/run.js';
-import { mergeShards, parseShardSpec, runShard, shardIndices } from '../src/sim/shard.js';
-import { sweep } from '../src/sim/sweep.js';
-import { generatedTraceLines } from '../src/sim/trace.js';
-import { SETTINGS } from '../src/sim/settings.js';
-import { isOneLineError } from './helpers/cli.js';
+  mergeShards,
+  parseShardSpec,
+  runShard,
+  shardIndices,
+  sweep,
+  generatedTraceLines,
+  SETTINGS,
+} from './helpers/internals.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

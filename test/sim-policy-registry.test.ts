@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidValueError } from '../src/errors.js';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
 import {
+  InvalidValueError,
+  loadTaoDeps,
+  type TaoDeps,
   createPolicy,
   isPolicyName,
   needsDeps,
@@ -9,9 +10,9 @@ import {
   POLICY_REGISTRY,
   PROBLEM_POLICIES,
   type PolicyName,
-} from '../src/sim/policies/index.js';
-import * as policyModule from '../src/sim/policy.js';
-import { SETTINGS } from '../src/sim/settings.js';
+  policyModule,
+  SETTINGS,
+} from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTaoDeps, type TaoDeps } from '../src/sim/deps.js';
-import { createPolicy, type PolicyName } from '../src/sim/policies/index.js';
-import { runOnce } from '../src/sim/run.js';
-import { SETTINGS } from '../src/sim/settings.js';
-import type { Problem } from '../src/types.js';
+import {
+  loadTaoDeps,
+  type TaoDeps,
+  createPolicy,
+  type PolicyName,
+  runOnce,
+  SETTINGS,
+  type Problem,
+} from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {

@@ -7,12 +7,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run as simulateCmd } from '../src/commands/simulate.js';
-import { InvalidTypeError, InvalidValueError } from '../src/errors.js';
-import { simulate, type SimulationReport } from '../src/sim/run.js';
-import { parseSetting } from '../src/sim/setting-file.js';
-import { SETTINGS } from '../src/sim/settings.js';
-import { generatedTraceLines, MAX_TRACE_SECONDS, MAX_TRACE_TOKENS, parseTrace } from '../src/sim/trace.js';
+import {
+  simulateCmd,
+  InvalidTypeError,
+  InvalidValueError,
+  simulate,
+  type SimulationReport,
+  parseSetting,
+  SETTINGS,
+  generatedTraceLines,
+  MAX_TRACE_SECONDS,
+  MAX_TRACE_TOKENS,
+  parseTrace,
+} from './helpers/internals.js';
 
 type ErrorClass = typeof InvalidTypeError | typeof InvalidValueError;
 

@@ -1,7 +1,13 @@
 /** A small settings-benchmark report (every setting, wasm and pool runners) for rendering tests. */
-import { REPORT_SCHEMA_VERSION, type BenchReport, type RunnerReport } from '../../src/bench/report.js';
-import { PAPER_TABLE9, SETTING_NAMES, settingInfo } from '../../src/bench/settings.js';
-import { emptyCounts } from '../../src/bench/validation.js';
+import {
+  BENCH_SETTING_NAMES as SETTING_NAMES,
+  type BenchReport,
+  emptyCounts,
+  PAPER_TABLE9,
+  REPORT_SCHEMA_VERSION,
+  type RunnerReport,
+  settingInfo,
+} from './internals.js';
 
 export function runner(name: string, p95: number): RunnerReport {
   return {

@@ -54,7 +54,7 @@ export {
   withoutSamples,
 } from '../../src/bench/report.js';
 export { HEAVY_CELLS, pairedRatio, runBench, type Solved } from '../../src/bench/run.js';
-export { type Runner } from '../../src/bench/runners.js';
+export type { Runner } from '../../src/bench/runners.js';
 export {
   PAPER_TABLE9,
   parseSettings,
@@ -92,11 +92,11 @@ export {
 export { predictReport } from '../../src/evaluate/readiness/report.js';
 export { parseSleep } from '../../src/evaluate/readiness/sleep.js';
 export { sessionSignature } from '../../src/evaluate/signature.js';
-export {
-  type CacheObservation,
-  type Snapshot,
-  type SnapshotSession,
-  type ToolCall,
+export type {
+  CacheObservation,
+  Snapshot,
+  SnapshotSession,
+  ToolCall,
 } from '../../src/evaluate/snapshot.js';
 export { validateSnapshot } from '../../src/evaluate/validate-snapshot.js';
 export {
@@ -144,7 +144,7 @@ export { applyDelta, ConnectionState } from '../../src/serve/delta.js';
 export { BlockPool, CacheEntry } from '../../src/sim/cache.js';
 export { loadTaoDeps, type TaoDeps } from '../../src/sim/deps.js';
 export { MinHeap } from '../../src/sim/heap.js';
-export { type RunMetrics } from '../../src/sim/metrics.js';
+export type { RunMetrics } from '../../src/sim/metrics.js';
 export { EngineNode } from '../../src/sim/node.js';
 export { createCacheAware, defaultCacheAwareParams } from '../../src/sim/policies/cache-aware.js';
 export { continuumTtl, createContinuum, defaultContinuumParams } from '../../src/sim/policies/continuum.js';
@@ -299,12 +299,55 @@ export { creditOn, isEligible, validateProblem, type IndexedArrays } from '../..
 export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
 export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
-export {
-  type Assignment,
-  type Plan,
-  type PlanValue,
-  type Problem,
-  type ProblemSession,
-  type SolvePath,
+export type {
+  Assignment,
+  Plan,
+  PlanValue,
+  Problem,
+  ProblemSession,
+  SolvePath,
 } from '../../src/types.js';
 export { warmUpProblems } from '../../src/solve/warm-up.js';
+export { osCacheDir } from '../../src/bench/cache-dir.js';
+export { formatLegend } from '../../src/bench/table.js';
+export { formatOracles } from '../../src/bench/table.js';
+export { formatVerdict } from '../../src/bench/table.js';
+export { bfdValueOrder } from '../../src/solve/orders.js';
+export { tokensOrder } from '../../src/solve/orders.js';
+export { didYouMean } from '../../src/commands/cli-args.js';
+export { intFlag } from '../../src/commands/cli-args.js';
+export { parseFlags } from '../../src/commands/cli-args.js';
+export { TABLE_COLUMNS } from '../../src/sim/table.js';
+export { dantzig } from '../../src/solve/bound.js';
+export { relaxationBound } from '../../src/solve/bound.js';
+export { MAX_GLOBAL_WINDOW } from '../../src/evaluate/readiness/options.js';
+export { MAX_WINDOW } from '../../src/evaluate/readiness/options.js';
+export { generatedTraceLines } from '../../src/sim/trace.js';
+export { parseTrace } from '../../src/sim/trace.js';
+export { WORKLOAD_PROFILES } from '../../src/sim/workload.js';
+export { MAX_PROBED_CALLS } from '../../src/evaluate/readiness/options.js';
+export { DEEPSEEK_CALIBRATION } from '../../src/sim/calibration.js';
+export { FAMILY_CALIBRATIONS } from '../../src/sim/calibration.js';
+export { GLM_CALIBRATION } from '../../src/sim/calibration.js';
+export { QWEN_CALIBRATION } from '../../src/sim/calibration.js';
+export { sweLiteProfileName } from '../../src/sim/calibration.js';
+export { run as simulateCmd } from '../../src/commands/simulate.js';
+export { run as sweepCmd } from '../../src/commands/sweep.js';
+export { PARALLEL_WORKER_FILE } from '../../src/sim/parallel.js';
+export { runAll } from '../../src/sim/parallel.js';
+export { assembleReport } from '../../src/sim/run.js';
+export { planSimulation } from '../../src/sim/run.js';
+export type { SimulateOptions } from '../../src/sim/run.js';
+export type { SimulationHeader } from '../../src/sim/run.js';
+export { mergeShards } from '../../src/sim/shard.js';
+export { parseShardSpec } from '../../src/sim/shard.js';
+export { runShard } from '../../src/sim/shard.js';
+export { shardIndices } from '../../src/sim/shard.js';
+export { isPolicyName } from '../../src/sim/policies/index.js';
+export { needsDeps } from '../../src/sim/policies/index.js';
+export { POLICY_REGISTRY } from '../../src/sim/policies/index.js';
+export { PROBLEM_POLICIES } from '../../src/sim/policies/index.js';
+export * as policyModule from '../../src/sim/policy.js';
+export type { SimulationReport } from '../../src/sim/run.js';
+export { MAX_TRACE_SECONDS } from '../../src/sim/trace.js';
+export { MAX_TRACE_TOKENS } from '../../src/sim/trace.js';
