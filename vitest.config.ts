@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The oracle tier: the cross-checks against independent oracles (HiGHS, brute force, the TypeScript mirrors
- * of the kernels, property runs at scale) and the long end-to-end runs (the simulator on worker threads, the
- * sidecar's processes and sockets, the CLI under fuzzing, the package install). `npm run test:fast` runs
+ * of the kernels, property runs at scale) and the long end-to-end runs (the simulator on worker threads and
+ * over whole settings, the sidecar's processes and sockets, the CLI under fuzzing and `tao bench` / `tao paper`
+ * spawned whole, the package install). `npm run test:fast` runs
  * every other file, for the edit loop; `npm test` runs both tiers.
  */
 export const ORACLE_TIER = [
@@ -34,6 +35,10 @@ export const ORACLE_TIER = [
   'test/serve-lifecycle.test.ts',
   'test/serve-sidecar.test.ts',
   'test/serve-input-limits.test.ts',
+  'test/assignment.test.ts',
+  'test/sim-paper.test.ts',
+  'test/sim-tao-bounded.test.ts',
+  'test/progress-bar.test.ts',
 ];
 
 export default defineConfig({
