@@ -5,13 +5,7 @@
  */
 import { recordAt } from '../checks.js';
 import { InvalidTypeError, InvalidValueError, SolverTrapError } from '../errors.js';
-import {
-  CREDIT_LEVEL_LEAST_WORK,
-  CREDIT_STATE_WORK,
-  creditLevel,
-  creditLevelStates,
-  creditReduction,
-} from '../solve/credit-level.js';
+import { CREDIT_STATE_WORK, creditLevel, creditLevelShare, creditReduction } from '../solve/credit-level.js';
 import { SolveBudget } from '../solve/pipeline/budget.js';
 import { bestNodesPlan } from '../solve/incumbent.js';
 import { nodesKept, sessionsKept } from '../solve/pack.js';
@@ -64,10 +58,7 @@ export function estimateWork(prepared: Prepared): number {
     // A level the solve decides only by branching (src/solve/credit-branch.ts) keeps the DP's estimate
     // below: the branching would run here, on the caller's thread, just to route the solve.
     // Within the share the solve gives it (src/solve/pipeline/context.ts `levelOf`).
-    const share = SolveBudget.of(options, 0, undefined).preparation(
-      creditLevelStates(packed) * CREDIT_STATE_WORK,
-      CREDIT_LEVEL_LEAST_WORK,
-    );
+    const share = creditLevelShare(packed, SolveBudget.of(options, 0, undefined));
     const level = creditLevel(packed, share.stepsOf(CREDIT_STATE_WORK));
     if (level !== null && level.bound > 0 && level.decided) {
       return (

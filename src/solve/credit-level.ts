@@ -61,6 +61,15 @@ export function creditLevelStates(packed: PackedProblem): number {
   return Math.max(CREDIT_LEVEL_MAX_STATES, 1024 * nodesKept(packed));
 }
 
+/**
+ * The share of `budget` that the credit level, and separately the decomposition plans, may spend:
+ * `creditLevelStates` states at the default state budget, in proportion below it, never under
+ * CREDIT_LEVEL_LEAST_WORK units (`SolveBudget.preparation`).
+ */
+export function creditLevelShare(packed: PackedProblem, budget: SolveBudget): SolveBudget {
+  return budget.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
+}
+
 /** Sequential decompositions tried: one per node of largest knapsack optimum, at most this many. */
 export const SEQUENTIAL_FIRST_NODES = 4;
 
@@ -258,7 +267,7 @@ export function bestDecompositionPlan(
   budget?: SolveBudget,
 ): Int32Array {
   const pairs = sessionsKept(packed) * nodesKept(packed);
-  const share = budget?.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
+  const share = budget === undefined ? undefined : creditLevelShare(packed, budget);
   let best = decompositionPlan(packed, level);
   share?.charge(DECOMPOSITION_PAIR_WORK * pairs);
   if (level.decided) return best;

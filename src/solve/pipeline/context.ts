@@ -7,10 +7,9 @@ import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../type
 import { bfdPacked } from '../bfd.js';
 import type { CreditDecision } from '../credit-branch.js';
 import {
-  CREDIT_LEVEL_LEAST_WORK,
   CREDIT_STATE_WORK,
   creditLevel,
-  creditLevelStates,
+  creditLevelShare,
   solverIncumbent,
   type CreditLevel,
   type LevelScratch,
@@ -69,7 +68,7 @@ export function levelOf(ctx: SolveContext): CreditLevel | null {
 }
 
 function levelWithin(packed: PackedProblem, budget: SolveBudget, scratch?: LevelScratch): CreditLevel | null {
-  const share = budget.preparation(creditLevelStates(packed) * CREDIT_STATE_WORK, CREDIT_LEVEL_LEAST_WORK);
+  const share = creditLevelShare(packed, budget);
   const maxStates = share.stepsOf(CREDIT_STATE_WORK);
   const level = creditLevel(packed, maxStates, scratch);
   share.charge((level === null ? maxStates : level.states) * CREDIT_STATE_WORK);
