@@ -215,11 +215,15 @@ export function bestHeuristic(
   let out: HeuristicResult | null = null;
   let value: [number, number, number] = [0, 0, 0];
   // With credit, the credit greedy in density order too: BFD ignores credit (it loses nearly all of it at
-  // 64 nodes), so a fallback without it would be far from the optimum.
+  // 64 nodes), so a fallback without it would be far from the optimum. A credit-split remainder's plan
+  // (a share's) only adds to the fixed sets, beside the whole problem's heuristic plan: BFD alone is
+  // promised there.
+  const whole = budget?.root !== false;
   const credited = packed.creditStart[n]! > 0;
   for (const heuristic of HEURISTICS) {
     const promised =
-      heuristic === 'bfd' || heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density');
+      heuristic === 'bfd' ||
+      (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density')));
     if (!promised && (halted?.() === true || budget?.afford(cost) === false)) break;
     const node = plans[heuristic]();
     if (promised) budget?.chargeUnavoidable(cost);

@@ -120,6 +120,11 @@ export class SolveBudget {
     this.#ceiling = ceiling;
   }
 
+  /** This is the solve's own budget, not a share (a credit-split remainder's). */
+  get root(): boolean {
+    return this.#parent === undefined;
+  }
+
   /** Most units this budget may be charged: its ceiling, plus the unavoidable work charged at the root. */
   get ceiling(): number {
     return this.#ceiling;

@@ -117,7 +117,8 @@ export function fallbackSolution(
   const { node, heuristic } =
     incumbent ??
     solverIncumbent(packed, bestCredits(packed), levelWithin(packed, budget), undefined, undefined, budget);
-  budget.chargeUnavoidable(boundWork(packed));
+  // The Plan's bound, computed when the Plan is built: a remainder's plan (a share's) never becomes one.
+  if (budget.root) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;

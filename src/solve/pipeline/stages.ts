@@ -14,11 +14,12 @@ import { SolverTrapError } from '../../errors.js';
 import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
 import { CREDIT_STATE_WORK, creditReduction, type CreditLevel, type CreditReduction } from '../credit-level.js';
-import { BOUND_PAIR_WORK, packedBound } from '../bound.js';
+import { packedBound } from '../bound.js';
 import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import {
   BEST_NODES_PAIR_WORK,
   bestNodesPlan,
+  heuristicWork,
   fallbackPath,
   lexBetter,
   planTriple,
@@ -235,7 +236,8 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
  * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
  * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
  * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
- * bounds (`packedBound`, charged BOUND_PAIR_WORK per pair, as a fallback's bound: work no solve skips).
+ * bounds (`packedBound`: a sort of each node's candidates, charged as one heuristic, `heuristicWork`, as a
+ * fallback's bound: work no solve skips).
  */
 function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanValue {
   const { packed } = ctx;
@@ -247,7 +249,7 @@ function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanV
     tokens += packed.tokens[j]!;
   }
   const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
-  ctx.budget.chargeUnavoidable(BOUND_PAIR_WORK * sessionsKept(packed) * nodesKept(packed));
+  ctx.budget.chargeUnavoidable(heuristicWork(r.remainder));
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
 
