@@ -17,20 +17,20 @@ export interface SolveOptions {
    */
   quantum?: number;
   /**
-   * Most units of work a solve may spend on every step it may skip, a unit being about a nanosecond of
-   * thread CPU on the development machine (docs/threat-model.md, "Time"). Charged in it: a dense DP cell;
-   * a frontier unit (a generated state, a dominance test, a node looked up by the per-node credit bound) as
-   * 4 x ceil(m / 16) units over m kept nodes, 12 times more in the BigInt mirror, and its set-up; a
-   * multiple-knapsack search unit as 2 x ceil(m / 16)^2; the assignment path's
-   * matching steps; the best-nodes check, the credit level and its branching (200 units per knapsack
-   * state), the credit greedy and the decomposition plans, per session, entry and session-node pair.
-   * Each step starts only when its cost fits in what is left, so a solve that runs out goes on without
-   * it, and past the budget the plan is a labelled fallback. What no solve skips is charged on top:
-   * validation and packing, BFD in both orders and (with credit) the credit greedy in one, the fallback's
-   * bound, linear in the sessions, nodes and credit entries. `PlanStats.work` reports every unit, and stays
-   * at most stateBudget + 2 x that linear work + 40 per session-node pair (docs/solver.md, "The budget").
-   * At the default a solve within the caps (64 nodes, 4096 sessions) with credit on a few nodes per
-   * session takes about 10 ms here; credit on every pair costs more in validation alone (docs/threat-model.md).
+   * Units of work, about a nanosecond of thread CPU each on the development machine, that bound every
+   * step a solve may skip: those steps together stay within 2 x stateBudget (WORK_CEILING), each starting
+   * only when its cost fits in what is left, and the searches among them share stateBudget. Charged: a
+   * dense DP cell; a frontier unit (a generated state, a dominance test, a node looked up by the per-node
+   * credit bound) as 4 x ceil(m / 16) units over m kept nodes, 12 times more in the BigInt mirror, and its
+   * set-up; a multiple-knapsack search unit as 2 x ceil(m / 16)^2; the assignment path's matching steps;
+   * the best-nodes check, the credit level and its branching (200 units per knapsack state), the credit
+   * greedy and the decomposition plans, per session, entry and session-node pair. Past it the plan is a
+   * labelled fallback. What no solve skips is charged on top: validation and packing, BFD in both orders
+   * and (with credit) the credit greedy in one, the fallback's bound, linear in the sessions, nodes and
+   * credit entries. `PlanStats.work` reports every unit (docs/solver.md, "The budget", states its bound).
+   * At the default a solve within the caps (64 nodes, 4096 sessions) takes 7-65 ms here on the worst
+   * shapes constructed, the rest being what no solve skips and the search's shape-dependent unit cost
+   * (docs/threat-model.md, "Time").
    * @default 4194304 (2^22)
    */
   stateBudget?: number;
