@@ -19,8 +19,10 @@
  *   problem), then the pool beside a shared-memory hand-off on real solves: the packed problem copied as
  *   flat typed arrays into a SharedArrayBuffer per worker, the worker blocked in Atomics.wait (no spin),
  *   the answer written back into the buffer and the caller woken by Atomics.waitAsync, or by a message.
- *   Each solve of both paths is split into its stages by timestamps on both threads (caller's work, the
- *   worker's wake-up, its solve, the caller's wake-up). Prints one JSON object (docs/results/pool-handoff.md).
+ *   Beside them, the parts of a pool solve that do work: the worker's own time, the caller's share
+ *   (validation, packing, the Plan) and the structured clone of the pool's message; what remains of the
+ *   round trip is the two threads' wake-ups. Also the busiest thread's CPU time over an idle second (a
+ *   worker that spins would show). Prints one JSON object (docs/results/pool-handoff.md).
  *   Run it alone: `npx vitest bench --run bench/pool.bench.ts -t hand-off`.
  */
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -245,8 +247,9 @@ const PATHS = ['auto', 'dense', 'frontier'] as const;
 
 /**
  * The shared-memory worker (CommonJS, run with `eval`): loads one solver, then blocks in Atomics.wait until
- * the caller bumps the request sequence; reads the packed problem out of the buffer, solves, and answers
- * through the buffer (node indices, then the rest as JSON) and Atomics.notify, or by a message.
+ * the caller bumps the request sequence; solves on views of the packed problem in the buffer (the caller
+ * writes the next one only after the answer), and answers through the buffer (node indices, then the rest
+ * as JSON) and Atomics.notify, or by a message.
  */
 const SHARED_WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -274,7 +277,7 @@ const { workerData, parentPort } = require('node:worker_threads');
       const v = f64[${HEAD} + 2 * k];
       if (kind === 'number') packed[key] = v;
       else if (kind === 'boolean') packed[key] = v !== 0;
-      else packed[key] = new kinds[kind](sab, v, f64[${HEAD} + 2 * k + 1]).slice();
+      else packed[key] = new kinds[kind](sab, v, f64[${HEAD} + 2 * k + 1]);
     });
     const o = ${OPTIONS_AT};
     const options = { quantum: f64[o], stateBudget: f64[o + 1], deadlineMs: f64[o + 2], path: paths[f64[o + 3]] };
