@@ -23,6 +23,7 @@ import {
   prepare,
   randomTickProblem,
   SolveBudget,
+  seededRandom,
   sessionsKept,
   WORK_CEILING,
   type Plan,
@@ -195,6 +196,20 @@ describe('a solve charges its one budget', () => {
         expect(plan.stats.work).toBeLessThanOrEqual(workBound(packed, DEFAULT));
       }
     }
+    // The widest credit: every session credited on every node, distinct credits (the credit level's and
+    // validation's worst case).
+    const rnd = seededRandom(64);
+    const ids = Array.from({ length: 64 }, (_, b) => `n${b}`);
+    const sessions = Array.from({ length: 1024 }, (_, i) => {
+      const tokens = 3000 + Math.floor(rnd() * 87_000);
+      const credit = Object.fromEntries(ids.map((id) => [id, 1 + Math.floor(rnd() * tokens)]));
+      return { id: `s${i}`, weight: tokens + 512, tokens, ready: rnd() < 0.3, credit };
+    });
+    const total = sessions.reduce((a, x) => a + x.weight, 0);
+    const dense = { nodes: ids.map((id) => ({ id, capacity: Math.round((0.4 * total) / 64) })), sessions };
+    const { packed } = prepare(dense, {});
+    expect(packed.creditStart[sessionsKept(packed)]).toBeGreaterThan(50_000);
+    expect(solve(dense, {}).stats.work).toBeLessThanOrEqual(workBound(packed, DEFAULT));
   });
 
   it('with no room, does only what no solve skips: packing, BFD in both orders and the credit greedy, the bound', () => {
