@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bfdPacked } from './helpers/internals.js';
 import { fractionalUpper } from './helpers/internals.js';
-import { BEST_NODES_PAIR_WORK, bestNodesPlan, planTriple } from './helpers/internals.js';
+import { BEST_NODES_PAIR_WORK, bestNodesPlan, packWork, planTriple } from './helpers/internals.js';
 import { bestCredits } from './helpers/internals.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './helpers/internals.js';
 import { loadSolver, prepare, type Solver } from './helpers/internals.js';
@@ -60,8 +60,10 @@ describe('best-nodes', () => {
           const [credit, ready, tokens] = sumOfBest(packed);
           expect(plan.value).toEqual({ credit, ready, tokens });
           expect(plan.value).toEqual(bruteForceOptimum(problem, quantum));
-          // The check's pass over the pairs, no DP.
-          expect(plan.stats.work).toBe(BEST_NODES_PAIR_WORK * sessionsKept(packed) * nodesKept(packed));
+          // Validation and packing, then the check's pass over the pairs, no DP.
+          expect(plan.stats.work).toBe(
+            packWork(packed) + BEST_NODES_PAIR_WORK * sessionsKept(packed) * nodesKept(packed),
+          );
           expectFeasible(problem, plan);
         },
       ),

@@ -44,10 +44,12 @@ import {
 import { nodeIndependentValues } from './helpers/internals.js';
 import { keyScales, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from './helpers/internals.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
-import type { Plan, PlanValue, Problem, ProblemSession } from './helpers/internals.js';
+import type { Plan, PlanValue, Problem, ProblemSession, SolveOptions } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
+import { budgetPastLevel } from './helpers/budget.js';
+import { WORK_CEILING } from './helpers/internals.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
 
 /** The items of a knapsack answer's set (its first `count` entries). */
@@ -1067,7 +1069,7 @@ describe('bounded: budget, deadline, stop flag', () => {
   /** A 4-node pool the search cannot finish in a few units. */
   const pool = nearFittingProblem(1, 2, 4, 0);
 
-  function expectLabelledFallback(problem: Problem, plan: Plan): void {
+  function expectLabelledFallback(problem: Problem, plan: Plan, options: SolveOptions = {}): void {
     expectFeasible(problem, plan);
     expect(plan.status).toBe('fallback');
     expect(['bfd', 'heuristic']).toContain(plan.stats.path);
@@ -1076,21 +1078,21 @@ describe('bounded: budget, deadline, stop flag', () => {
     expect(compareValues(plan.value, bfd(problem).value)).toBeGreaterThanOrEqual(0);
     expect(compareValues(plan.value, bfd(problem, { order: 'tokens' }).value)).toBeGreaterThanOrEqual(0);
     if (plan.stats.heuristic !== 'surrogate-split') {
-      expect(plan.value).toEqual(fallbackPlan(prepare(problem, {}), plan.reason!).value);
+      expect(plan.value).toEqual(fallbackPlan(prepare(problem, options), plan.reason!).value);
     }
   }
 
   it("past the state budget: a labelled fallback whose search's work stays within the budget", () => {
-    // The preparation (the heuristic plan, the credit level at its least share) costs the same at every one
-    // of these budgets, so what the work adds to that of a one-unit budget is the search's.
+    // What no solve skips costs the same at every one of these budgets, and the rest runs within the
+    // ceiling, so the work adds at most WORK_CEILING x the budget to that of a one-unit budget.
     const floor = solver.solve(pool, { stateBudget: 1 }).stats.work;
     for (const stateBudget of [1, 100, 1000, 3000]) {
       const plan = solver.solve(pool, { stateBudget });
-      expectLabelledFallback(pool, plan);
+      expectLabelledFallback(pool, plan, { stateBudget });
       expect(plan.reason).toBe(
         `state budget exceeded: the multiple-knapsack search passed stateBudget ${stateBudget} units of work`,
       );
-      expect(plan.stats.work - floor).toBeLessThanOrEqual(stateBudget);
+      expect(plan.stats.work - floor).toBeLessThanOrEqual(WORK_CEILING * stateBudget);
     }
     const full = solver.solve(pool);
     expect(full.status).toBe('optimal');
@@ -1141,7 +1143,8 @@ describe('bounded: budget, deadline, stop flag', () => {
       i === 0 ? { ...s, credit: { [a!]: 5 } } : i === 1 ? { ...s, credit: { [b!]: 7 } } : s,
     );
     const problem: Problem = { nodes: base.nodes, sessions };
-    const options = { stateBudget: 500 };
+    // 500 units past the credit level, which the remainder's search cannot finish in.
+    const options = { stateBudget: budgetPastLevel(problem, {}, 500) };
     const plan = solver.solve(problem, options);
     expectFeasible(problem, plan);
     expect(plan.status).toBe('fallback');

@@ -6,7 +6,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedTransferList, type PackedProblem } from './helpers/internals.js';
-import { BEST_NODES_PAIR_WORK, loadSolver, prepare, type Solver } from './helpers/internals.js';
+import { BEST_NODES_PAIR_WORK, loadSolver, packWork, prepare, type Solver } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
 let solver: Solver;
@@ -60,12 +60,17 @@ describe('packProblem', () => {
       ]);
       expect(plan.stats).toMatchObject({ nodesKept: 2, sessionsKept: 2, states: 18 });
     }
-    // Each session on its best-credit node fits: no DP cell is visited, only the check's pass over the pairs.
+    // Each session on its best-credit node fits: no DP cell is visited, only validation and packing and
+    // the check's pass over the pairs.
+    const packing = packWork(prepare(problem, { quantum: 10 }).packed);
     expect(solver.solve(problem, { quantum: 10 }).stats).toMatchObject({
       path: 'best-nodes',
-      work: BEST_NODES_PAIR_WORK * 2 * 2,
+      work: packing + BEST_NODES_PAIR_WORK * 2 * 2,
     });
-    expect(solver.solve(problem, { quantum: 10, path: 'dense' }).stats).toMatchObject({ path: 'dense', work: 36 });
+    expect(solver.solve(problem, { quantum: 10, path: 'dense' }).stats).toMatchObject({
+      path: 'dense',
+      work: packing + 36,
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomTickProblem } from './helpers/internals.js';
 import { AbortedError, ClosedError, InvalidTypeError } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
-import { HEURISTIC_PAIR_WORK, nodesKept, prepare, sessionsKept } from './helpers/internals.js';
+import { boundWork, heuristicWork, packWork, prepare } from './helpers/internals.js';
 import { useSolverAndKernel } from './helpers/solvers.js';
 import { builtWorker } from './pool-support.js';
 
@@ -90,8 +90,8 @@ describe('the stop flag of Solver.runPacked', () => {
     expect(raw.status).toBe('fallback');
     expect(raw.reason).toBe('stopped: the solve was aborted after 0 of 1000 sessions of the DP');
     expect(raw.stats.path).toBe('bfd');
-    // The BFD plan's work alone.
-    expect(raw.stats.work).toBe(HEURISTIC_PAIR_WORK * sessionsKept(packed) * nodesKept(packed));
+    // What no solve skips alone: packing, the BFD plan (value order: time is up), the fallback's bound.
+    expect(raw.stats.work).toBe(packWork(packed) + heuristicWork(packed) + boundWork(packed));
   });
 
   it('refuses options outside their limits and a stop that is not an Int32Array', () => {

@@ -1,29 +1,31 @@
 /**
  * One budget per solve (src/solve/pipeline/budget.ts, docs/solver.md "The budget"): every stage charges
- * it, so `PlanStats.work` holds the preparation's work (the best-nodes check, the credit level, the
- * heuristic plan, the decomposition plans) as well as the searches'; the searches share the limit, the
- * preparation runs on shares proportional to it, and a solve's work stays within the bound the docs state.
+ * it, so `PlanStats.work` holds validation and packing, the preparation's work (the best-nodes check, the
+ * credit level, the heuristic plan, the decomposition plans) and a fallback's bound as well as the
+ * searches'; the searches share the limit, the preparation runs on shares proportional to it, every step
+ * that may be skipped runs within the ceiling, and a solve's work stays within the bound the docs state.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BEST_NODES_PAIR_WORK,
-  BOUND_PAIR_WORK,
-  CREDIT_BRANCH_MAX_LEAVES,
+  boundWork,
+  CREDIT_LEVEL_ENTRY_WORK,
   CREDIT_STATE_WORK,
   creditLevel,
   creditLevelStates,
   DECOMPOSITION_PAIR_WORK,
   defaultSolveOptions,
-  HEURISTIC_PAIR_WORK,
   HEURISTICS,
+  heuristicWork,
   loadSolver,
   nodesKept,
+  packWork,
   prepare,
   randomTickProblem,
-  SEQUENTIAL_FIRST_NODES,
   SolveBudget,
+  seededRandom,
   sessionsKept,
+  WORK_CEILING,
   type Plan,
   type Solver,
 } from './helpers/internals.js';
@@ -37,36 +39,55 @@ afterAll(() => solver.close());
 
 const DEFAULT = defaultSolveOptions.stateBudget;
 
-/** The credit level's share (and the decomposition plans') in units at state budget `limit`, over m kept nodes. */
-function levelShare(m: number, limit: number): number {
-  return CREDIT_STATE_WORK * Math.max(4096, 1024 * m * Math.min(1, limit / DEFAULT));
-}
-
 /**
- * The bound docs/solver.md states on a solve's work at state budget `limit`: the searches 2 x limit, the
- * credit branching at most the limit, and per decision (the problem's and each credit-optimal leaf's
- * remainder) the preparation: the best-nodes check, the four heuristics, five decomposition passes, the
- * credit level's and the decomposition plans' shares; and a fallback's bound.
+ * The bound docs/solver.md states on a solve's work at state budget `limit`: WORK_CEILING x limit for
+ * every step that may be skipped, plus what no solve skips (packing, BFD in both orders and the credit
+ * greedy in one, the fallback's bound), plus what the one credit-split remainder that falls back may pass
+ * its room by (its packing, its BFD) and the leaf bound (one heuristic's cost).
  */
-function workBound(n: number, m: number, limit: number): number {
-  const pairs = n * m;
-  const preparation =
-    BEST_NODES_PAIR_WORK * pairs +
-    HEURISTICS.length * HEURISTIC_PAIR_WORK * pairs +
-    (1 + SEQUENTIAL_FIRST_NODES) * DECOMPOSITION_PAIR_WORK * pairs +
-    2 * levelShare(m, limit);
-  return 3 * limit + (1 + CREDIT_BRANCH_MAX_LEAVES) * preparation + BOUND_PAIR_WORK * pairs;
+function workBound(packed: Parameters<typeof packWork>[0], limit: number): number {
+  const unavoidable = packWork(packed) + 3 * heuristicWork(packed) + boundWork(packed);
+  return WORK_CEILING * limit + unavoidable + packWork(packed) + 2 * heuristicWork(packed);
 }
 
 describe('SolveBudget', () => {
-  it('charges a share to its parent: preparation in the work only, a search in what later searches may spend', () => {
+  it('charges a share to its parent: preparation in the room only, a search in what later searches may spend', () => {
     const budget = new SolveBudget(1000, 0, Number.POSITIVE_INFINITY, undefined);
+    const ceiling = WORK_CEILING * 1000;
     const share = budget.share(300);
     share.charge(120);
-    expect([budget.spent, budget.left, share.left]).toEqual([120, 1000, 300]);
+    expect([budget.spent, budget.room, budget.left, share.left]).toEqual([
+      120,
+      ceiling - 120,
+      Math.min(1000, ceiling - 120),
+      300,
+    ]);
     share.chargeSearch(80);
-    expect([budget.spent, budget.left, share.left]).toEqual([200, 920, 220]);
+    expect([budget.spent, budget.room, budget.left, share.left]).toEqual([
+      200,
+      ceiling - 200,
+      Math.min(920, ceiling - 200),
+      220,
+    ]);
     expect(share.stepsOf(CREDIT_STATE_WORK)).toBe(1);
+    // A share never holds more than the room it was taken from.
+    expect(budget.share(5 * ceiling).limit).toBe(ceiling - 200);
+  });
+
+  it('keeps every step that may be skipped within WORK_CEILING x limit; the unavoidable work raises the ceiling at the root only', () => {
+    const budget = new SolveBudget(1000, 0, Number.POSITIVE_INFINITY, undefined);
+    expect(budget.ceiling).toBe(WORK_CEILING * 1000);
+    budget.chargeUnavoidable(700);
+    expect([budget.spent, budget.room]).toEqual([700, WORK_CEILING * 1000]);
+    const share = budget.share(400);
+    share.chargeUnavoidable(100);
+    expect([budget.spent, budget.room, share.room]).toEqual([
+      800,
+      WORK_CEILING * 1000 - 100,
+      WORK_CEILING * 1000 - 100,
+    ]);
+    expect(budget.afford(WORK_CEILING * 1000 - 100)).toBe(true);
+    expect(budget.afford(WORK_CEILING * 1000 - 99)).toBe(false);
   });
 
   it('scales the preparation shares with a state budget below the default, down to their floor, never above it', () => {
@@ -92,7 +113,7 @@ describe('a solve charges its one budget', () => {
         ({ problem, quantum }, stateBudget, path) => {
           const plan = solve(problem, { quantum, stateBudget, path });
           const { packed } = prepare(problem, { quantum });
-          const bound = workBound(sessionsKept(packed), nodesKept(packed), stateBudget);
+          const bound = workBound(packed, stateBudget);
           expect(plan.stats.work).toBeLessThanOrEqual(bound);
           if (plan.stats.work > stateBudget) above++;
         },
@@ -116,11 +137,14 @@ describe('a solve charges its one budget', () => {
           const plan = solve(problem, { quantum, path: 'frontier' });
           // The level an unbounded computation finds: the solve's share at the default budget holds it here.
           const level = creditLevel(packed, Number.POSITIVE_INFINITY);
-          let floor = HEURISTICS.length * HEURISTIC_PAIR_WORK * pairs;
+          let floor = packWork(packed) + HEURISTICS.length * heuristicWork(packed);
           if (level !== null) {
             withLevel++;
             expect(plan.stats.creditLevel?.states).toBe(level.states);
-            floor += level.states * CREDIT_STATE_WORK + DECOMPOSITION_PAIR_WORK * pairs;
+            floor +=
+              CREDIT_LEVEL_ENTRY_WORK * packed.creditStart[n]! +
+              level.states * CREDIT_STATE_WORK +
+              DECOMPOSITION_PAIR_WORK * pairs;
           }
           expect(plan.stats.work).toBeGreaterThanOrEqual(floor);
         },
@@ -143,9 +167,57 @@ describe('a solve charges its one budget', () => {
     const enough = Math.ceil(needs / per);
     const stopped = solve(problem, { path: 'frontier', stateBudget: short });
     expect(stopped.stats.creditLevel).toBeUndefined();
-    expect(stopped.stats.work).toBeLessThanOrEqual(workBound(sessionsKept(packed), nodesKept(packed), short));
+    expect(stopped.stats.work).toBeLessThanOrEqual(workBound(packed, short));
     const computed = solve(problem, { path: 'frontier', stateBudget: enough });
     expect(computed.stats.creditLevel?.states).toBe(needs);
     expect(computed.stats.work).toBeGreaterThanOrEqual(needs * CREDIT_STATE_WORK);
+  });
+
+  it('stays within the stated bound on seeded problems from tiny to the caps, at the default budget', () => {
+    const sizes: [number, number][] = [
+      [1, 5],
+      [4, 100],
+      [16, 512],
+      [64, 1024],
+      [64, 4096],
+    ];
+    for (const [nodes, sessions] of sizes) {
+      for (const cachedRate of [0, 0.7, 1]) {
+        const problem = randomTickProblem(nodes * 10_000 + sessions, {
+          nodes,
+          sessions,
+          capacity: 360_000,
+          minTokens: 2000,
+          maxTokens: 40_000,
+          cachedRate,
+        });
+        const plan = solve(problem, {});
+        const { packed } = prepare(problem, {});
+        expect(plan.stats.work).toBeLessThanOrEqual(workBound(packed, DEFAULT));
+      }
+    }
+    // The widest credit: every session credited on every node, distinct credits (the credit level's and
+    // validation's worst case).
+    const rnd = seededRandom(64);
+    const ids = Array.from({ length: 64 }, (_, b) => `n${b}`);
+    const sessions = Array.from({ length: 1024 }, (_, i) => {
+      const tokens = 3000 + Math.floor(rnd() * 87_000);
+      const credit = Object.fromEntries(ids.map((id) => [id, 1 + Math.floor(rnd() * tokens)]));
+      return { id: `s${i}`, weight: tokens + 512, tokens, ready: rnd() < 0.3, credit };
+    });
+    const total = sessions.reduce((a, x) => a + x.weight, 0);
+    const dense = { nodes: ids.map((id) => ({ id, capacity: Math.round((0.4 * total) / 64) })), sessions };
+    const { packed } = prepare(dense, {});
+    expect(packed.creditStart[sessionsKept(packed)]).toBeGreaterThan(50_000);
+    expect(solve(dense, {}).stats.work).toBeLessThanOrEqual(workBound(packed, DEFAULT));
+  });
+
+  it('with no room, does only what no solve skips: packing, BFD in both orders and the credit greedy, the bound', () => {
+    const problem = randomTickProblem(8_200, { nodes: 8, sessions: 200, capacity: 120_000, cachedRate: 0.7 });
+    const { packed } = prepare(problem, {});
+    const plan = solve(problem, { stateBudget: 1 });
+    expect(plan.status).toBe('fallback');
+    expect(plan.stats.creditLevel).toBeUndefined();
+    expect(plan.stats.work).toBe(packWork(packed) + 3 * heuristicWork(packed) + boundWork(packed));
   });
 });

@@ -6,11 +6,16 @@
  * measured overshoot is in docs/results/time-and-memory.md (scripts/deadline-overshoot.mjs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd, HEURISTIC_PAIR_WORK } from './helpers/internals.js';
+import { bfd, boundWork, heuristicWork, packWork, prepare } from './helpers/internals.js';
 import { randomTickProblem } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
 import { loadSolver, type Solver } from './helpers/internals.js';
-import { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from './helpers/internals.js';
+import {
+  FRONTIER_MIRROR_FACTOR,
+  FRONTIER_WEIGHT_NODES,
+  frontierSetupWork,
+  frontierUnitWeight,
+} from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 import { builtWorker } from './pool-support.js';
@@ -24,8 +29,11 @@ const LARGEST = randomTickProblem(64_4096, {
   cachedRate: 0.7,
 });
 const DEADLINE = /^deadline exceeded: 1 ms passed after 0 of 4096 sessions of the DP$/;
-/** The work of a solve stopped before its first stage: the BFD plan alone, no DP. */
-const BFD_WORK = HEURISTIC_PAIR_WORK * 4096 * 64;
+/** The work of a solve stopped before its first stage: what no solve skips (packing, BFD, the bound), no DP. */
+const BFD_WORK = (() => {
+  const { packed } = prepare(LARGEST);
+  return packWork(packed) + heuristicWork(packed) + boundWork(packed);
+})();
 
 let solver: Solver;
 let pool: SolverPool;
@@ -60,12 +68,13 @@ describe('deadlineMs: 1 at 64 nodes x 4096 sessions', () => {
 });
 
 describe('frontier work at many nodes', () => {
-  it('counts ceil(m / FRONTIER_WEIGHT_NODES) units per raw unit', () => {
-    expect([1, 4, 16, 17, 32, 33, 64].map(frontierUnitWeight)).toEqual([1, 1, 1, 2, 2, 3, 4]);
+  it('counts FRONTIER_UNIT_WORK x ceil(m / FRONTIER_WEIGHT_NODES) units per raw unit, FRONTIER_MIRROR_FACTOR times more in the mirror', () => {
+    expect([1, 4, 16, 17, 32, 33, 64].map((m) => frontierUnitWeight(m))).toEqual([4, 4, 4, 8, 8, 12, 16]);
+    expect(frontierUnitWeight(64, true)).toBe(16 * FRONTIER_MIRROR_FACTOR);
     expect(FRONTIER_WEIGHT_NODES).toBe(16);
   });
 
-  it('a 64-node solve at the default budget stops at the budget, its work counted 4 times', () => {
+  it('a 64-node solve stops at the budget, its raw units counted frontierUnitWeight times', () => {
     const problem = randomTickProblem(64_1000, {
       nodes: 64,
       sessions: 1000,
@@ -74,12 +83,15 @@ describe('frontier work at many nodes', () => {
       maxTokens: 40_000,
       cachedRate: 0.7,
     });
-    const plan = solver.solve(problem, { path: 'frontier' });
+    const { packed } = prepare(problem);
+    const weight = frontierUnitWeight(64, !packed.keyFits);
+    const plan = solver.solve(problem, { path: 'frontier', stateBudget: 2 ** 26 });
     expect(plan.status).toBe('fallback');
-    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work/);
-    expect(plan.stats.work % 4).toBe(0);
-    expect(plan.stats.work).toBeGreaterThanOrEqual(2 ** 22);
-    // Generated states and dominance tests (raw units) are about a quarter of the work counted.
-    expect(plan.stats.frontier!.generated + plan.stats.frontier!.comparisons).toBeLessThanOrEqual(plan.stats.work / 4);
+    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 67108864 units of work/);
+    expect(plan.stats.work).toBeGreaterThanOrEqual(2 ** 26 - frontierSetupWork(packed));
+    // Generated states and dominance tests (raw units) are about 1 / weight of the work counted.
+    expect(plan.stats.frontier!.generated + plan.stats.frontier!.comparisons).toBeLessThanOrEqual(
+      plan.stats.work / weight,
+    );
   });
 });

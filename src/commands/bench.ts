@@ -105,7 +105,7 @@ families (instead of the nine settings' corpora):
   --no-pool              with --families: time the in-thread solver only
   --warmup-passes N      untimed passes through each group's problems before its in-thread and its pool
                          timing (default ${defaultFamilyRunOptions.warmupPasses}); the timed run then waits until the process is quiet
-  --doc FILE             replace the generated block of FILE (e.g. docs/performance.md) with the tables
+  --doc FILE             replace the generated block of FILE (e.g. docs/results/performance.md) with the tables
   --from-report FILE     with --families: render the tables from a saved --json report instead of measuring
 
 paired gate (the baseline build and this build alternately, in one process):

@@ -122,9 +122,21 @@ class Search {
   readonly owner: Int32Array;
   readonly #maxStates: number;
   readonly #knapsack: KnapsackScratch;
-  states = 0;
+  /** Knapsack states spent so far (mirrored into `used`). */
+  get states(): number {
+    return this.used.states;
+  }
 
-  constructor(packed: PackedProblem, maxStates: number, knapsack: KnapsackScratch) {
+  set states(x: number) {
+    this.used.states = x;
+  }
+
+  constructor(
+    packed: PackedProblem,
+    maxStates: number,
+    knapsack: KnapsackScratch,
+    readonly used: { states: number } = { states: 0 },
+  ) {
     this.#packed = packed;
     this.#knapsack = knapsack;
     const n = sessionsKept(packed);
@@ -232,7 +244,8 @@ class Search {
 /**
  * The credit level of `packed` decided (see the module comment): at the root when `level.decided`, else
  * by branch and bound within `maxStates` knapsack states; null past the branching's limits, or once
- * `halted` (asked before each search node) answers true.
+ * `halted` (asked before each search node) answers true. `used`, when given, holds the states the
+ * branching spent however it ended.
  */
 export function creditDecision(
   packed: PackedProblem,
@@ -240,9 +253,10 @@ export function creditDecision(
   maxStates: number,
   halted?: () => boolean,
   knapsack: KnapsackScratch = new KnapsackScratch(),
+  used?: { states: number },
 ): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
-  return branchAndBound(packed, level, maxStates, halted, knapsack);
+  return branchAndBound(packed, level, maxStates, halted, knapsack, used);
 }
 
 /** No sessions: the forced sessions of a knapsack without any. */
@@ -297,11 +311,12 @@ export function branchAndBound(
   maxStates: number,
   halted?: () => boolean,
   knapsack: KnapsackScratch = new KnapsackScratch(),
+  used: { states: number } = { states: 0 },
 ): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   if (tiedAcrossNodes(packed, level.sets) > CREDIT_BRANCH_MAX_TIED) return null;
-  const search = new Search(packed, maxStates, knapsack);
+  const search = new Search(packed, maxStates, knapsack, used);
   let seq = 0;
   const root: TreeNode = {
     decisions: null,

@@ -76,6 +76,12 @@ export const SEQUENTIAL_FIRST_NODES = 4;
 /** Units of work (see `SolveOptions.stateBudget`) one knapsack state costs: what the budget is charged per state (docs/history.md). */
 export const CREDIT_STATE_WORK = 200;
 
+/**
+ * Units of work the credit level's pass over the credit entries costs per entry (its per-node lists and
+ * their density orders, besides its knapsacks' states; docs/history.md, "One budget").
+ */
+export const CREDIT_LEVEL_ENTRY_WORK = 40;
+
 /** The least share of the credit level and of the decomposition plans, in units: CREDIT_LEVEL_MAX_STATES states. */
 export const CREDIT_LEVEL_LEAST_WORK = CREDIT_LEVEL_MAX_STATES * CREDIT_STATE_WORK;
 
@@ -102,15 +108,16 @@ export interface CreditLevel {
 /**
  * Solves every node's credit knapsack (and, when the sets are disjoint, checks their uniqueness), or null
  * when that passes `maxStates` knapsack states (by default the share at the default state budget,
- * `creditLevelStates`). The solve computes it once per problem, within its budget
- * (src/solve/pipeline/context.ts `levelOf`).
+ * `creditLevelStates`) or once `halted` answers true (asked before each node's knapsack and check). The
+ * solve computes it once per problem, within its budget (src/solve/pipeline/context.ts `levelOf`).
  */
 export function creditLevel(
   packed: PackedProblem,
   maxStates: number = creditLevelStates(packed),
   scratch: LevelScratch = new LevelScratch(),
+  halted?: () => boolean,
 ): CreditLevel | null {
-  return computeCreditLevel(packed, maxStates, scratch);
+  return computeCreditLevel(packed, maxStates, scratch, halted);
 }
 
 /** The kept sessions with positive credit on kept node b where they are candidates, ascending (an array of exactly their number). */
@@ -132,7 +139,12 @@ export class LevelScratch {
   readonly knapsack = new KnapsackScratch();
 }
 
-function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: LevelScratch): CreditLevel | null {
+function computeCreditLevel(
+  packed: PackedProblem,
+  maxStates: number,
+  scratch: LevelScratch,
+  halted?: () => boolean,
+): CreditLevel | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const w = packed.qweight;
@@ -154,6 +166,7 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
     for (let e = packed.creditStart[j]!; e < packed.creditStart[j + 1]!; e++)
       creditedOf[packed.creditNode[e]!]!.push(j);
   for (let b = 0; b < m; b++) {
+    if (halted?.() === true) return null;
     const credited = creditedOf[b]!;
     for (let t = 0; t < credited.length; t++) profit[credited[t]!] = packed.credit[credited[t]! * m + b]!;
     const items = densityOrder(credited, w, profit);
@@ -183,6 +196,7 @@ function computeCreditLevel(packed: PackedProblem, maxStates: number, scratch: L
   let decided = disjoint;
   for (let b = 0; b < m && decided; b++) {
     if (nodeBound[b] === 0) continue;
+    if (halted?.() === true) return null;
     // The test reads the profits of b's items only (its credited sessions).
     const items = itemsOf[b]!;
     for (let t = 0; t < items.length; t++) profit[items[t]!] = packed.credit[items[t]! * m + b]!;
@@ -258,18 +272,20 @@ function sequentialPlan(
  * lower kept node). Sequential plans stop being tried past `maxStates` knapsack states over all of them
  * (by default the share at the default state budget, `creditLevelStates`). Charges `budget` what it
  * spends (DECOMPOSITION_PAIR_WORK per pair and plan, CREDIT_STATE_WORK per state), within a share of
- * `creditLevelStates` states.
+ * `creditLevelStates` states; a plan is tried only while the share affords its pass and the solve is not
+ * halted, and null when not even the first one is affordable.
  */
 export function bestDecompositionPlan(
   packed: PackedProblem,
   level: CreditLevel,
   knapsack: KnapsackScratch = new KnapsackScratch(),
   budget?: SolveBudget,
-): Int32Array {
-  const pairs = sessionsKept(packed) * nodesKept(packed);
+): Int32Array | null {
+  const pass = DECOMPOSITION_PAIR_WORK * sessionsKept(packed) * nodesKept(packed);
   const share = budget === undefined ? undefined : creditLevelShare(packed, budget);
+  if (share?.afford(pass) === false) return null;
   let best = decompositionPlan(packed, level);
-  share?.charge(DECOMPOSITION_PAIR_WORK * pairs);
+  share?.charge(pass);
   if (level.decided) return best;
   let value = planTriple(packed, best);
   const m = nodesKept(packed);
@@ -278,6 +294,7 @@ export function bestDecompositionPlan(
   );
   let states = share === undefined ? creditLevelStates(packed) : Math.floor(share.limit / CREDIT_STATE_WORK);
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
+    if (share !== undefined && (share.expired() || !share.afford(pass))) break;
     const order = [first, ...byBound.filter((b) => b !== first)];
     const run = sequentialPlan(packed, level, order, states, knapsack);
     if (run === null) {
@@ -286,7 +303,7 @@ export function bestDecompositionPlan(
       break;
     }
     states -= run.states;
-    share?.charge(run.states * CREDIT_STATE_WORK + DECOMPOSITION_PAIR_WORK * pairs);
+    share?.charge(run.states * CREDIT_STATE_WORK + pass);
     const plan = run.plan;
     const v = planTriple(packed, plan);
     if (lexBetter(v, value)) {
@@ -314,7 +331,7 @@ export function solverIncumbent(
   const h = bestHeuristic(packed, best, halted, budget);
   if (level === null || halted?.() === true) return h;
   const d = bestDecompositionPlan(packed, level, knapsack, budget);
-  return lexBetter(planTriple(packed, d), planTriple(packed, h.node))
+  return d !== null && lexBetter(planTriple(packed, d), planTriple(packed, h.node))
     ? { node: d, heuristic: 'credit-decomposition' }
     : h;
 }

@@ -72,16 +72,22 @@ export function bestNodesPlan(
   return out.slice(0, n);
 }
 
+/** Sessions a heuristic places between two asks whether the solve must stop (a few microseconds at 64 nodes). */
+const HALT_CHECK_SESSIONS = 256;
+
 /**
  * Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower
- * node index), written out as one n x m loop (no call per pair).
+ * node index), written out as one n x m loop (no call per pair); null once `halted` answers true (asked
+ * every HALT_CHECK_SESSIONS sessions).
  */
-function creditGreedy(packed: PackedProblem, sequence: readonly number[]): Int32Array {
+function creditGreedy(packed: PackedProblem, sequence: readonly number[], halted?: () => boolean): Int32Array | null {
   const m = nodesKept(packed);
   const { candidate, credit, nodeIndex, qweight } = packed;
   const residual = Float64Array.from(packed.qcapacity);
   const out = new Int32Array(sessionsKept(packed)).fill(-1);
-  for (const j of sequence) {
+  for (let t = 0; t < sequence.length; t++) {
+    if (t % HALT_CHECK_SESSIONS === HALT_CHECK_SESSIONS - 1 && halted?.() === true) return null;
+    const j = sequence[t]!;
     const w = qweight[j]!;
     const row = j * m;
     let pick = -1;
@@ -144,20 +150,31 @@ export interface HeuristicResult {
 }
 
 /**
- * Units of work one heuristic of HEURISTICS costs per kept (session, node) pair, its share of the orders
- * included (docs/history.md): what `bestHeuristic` charges the budget per candidate.
+ * Units of work one heuristic of HEURISTICS costs per kept (session, node) pair and per kept session (its
+ * order's sort), its share of the orders included (docs/history.md, "One budget"): what `heuristicWork`
+ * estimates and `bestHeuristic` charges the budget per candidate.
  */
-export const HEURISTIC_PAIR_WORK = 40;
+export const HEURISTIC_PAIR_WORK = 4;
+export const HEURISTIC_SESSION_WORK = 400;
+
+/** The units one heuristic of HEURISTICS is charged on `packed`. */
+export function heuristicWork(packed: PackedProblem): number {
+  const n = sessionsKept(packed);
+  return HEURISTIC_SESSION_WORK * n + HEURISTIC_PAIR_WORK * n * nodesKept(packed);
+}
 
 /** Units of work the best-nodes check costs per kept (session, node) pair (docs/history.md). */
-export const BEST_NODES_PAIR_WORK = 10;
+export const BEST_NODES_PAIR_WORK = 5;
 
 /**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
- * earlier in HEURISTICS). Once `halted` answers true (checked after each candidate), the best candidate so far:
- * each candidate costs about as much as BFD (milliseconds at 64 nodes x 4096 sessions), and a caller past
- * its deadline keeps the best so far, never worse than BFD. Each candidate run is charged to `budget`
- * (HEURISTIC_PAIR_WORK per pair), when given; the candidates run whole, as the fallback rests on them.
+ * earlier in HEURISTICS). BFD in both orders always runs (the fallback promises a plan never worse than
+ * either), and so does the credit greedy in density order when there is credit (BFD ignores it): their
+ * work is unavoidable. The greedy in value order runs only while `budget`, when given, affords its
+ * estimate (`heuristicWork`, charged per candidate run) and `halted` answers false (asked before it);
+ * both greedy orders ask `halted` every HALT_CHECK_SESSIONS sessions and stop. Each candidate costs about
+ * as much as BFD (a millisecond or two at 64 nodes x 4096 sessions), so a solve whose budget or time is
+ * short degrades to BFD and one greedy order, or to BFD alone, and keeps the best plan so far.
  */
 export function bestHeuristic(
   packed: PackedProblem,
@@ -188,18 +205,30 @@ export function bestHeuristic(
     return orders;
   };
 
-  const plans: Record<(typeof HEURISTICS)[number], () => Int32Array> = {
+  const plans: Record<(typeof HEURISTICS)[number], () => Int32Array | null> = {
     bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
-    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity),
-    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue),
+    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity, halted),
+    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue, halted),
   };
+  const cost = heuristicWork(packed);
   let out: HeuristicResult | null = null;
   let value: [number, number, number] = [0, 0, 0];
+  // With credit, the credit greedy in density order too: BFD ignores credit (it loses nearly all of it at
+  // 64 nodes), so a fallback without it would be far from the optimum. A credit-split remainder's plan
+  // (a share's) only adds to the fixed sets, beside the whole problem's heuristic plan: BFD alone is
+  // promised there.
+  const whole = budget?.root !== false;
+  const credited = packed.creditStart[n]! > 0;
   for (const heuristic of HEURISTICS) {
-    if (out !== null && halted?.() === true) break;
+    const promised =
+      heuristic === 'bfd' ||
+      (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density')));
+    if (!promised && (halted?.() === true || budget?.afford(cost) === false)) break;
     const node = plans[heuristic]();
-    budget?.charge(HEURISTIC_PAIR_WORK * n * nodesKept(packed));
+    if (promised) budget?.chargeUnavoidable(cost);
+    else budget?.charge(cost);
+    if (node === null) break;
     const v = planTriple(packed, node);
     if (out === null || lexBetter(v, value)) {
       out = { node, heuristic };

@@ -17,21 +17,20 @@ export interface SolveOptions {
    */
   quantum?: number;
   /**
-   * Most units of DP work the solver may spend. A unit of work is one dense DP cell (a session tried in
-   * one state; a dense solve costs sessions x states of them, and is not started above the budget) or,
-   * in the frontier DP, one generated state, one dominance test or one node looked up by the per-node
-   * credit bound (the frontier stops when it passes the budget). Each unit costs about a nanosecond up to
-   * 16 nodes, so the default bounds a solve's DP near 5 ms on an idle machine; a frontier unit over m > 16
-   * kept nodes costs more and counts as ceil(m / 16) units (FRONTIER_WEIGHT_NODES), so the same holds at
-   * 64 nodes; a multiple-knapsack search unit over m kept nodes counts as ceil(m / 16)^2 units (SEARCH_WEIGHT_NODES).
-   * Past it the plan is a labelled fallback. `PlanStats.work` reports every unit a solve spent: the
-   * searches (dense, frontier, multiple-knapsack and assignment units), which share this budget, and the
-   * preparation, charged in the same units on shares proportional to this budget below the default (the
-   * credit level's at least 4096 knapsack states):
-   * the credit level and its branching (200 units per knapsack state), the best-nodes check, the
-   * heuristic plan, the decomposition plans and a fallback's bound (per session-node pair). A solve's work
-   * stays below 3 x stateBudget plus the preparation's shares (docs/solver.md, "The budget").
-   * Validation and packing are outside the budget.
+   * Units of work, about a nanosecond of thread CPU each on the development machine, that bound every
+   * step a solve may skip: those steps together stay within 2 x stateBudget (WORK_CEILING), each starting
+   * only when its cost fits in what is left, and the searches among them share stateBudget. Charged: a
+   * dense DP cell; a frontier unit (a generated state, a dominance test, a node looked up by the per-node
+   * credit bound) as 4 x ceil(m / 16) units over m kept nodes, 12 times more in the BigInt mirror, and its
+   * set-up; a multiple-knapsack search unit as 2 x ceil(m / 16)^2; the assignment path's matching steps;
+   * the best-nodes check, the credit level and its branching (200 units per knapsack state), the credit
+   * greedy and the decomposition plans, per session, entry and session-node pair. Past it the plan is a
+   * labelled fallback. What no solve skips is charged on top: validation and packing, BFD in both orders
+   * and (with credit) the credit greedy in one, the fallback's bound, linear in the sessions, nodes and
+   * credit entries. `PlanStats.work` reports every unit (docs/solver.md, "The budget", states its bound).
+   * At the default a solve within the caps (64 nodes, 4096 sessions) takes up to 98 ms here on the
+   * worst shapes constructed, the rest being what no solve skips and the search's shape-dependent unit cost
+   * (docs/threat-model.md, "Time").
    * @default 4194304 (2^22)
    */
   stateBudget?: number;

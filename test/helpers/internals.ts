@@ -217,11 +217,20 @@ export {
   creditLevel,
   creditLevelStates,
   creditReduction,
+  CREDIT_LEVEL_ENTRY_WORK,
   DECOMPOSITION_PAIR_WORK,
   decompositionPlan,
   SEQUENTIAL_FIRST_NODES,
 } from '../../src/solve/credit-level.js';
-export { SolveBudget } from '../../src/solve/pipeline/budget.js';
+export {
+  boundWork,
+  packWork,
+  SEARCH_UNIT_LEAST,
+  searchUnitCost,
+  searchUnitWeight,
+  SolveBudget,
+  WORK_CEILING,
+} from '../../src/solve/pipeline/budget.js';
 export { BOUND_PAIR_WORK } from '../../src/solve/bound.js';
 export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
 export { solveReference } from '../../src/solve/dp/dense/mirror.js';
@@ -254,6 +263,7 @@ export {
   HEURISTIC_PAIR_WORK,
   HEURISTICS,
   heuristicPlan,
+  heuristicWork,
   planTriple,
 } from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
@@ -285,7 +295,12 @@ export {
   sessionsKept,
   unpackNodes,
 } from '../../src/solve/pack.js';
-export { FRONTIER_WEIGHT_NODES, frontierUnitWeight } from '../../src/solve/pipeline/run-dp.js';
+export {
+  FRONTIER_MIRROR_FACTOR,
+  FRONTIER_WEIGHT_NODES,
+  frontierSetupWork,
+  frontierUnitWeight,
+} from '../../src/solve/pipeline/run-dp.js';
 export { STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';

@@ -27,14 +27,17 @@ export class WorkMeter {
   #halt: MkpHalt | null = null;
 
   /**
-   * @param budget most units of work (the state budget)
+   * @param budget most units of work (the state budget): what the search divides into its phases' shares
    * @param halted the solve's halting check: a reason to stop now, or undefined
    * @param budgetReason the reason reported when the budget is passed
+   * @param limit where the meter halts, as when the budget is passed (at most `budget`; by default it):
+   *   a search that ends before it runs as it would on `budget` alone
    */
   constructor(
     readonly budget: number,
     private readonly halted: () => string | undefined,
     private readonly budgetReason: (work: number) => string,
+    readonly limit = budget,
   ) {}
 
   get work(): number {
@@ -52,7 +55,7 @@ export class WorkMeter {
    */
   spend(units: number): boolean {
     if (this.#halt !== null) return false;
-    if (this.#work + units > this.budget) return this.stop(new MkpHalt(this.budgetReason(this.#work), true));
+    if (this.#work + units > this.limit) return this.stop(new MkpHalt(this.budgetReason(this.#work), true));
     this.#work += units;
     if (this.#work >= this.#nextCheck) {
       this.#nextCheck = this.#work + METER_CHECK_WORK;
@@ -63,7 +66,7 @@ export class WorkMeter {
 
   /** Units that can be spent now without passing the budget or reaching the next halting check. */
   quiet(): number {
-    return Math.max(0, Math.min(this.budget - this.#work, this.#nextCheck - 1 - this.#work));
+    return Math.max(0, Math.min(this.limit - this.#work, this.#nextCheck - 1 - this.#work));
   }
 
   /** Asks the halting check now (inside long steps that spend their work up front); false if it says stop. */

@@ -7,6 +7,7 @@ import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../type
 import { bfdPacked } from '../bfd.js';
 import type { CreditDecision } from '../credit-branch.js';
 import {
+  CREDIT_LEVEL_ENTRY_WORK,
   CREDIT_STATE_WORK,
   creditLevel,
   creditLevelShare,
@@ -14,15 +15,15 @@ import {
   type CreditLevel,
   type LevelScratch,
 } from '../credit-level.js';
-import { fallbackPath, HEURISTIC_PAIR_WORK, type HeuristicResult } from '../incumbent.js';
+import { fallbackPath, heuristicWork, type HeuristicResult } from '../incumbent.js';
 import type { ResolvedSolveOptions } from '../options.js';
-import { bestCredits, nodesKept, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
 import { pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
 import type { WasmKernels } from '../dp/kernels.js';
 import type { SolveScratch } from '../scratch.js';
-import type { SolveBudget } from './budget.js';
+import { boundWork, type SolveBudget } from './budget.js';
 
 export interface SolveContext {
   readonly kernels: WasmKernels;
@@ -59,8 +60,8 @@ export function bestOf(ctx: SolveContext): Float64Array {
 
 /**
  * The credit level, computed once per context on a preparation share of `creditLevelStates` knapsack
- * states (CREDIT_STATE_WORK units each) and charged what it spent: its states, or the whole share when it
- * passed it (null).
+ * states (CREDIT_STATE_WORK units each, within the room the ceiling leaves) and charged what it spent:
+ * its states, or the whole share when it passed it or the solve was halted (null).
  */
 export function levelOf(ctx: SolveContext): CreditLevel | null {
   if (ctx.level === undefined) ctx.level = levelWithin(ctx.packed, ctx.budget, ctx.scratch.level);
@@ -68,9 +69,14 @@ export function levelOf(ctx: SolveContext): CreditLevel | null {
 }
 
 function levelWithin(packed: PackedProblem, budget: SolveBudget, scratch?: LevelScratch): CreditLevel | null {
+  // Its pass over the credit entries (the per-node lists, their density orders), then its states.
+  const pass = CREDIT_LEVEL_ENTRY_WORK * packed.creditStart[sessionsKept(packed)]!;
+  if (!budget.afford(pass)) return null;
+  budget.charge(pass);
   const share = creditLevelShare(packed, budget);
   const maxStates = share.stepsOf(CREDIT_STATE_WORK);
-  const level = creditLevel(packed, maxStates, scratch);
+  if (maxStates === 0) return null;
+  const level = creditLevel(packed, maxStates, scratch, () => budget.expired());
   share.charge((level === null ? maxStates : level.states) * CREDIT_STATE_WORK);
   return level;
 }
@@ -98,7 +104,8 @@ export function formatCount(x: number): string {
 
 /**
  * A labelled heuristic plan: the given incumbent, else the solver's heuristic plan computed within
- * `budget` as a solve would (so a solve's fallback and this one agree); its work is what `budget` spent.
+ * `budget` as a solve would (so a solve's fallback and this one agree); its work is what `budget` spent,
+ * its bound's (`boundWork`, computed when the Plan is built) included.
  */
 export function fallbackSolution(
   packed: PackedProblem,
@@ -110,6 +117,8 @@ export function fallbackSolution(
   const { node, heuristic } =
     incumbent ??
     solverIncumbent(packed, bestCredits(packed), levelWithin(packed, budget), undefined, undefined, budget);
+  // The Plan's bound, computed when the Plan is built: a remainder's plan (a share's) never becomes one.
+  if (budget.root) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;
@@ -160,7 +169,7 @@ export function fallbackOf(
 export function haltedBeforeDp(ctx: SolveContext, reason: string): RawSolution {
   if (ctx.incumbent === undefined) {
     ctx.incumbent = { node: bfdPacked(ctx.packed), heuristic: 'bfd' };
-    ctx.budget.charge(HEURISTIC_PAIR_WORK * sessionsKept(ctx.packed) * nodesKept(ctx.packed));
+    ctx.budget.chargeUnavoidable(heuristicWork(ctx.packed));
   }
   return fallbackOf(ctx, reason, 0);
 }

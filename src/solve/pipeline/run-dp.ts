@@ -12,7 +12,7 @@ import { FrontierMirror } from '../dp/frontier/mirror.js';
 import type { FrontierSetup } from '../dp/frontier/setup.js';
 import { frontierWasm } from '../dp/frontier/wasm.js';
 import { type DpCounters, type DpEngine, DpStatus } from '../dp/protocol.js';
-import { nodesKept, sessionsKept } from '../pack.js';
+import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { RawSolution } from '../prepared.js';
 import { fallbackOf, formatCount, haltedAt, solved, type SolveContext } from './context.js';
 
@@ -26,15 +26,39 @@ const CHUNK_WORK_MIN = 1 << 11;
 
 /**
  * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
- * dominance test) costs more the more nodes there are (docs/threat-model.md). Above this many kept
- * nodes each raw unit counts as ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
- * `PlanStats.work`, so that one budget bounds about the same time at every size.
+ * dominance test) costs more the more nodes there are (docs/threat-model.md). Each raw unit counts as
+ * FRONTIER_UNIT_WORK x ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
+ * `PlanStats.work` (a raw unit costs 3-8 ns here up to 16 nodes, 12-25 ns at 32-64), and
+ * FRONTIER_MIRROR_FACTOR times that in the TypeScript mirror with BigInt keys (about 190 ns at 64
+ * nodes), so that one budget bounds about the same time at every size and in both.
  */
 export const FRONTIER_WEIGHT_NODES = 16;
+export const FRONTIER_UNIT_WORK = 4;
+export const FRONTIER_MIRROR_FACTOR = 12;
 
-/** Units of work one raw frontier unit counts for at m kept nodes. */
-export function frontierUnitWeight(m: number): number {
-  return Math.max(1, Math.ceil(m / FRONTIER_WEIGHT_NODES));
+/** Units of work one raw frontier unit counts for at m kept nodes (in the mirror with `mirror`). */
+export function frontierUnitWeight(m: number, mirror = false): number {
+  return FRONTIER_UNIT_WORK * Math.max(1, Math.ceil(m / FRONTIER_WEIGHT_NODES)) * (mirror ? FRONTIER_MIRROR_FACTOR : 1);
+}
+
+/**
+ * Units of work the frontier's set-up costs per kept session and per kept (session, node) pair (its
+ * order, its node classes; docs/history.md, "One budget"), and per pair more in the mirror (its credit
+ * table and BigInt keys, about 300 ns per pair here): `frontierSetupWork`, charged before the run.
+ */
+export const FRONTIER_SETUP_SESSION_WORK = 400;
+export const FRONTIER_SETUP_PAIR_WORK = 40;
+export const FRONTIER_MIRROR_PAIR_WORK = 320;
+
+/** The units the frontier's set-up on `packed` is charged. */
+export function frontierSetupWork(packed: PackedProblem): number {
+  const n = sessionsKept(packed);
+  const pairs = n * nodesKept(packed);
+  return (
+    FRONTIER_SETUP_SESSION_WORK * n +
+    FRONTIER_SETUP_PAIR_WORK * pairs +
+    (packed.keyFits ? 0 : FRONTIER_MIRROR_PAIR_WORK * pairs)
+  );
 }
 
 /** The run passed its work cap: the caller may try the dense DP. */
@@ -88,14 +112,21 @@ function drive<C extends DpCounters>(ctx: SolveContext, engine: DpEngine<C>, d: 
   return solved(ctx, engine.finish(), engine.path, c.work, d.stats(c, 'solved'));
 }
 
+/** The dense DP's cells fit within the state budget and the room its ceiling leaves. */
+export function denseFits(ctx: SolveContext): boolean {
+  return ctx.packed.cells <= Math.min(ctx.budget.limit, ctx.budget.room);
+}
+
 /** The dense DP within the state budget (packed key: WASM; else the TypeScript planes), or a labelled fallback. */
 export function runDense(ctx: SolveContext): RawSolution {
   const { packed, budget } = ctx;
   const n = sessionsKept(packed);
-  if (packed.cells > budget.limit) {
+  if (!denseFits(ctx)) {
     const reason =
       `state budget exceeded: ${formatCount(packed.cells)} cells (${n} sessions x ${formatCount(packed.states)} states) > ` +
-      `stateBudget ${budget.limit}`;
+      (packed.cells <= budget.limit
+        ? `the ${budget.room} units stateBudget ${budget.limit} leaves`
+        : `stateBudget ${budget.limit}`);
     return fallbackOf(ctx, reason, 0);
   }
   const engine = packed.keyFits ? denseWasm(ctx.kernels.dense, packed) : denseMirror(packed);
@@ -148,7 +179,7 @@ export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number
   const raw = packed.keyFits
     ? frontierWasm(ctx.kernels.frontier, packed, setup, ctx.incumbent!.node)
     : new FrontierMirror(packed, setup);
-  const engine = weighted(raw, frontierUnitWeight(m));
+  const engine = weighted(raw, frontierUnitWeight(m, !packed.keyFits));
   return drive(ctx, engine, {
     cap,
     // Steps shrink with the node count too, so the deadline checks stay about as far apart in time.

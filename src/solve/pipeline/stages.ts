@@ -14,11 +14,12 @@ import { SolverTrapError } from '../../errors.js';
 import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
 import { CREDIT_STATE_WORK, creditReduction, type CreditLevel, type CreditReduction } from '../credit-level.js';
-import { BOUND_PAIR_WORK, packedBound } from '../bound.js';
+import { packedBound } from '../bound.js';
 import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import {
   BEST_NODES_PAIR_WORK,
   bestNodesPlan,
+  heuristicWork,
   fallbackPath,
   lexBetter,
   planTriple,
@@ -45,8 +46,8 @@ import {
   solved,
   type SolveContext,
 } from './context.js';
-import { searchUnitWeight } from './budget.js';
-import { runDense, runFrontier, type Abandoned } from './run-dp.js';
+import { boundWork, packWork, searchUnitCost, searchUnitWeight } from './budget.js';
+import { denseFits, frontierSetupWork, runDense, runFrontier, type Abandoned } from './run-dp.js';
 
 /** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
 export type StageOutcome = RawSolution | 'pass' | 'abandoned';
@@ -76,9 +77,18 @@ export const DENSE_FIRST_CELLS = 1 << 15;
 export const FRONTIER_CELL_RATIO = 0.5;
 export const FRONTIER_MIN_WORK = 1 << 15;
 
-/** The work share of a run that, past it, gives way to the dense DP (when that is within the budget). */
+/**
+ * The work share of a run that, past it, gives way to the dense DP (when that is within the budget): never
+ * more than leaves the dense DP's cells in the room.
+ */
 function denseShare(ctx: SolveContext): number {
-  return Math.min(ctx.budget.left, Math.max(FRONTIER_MIN_WORK, ctx.packed.cells * FRONTIER_CELL_RATIO));
+  const { budget, packed } = ctx;
+  return Math.max(0, Math.min(budget.left, budget.room - packed.cells - FRONTIER_MIN_WORK, denseCost(ctx)));
+}
+
+/** The most a run abandoned for the dense DP may cost: FRONTIER_CELL_RATIO of its cells, at least FRONTIER_MIN_WORK. */
+function denseCost(ctx: SolveContext): number {
+  return Math.max(FRONTIER_MIN_WORK, ctx.packed.cells * FRONTIER_CELL_RATIO);
 }
 
 const trivial: Stage = {
@@ -95,8 +105,10 @@ const bestNodes: Stage = {
   paths: ['best-nodes'],
   applies: () => true,
   run(ctx) {
+    const cost = BEST_NODES_PAIR_WORK * sessionsKept(ctx.packed) * nodesKept(ctx.packed);
+    if (!ctx.budget.afford(cost)) return 'pass';
     const fits = bestNodesPlan(ctx.packed, bestOf(ctx), ctx.scratch.bestNodes);
-    ctx.budget.charge(BEST_NODES_PAIR_WORK * sessionsKept(ctx.packed) * nodesKept(ctx.packed));
+    ctx.budget.charge(cost);
     return fits === null ? 'pass' : solved(ctx, fits, 'best-nodes', 0);
   },
 };
@@ -105,7 +117,7 @@ const bestNodes: Stage = {
 const denseFirst: Stage = {
   name: 'dense-first',
   paths: ['dense', 'dense-wide'],
-  applies: (ctx) => ctx.packed.cells <= DENSE_FIRST_CELLS && ctx.packed.cells <= ctx.budget.limit,
+  applies: (ctx) => ctx.packed.cells <= DENSE_FIRST_CELLS && denseFits(ctx),
   run: runDense,
 };
 
@@ -125,14 +137,16 @@ const creditSplit: Stage = {
     // The branching's share: the knapsack states what the searches may spend buys (charged as preparation).
     const share = ctx.budget.share(ctx.budget.left);
     const maxStates = share.stepsOf(CREDIT_STATE_WORK);
+    const used = { states: 0 };
     const decision = creditDecision(
       ctx.packed,
       level,
       maxStates,
       () => haltedAt(ctx) !== undefined,
       ctx.scratch.level.knapsack,
+      used,
     );
-    share.charge((decision === null ? maxStates : decision.states) * CREDIT_STATE_WORK);
+    share.charge(Math.min(maxStates, decision === null ? used.states : decision.states) * CREDIT_STATE_WORK);
     return decision === null ? 'pass' : solveReduced(ctx, level, decision);
   },
 };
@@ -199,6 +213,8 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     node = fallback.node;
   }
   const bound = reason !== undefined && single !== undefined ? leafBound(ctx, decision.credit, single) : undefined;
+  // A fallback's Plan carries the relaxation bound too, computed when the Plan is built.
+  if (reason !== undefined) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(
     packed,
     fallback === undefined ? 'credit-split' : fallbackPath(fallback.heuristic),
@@ -220,7 +236,8 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
  * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
  * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
  * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
- * bounds (`packedBound`, charged BOUND_PAIR_WORK per pair).
+ * bounds (`packedBound`: a sort of each node's candidates, charged as one heuristic, `heuristicWork`, as a
+ * fallback's bound: work no solve skips).
  */
 function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanValue {
   const { packed } = ctx;
@@ -232,7 +249,7 @@ function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanV
     tokens += packed.tokens[j]!;
   }
   const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
-  ctx.budget.charge(BOUND_PAIR_WORK * sessionsKept(packed) * nodesKept(packed));
+  ctx.budget.chargeUnavoidable(heuristicWork(r.remainder));
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
 
@@ -274,19 +291,24 @@ const multipleKnapsack: Stage = {
     const values = nodeIndependentValues(ctx.packed);
     if (values === null) return 'pass';
     const { budget, packed } = ctx;
-    const denseFits = packed.cells <= budget.limit;
-    // What an abandoned assignment path charged is not the search's to spend.
-    const cap = denseFits ? denseShare(ctx) : budget.left;
-    // The search counts in its own units; each costs `weight` budget units (src/solve/pipeline/budget.ts).
+    const denseAfter = denseFits(ctx);
+    // What an abandoned assignment path charged is not the search's to spend. The search sizes its phases
+    // on the share the limit gives it (`planned`), and halts where its charges pass what the room gives.
+    const cap = denseAfter ? denseShare(ctx) : budget.left;
+    const planned = denseAfter ? Math.min(budget.planned, denseCost(ctx)) : budget.planned;
+    // The search counts in its own units: its shares count `weight` budget units each, its charges
+    // `cost` (src/solve/pipeline/budget.ts).
     const weight = searchUnitWeight(nodesKept(packed));
+    const cost = searchUnitCost(nodesKept(packed));
     const meter = new WorkMeter(
-      Math.floor(cap / weight),
+      Math.floor(planned / weight),
       () => haltedAt(ctx),
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
+      Math.min(Math.floor(planned / weight), Math.floor(cap / cost)),
     );
     const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
-    const spent = meter.work * weight;
-    if (!out.optimal && out.atBudget === true && denseFits) {
+    const spent = meter.work * cost;
+    if (!out.optimal && out.atBudget === true && denseAfter) {
       budget.chargeSearch(spent);
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
       return 'abandoned';
@@ -336,14 +358,20 @@ function frontier(denseAfter: boolean): Stage {
     paths: ['bound', 'frontier', 'frontier-wide'],
     applies: (ctx) => frontierApplies(ctx.packed),
     run(ctx) {
-      const denseFits = ctx.packed.cells <= ctx.budget.limit;
-      const cap = denseAfter && denseFits ? denseShare(ctx) : ctx.budget.left;
+      const toDense = denseAfter && denseFits(ctx);
+      const cost = frontierSetupWork(ctx.packed);
+      if (!ctx.budget.afford(cost)) {
+        const reason = `state budget exceeded: the frontier DP's set-up needs ${cost} units, more than the ${ctx.budget.room} that stateBudget ${ctx.budget.limit} leaves`;
+        return toDense ? 'abandoned' : fallbackOf(ctx, reason, 0);
+      }
+      ctx.budget.charge(cost);
+      const cap = toDense ? denseShare(ctx) : ctx.budget.left;
       const setup = frontierSetup(ctx.packed, ctx.incumbent!.node);
       const why = haltedAt(ctx);
       if (why !== undefined) return haltedBeforeDp(ctx, why);
       const r = runFrontier(ctx, setup, cap);
       if (!('abandoned' in r)) return r;
-      if (denseAfter && denseFits) {
+      if (toDense) {
         ctx.budget.chargeSearch(r.work);
         ctx.frontier = r.frontier;
         return 'abandoned';
@@ -395,6 +423,7 @@ function creditLevelOnly(): Stage {
  * at 64 nodes x 4096 sessions).
  */
 export function decide(ctx: SolveContext): RawSolution {
+  ctx.budget.chargeUnavoidable(packWork(ctx.packed));
   for (const stage of STAGES[ctx.options.path]) {
     if (!stage.applies(ctx)) continue;
     if (stage.beforeDeadline !== true) {
