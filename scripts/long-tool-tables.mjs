@@ -1,4 +1,4 @@
-// Generates docs/results/long-tool.md: the paper's five policies and TAO's hold reading in the long-tool
+// Generates docs/results/long-tool.md: the paper's five policies and its ready-gated reading (tao-ready) in the long-tool
 // regime (`swe-bench`, `claude-code` profiles: agents that run full test suites and builds), on the
 // calibrated nodes and engines. Reported apart from the paper comparison: the paper has no such columns.
 //
@@ -9,7 +9,7 @@ const args = process.argv.slice(2);
 const seedsAt = args.indexOf('--seeds');
 const seedCount = seedsAt >= 0 ? Number(args[seedsAt + 1]) : 2;
 const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
-const policies = ['dynamo', 'round-robin', 'cache-aware', 'thunderagent', 'tao', 'tao-hold'];
+const policies = ['dynamo', 'round-robin', 'cache-aware', 'thunderagent', 'tao', 'tao-ready'];
 const runs = [
   { setting: 'ds-32', workload: 'swe-bench', tasks: 300 },
   { setting: 'qwen-128', workload: 'swe-bench', tasks: 300 },

@@ -61,7 +61,7 @@ describe('paper comparison', () => {
       'cache-aware',
       'thunderagent',
       'tao',
-      'tao-hold',
+      'tao-ready',
       'tao-tick',
       'tao-sticky',
     ]);
@@ -125,7 +125,7 @@ describe('paper comparison', () => {
         'cache-aware',
         'thunderagent',
         'tao',
-        'tao-hold',
+        'tao-ready',
         'tao-tick',
         'tao-sticky',
       ]);
@@ -143,7 +143,7 @@ describe('paper comparison', () => {
     // Each other reading in TAO's place: tau by counting pairs, the best by scanning, from the cells' values.
     const lower = { latency: true, ttft: true, decode: false } as Record<string, boolean>;
     type V = { policy: string; sim: number; paper: number };
-    expect(r.readings.map((x: { policy: string }) => x.policy)).toEqual(['tao-hold', 'tao-tick', 'tao-sticky']);
+    expect(r.readings.map((x: { policy: string }) => x.policy)).toEqual(['tao-ready', 'tao-tick', 'tao-sticky']);
     for (const reading of r.readings) {
       let tauSum = 0;
       let matches = 0;

@@ -212,9 +212,9 @@ describe('tao pipeline', () => {
 
   it('evaluates the pool, solves, and admits in plan order holding tokens + reserve', () => {
     const ticks: ProblemTick[] = [];
-    // The hold reading, so that the session whose tool still runs is admissible too (see sim-tao-lifecycle).
+    // `tao` ranks the whole pool, so the session whose tool still runs is admissible too (see sim-tao-lifecycle).
     const tao = createTaoPolicy({
-      variant: 'tao-hold',
+      variant: 'tao',
       params: defaultTaoParams,
       deps,
       onProblem: (t) => ticks.push(t),

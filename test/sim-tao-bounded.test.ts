@@ -92,10 +92,10 @@ describe('tao-bounded ablations', () => {
     expect(ablate('tao-bounded-observed', p)).toEqual({ ...p, creditSource: 'observed' });
   });
 
-  it('with every part off, runs exactly as tao under the hold reading (tao-hold)', () => {
+  it('with every part off, runs exactly as tao (every pooled session admissible)', () => {
     const setting = { ...SETTINGS['ds-64']!, tasks: 40 };
     const mode = { tasks: 40 };
-    const paper = runOnce(setting, createPolicy('tao-hold', { setting, deps }), 3, mode);
+    const paper = runOnce(setting, createPolicy('tao', { setting, deps }), 3, mode);
     const off = createPolicy('tao-bounded-no-wait', {
       setting,
       deps,

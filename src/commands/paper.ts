@@ -1,6 +1,6 @@
 /**
  * `tao paper`: runs the nine calibrated paper settings under the five policies of the paper's Tables 1-2
- * (and TAO's other readings, `tao-hold`, `tao-tick` and `tao-sticky`) and prints, per cell and metric, the simulated value, the paper's value and
+ * (and TAO's other readings, `tao-ready`, `tao-tick` and `tao-sticky`) and prints, per cell and metric, the simulated value, the paper's value and
  * their ratio, the Kendall tau of the policies' order, the best policy of each side, and a one-line verdict
  * against the calibration goal; then the same against the SWE-verified and Terminal-Bench columns, which
  * nothing was fitted on. The runs go to worker threads (`--jobs`). Optionally writes the report as JSON, the table as Markdown and a plot.
@@ -25,7 +25,7 @@ export const DEFAULT_PAPER_SEEDS = 2;
 const HELP = `usage: tao paper [options]
 
 Runs the nine calibrated settings (${PAPER_SETTINGS.join(', ')}) under Dynamo, vLLM RR,
-vLLM CA, ThunderAgent and TAO (and TAO's other readings, tao-hold, tao-tick, tao-sticky) and compares each cell with
+vLLM CA, ThunderAgent and TAO (and TAO's other readings, tao-ready, tao-tick, tao-sticky) and compares each cell with
 the paper's Tables 1-2 (SWE-Lite): simulated value, paper value, ratio, Kendall tau and best policy per
 (cell, metric). Then, as checks nothing was fitted on, the same runs against the SWE-verified columns and
 the DeepSeek settings with the claude-code profile against the Terminal-Bench columns.

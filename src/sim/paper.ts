@@ -4,10 +4,11 @@
  * the five policies' order, the best policy of each side, and the goal of the calibration.
  *
  * The four baselines' columns are what calibration.ts was fitted on; TAO's are out of sample. TAO is
- * reported under the paper's reading (`tao`: sessions admissible once their tool returned or is predicted
- * to return within H, admitted between ticks too) and three others (`tao-hold`: every pooled session
- * admissible; `tao-tick`: admitted at the 1 s ticks only; `tao-sticky`: ThunderAgent's lifecycle, whose
- * pause and resume TAO keeps, with the DP resuming); the order statistics use `tao`, and each reading's
+ * reported under the paper's reading (`tao`: every session of the waiting pool admissible, the DP ranking
+ * them, admitted between ticks too) and three others (`tao-ready`: only sessions whose tool returned or is
+ * predicted to return within H admissible; `tao-tick`: admitted at the 1 s ticks only; `tao-sticky`:
+ * ThunderAgent's lifecycle, whose pause and resume TAO keeps, with the DP resuming); the order statistics
+ * use `tao`, and each reading's
  * are reported with it in TAO's place. The paper's
  * SWE-verified (Qwen, GLM: the same runs) and Terminal-Bench columns (DeepSeek, the `claude-code` profile)
  * are compared too, as checks nothing was fitted on.
@@ -22,6 +23,7 @@ import { defaultTaoBoundedParams } from './policies/tao-bounded.js';
 import { paperCell, type PaperRow } from './paper-tables.js';
 import { SETTINGS } from './settings.js';
 import type { RunResult } from './simulation.js';
+import { type Estimate, estimate, sampleSd } from './stats.js';
 import { WORKLOAD_PROFILES } from './workload.js';
 
 /** The paper's rows and the policies that stand for them. */
@@ -40,7 +42,7 @@ export const PAPER_POLICIES: readonly {
 
 /** The other readings of TAO, reported beside `tao` against the same paper column. */
 export const TAO_READINGS: readonly { readonly policy: PolicyName; readonly label: string }[] = Object.freeze([
-  { policy: 'tao-hold', label: 'TAO (hold reading)' },
+  { policy: 'tao-ready', label: 'TAO (ready-gated reading)' },
   { policy: 'tao-tick', label: 'TAO (ticks only)' },
   { policy: 'tao-sticky', label: "TAO (ThunderAgent's lifecycle)" },
 ]);
@@ -194,12 +196,40 @@ export interface PaperValue {
 export interface PaperCellMetric {
   readonly setting: string;
   readonly metric: PaperMetric;
-  /** The five policies (TAO as `tao`), then `tao-hold`. */
+  /** The five policies (TAO as `tao`), then TAO's other readings (TAO_READINGS). */
   readonly values: readonly PaperValue[];
   /** Kendall tau of the five policies' simulated against the paper's values. */
   readonly tau: number;
   readonly bestSim: PolicyName;
   readonly bestPaper: PolicyName;
+  /** TAO against the best simulated baseline, paired by seed (every policy runs the same tasks on a seed). */
+  readonly paired: PaperPaired;
+}
+
+/**
+ * TAO (`tao`) against the baseline with the best simulated mean of a cell and metric, paired by seed, and
+ * whether the simulator can tell apart what the paper reports at this seed count. Gains are signed so that
+ * positive means TAO better (lower latency or TTFT, higher decode), as the paper's "vs best baseline" row.
+ */
+export interface PaperPaired {
+  readonly baseline: PolicyName;
+  /** TAO's gain over `baseline`: mean of the per-seed relative gains and its Student-t 95% half-width
+   * (NaN under 2 seeds). */
+  readonly gain: Estimate;
+  /** The paper's gain of TAO over its best baseline in this cell and metric. */
+  readonly paperGain: number;
+  /** |paperGain| is larger than the simulator's paired half-width: a lead of the paper's size is resolved. */
+  readonly paperMarginResolved: boolean;
+  /**
+   * The spread of one unpaired run-to-run difference, relative to the baseline's mean: sqrt(var TAO + var
+   * baseline) over the seeds, / the baseline's mean. The paper compares one natural run per policy, each
+   * with its own trajectory (its appendix D), so its margin carries this noise, not the paired one.
+   */
+  readonly oneRunSd: number;
+  /** |paperGain| > 1.96 x oneRunSd: the paper's one-run margin is outside what run-to-run noise gives. */
+  readonly paperMarginAboveRunNoise: boolean;
+  /** The simulated best of the five is ahead of the runner-up by more than their paired half-width. */
+  readonly bestDecided: boolean;
 }
 
 export interface PaperGoalCheck {
@@ -282,6 +312,52 @@ function orderOf(
   };
 }
 
+/** Per-seed relative gains of `x` over `y` (positive: x better), over the seeds both ran. */
+function seedGains(x: readonly RunResult[], y: readonly RunResult[], m: (typeof PAPER_METRICS)[number]): number[] {
+  const ys = new Map(y.map((r) => [r.seed, m.read(r)] as const));
+  const out: number[] = [];
+  for (const r of [...x].sort((a, b) => a.seed - b.seed)) {
+    const b = ys.get(r.seed);
+    if (b === undefined) continue;
+    const d = (m.read(r) - b) / b;
+    out.push(m.lowerIsBetter ? -d : d);
+  }
+  return out;
+}
+
+/** TAO against the best simulated baseline, and whether the simulated best is decided (see PaperPaired). */
+function pairedToBest(
+  five: readonly PaperValue[],
+  of: (policy: PolicyName) => readonly RunResult[],
+  m: (typeof PAPER_METRICS)[number],
+): PaperPaired {
+  const better = (a: number, b: number): boolean => (m.lowerIsBetter ? a < b : a > b);
+  const bestOf = (vs: readonly PaperValue[], key: 'sim' | 'paper'): PaperValue =>
+    vs.reduce((b, v) => (better(v[key], b[key]) ? v : b));
+  const tao = five.find((v) => v.row === 'tao')!;
+  const baselines = five.filter((v) => v.row !== 'tao');
+  const simBase = bestOf(baselines, 'sim');
+  const paperBase = bestOf(baselines, 'paper');
+  const gain = estimate(seedGains(of(tao.policy), of(simBase.policy), m));
+  const paperGain = m.lowerIsBetter ? (paperBase.paper - tao.paper) / paperBase.paper : tao.paper / paperBase.paper - 1;
+  const relVar = (p: PolicyName): number => {
+    const xs = of(p).map(m.read);
+    return sampleSd(xs) ** 2;
+  };
+  const oneRunSd = Math.sqrt(relVar(tao.policy) + relVar(simBase.policy)) / simBase.sim;
+  const ranked = [...five].sort((a, b) => (better(a.sim, b.sim) ? -1 : better(b.sim, a.sim) ? 1 : 0));
+  const lead = estimate(seedGains(of(ranked[0]!.policy), of(ranked[1]!.policy), m));
+  return {
+    baseline: simBase.policy,
+    gain,
+    paperGain,
+    paperMarginResolved: Math.abs(paperGain) > gain.ci95,
+    oneRunSd,
+    paperMarginAboveRunNoise: Math.abs(paperGain) > 1.96 * oneRunSd,
+    bestDecided: lead.mean - lead.ci95 > 0,
+  };
+}
+
 const engineSide = (r: RunResult): number => r.metrics.engineQueueMean + r.metrics.prefillMean;
 
 /** The comparison of `runs` (the runs of `benchmark`'s settings) with the paper's `benchmark` columns. */
@@ -322,6 +398,7 @@ export function compareBenchmark(runs: readonly RunResult[], benchmark: PaperBen
         metric: m.key,
         values: [...five, ...TAO_READINGS.map((t) => value(t.policy, 'tao'))],
         ...orderOf(five, m.lowerIsBetter),
+        paired: pairedToBest(five, (p) => of(p), m),
       });
     }
   }

@@ -430,11 +430,14 @@ export class Simulation {
     s.held = weight;
   }
 
-  /** Interrupt lifecycle: the capacity `s` holds grows with its context by `delta` tokens. */
+  /**
+   * Interrupt lifecycle: the capacity `s` holds follows its context by `delta` tokens (negative when a
+   * compaction shrank it); only growth can take a node over its capacity, so only growth is counted.
+   */
   private regrow(s: Session, delta: number): void {
     this.nodes[s.node]!.hold(delta, this.now);
     s.held += delta;
-    s.grown += delta;
+    if (delta > 0) s.grown += delta;
   }
 
   private apply(admissions: readonly Admission[]): void {

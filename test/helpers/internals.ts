@@ -175,6 +175,7 @@ export {
   type SchedulerView,
 } from '../../src/sim/policy.js';
 export {
+  compareBenchmark,
   comparePaper,
   kendallTau,
   PAPER_RUN_POLICIES,

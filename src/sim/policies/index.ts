@@ -103,7 +103,7 @@ function adaptive(variant: TaoAdaptiveVariant): PolicyEntry {
 /** Every policy, in the order reports list them. */
 export const POLICY_REGISTRY = Object.freeze({
   tao: tao('tao'),
-  'tao-hold': tao('tao-hold'),
+  'tao-ready': tao('tao-ready'),
   'tao-tick': taoTick(),
   'tao-sticky': tao('tao-sticky'),
   'tao-engine-capacity': taoEngineCapacity(),

@@ -4,14 +4,13 @@
  *     Snapshot of the pool -> evaluate(snapshot, predictor) -> Problem -> decision -> admissions in plan order
  *
  * - `tao`: the decision is `solve(problem, { quantum, stateBudget })` (the lexicographic DP; BFD when
- *   the state budget is exceeded, counted as a fallback), under the paper's interrupt lifecycle as the paper
- *   describes it: at a tool boundary a session releases its quota, and "after the tool returns" it is
- *   restarted and re-admitted. Admissible are the sessions whose request is issued (the tool returned, or
- *   a new task) and those whose tool the readiness bit predicts to return within H (seated one period
- *   ahead); a session whose tool is far from returning stays in the pool at no cost (docs/simulator.md,
- *   "TAO's lifecycle").
- * - `tao-hold`: the other reading, every pooled session admissible: a session admitted while its tool
- *   runs holds its weight through the tool (its large credit readmits it at the next tick).
+ *   the state budget is exceeded, counted as a fallback) over the whole waiting pool P, under the interrupt
+ *   lifecycle: at a tool boundary a session releases its quota and joins P ("the interrupted sessions plus
+ *   the new arrivals"); the DP's feasible set and objective range over every session of P, and the
+ *   readiness bit r ranks "about to return" above "still far" sessions once credits tie (docs/simulator.md,
+ *   "TAO's lifecycle"). A session seated while its tool runs holds its weight until its next tool boundary.
+ * - `tao-ready`: the other reading, only sessions whose request is issued (the tool returned, or a new task)
+ *   or whose readiness bit is 1 are admissible: r is then 1 on every session the DP sees.
  * - `tao-sticky`: the same decision resumes paused sessions under ThunderAgent's sticky lifecycle
  *   (sessions keep their node across tools, holding tokens + reserve; after each tick the pause step of
  *   sticky.ts pauses acting sessions smallest first on a node over capacity and marks reasoning ones).
@@ -64,7 +63,7 @@ import { pauseUntilSafe } from './sticky.js';
 
 export type TaoVariant =
   | 'tao'
-  | 'tao-hold'
+  | 'tao-ready'
   | 'tao-sticky'
   | 'tao-no-credit'
   | 'tao-no-ready'
@@ -148,8 +147,9 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
 }
 
 /**
- * Which pooled sessions the Problem keeps: with `admissible: 'ready'`, those with an issued request or a
- * ready bit (for `tao-no-ready`, which has no readiness, issued requests only); every one with `'any'`.
+ * Which pooled sessions the Problem keeps: every one with `'any'` (the paper's pool P); with
+ * `admissible: 'ready'`, those with an issued request or a ready bit (for `tao-no-ready`, which has no
+ * readiness, issued requests only).
  */
 function admissibleProblem(
   problem: Problem,
@@ -200,7 +200,7 @@ export type Admissible = 'ready' | 'any';
 
 export interface TaoPolicyOptions {
   readonly variant: TaoVariant;
-  /** @default 'any' for `tao-hold` and `tao-sticky`, 'ready' for the other variants */
+  /** @default 'ready' for `tao-ready`, 'any' for the other variants */
   readonly admissible?: Admissible;
   readonly params: TaoParams;
   readonly deps: TaoDeps;
@@ -252,7 +252,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
   }
 
   const sticky = variant === 'tao-sticky';
-  const admissible: Admissible = options.admissible ?? (sticky || variant === 'tao-hold' ? 'any' : 'ready');
+  const admissible: Admissible = options.admissible ?? (variant === 'tao-ready' ? 'ready' : 'any');
   return {
     name: options.name ?? (variant satisfies PolicyName),
     lifecycle: sticky ? 'sticky' : 'interrupt',
