@@ -64,16 +64,21 @@ beforeAll(async () => {
 
 describe('an aborted running solve', () => {
   it('frees its worker long before the solve would have ended', async () => {
+    // A woken thread can wait tens of ms for a core on a loaded machine, and that delay only ever adds:
+    // the least of up to three aborts is the one that shows when the worker was freed.
     const pool = newPool();
     await pool.ready();
-    const controller = new AbortController();
-    const running = pool.solve(LONG.problem, { ...LONG.options, signal: controller.signal }).catch((e: unknown) => e);
-    await sleep(Math.min(50, fullMs / 8));
-    const aborted = performance.now();
-    controller.abort();
-    expect(await running).toBeInstanceOf(AbortedError);
-    expect((await pool.solve(tiny)).status).toBe('optimal');
-    const freedAfter = performance.now() - aborted;
+    let freedAfter = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3 && freedAfter >= fullMs / 2; attempt++) {
+      const controller = new AbortController();
+      const running = pool.solve(LONG.problem, { ...LONG.options, signal: controller.signal }).catch((e: unknown) => e);
+      await sleep(Math.min(50, fullMs / 8));
+      const aborted = performance.now();
+      controller.abort();
+      expect(await running).toBeInstanceOf(AbortedError);
+      expect((await pool.solve(tiny)).status).toBe('optimal');
+      freedAfter = Math.min(freedAfter, performance.now() - aborted);
+    }
     expect(freedAfter).toBeLessThan(fullMs / 2);
     expect(pool.stats()).toMatchObject({ workerFailures: 0, workersRetired: 0, running: 0, queued: 0 });
   });
