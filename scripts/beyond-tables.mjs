@@ -3,7 +3,7 @@
 //   held-out settings and seeds (ds-32, qwen-128, glm-128 under their SWE-Lite profiles; seeds 101, 102) by
 //   the smallest worst relative loss against the best baseline over (setting, metric);
 //   (the choice also goes to docs/results/beyond-selection.json, which the reported runs read);
-// - docs/results/beyond-paper.md: every baseline, `tao`, `tao-sticky`, `tao-bounded` and `tao-adaptive` (as chosen) on ds-64,
+// - docs/results/beyond-paper.md: every baseline, `tao`, `tao-ready`, `tao-sticky`, `tao-bounded` and `tao-adaptive` (as chosen) on ds-64,
 //   qwen-160, glm-160 (SWE-Lite), seeds 1..N, with paired 95% intervals against the best baseline;
 // - docs/results/beyond-long-tool.md: the same under the long-tool profile `swe-bench` at the same settings
 //   and on the tool-heavy setting (docs/data/tool-heavy.json).
@@ -204,7 +204,7 @@ async function recommended(name) {
   return ['tao-adaptive', { waitThreshold: k * derivedHoldHorizon(base) }];
 }
 
-const REPORTED = [...BASELINES, 'tao', 'tao-sticky', 'tao-bounded', 'tao-adaptive'];
+const REPORTED = [...BASELINES, 'tao', 'tao-ready', 'tao-sticky', 'tao-bounded', 'tao-adaptive'];
 const CANDIDATES = ['tao-sticky', 'tao-bounded', 'tao-adaptive'];
 
 async function report(file, title, intro, cells) {
