@@ -179,10 +179,12 @@ const started = Date.now();
 const reportOnly = rest.includes('--report-only');
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
 let status = 0;
+let resumed = false;
 if (!reportOnly) {
   // The kept results become Stryker's incremental file; Stryker's own, from an earlier run here, is replaced.
   const kept = readStore(store);
-  if (kept !== undefined) writeFileSync(incrementalFile, JSON.stringify(expand(kept)));
+  resumed = kept !== undefined;
+  if (resumed) writeFileSync(incrementalFile, JSON.stringify(expand(kept)));
   const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
     stdio: 'inherit',
     env: { ...process.env, MUTATION_SURVIVORS: survivorsFile, MUTATION_STORE: store, MUTATION_COMMIT: commit },
@@ -205,7 +207,7 @@ const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const ranOn = kept.meta?.commit ? `, on ${kept.meta.commit}` : '';
 const runCell = reportOnly
   ? `${process.env.MUTATION_RUN ?? 'see docs/history.md'}${ranOn}`
-  : `${minutes} min, load ${loadavg()[0].toFixed(1)}${ranOn}`;
+  : `${minutes} min${resumed ? ' incremental' : ''}, load ${loadavg()[0].toFixed(1)}${ranOn}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
 // An entry with a `column` names one mutant; without, every mutant of that line, mutator and replacement
 // (several mutants on a line can share the last two, e.g. `true` for each part of a condition).
@@ -309,8 +311,16 @@ and the TypeScript checker (mutants that do not compile are discarded, not count
 (killed or timed out) over valid mutants (detected, survived, not covered, equivalent); the last score
 leaves out the mutants shown equivalent (each listed with its reason in scripts/mutation-equivalent.json).
 Static mutants (module-level constants, which every test would rerun) are ignored. A run uses
-\`nice -n 19\` and concurrency 2 on a shared 2-core machine; "run" is the wall time of the latest
-(possibly incremental) run that wrote the row and the load average at its end.
+\`nice -n 19\` and concurrency 1 or 2 on a shared 2-core machine; "run" is the wall time of the latest
+(possibly incremental) run that wrote the row, the load average at its end and the commit it ran on.
+
+Each scope's results are kept in \`scripts/mutation-results/<scope>.json.gz\`, written while a run goes on
+(at most a minute behind) and at its end. \`npm run mutation -- <scope>\` reads them back and tests only
+the mutants not tested yet and those whose code or covering tests changed, so a scope too long for one
+sitting is finished by successive runs, on any checkout: stop a run at any point, commit the scope's file,
+and the next run goes on from there (\`--force\` retests every mutant; \`--report-only\` rewrites the row
+from the kept results, e.g. after a change to the equivalents list). A row whose runs have not yet reached
+every mutant of its scope says how many it holds ("partial").
 
 | scope | valid | killed | timeout | survived | no coverage | equivalent | ignored | compile errors | score | score, equivalents out | run |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
