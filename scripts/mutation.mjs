@@ -5,13 +5,19 @@
 //   npm run mutation -- src/planner/revalidate.ts
 //   npm run mutation -- src/evaluate
 //   npm run mutation -- src/solve/plan.ts,src/solve/orders.ts,src/solve/ties.ts,src/solve/bfd.ts
+//   npm run mutation -- src/solve/pack.ts --report-only   (rewrite the row from the kept results)
 // A folder is mutated as every .ts file in it and below. Each scope runs with its own generated config
-// (reports/mutation/<scope>.config.json): its own sandbox directory, JSON report and incremental file, so a
-// rerun tests only the mutants whose code or covering tests changed (`--force` reruns all). The test files
-// run are the scope's in-process tests (TEST_FILES below): CLI and sidecar tests that spawn the compiled
-// package never reach a mutant, and running them would only slow every run. A scope not listed runs the
-// tests vitest finds related to it. After the run, the scope's row in docs/results/mutation.md is written
-// from the JSON report, with the mutants listed in EQUIVALENT (scripts/mutation-equivalent.json) set apart.
+// (reports/mutation/<scope>.config.json): its own sandbox directory and JSON report. Its results are kept in
+// the repository, in scripts/mutation-results/<scope>.json.gz (scripts/mutation-store.mjs): written while
+// the run goes on (at most a minute behind) and at its end, and read back before the next run, which then
+// tests only the mutants not tested yet and those whose code or covering tests changed (`--force` reruns
+// all). A run stopped at any point (Ctrl-C, `kill`) keeps what it tested; committing that file carries the
+// progress to any other checkout. The test files run are the scope's in-process tests (TEST_FILES below):
+// CLI and sidecar tests that spawn the compiled package never reach a mutant, and running them would only
+// slow every run. A scope not listed runs the tests vitest finds related to it. After the run (finished or
+// not), the scope's row in docs/results/mutation.md is written from the kept results, with the mutants
+// listed in EQUIVALENT (scripts/mutation-equivalent.json) set apart; a row of a run that did not reach
+// every mutant of its scope says how many it has.
 // `src/solve` is too large for one run on this machine: it is run in sub-scopes (SOLVE_PARTS, each a scope
 // of its own with the src/solve test files), and its row is the sum of their rows, with how many of the
 // folder's mutants (counted by Stryker's instrumenter) they cover. `npm run mutation -- --parts` lists them.
@@ -20,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { expand, readStore, storeFile } from './mutation-store.mjs';
 
 const TABLE = 'docs/results/mutation.md';
 const EQUIVALENT = 'scripts/mutation-equivalent.json';
@@ -89,7 +96,7 @@ const SOLVE_PARTS = [
   'src/solve/credit-branch.ts,src/solve/credit-knapsack.ts',
   'src/solve/assignment',
   'src/solve/pipeline',
-  'src/solve/exact.ts,src/solve/options.ts,src/solve/prepared.ts,src/solve/scratch.ts,src/solve/slab.ts,src/solve/solver.ts,src/solve/sort-indices.ts',
+  'src/solve/exact.ts,src/solve/options.ts,src/solve/prepared.ts,src/solve/scratch.ts,src/solve/slab.ts,src/solve/solver.ts,src/solve/sort-indices.ts,src/solve/warm-up.ts',
   'src/solve/wasm',
 ];
 
@@ -97,6 +104,18 @@ const argv = process.argv.slice(2);
 if (argv.includes('--parts')) {
   process.stdout.write(`${SOLVE_PARTS.join('\n')}\n`);
   process.exit(0);
+}
+{
+  // Every file of the folder in exactly one sub-scope: a file added to src/solve must be given one.
+  const inParts = SOLVE_PARTS.flatMap((p) => tsFiles(p.split(',')));
+  const missing = tsFiles([SOLVE]).filter((f) => !inParts.includes(f));
+  const twice = inParts.filter((f, i) => inParts.indexOf(f) !== i);
+  if (missing.length + twice.length > 0) {
+    process.stderr.write(
+      `mutation: SOLVE_PARTS must hold every file of ${SOLVE} once (missing: ${missing.join(', ') || 'none'}; twice: ${twice.join(', ') || 'none'})\n`,
+    );
+    process.exit(2);
+  }
 }
 const firstFlag = argv.findIndex((a) => a.startsWith('-'));
 const scopes = (firstFlag < 0 ? argv : argv.slice(0, firstFlag)).map((s) => s.replace(/\/$/, ''));
@@ -128,6 +147,8 @@ const slug = scopes
   .join('+')
   .replace(/[^A-Za-z0-9.+-]+/g, '-');
 const report = `reports/mutation/${slug}.json`;
+const store = storeFile(slug);
+const incrementalFile = `reports/mutation/${slug}.incremental.json`;
 const base = JSON.parse(readFileSync('stryker.config.json', 'utf8'));
 delete base.$schema;
 const testFiles = [
@@ -142,8 +163,9 @@ const config = {
   mutate,
   tempDirName: `.stryker-tmp/${slug}`,
   jsonReporter: { fileName: report },
-  incrementalFile: `reports/mutation/${slug}.incremental.json`,
-  ...(testFiles.length === 0 ? {} : { testFiles }),
+  incrementalFile,
+  // With the test files named, vitest need not look for the files related to each mutant's file.
+  ...(testFiles.length === 0 ? {} : { testFiles, vitest: { ...base.vitest, related: false } }),
 };
 mkdirSync('reports/mutation', { recursive: true });
 mkdirSync('.stryker-tmp', { recursive: true });
@@ -153,16 +175,28 @@ writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 const survivorsFile = `reports/mutation/${slug}.survivors.txt`;
 if (!process.argv.includes('--report-only')) writeFileSync(survivorsFile, '');
 const started = Date.now();
-// `--report-only`: rewrite the scopes' rows from the last report (after editing the equivalents list).
+// `--report-only`: rewrite the scopes' rows from the kept results (after editing the equivalents list).
 const reportOnly = rest.includes('--report-only');
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+let status = 0;
+let resumed = false;
 if (!reportOnly) {
+  // The kept results become Stryker's incremental file; Stryker's own, from an earlier run here, is replaced.
+  const kept = readStore(store);
+  resumed = kept !== undefined;
+  if (resumed) writeFileSync(incrementalFile, JSON.stringify(expand(kept)));
   const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_SURVIVORS: survivorsFile },
+    env: { ...process.env, MUTATION_SURVIVORS: survivorsFile, MUTATION_STORE: store, MUTATION_COMMIT: commit },
   });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  status = r.status ?? 1;
+  if (status !== 0)
+    process.stderr.write(
+      `mutation: stryker stopped (${r.status ?? r.signal}); the row is written from what it tested\n`,
+    );
 }
-if (!existsSync(report)) process.exit(1);
+const kept = readStore(store);
+if (kept === undefined) process.exit(status === 0 ? 1 : status);
 
 // Stryker's own score: detected (killed, timeout) over valid mutants (also survived, no coverage).
 // Ignored (static, skipped by `ignoreStatic`) and compile errors (refused by the type checker) are not valid.
@@ -170,16 +204,17 @@ if (!existsSync(report)) process.exit(1);
 // of the valid mutants for the second score (also when it timed out). A listed mutant that is now killed is
 // reported as stale.
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const ranOn = kept.meta?.commit ? `, on ${kept.meta.commit}` : '';
 const runCell = reportOnly
-  ? (process.env.MUTATION_RUN ?? 'see docs/history.md')
-  : `${minutes} min, load ${loadavg()[0].toFixed(1)}`;
+  ? `${process.env.MUTATION_RUN ?? 'see docs/history.md'}${ranOn}`
+  : `${minutes} min${resumed ? ' incremental' : ''}, load ${loadavg()[0].toFixed(1)}${ranOn}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
 // An entry with a `column` names one mutant; without, every mutant of that line, mutator and replacement
 // (several mutants on a line can share the last two, e.g. `true` for each part of a condition).
 const key = (file, line, mutator, replacement, column) =>
   `${file}:${line}${column === undefined ? '' : `:${column}`}:${mutator}:${replacement}`;
 const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement, e.column)));
-const json = JSON.parse(readFileSync(report, 'utf8'));
+const json = kept;
 const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const rows = new Map();
 // Notes written by hand below the table (from the NOTES marker on) are kept.
@@ -223,9 +258,13 @@ for (const scope of scopes) {
   const valid = detected + n.Survived + n.NoCoverage + n.eq;
   const score = pct(detected, valid);
   const scoreEq = pct(detected, valid - n.eq);
+  // A run stopped before its end: how many of the scope's mutants (as the instrumenter makes them now) it has.
+  const have = valid + n.Ignored + n.CompileError + n.RuntimeError;
+  const all = await countMutants(pathsOf(scope));
+  const partial = have < all ? `; partial: ${have} of ${all} mutants` : '';
   rows.set(
     scope,
-    `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.eq} | ${n.Ignored} | ${n.CompileError} | ${score} | **${scoreEq}** | ${runCell} |`,
+    `| \`${scope}\` | ${valid} | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.eq} | ${n.Ignored} | ${n.CompileError} | ${score} | **${scoreEq}** | ${runCell}${partial} |`,
   );
   process.stdout.write(`${scope}: ${score}, ${scoreEq} with equivalents out (${detected} of ${valid} detected)\n`);
   for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
@@ -252,7 +291,7 @@ if (parts.length > 0) {
   const sum = parts.map((p) => cells(rows.get(p))).reduce((a, b) => a.map((x, i) => x + b[i]));
   const [valid, killed, timeout, survived, noCoverage, eq, ignored, compileErrors] = sum;
   const run = valid + ignored + compileErrors;
-  const total = await countMutants(SOLVE);
+  const total = await countMutants([SOLVE]);
   rows.set(
     SOLVE,
     `| \`${SOLVE}\` | ${valid} | ${killed} | ${timeout} | ${survived} | ${noCoverage} | ${eq} | ${ignored} | ${compileErrors} | ${pct(killed + timeout, valid)} | **${pct(killed + timeout, valid - eq)}** | sum of the ${parts.length} of ${SOLVE_PARTS.length} sub-scopes below: ${run} of ${total} mutants run |`,
@@ -267,13 +306,23 @@ const order = (k) => {
 const head = `<!-- generated by scripts/mutation.mjs (npm run mutation -- <scope>...); one row per scope, the latest run -->
 # Mutation score per scope
 
-StrykerJS 9.6.1 with its vitest runner (per-test coverage: each mutant runs only the tests that reach it)
-and the TypeScript checker (mutants that do not compile are discarded, not counted). Score: mutants detected
+StrykerJS 9.6.1 with its vitest runner (per-test coverage: each mutant runs only the tests that reach it,
+the file that killed the previous mutant first, then the others from the quickest:
+scripts/mutation-vitest.config.mjs) and the TypeScript checker over src/ (tsconfig.mutation.json; mutants
+that do not compile are discarded, not counted). Score: mutants detected
 (killed or timed out) over valid mutants (detected, survived, not covered, equivalent); the last score
 leaves out the mutants shown equivalent (each listed with its reason in scripts/mutation-equivalent.json).
 Static mutants (module-level constants, which every test would rerun) are ignored. A run uses
-\`nice -n 19\` and concurrency 2 on a shared 2-core machine; "run" is the wall time of the latest
-(possibly incremental) run that wrote the row and the load average at its end.
+\`nice -n 19\` and concurrency 1 or 2 on a shared 2-core machine; "run" is the wall time of the latest
+(possibly incremental) run that wrote the row, the load average at its end and the commit it ran on.
+
+Each scope's results are kept in \`scripts/mutation-results/<scope>.json.gz\`, written while a run goes on
+(at most a minute behind) and at its end. \`npm run mutation -- <scope>\` reads them back and tests only
+the mutants not tested yet and those whose code or covering tests changed, so a scope too long for one
+sitting is finished by successive runs, on any checkout: stop a run at any point, commit the scope's file,
+and the next run goes on from there (\`--force\` retests every mutant; \`--report-only\` rewrites the row
+from the kept results, e.g. after a change to the equivalents list). A row whose runs have not yet reached
+every mutant of its scope says how many it holds ("partial").
 
 | scope | valid | killed | timeout | survived | no coverage | equivalent | ignored | compile errors | score | score, equivalents out | run |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
@@ -290,13 +339,21 @@ writeFileSync(
   }\n${notes === '' ? '' : `\n${notes}`}`,
 );
 
-/** How many mutants Stryker's instrumenter makes of every .ts file under `folder`, with the default mutators. */
-async function countMutants(folder) {
+/** The .ts files of a list of paths (files, or folders and everything below). */
+function tsFiles(paths) {
+  return paths.flatMap((p) =>
+    statSync(p).isDirectory()
+      ? readdirSync(p, { recursive: true })
+          .map((f) => join(p, f))
+          .filter((f) => f.endsWith('.ts'))
+      : [p],
+  );
+}
+
+/** How many mutants Stryker's instrumenter makes of every .ts file of `paths`, with the default mutators. */
+async function countMutants(paths) {
   const { Instrumenter } = await import('@stryker-mutator/instrumenter');
-  const files = readdirSync(folder, { recursive: true })
-    .map((f) => join(folder, f))
-    .filter((f) => f.endsWith('.ts'))
-    .map((name) => ({ name, mutate: true, content: readFileSync(name, 'utf8') }));
+  const files = tsFiles(paths).map((name) => ({ name, mutate: true, content: readFileSync(name, 'utf8') }));
   const quiet = () => {};
   const logger = { debug: quiet, info: quiet, warn: quiet, error: quiet, trace: quiet, isDebugEnabled: () => false };
   const result = await new Instrumenter(logger).instrument(files, {

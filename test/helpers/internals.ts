@@ -311,7 +311,17 @@ export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
-export { creditOn, isEligible, validateProblem, type IndexedArrays } from '../../src/solve/validate.js';
+export {
+  creditOn,
+  EVERY_NODE,
+  eligibleMarked,
+  isEligible,
+  LISTED_NODES,
+  markEligible,
+  UNLISTED_NODES,
+  validateProblem,
+  type IndexedArrays,
+} from '../../src/solve/validate.js';
 export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
 export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
