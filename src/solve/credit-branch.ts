@@ -122,19 +122,12 @@ class Search {
   readonly owner: Int32Array;
   readonly #maxStates: number;
   readonly #knapsack: KnapsackScratch;
-  /** Knapsack states spent so far (mirrored into `used`). */
-  get states(): number {
-    return this.used.states;
-  }
-
-  set states(x: number) {
-    this.used.states = x;
-  }
 
   constructor(
     packed: PackedProblem,
     maxStates: number,
     knapsack: KnapsackScratch,
+    /** Knapsack states spent so far. */
     readonly used: { states: number } = { states: 0 },
   ) {
     this.#packed = packed;
@@ -156,7 +149,7 @@ class Search {
   }
 
   get exhausted(): boolean {
-    return this.states > this.#maxStates;
+    return this.used.states > this.#maxStates;
   }
 
   /** Node b's knapsack under `decisions` (see the module comment). */
@@ -205,8 +198,8 @@ class Search {
     const w = this.#packed.qweight;
     const floor = Math.max(known, r.forcedValue + greedyValue(r.free, w, p, r.cap, true));
     const target = Math.max(floor, needed) - r.forcedValue;
-    const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.states, true, this.#knapsack);
-    this.states += k.states;
+    const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.used.states, true, this.#knapsack);
+    this.used.states += k.states;
     if (k.value < 0) return null;
     // The knapsack's own set is fresh and ascending: it is the answer when nothing is forced.
     if (r.forced.length === 0) return { value: k.value, set: k.set };
@@ -232,11 +225,11 @@ class Search {
       r.cap,
       freeSet,
       freeValue,
-      this.#maxStates - this.states,
+      this.#maxStates - this.used.states,
       true,
       this.#knapsack,
     );
-    this.states += c.states;
+    this.used.states += c.states;
     return !c.reaches;
   }
 }
@@ -447,5 +440,5 @@ export function branchAndBound(
   }
   const optimal = leaves.filter((l) => l.bound === best).map((l) => l.sets);
   if (optimal.length === 0) return null;
-  return { credit: best, leaves: optimal, branchNodes: explored - 1, states: search.states };
+  return { credit: best, leaves: optimal, branchNodes: explored - 1, states: search.used.states };
 }

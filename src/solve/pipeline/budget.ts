@@ -224,19 +224,23 @@ export class SolveBudget {
 
   /** The stop flag is set or the deadline passed (what `halted` reports, without its message). */
   expired(): boolean {
-    return (
-      (this.stop !== undefined && Atomics.load(this.stop, 0) !== 0) ||
-      performance.now() - this.startedAt > this.deadlineMs
-    );
+    return this.#stopped() || this.#pastDeadline();
   }
 
   /** Why the solve must stop now (the stop flag is set, or the deadline passed), after `done` of `n` sessions; else undefined. */
   halted(done: number, n: number): string | undefined {
-    if (this.stop !== undefined && Atomics.load(this.stop, 0) !== 0)
-      return `stopped: the solve was aborted after ${done} of ${n} sessions of the DP`;
-    if (performance.now() - this.startedAt > this.deadlineMs) {
+    if (this.#stopped()) return `stopped: the solve was aborted after ${done} of ${n} sessions of the DP`;
+    if (this.#pastDeadline()) {
       return `deadline exceeded: ${this.deadlineMs} ms passed after ${done} of ${n} sessions of the DP`;
     }
     return undefined;
+  }
+
+  #stopped(): boolean {
+    return this.stop !== undefined && Atomics.load(this.stop, 0) !== 0;
+  }
+
+  #pastDeadline(): boolean {
+    return performance.now() - this.startedAt > this.deadlineMs;
   }
 }
