@@ -56,6 +56,16 @@ describe('credit greedy: the node of a session', () => {
     expect(got).toEqual({ plan: { x: 'b', y: 'c' }, keptOrder: ['c', 'a', 'b'] });
   });
 
+  it('breaks a tie of credit by the least room left over when the roomier node has the lower index and comes later', () => {
+    // y (on c only) raises c's usable capacity: packing puts c first, then a and b. x (credit 10 on b and
+    // c) goes to c (15 - 5 left over), not to b (20 - 5), though b's index is lower.
+    const got = place({ a: 6, b: 20, c: 15 }, [
+      s('x', 5, { credit: { b: 10, c: 10 } }),
+      s('y', 2, { eligible: ['c'] }),
+    ]);
+    expect(got).toEqual({ plan: { x: 'c', y: 'c' }, keptOrder: ['c', 'a', 'b'] });
+  });
+
   it('skips a node whose room an earlier session took, however high its credit', () => {
     // z (credit 20, placed first) takes c; x no longer fits there (5 > 8 - 4) and goes to b.
     const sessions = [s('x', 5, { credit: { b: 3, c: 10 } }), s('z', 4, { credit: { c: 20 } })];

@@ -73,14 +73,18 @@ export function bestNodesPlan(
 }
 
 /** Sessions a heuristic places between two asks whether the solve must stop (a few microseconds at 64 nodes). */
-const HALT_CHECK_SESSIONS = 256;
+export const HALT_CHECK_SESSIONS = 256;
 
 /**
  * Each session in `sequence` to its highest-credit candidate node with room (ties: least left over, lower
  * node index), written out as one n x m loop (no call per pair); null once `halted` answers true (asked
  * every HALT_CHECK_SESSIONS sessions).
  */
-function creditGreedy(packed: PackedProblem, sequence: readonly number[], halted?: () => boolean): Int32Array | null {
+export function creditGreedy(
+  packed: PackedProblem,
+  sequence: readonly number[],
+  halted?: () => boolean,
+): Int32Array | null {
   const m = nodesKept(packed);
   const { candidate, credit, nodeIndex, qweight } = packed;
   const residual = Float64Array.from(packed.qcapacity);
@@ -111,6 +115,37 @@ function creditGreedy(packed: PackedProblem, sequence: readonly number[], halted
     }
   }
   return out;
+}
+
+/** The credit greedy's two session orders (kept indices), each descending, ties by lower index. */
+export interface GreedyOrders {
+  /** By key over quantized weight. */
+  readonly byDensity: number[];
+  /** By key: best credit, then ready, then tokens. */
+  readonly byValue: number[];
+}
+
+/**
+ * The credit greedy's orders, by an approximate key per session: best credit x readyScale + ready x
+ * tokenScale + tokens (`keyScales`), a double (enough to order a heuristic; the DP never relies on it).
+ */
+export function greedyOrders(packed: PackedProblem, best: Float64Array): GreedyOrders {
+  const n = sessionsKept(packed);
+  const scales = keyScales(packed.ready, packed.tokens);
+  const tokenScale = Number(scales.tokens);
+  const readyScale = Number(scales.ready);
+  const key = new Float64Array(n);
+  for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
+  // Each density computed once (the comparator's quotients, the same doubles).
+  const density = new Float64Array(n);
+  for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
+  const byDensity = new Array<number>(n);
+  for (let j = 0; j < n; j++) byDensity[j] = j;
+  const byValue = byDensity.slice();
+  // Array.prototype.sort is stable: ties keep the index order they start in.
+  byDensity.sort((a, b) => density[b]! - density[a]!);
+  byValue.sort((a, b) => key[b]! - key[a]!);
+  return { byDensity, byValue };
 }
 
 /** A plan's value as (credit, ready, tokens) sums: exact doubles (every sum stays below 2^53). */
@@ -184,32 +219,17 @@ export function bestHeuristic(
 ): HeuristicResult {
   const n = sessionsKept(packed);
   // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
-  let orders: { byDensity: number[]; byValue: number[] } | null = null;
-  const greedyOrders = (): { byDensity: number[]; byValue: number[] } => {
-    if (orders !== null) return orders;
-    // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
-    const scales = keyScales(packed.ready, packed.tokens);
-    const tokenScale = Number(scales.tokens);
-    const readyScale = Number(scales.ready);
-    const key = new Float64Array(n);
-    for (let j = 0; j < n; j++) key[j] = best[j]! * readyScale + packed.ready[j]! * tokenScale + packed.tokens[j]!;
-    // Each density computed once (the comparator's quotients, the same doubles).
-    const density = new Float64Array(n);
-    for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
-    const byDensity = new Array<number>(n);
-    for (let j = 0; j < n; j++) byDensity[j] = j;
-    const byValue = byDensity.slice();
-    byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
-    byValue.sort((a, b) => key[b]! - key[a]! || a - b);
-    orders = { byDensity, byValue };
+  let orders: GreedyOrders | null = null;
+  const greedy = (): GreedyOrders => {
+    orders ??= greedyOrders(packed, best);
     return orders;
   };
 
   const plans: Record<(typeof HEURISTICS)[number], () => Int32Array | null> = {
     bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
-    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity, halted),
-    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue, halted),
+    'credit-greedy-density': () => creditGreedy(packed, greedy().byDensity, halted),
+    'credit-greedy-value': () => creditGreedy(packed, greedy().byValue, halted),
   };
   const cost = heuristicWork(packed);
   let out: HeuristicResult | null = null;

@@ -260,11 +260,17 @@ export {
 } from '../../src/solve/dp/surrogate-core/setup.js';
 export {
   BEST_NODES_PAIR_WORK,
+  BestNodesScratch,
   bestNodesPlan,
+  creditGreedy,
+  fallbackPath,
+  greedyOrders,
+  HALT_CHECK_SESSIONS,
   HEURISTIC_PAIR_WORK,
   HEURISTICS,
   heuristicPlan,
   heuristicWork,
+  lexBetter,
   planTriple,
 } from '../../src/solve/incumbent.js';
 export { METER_CHECK_WORK, MkpHalt, WorkMeter } from '../../src/solve/mkp/meter.js';
