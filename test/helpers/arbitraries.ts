@@ -4,7 +4,8 @@
  * of the quantum.
  */
 import fc from 'fast-check';
-import type { Problem, ProblemSession } from './internals.js';
+import { type Problem, type ProblemSession, seededRandom } from './internals.js';
+import { twinFirstNode } from './twins.js';
 
 export interface ShapeLimits {
   minSessions: number;
@@ -72,4 +73,36 @@ export function quantizedCaseArb(
   quanta = [1, 2, 3, 4],
 ): fc.Arbitrary<QuantizedCase> {
   return fc.record({ problem: problemArb(limits), quantum: fc.constantFrom(...quanta) });
+}
+
+/**
+ * Small ticks with credit on several nodes and many ties: credits and weights from short lists; sizes
+ * times `scale` (10: the dense grid is past the solver's dense-first threshold, so the credit level runs).
+ */
+export function tiedTick(
+  seed: number,
+  opts: { nodes: number; sessions: number; eligibility: boolean; twins: boolean; scale?: number },
+): Problem {
+  const scale = opts.scale ?? 1;
+  const rnd = seededRandom(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const nodes = Array.from({ length: opts.nodes }, (_, b) => ({
+    id: `n${b}`,
+    capacity: pick([8, 10, 12, 15]) * scale,
+  }));
+  const sessions = Array.from({ length: opts.sessions }, (_, i): ProblemSession => {
+    const credit: Record<string, number> = {};
+    for (const node of nodes) if (rnd() < 0.55) credit[node.id] = pick([3, 4, 4, 6, 9]);
+    const s: ProblemSession = {
+      id: `s${i}`,
+      weight: pick([3, 4, 5, 6]) * scale,
+      tokens: pick([0, 1, 2, 7]),
+      ready: rnd() < 0.5,
+      credit,
+    };
+    if (opts.eligibility && rnd() < 0.3)
+      return { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) };
+    return s;
+  });
+  return twinFirstNode({ nodes, sessions }, opts.twins);
 }
