@@ -1,0 +1,164 @@
+/**
+ * The assignment path (src/solve/assignment/) against enumeration: the matching (`maxAssignment`)
+ * against every assignment of rows to distinct columns; the path's plans (`assignmentPlan`) against brute
+ * force on small problems whose nodes hold one session each but for a few (credit on one or several
+ * nodes with ties, ready ties, eligibility limits, interchangeable nodes, several quanta); and its
+ * limits. The solver on larger problems the path closes, against HiGHS, is in test/assignment.test.ts.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  assignmentPlan,
+  maxAssignment,
+  nodesKept,
+  type Problem,
+  type ProblemSession,
+  prepare,
+  unpackNodes,
+} from './helpers/internals.js';
+import { expectFeasible, valueOf as planValue } from './helpers/plan-checks.js';
+import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
+
+/** Every assignment of rows to distinct columns or none, by enumeration: the best total. */
+function enumerateAssignment(value: Float64Array, rows: number, columns: number): number {
+  const used = new Uint8Array(columns);
+  const visit = (r: number): number => {
+    if (r === rows) return 0;
+    let best = visit(r + 1);
+    for (let c = 0; c < columns; c++) {
+      const v = value[r * columns + c]!;
+      if (used[c] === 1 || v === Number.NEGATIVE_INFINITY) continue;
+      used[c] = 1;
+      best = Math.max(best, v + visit(r + 1));
+      used[c] = 0;
+    }
+    return best;
+  };
+  return visit(0);
+}
+
+describe('maxAssignment', () => {
+  it('equals enumeration on random matrices with forbidden pairs, zeros and ties', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 1000 })), {
+          minLength: 30,
+          maxLength: 30,
+        }),
+        (rows, columns, raw) => {
+          const value = new Float64Array(rows * columns);
+          for (let e = 0; e < value.length; e++) value[e] = raw[e]! < 0 ? Number.NEGATIVE_INFINITY : raw[e]!;
+          const m = maxAssignment(value, rows, columns);
+          expect(m.value).toBe(enumerateAssignment(value, rows, columns));
+          const seen = new Set<number>();
+          let sum = 0;
+          for (let r = 0; r < rows; r++) {
+            const c = m.column[r]!;
+            if (c < 0) continue;
+            expect(seen.has(c)).toBe(false);
+            seen.add(c);
+            expect(value[r * columns + c]).not.toBe(Number.NEGATIVE_INFINITY);
+            sum += value[r * columns + c]!;
+          }
+          expect(sum).toBe(m.value);
+        },
+      ),
+      { numRuns: 400, seed: 22 },
+    );
+  });
+});
+
+/**
+ * A problem whose nodes mostly hold one session: node capacities between one and two weights (a few
+ * nodes room for two or three), weights from a small range so ties are common.
+ */
+const smallProblem = fc
+  .record({
+    m: fc.integer({ min: 1, max: 4 }),
+    sessions: fc.array(
+      fc.record({
+        weight: fc.integer({ min: 20, max: 40 }),
+        tokens: fc.integer({ min: 0, max: 30 }),
+        ready: fc.boolean(),
+        creditNodes: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 2 }),
+        credit: fc.integer({ min: 1, max: 3 }),
+        limit: fc.option(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 7 },
+    ),
+    room: fc.array(fc.integer({ min: 20, max: 100 }), { minLength: 4, maxLength: 4 }),
+    equalNodes: fc.boolean(),
+    quantum: fc.constantFrom(1, 4, 16),
+  })
+  .map(({ m, sessions, room, equalNodes, quantum }): [Problem, number] => {
+    const ids = Array.from({ length: m }, (_, b) => `n${b}`);
+    const problem: Problem = {
+      nodes: ids.map((id, b) => ({ id, capacity: equalNodes ? room[0]! : room[b]! })),
+      sessions: sessions.map((s, i): ProblemSession => {
+        const out: ProblemSession = { id: `s${i}`, weight: s.weight, tokens: s.tokens, ready: s.ready };
+        const credited = s.creditNodes.filter((b) => b < m);
+        if (credited.length > 0) out.credit = Object.fromEntries(credited.map((b) => [ids[b]!, s.credit]));
+        const limit = s.limit?.filter((b) => b < m);
+        if (limit !== undefined && limit.length > 0) out.eligible = [...new Set(limit.map((b) => ids[b]!))];
+        return out;
+      }),
+    };
+    return [problem, quantum];
+  });
+
+describe('assignmentPlan', () => {
+  it('equals brute force wherever it applies (single and few-session nodes, ties, eligibility, quanta)', () => {
+    let applied = 0;
+    let multi = 0;
+    fc.assert(
+      fc.property(smallProblem, ([problem, quantum]) => {
+        const { packed } = prepare(problem, { quantum });
+        if (nodesKept(packed) === 0) return;
+        const out = assignmentPlan(packed, 2 ** 22);
+        if (out === 'not-applicable' || 'abandoned' in out) return;
+        applied++;
+        const m = nodesKept(packed);
+        for (let b = 0; b < m; b++) {
+          let count = 0;
+          for (let j = 0; j < out.node.length; j++) if (out.node[j] === b) count++;
+          if (count > 1) multi++;
+        }
+        const node = unpackNodes(packed, out.node);
+        const plan = {
+          status: 'optimal' as const,
+          assignments: Array.from(node)
+            .map((b, i) => ({ b, i }))
+            .filter(({ b }) => b >= 0)
+            .map(({ b, i }) => ({ session: problem.sessions[i]!.id, node: problem.nodes[b]!.id })),
+          value: { credit: 0, ready: 0, tokens: 0 },
+          bound: { credit: 0, ready: 0, tokens: 0 },
+          quantum,
+          stats: { path: 'assignment' as const, work: 0, cells: 0, states: 0, micros: 0 },
+        };
+        plan.value = planValue(problem, plan);
+        expectFeasible(problem, plan);
+        expect(compareValues(plan.value, bruteForceOptimum(problem, quantum))).toBe(0);
+      }),
+      { numRuns: 1500, seed: 7 },
+    );
+    // The property must reach the path, on single nodes and on nodes it fills with several sessions.
+    expect(applied).toBeGreaterThan(500);
+    expect(multi).toBeGreaterThan(20);
+  });
+
+  it('refuses a node that holds many sessions, and gives way at the budget', () => {
+    const many: Problem = {
+      nodes: [{ id: 'a', capacity: 1000 }],
+      sessions: Array.from({ length: 30 }, (_, i) => ({ id: `s${i}`, weight: 20 + i, tokens: i, ready: false })),
+    };
+    expect(assignmentPlan(prepare(many, { quantum: 1 }).packed, 2 ** 22)).toBe('not-applicable');
+    const single: Problem = {
+      nodes: Array.from({ length: 6 }, (_, b) => ({ id: `n${b}`, capacity: 50 + b })),
+      sessions: Array.from({ length: 20 }, (_, i) => ({ id: `s${i}`, weight: 30 + i, tokens: i, ready: i % 2 === 0 })),
+    };
+    const out = assignmentPlan(prepare(single, { quantum: 1 }).packed, 10);
+    expect(out !== 'not-applicable' && 'abandoned' in out).toBe(true);
+  });
+});
