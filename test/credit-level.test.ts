@@ -1,17 +1,17 @@
 /**
- * The credit level on its own (src/solve/credit-level.ts) under independent oracles: each node's exact
- * knapsack against enumeration; the sum of the node optima never below the optimal plan's credit (brute
- * force); the root reduction only when the credit level is really decided, and the solver's plan then
- * equal to the brute-force and HiGHS optima; the decomposition plan feasible and at the bound when the sets
- * are disjoint; the rounding of the LP terms never below the exact values (BigInt), also with large keys and
- * near-equal densities; the planner's routing estimate of a tick decided at the root. Shapes: ties, sessions credited on several nodes, eligibility limits,
- * interchangeable nodes, several quanta.
+ * The credit level on its own (src/solve/credit-level.ts) under independent oracles: the sum of the node
+ * optima never below the optimal plan's credit (brute force); the root reduction only when the credit
+ * level is really decided, and the solver's plan then equal to the brute-force and HiGHS optima; the
+ * decomposition plan feasible and at the bound when the sets are disjoint; the frontier's fractional term
+ * never below the exact value (BigInt), and the solver exact with large keys and near-equal densities; the
+ * planner's routing estimate of a tick decided at the root. Shapes: ties, sessions credited on several
+ * nodes, eligibility limits, interchangeable nodes, several quanta. Each node's knapsack against
+ * enumeration, and its rounding and density order, are in test/solve-credit-knapsack-exact.test.ts.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from './helpers/internals.js';
 import { CREDIT_STATE_WORK, creditLevel, creditReduction, decompositionPlan } from './helpers/internals.js';
-import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from './helpers/internals.js';
 import { estimateWork } from './helpers/internals.js';
 import { bestNodesPlan, planTriple } from './helpers/internals.js';
 import { resolveSolveOptions } from './helpers/internals.js';
@@ -23,8 +23,8 @@ import { problemArb } from './helpers/arbitraries.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { twinFirstNode } from './helpers/twins.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
-import { highsOptimum, loadHighs } from './oracles/highs.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
+import { highsOptimum, loadHighs } from './oracles/highs.js';
 
 let solver: Solver;
 beforeAll(async () => {
@@ -52,40 +52,6 @@ function tickProblem(
   });
   return twinFirstNode({ nodes, sessions }, opts.twins);
 }
-
-describe("each node's knapsack", () => {
-  it('equals enumeration (value, a set attaining it), with ties; another optimal set is found exactly when one exists', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.record({
-            w: fc.integer({ min: 1, max: 12 }),
-            p: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 1, max: 30 })),
-          }),
-          { maxLength: 10 },
-        ),
-        fc.integer({ min: 0, max: 40 }),
-        (xs, cap) => {
-          const w = xs.map((x) => x.w);
-          const p = xs.map((x) => x.p);
-          const items = xs.map((_, i) => i);
-          const exact = enumerateKnapsack(w, p, cap);
-          const r = nodeKnapsack(items, w, p, cap, 0);
-          expect(r.value).toBe(exact.value);
-          expect(r.set.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
-          expect(r.set.reduce((a, i) => a + p[i]!, 0)).toBe(exact.value);
-          expect(nodeKnapsack(items, w, p, cap, exact.value + 1).value).toBe(-1);
-          if (exact.value > 0) {
-            // Another optimal set exists exactly when enumeration counts more than one.
-            expect(anotherSetReaches(items, w, p, cap, r.set, exact.value, Infinity).reaches).toBe(exact.count > 1);
-            expect(anotherSetReaches(items, w, p, cap, r.set, exact.value + 1, Infinity).reaches).toBe(false);
-          }
-        },
-      ),
-      { numRuns: 600, seed: 71 },
-    );
-  });
-});
 
 describe('the credit level of a problem', () => {
   it('bounds the optimal credit from above; decided only when the credit level is really decided (brute force)', () => {
@@ -255,25 +221,6 @@ describe('the solver with the credit level (auto) against the oracles', () => {
 });
 
 describe('rounding of the LP terms (exact BigInt checks)', () => {
-  it('fractionalCeil is never below the exact quotient, for credits and residuals up to 2^32', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 2 ** 32 }),
-        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        (p, w, r) => {
-          const rem = r % w;
-          const got = BigInt(fractionalCeil(p, rem, w));
-          const num = BigInt(p) * BigInt(rem);
-          const ceil = (num + BigInt(w) - 1n) / BigInt(w);
-          expect(got).toBeGreaterThanOrEqual(ceil < BigInt(p) ? ceil : BigInt(p));
-          expect(got).toBeLessThanOrEqual(BigInt(p));
-        },
-      ),
-      { numRuns: 5000, seed: 8 },
-    );
-  });
-
   it("the frontier's fractional term is never below the exact floor, with keys near 2^62 and near-equal densities", () => {
     fc.assert(
       fc.property(
@@ -287,24 +234,6 @@ describe('rounding of the LP terms (exact BigInt checks)', () => {
         },
       ),
       { numRuns: 5000, seed: 9 },
-    );
-  });
-
-  it('the density order is exact where f64 products are not (large values, near-equal densities)', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 2 ** 31, max: 2 ** 32 }),
-        fc.integer({ min: 2 ** 30, max: 2 ** 31 }),
-        fc.integer({ min: -3, max: 3 }),
-        (p, w, d) => {
-          // (p, w) against (p + d, w + 1) or so: densities within about 2^-30 of each other.
-          const q = p + d;
-          const x = w + 1;
-          const exact = BigInt(p) * BigInt(x) - BigInt(q) * BigInt(w);
-          expect(Math.sign(denser(p, w, q, x))).toBe(exact > 0n ? 1 : exact < 0n ? -1 : 0);
-        },
-      ),
-      { numRuns: 3000, seed: 10 },
     );
   });
 

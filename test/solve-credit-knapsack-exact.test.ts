@@ -1,0 +1,83 @@
+/**
+ * The credit level's exact knapsacks (src/solve/credit-knapsack.ts) against independent oracles: each
+ * node's knapsack (value, a set attaining it) and the search for another optimal set against enumeration
+ * (test/oracles/knapsack.ts), with ties; the LP term's rounding (`fractionalCeil`) and the density order
+ * (`denser`) against exact BigInt arithmetic, with values where f64 products are not exact.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from './helpers/internals.js';
+import { enumerateKnapsack } from './oracles/knapsack.js';
+
+describe("each node's knapsack", () => {
+  it('equals enumeration (value, a set attaining it), with ties; another optimal set is found exactly when one exists', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            w: fc.integer({ min: 1, max: 12 }),
+            p: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 1, max: 30 })),
+          }),
+          { maxLength: 10 },
+        ),
+        fc.integer({ min: 0, max: 40 }),
+        (xs, cap) => {
+          const w = xs.map((x) => x.w);
+          const p = xs.map((x) => x.p);
+          const items = xs.map((_, i) => i);
+          const exact = enumerateKnapsack(w, p, cap);
+          const r = nodeKnapsack(items, w, p, cap, 0);
+          expect(r.value).toBe(exact.value);
+          expect(r.set.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+          expect(r.set.reduce((a, i) => a + p[i]!, 0)).toBe(exact.value);
+          expect(nodeKnapsack(items, w, p, cap, exact.value + 1).value).toBe(-1);
+          if (exact.value > 0) {
+            // Another optimal set exists exactly when enumeration counts more than one.
+            expect(anotherSetReaches(items, w, p, cap, r.set, exact.value, Infinity).reaches).toBe(exact.count > 1);
+            expect(anotherSetReaches(items, w, p, cap, r.set, exact.value + 1, Infinity).reaches).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 600, seed: 71 },
+    );
+  });
+});
+
+describe('rounding of the LP terms (exact BigInt checks)', () => {
+  it('fractionalCeil is never below the exact quotient, for credits and residuals up to 2^32', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 32 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        (p, w, r) => {
+          const rem = r % w;
+          const got = BigInt(fractionalCeil(p, rem, w));
+          const num = BigInt(p) * BigInt(rem);
+          const ceil = (num + BigInt(w) - 1n) / BigInt(w);
+          expect(got).toBeGreaterThanOrEqual(ceil < BigInt(p) ? ceil : BigInt(p));
+          expect(got).toBeLessThanOrEqual(BigInt(p));
+        },
+      ),
+      { numRuns: 5000, seed: 8 },
+    );
+  });
+
+  it('the density order is exact where f64 products are not (large values, near-equal densities)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2 ** 31, max: 2 ** 32 }),
+        fc.integer({ min: 2 ** 30, max: 2 ** 31 }),
+        fc.integer({ min: -3, max: 3 }),
+        (p, w, d) => {
+          // (p, w) against (p + d, w + 1) or so: densities within about 2^-30 of each other.
+          const q = p + d;
+          const x = w + 1;
+          const exact = BigInt(p) * BigInt(x) - BigInt(q) * BigInt(w);
+          expect(Math.sign(denser(p, w, q, x))).toBe(exact > 0n ? 1 : exact < 0n ? -1 : 0);
+        },
+      ),
+      { numRuns: 3000, seed: 10 },
+    );
+  });
+});
