@@ -280,8 +280,10 @@ const assignment: Stage = {
  * The multiple-knapsack search (src/solve/mkp/search.ts) when every kept session's value is the same on
  * all its candidate nodes. It runs after the credit level: a tick the level decides costs no search. When
  * the dense DP is within the budget the search gets the frontier's share of its cost and, past it, is
- * abandoned for the later stages; otherwise past the budget or the deadline the plan is the labelled
- * fallback, the better of the search's best plan and the heuristic plan.
+ * abandoned for the later stages. Otherwise, on at most FRONTIER_AFTER_SEARCH_NODES kept nodes, a search
+ * past its share is abandoned for the frontier, which starts from the better of its best plan and the
+ * heuristic plan and may spend what the ceiling leaves; else past the budget or the deadline the plan is
+ * the labelled fallback, that same better plan.
  */
 const multipleKnapsack: Stage = {
   name: 'multiple-knapsack',
