@@ -15,6 +15,7 @@ export const ORACLE_TIER = [
   'test/dense-matches-mirror.test.ts',
   'test/multiple-knapsack.test.ts',
   'test/mkp-search-stops-at-proven-ceiling.test.ts',
+  'test/mkp-frontier-after-search.test.ts',
   'test/credit-branch.test.ts',
   'test/credit-level.test.ts',
   'test/subset-sum-matches-mirror.test.ts',

@@ -12,7 +12,7 @@ export {
 export { bruteForceValue } from '../../src/bench/brute-force.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
-export { BIG_STEADY } from '../../src/bench/families/big-steady.js';
+export { BIG_STEADY, bigSteadyProblem } from '../../src/bench/families/big-steady.js';
 export { BURST, burstProblem } from '../../src/bench/families/burst.js';
 export { CLUSTER } from '../../src/bench/families/cluster.js';
 export { RESERVE } from '../../src/bench/families/draw.js';
@@ -308,7 +308,7 @@ export {
   frontierSetupWork,
   frontierUnitWeight,
 } from '../../src/solve/pipeline/run-dp.js';
-export { STAGES } from '../../src/solve/pipeline/stages.js';
+export { FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
 export { maxAssignment } from '../../src/solve/assignment/matching.js';

@@ -13,7 +13,8 @@
  * - within it, the searches (the assignment path, the multiple-knapsack search, the frontier and the
  *   dense DP, the credit-free remainders) share the limit: each gets at most what the searches before it
  *   left (`left`, never more than `room`), but for the dense DP, which runs when its cells fit within the
- *   limit and the room whatever the runs abandoned for it spent;
+ *   limit and the room whatever the runs abandoned for it spent, and the frontier after a
+ *   multiple-knapsack search that passed its share, which gets the room (src/solve/pipeline/stages.ts);
  * - the preparation (the credit level, the decomposition plans) runs on shares of its own
  *   (`preparation`), proportional to the limit below the default down to a floor, never above `room`,
  *   and does not shorten the searches' shares.

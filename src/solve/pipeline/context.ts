@@ -42,6 +42,11 @@ export interface SolveContext {
   frontier?: FrontierStats;
   /** The counters of an abandoned multiple-knapsack search. */
   multipleKnapsack?: MultipleKnapsackStats;
+  /**
+   * A multiple-knapsack search spent its share and gave way to the frontier, which may spend what the
+   * ceiling leaves (`budget.room`) rather than what the searches' limit leaves.
+   */
+  frontierToRoom?: true;
 }
 
 /** Kept sessions of the context's problem. */

@@ -280,8 +280,10 @@ const assignment: Stage = {
  * The multiple-knapsack search (src/solve/mkp/search.ts) when every kept session's value is the same on
  * all its candidate nodes. It runs after the credit level: a tick the level decides costs no search. When
  * the dense DP is within the budget the search gets the frontier's share of its cost and, past it, is
- * abandoned for the later stages; otherwise past the budget or the deadline the plan is the labelled
- * fallback, the better of the search's best plan and the heuristic plan.
+ * abandoned for the later stages. Otherwise, on at most FRONTIER_AFTER_SEARCH_NODES kept nodes, a search
+ * past its share is abandoned for the frontier, which starts from the better of its best plan and the
+ * heuristic plan and may spend what the ceiling leaves; else past the budget or the deadline the plan is
+ * the labelled fallback, that same better plan.
  */
 const multipleKnapsack: Stage = {
   name: 'multiple-knapsack',
@@ -292,6 +294,7 @@ const multipleKnapsack: Stage = {
     if (values === null) return 'pass';
     const { budget, packed } = ctx;
     const denseAfter = denseFits(ctx);
+    const frontierAfter = !denseAfter && frontierAfterSearch(ctx);
     // What an abandoned assignment path charged is not the search's to spend. The search sizes its phases
     // on the share the limit gives it (`planned`), and halts where its charges pass what the room gives.
     const cap = denseAfter ? denseShare(ctx) : budget.left;
@@ -313,6 +316,18 @@ const multipleKnapsack: Stage = {
       ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
       return 'abandoned';
     }
+    if (!out.optimal && out.atBudget === true && frontierAfter && frontierSetupWork(packed) <= budget.room - spent) {
+      // The frontier starts from the better of the search's best plan and the heuristic plan, and may
+      // spend what the ceiling leaves.
+      budget.chargeSearch(spent);
+      ctx.multipleKnapsack = { outcome: 'abandoned', ...out.counters };
+      ctx.frontierToRoom = true;
+      const h = incumbentOf(ctx);
+      ctx.incumbent = lexBetter(planTriple(packed, out.node), planTriple(packed, h.node))
+        ? { node: out.node, heuristic: 'surrogate-split' }
+        : h;
+      return 'abandoned';
+    }
     let r: RawSolution;
     if (out.optimal) r = solved(ctx, out.node, 'multiple-knapsack', spent);
     else {
@@ -326,6 +341,18 @@ const multipleKnapsack: Stage = {
     return r;
   },
 };
+
+/**
+ * On at most this many kept nodes, a multiple-knapsack search that passes its share gives way to the
+ * frontier DP (when the dense DP is past the budget and the frontier can represent the capacities): the
+ * search's bound sums the nodes' rooms, and the frontier, which keeps every node's usage, closes what it
+ * cannot (docs/history.md, "The frontier after the search").
+ */
+export const FRONTIER_AFTER_SEARCH_NODES = 8;
+
+function frontierAfterSearch(ctx: SolveContext): boolean {
+  return nodesKept(ctx.packed) <= FRONTIER_AFTER_SEARCH_NODES && frontierApplies(ctx.packed);
+}
 
 /** The heuristic plan (BFD, the credit greedy, the credit decomposition): the fallback and the frontier's incumbent. */
 const incumbent: Stage = {
@@ -365,7 +392,7 @@ function frontier(denseAfter: boolean): Stage {
         return toDense ? 'abandoned' : fallbackOf(ctx, reason, 0);
       }
       ctx.budget.charge(cost);
-      const cap = toDense ? denseShare(ctx) : ctx.budget.left;
+      const cap = toDense ? denseShare(ctx) : ctx.frontierToRoom === true ? ctx.budget.room : ctx.budget.left;
       const setup = frontierSetup(ctx.packed, ctx.incumbent!.node);
       const why = haltedAt(ctx);
       if (why !== undefined) return haltedBeforeDp(ctx, why);
