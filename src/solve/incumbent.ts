@@ -170,7 +170,7 @@ export const BEST_NODES_PAIR_WORK = 5;
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
  * earlier in HEURISTICS). BFD in both orders always runs (the fallback promises a plan never worse than
  * either), and so does the credit greedy in density order when there is credit (BFD ignores it): their
- * work is unavoidable. The greedy in value order runs only while `budget`, when given, affords its
+ * work is unavoidable; but once `halted` answers true (asked after BFD in value order), BFD alone is. The greedy in value order runs only while `budget`, when given, affords its
  * estimate (`heuristicWork`, charged per candidate run) and `halted` answers false (asked before it);
  * both greedy orders ask `halted` every HALT_CHECK_SESSIONS sessions and stop. Each candidate costs about
  * as much as BFD (a millisecond or two at 64 nodes x 4096 sessions), so a solve whose budget or time is
@@ -221,9 +221,13 @@ export function bestHeuristic(
   const whole = budget?.root !== false;
   const credited = packed.creditStart[n]! > 0;
   for (const heuristic of HEURISTICS) {
+    // Past the deadline or the stop flag, BFD alone is promised, as for a solve halted before this stage
+    // (`haltedBeforeDp`): the other orders cost as much again each, time the caller no longer has.
+    const stop = heuristic !== 'bfd' && halted?.() === true;
     const promised =
-      heuristic === 'bfd' ||
-      (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density')));
+      !stop &&
+      (heuristic === 'bfd' ||
+        (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density'))));
     if (!promised && (halted?.() === true || budget?.afford(cost) === false)) break;
     const node = plans[heuristic]();
     if (promised) budget?.chargeUnavoidable(cost);

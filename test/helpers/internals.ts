@@ -260,6 +260,7 @@ export {
 } from '../../src/solve/dp/surrogate-core/setup.js';
 export {
   BEST_NODES_PAIR_WORK,
+  bestHeuristic,
   bestNodesPlan,
   HEURISTIC_PAIR_WORK,
   HEURISTICS,
