@@ -298,6 +298,8 @@ export {
   unpackNodes,
 } from '../../src/solve/pack.js';
 export {
+  FRONTIER_CHILD_WORK,
+  FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,
   FRONTIER_WEIGHT_NODES,
   frontierSetupWork,
