@@ -183,10 +183,11 @@ export function bestHeuristic(
   budget?: SolveBudget,
 ): HeuristicResult {
   const n = sessionsKept(packed);
-  // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
-  let orders: { byDensity: number[]; byValue: number[] } | null = null;
-  const greedyOrders = (): { byDensity: number[]; byValue: number[] } => {
-    if (orders !== null) return orders;
+  // The greedy orders, each computed when its greedy runs (a caller past its deadline stops after BFD;
+  // a short budget runs the density order alone, and its sort costs as much as the greedy's placement).
+  let keys: { key: Float64Array; density: Float64Array } | null = null;
+  const keysOf = (): { key: Float64Array; density: Float64Array } => {
+    if (keys !== null) return keys;
     // Approximate key per session (a double is enough to order a heuristic; the DP never relies on it).
     const scales = keyScales(packed.ready, packed.tokens);
     const tokenScale = Number(scales.tokens);
@@ -196,20 +197,28 @@ export function bestHeuristic(
     // Each density computed once (the comparator's quotients, the same doubles).
     const density = new Float64Array(n);
     for (let j = 0; j < n; j++) density[j] = key[j]! / packed.qweight[j]!;
-    const byDensity = new Array<number>(n);
-    for (let j = 0; j < n; j++) byDensity[j] = j;
-    const byValue = byDensity.slice();
-    byDensity.sort((a, b) => density[b]! - density[a]! || a - b);
-    byValue.sort((a, b) => key[b]! - key[a]! || a - b);
-    orders = { byDensity, byValue };
-    return orders;
+    keys = { key, density };
+    return keys;
+  };
+  const identity = (): number[] => {
+    const order = new Array<number>(n);
+    for (let j = 0; j < n; j++) order[j] = j;
+    return order;
+  };
+  const byDensity = (): number[] => {
+    const { density } = keysOf();
+    return identity().sort((a, b) => density[b]! - density[a]! || a - b);
+  };
+  const byValue = (): number[] => {
+    const { key } = keysOf();
+    return identity().sort((a, b) => key[b]! - key[a]! || a - b);
   };
 
   const plans: Record<(typeof HEURISTICS)[number], () => Int32Array | null> = {
     bfd: () => bfdPacked(packed, 'value', best),
     'bfd-tokens': () => bfdPacked(packed, 'tokens'),
-    'credit-greedy-density': () => creditGreedy(packed, greedyOrders().byDensity, halted),
-    'credit-greedy-value': () => creditGreedy(packed, greedyOrders().byValue, halted),
+    'credit-greedy-density': () => creditGreedy(packed, byDensity(), halted),
+    'credit-greedy-value': () => creditGreedy(packed, byValue(), halted),
   };
   const cost = heuristicWork(packed);
   let out: HeuristicResult | null = null;
