@@ -94,6 +94,7 @@ let lastCredited: i32 = -1;
 let creditOn: bool = false;
 let minU: i64 = 0; // with one slot: the least usage kept in the layer being built
 let creditRest: i64 = 0;
+let restFrom: i32 = 0; // the position creditRest sums from; past n until the first restriction
 
 // Arena.
 let arenaTop: usize = 0;
@@ -178,9 +179,14 @@ function restrictBounds(from: i32): void {
     while (next < count && load<i32>(pos + (<usize>next << 2)) < from) next++;
     store<i32>(tNext + (<usize>s << 2), next);
   }
-  let rest: i64 = 0;
-  for (let t = from; t < n; t++) rest += load<i64>(bestCredit + (<usize>t << 3));
-  creditRest = rest;
+  // The best credits of the positions >= from: the positions passed since the last call leave the sum
+  // (the DP restricts once per layer; a sum over the rest per layer was O(n^2) over a run).
+  if (from < restFrom) {
+    restFrom = from;
+    creditRest = 0;
+    for (let t = from; t < n; t++) creditRest += load<i64>(bestCredit + (<usize>t << 3));
+  }
+  for (; restFrom < from; restFrom++) creditRest -= load<i64>(bestCredit + (<usize>restFrom << 3));
 }
 
 /** The credit table of slot s at residual r (the mirror's CreditTable.upper). */
@@ -574,6 +580,7 @@ export function frontierBegin(
   markClassEnds();
   if (!allocRun()) return STATUS_MEMORY;
   loadKeys(keys, qweight, order, incumbent);
+  restFrom = <i32>0x7fffffff;
   // The lists' arrays follow their records.
   const scratch = items;
   lpInit(keyList, keyList + LP_RECORD, pmax, dpW, n, scratch);

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bestHeuristic,
   boundWork,
   CREDIT_LEVEL_ENTRY_WORK,
   CREDIT_STATE_WORK,
@@ -210,6 +211,20 @@ describe('a solve charges its one budget', () => {
     const { packed } = prepare(dense, {});
     expect(packed.creditStart[sessionsKept(packed)]).toBeGreaterThan(50_000);
     expect(solve(dense, {}).stats.work).toBeLessThanOrEqual(workBound(packed, DEFAULT));
+  });
+
+  it('once halted, runs BFD in value order alone and charges it only: the other orders are promised only while there is time', () => {
+    const problem = randomTickProblem(8_201, { nodes: 8, sessions: 200, capacity: 120_000, cachedRate: 0.7 });
+    const { packed } = prepare(problem, {});
+    expect(packed.creditStart[sessionsKept(packed)]).toBeGreaterThan(0);
+    const halted = new SolveBudget(DEFAULT, 0, Number.POSITIVE_INFINITY, undefined);
+    const out = bestHeuristic(packed, undefined, () => true, halted);
+    expect(out.heuristic).toBe('bfd');
+    expect(halted.spent).toBe(heuristicWork(packed));
+    // Not halted: BFD in both orders and the credit greedy in density order are charged as unavoidable.
+    const running = new SolveBudget(1, 0, Number.POSITIVE_INFINITY, undefined);
+    bestHeuristic(packed, undefined, () => false, running);
+    expect(running.spent).toBe(3 * heuristicWork(packed));
   });
 
   it('with no room, does only what no solve skips: packing, BFD in both orders and the credit greedy, the bound', () => {

@@ -11,6 +11,8 @@ import { randomTickProblem } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
 import { loadSolver, type Solver } from './helpers/internals.js';
 import {
+  FRONTIER_CHILD_WORK,
+  FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,
   FRONTIER_WEIGHT_NODES,
   frontierSetupWork,
@@ -72,6 +74,27 @@ describe('frontier work at many nodes', () => {
     expect([1, 4, 16, 17, 32, 33, 64].map((m) => frontierUnitWeight(m))).toEqual([4, 4, 4, 8, 8, 12, 16]);
     expect(frontierUnitWeight(64, true)).toBe(16 * FRONTIER_MIRROR_FACTOR);
     expect(FRONTIER_WEIGHT_NODES).toBe(16);
+  });
+
+  it('counts FRONTIER_LAYER_WORK units per layer and FRONTIER_CHILD_WORK per child on top: at one node x 4096 sessions the budget stops the run', () => {
+    // Few raw units per layer at one node: counted by its raw units alone, this run finished all 4096
+    // layers within the default budget, at 30-80 ns per unit counted.
+    const problem = randomTickProblem(1000 + 4096 + 1, {
+      nodes: 1,
+      sessions: 4096,
+      capacity: 360_000,
+      minTokens: 2000,
+      maxTokens: 40_000,
+      cachedRate: 0.7,
+    });
+    const plan = solver.solve(problem, { path: 'frontier' });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 4194304 units of work/);
+    const f = plan.stats.frontier!;
+    expect(f.layers).toBeLessThan(4096);
+    expect(plan.stats.work).toBeGreaterThanOrEqual(
+      f.layers * FRONTIER_LAYER_WORK + f.generated * FRONTIER_CHILD_WORK + f.generated * frontierUnitWeight(1),
+    );
   });
 
   it('a 64-node solve stops at the budget, its raw units counted frontierUnitWeight times', () => {

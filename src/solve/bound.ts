@@ -38,7 +38,7 @@ export function relaxationBound(
   fitSums(problem, quantum, scratch.pack);
   const { qcap, fitSum, qweight, fits } = scratch.pack;
   const s = scratch.reserve(n, m, problem.creditStart[n]!);
-  const { mark, entryNode, entrySession, entryCredit, room, wt, bestAt, readyAt, tokensAt, placeOf } = s;
+  const { mark, entryNode, entryWeight, entryCredit, room, wt, bestAt, readyAt, tokensAt } = s;
   // The sessions that fit somewhere (place t is session kept[t]), their best credit, and the credit
   // entries on nodes they fit on.
   mark.fill(0, 0, m);
@@ -48,7 +48,6 @@ export function relaxationBound(
     if (fits[i] === 0) continue;
     const t = kept.length;
     kept.push(i);
-    placeOf[i] = t;
     const w = qweight[i]!;
     markEligible(problem, i, mark, i + 1);
     let top = 0;
@@ -57,7 +56,7 @@ export function relaxationBound(
       if (!eligibleMarked(problem, i, b, mark, i + 1) || w > qcap[b]!) continue;
       const k = problem.creditValue[e]!;
       entryNode[entries] = b;
-      entrySession[entries] = i;
+      entryWeight[entries] = w;
       entryCredit[entries++] = k;
       if (k > top) top = k;
     }
@@ -74,23 +73,29 @@ export function relaxationBound(
   const nk = kept.length;
   const lp = s.lp;
 
-  // (1) per node, over the entries grouped by node (a counting sort by node, sessions in input order).
-  const { first, at, grouped } = s;
+  // (1) per node, over the entries grouped by node (a counting sort by node, sessions in input order),
+  // their weights and credits moved in the sort: one pass of scattered writes, no scattered reads.
+  const { first, at, groupedWeight, groupedCredit } = s;
   first.fill(0, 0, m + 1);
   for (let t = 0; t < entries; t++) first[entryNode[t]! + 1]!++;
   for (let b = 0; b < m; b++) first[b + 1]! += first[b]!;
   at.set(first.subarray(0, m));
-  for (let t = 0; t < entries; t++) grouped[at[entryNode[t]!]!++] = t;
+  for (let t = 0; t < entries; t++) {
+    const u = at[entryNode[t]!]!++;
+    groupedWeight[u] = entryWeight[t]!;
+    groupedCredit[u] = entryCredit[t]!;
+  }
   let perNode = 0;
   for (let b = 0; b < m; b++) {
     const count = first[b + 1]! - first[b]!;
     if (count === 0) continue;
-    for (let u = 0; u < count; u++) {
-      const t = grouped[first[b]! + u]!;
-      lp.w[u] = wt[placeOf[entrySession[t]!]!]!;
-      lp.v[u] = entryCredit[t]!;
-    }
-    perNode += lp.bound(count, room[b]!);
+    const from = first[b]!;
+    perNode += lp.over(
+      groupedWeight.subarray(from, from + count),
+      groupedCredit.subarray(from, from + count),
+      count,
+      room[b]!,
+    );
   }
   let credit = Math.min(perNode, lp.over(wt, bestAt, nk, total));
   const level = stats?.creditLevel?.bound;
@@ -206,23 +211,16 @@ function withCredit(
   return out;
 }
 
-/** Working arrays of `dantzigOf` for up to `size` items: weights and values to fill, and its own. */
+/** Working arrays of `dantzigOf` for up to `size` items: values to fill, and its own. */
 class LpScratch {
-  w: Float64Array;
   v: Float64Array;
   ratio: Float64Array;
   idx: Int32Array;
 
   constructor(size: number) {
-    this.w = new Float64Array(size);
     this.v = new Float64Array(size);
     this.ratio = new Float64Array(size);
     this.idx = new Int32Array(size);
-  }
-
-  /** The bound over the first `n` items of `w` and `v` as filled. */
-  bound(n: number, cap: number): number {
-    return dantzigOf(this.w, this.v, n, cap, this.ratio, this.idx);
   }
 
   /** The bound over the first `n` items of the given weights and values. */
@@ -242,15 +240,15 @@ export class BoundScratch {
   room = new Float64Array(0);
   first = new Int32Array(1);
   at = new Int32Array(0);
-  placeOf = new Int32Array(0);
   wt = new Float64Array(0);
   bestAt = new Float64Array(0);
   readyAt = new Float64Array(0);
   tokensAt = new Float64Array(0);
   entryNode = new Int32Array(0);
-  entrySession = new Int32Array(0);
+  entryWeight = new Float64Array(0);
   entryCredit = new Float64Array(0);
-  grouped = new Int32Array(0);
+  groupedWeight = new Float64Array(0);
+  groupedCredit = new Float64Array(0);
   lp = new LpScratch(0);
 
   /** Grows the arrays to n sessions, m nodes and `entries` credit entries. */
@@ -261,8 +259,7 @@ export class BoundScratch {
       this.first = new Int32Array(2 * m + 1);
       this.at = new Int32Array(2 * m);
     }
-    if (this.placeOf.length < n) {
-      this.placeOf = new Int32Array(2 * n);
+    if (this.wt.length < n) {
       this.wt = new Float64Array(2 * n);
       this.bestAt = new Float64Array(2 * n);
       this.readyAt = new Float64Array(2 * n);
@@ -270,11 +267,12 @@ export class BoundScratch {
     }
     if (this.entryNode.length < entries) {
       this.entryNode = new Int32Array(2 * entries);
-      this.entrySession = new Int32Array(2 * entries);
+      this.entryWeight = new Float64Array(2 * entries);
       this.entryCredit = new Float64Array(2 * entries);
-      this.grouped = new Int32Array(2 * entries);
+      this.groupedWeight = new Float64Array(2 * entries);
+      this.groupedCredit = new Float64Array(2 * entries);
     }
-    if (this.lp.w.length < Math.max(n, entries)) this.lp = new LpScratch(2 * Math.max(n, entries));
+    if (this.lp.v.length < Math.max(n, entries)) this.lp = new LpScratch(2 * Math.max(n, entries));
     return this;
   }
 }

@@ -261,6 +261,7 @@ export {
 export {
   BEST_NODES_PAIR_WORK,
   BestNodesScratch,
+  bestHeuristic,
   bestNodesPlan,
   creditGreedy,
   fallbackPath,
@@ -303,6 +304,8 @@ export {
   unpackNodes,
 } from '../../src/solve/pack.js';
 export {
+  FRONTIER_CHILD_WORK,
+  FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,
   FRONTIER_WEIGHT_NODES,
   frontierSetupWork,

@@ -42,6 +42,17 @@ export function frontierUnitWeight(m: number, mirror = false): number {
 }
 
 /**
+ * What a frontier run costs besides its raw units, counted in its work (not in the kernel's counters,
+ * which the mirror matches bit for bit): per layer, its start and end (the lists' heads, the bounds'
+ * restriction, the history of its states: about a microsecond here, measured at 1 node x 4096 sessions
+ * with 4 states a layer), and per child generated, the two LP bounds it is tested against (a descent of
+ * O(log n) each; about 35 ns here at 4096 sessions). At one node a run's raw units (a child, a dominance
+ * test) are few per layer, so without these a run at 1 x 4096 cost about 30-80 ns per unit counted.
+ */
+export const FRONTIER_LAYER_WORK = 1024;
+export const FRONTIER_CHILD_WORK = 32;
+
+/**
  * Units of work the frontier's set-up costs per kept session and per kept (session, node) pair (its
  * order, its node classes; docs/history.md, "One budget"), and per pair more in the mirror (its credit
  * table and BigInt keys, about 300 ns per pair here): `frontierSetupWork`, charged before the run.
@@ -152,17 +163,24 @@ function frontierStats(c: FrontierCounters, outcome: FrontierStats['outcome'], c
   return { outcome, ...counters, nodeClasses: classes };
 }
 
-/** The engine with its work counted `weight` times: quotas are divided, the work counter multiplied. */
-function weighted<C extends DpCounters>(engine: DpEngine<C>, weight: number): DpEngine<C> {
-  if (weight === 1) return engine;
+/**
+ * The frontier engine with its work counted as the budget sees it: `weight` units per raw unit, plus
+ * FRONTIER_LAYER_WORK per layer and FRONTIER_CHILD_WORK per child generated. Its steps are always
+ * bounded (quotas divided by the most a raw unit may count, as every child generated is a raw unit), so
+ * the driver sees the layers' and the children's charges between steps and stops the run at its cap.
+ */
+function frontierMetered(engine: DpEngine<FrontierCounters>, weight: number): DpEngine<FrontierCounters> {
   return {
     path: engine.path,
-    boundedSteps: engine.boundedSteps,
+    boundedSteps: true,
     start: () => engine.start(),
-    step: (quota) => engine.step(Math.max(1, Math.ceil(quota / weight))),
+    step: (quota) => engine.step(Math.max(1, Math.ceil(quota / (weight + FRONTIER_CHILD_WORK)))),
     counters: () => {
       const c = engine.counters();
-      return { ...c, work: c.work * weight };
+      return {
+        ...c,
+        work: c.work * weight + c.layers * FRONTIER_LAYER_WORK + c.generated * FRONTIER_CHILD_WORK,
+      };
     },
     finish: () => engine.finish(),
   };
@@ -179,7 +197,7 @@ export function runFrontier(ctx: SolveContext, setup: FrontierSetup, cap: number
   const raw = packed.keyFits
     ? frontierWasm(ctx.kernels.frontier, packed, setup, ctx.incumbent!.node)
     : new FrontierMirror(packed, setup);
-  const engine = weighted(raw, frontierUnitWeight(m, !packed.keyFits));
+  const engine = frontierMetered(raw, frontierUnitWeight(m, !packed.keyFits));
   return drive(ctx, engine, {
     cap,
     // Steps shrink with the node count too, so the deadline checks stay about as far apart in time.
