@@ -23,6 +23,10 @@
  *   new session, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
  *   as many of the first tier as fit, then the second, then the third; placement as in `tao-no-credit`.
  * - `tao-no-ready`: every `ready` false before the DP (readiness only ever affects selection).
+ * - `tao-zero-credit` (Table 4's "no cache credit", k = 0): every credit dropped before the DP, which then
+ *   decides whom and where on (0, r, t) alone; unlike `tao-no-credit`, placement ignores the cache too.
+ * - `tao-zero-credit-no-ready` (Table 4's "neither", k = 0 and r = 0): both of the above; the DP then
+ *   ranks by tokens only.
  * - `tao-bfd`: best-fit decreasing by value (`bfd(problem, { order: 'value' })`) in place of the DP,
  *   then the solver's spreading tie-break (as every DP plan gets).
  * - `greedy`: greedy-by-triple (greedy-triple.ts) in place of the DP, then the same tie-break.
@@ -67,6 +71,8 @@ export type TaoVariant =
   | 'tao-sticky'
   | 'tao-no-credit'
   | 'tao-no-ready'
+  | 'tao-zero-credit'
+  | 'tao-zero-credit-no-ready'
   | 'tao-bfd'
   | 'tao-ta-order'
   | 'greedy';
@@ -127,6 +133,10 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
       return { nodes: problem.nodes, sessions: problem.sessions.map(withoutCredit) };
     case 'tao-no-ready':
       return { nodes: problem.nodes, sessions: problem.sessions.map((s) => ({ ...s, ready: false })) };
+    case 'tao-zero-credit':
+      return { nodes: problem.nodes, sessions: problem.sessions.map(withoutCredit) };
+    case 'tao-zero-credit-no-ready':
+      return { nodes: problem.nodes, sessions: problem.sessions.map((s) => ({ ...withoutCredit(s), ready: false })) };
     case 'tao-ta-order': {
       const n = view.pool.length;
       const nodeIds = problem.nodes.map((x) => x.id);
@@ -161,10 +171,15 @@ function admissibleProblem(
   if (admissible === 'any') return problem;
   const keep = new Set<string>();
   view.pool.forEach((p, i) => {
-    if (p.pending || (variant !== 'tao-no-ready' && evaluated.sessions[i]!.ready === true)) keep.add(p.id);
+    if (p.pending || (!withoutReadiness(variant) && evaluated.sessions[i]!.ready === true)) keep.add(p.id);
   });
   if (keep.size === problem.sessions.length) return problem;
   return { nodes: problem.nodes, sessions: problem.sessions.filter((s) => keep.has(s.id)) };
+}
+
+/** The variants that set every readiness bit to 0. */
+function withoutReadiness(variant: TaoVariant): boolean {
+  return variant === 'tao-no-ready' || variant === 'tao-zero-credit-no-ready';
 }
 
 /** The selection ablations: the selection is theirs, the placement TAO's. */
