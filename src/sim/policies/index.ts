@@ -112,6 +112,7 @@ export const POLICY_REGISTRY = Object.freeze({
   'tao-zero-credit': tao('tao-zero-credit'),
   'tao-zero-credit-no-ready': tao('tao-zero-credit-no-ready'),
   'tao-bfd': tao('tao-bfd'),
+  'tao-bfd-plain': tao('tao-bfd-plain'),
   'tao-ta-order': tao('tao-ta-order'),
   'tao-bounded': bounded('tao-bounded'),
   'tao-bounded-no-wait': bounded('tao-bounded-no-wait'),

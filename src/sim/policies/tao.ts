@@ -29,6 +29,8 @@
  *   ranks by tokens only.
  * - `tao-bfd`: best-fit decreasing by value (`bfd(problem, { order: 'value' })`) in place of the DP,
  *   then the solver's spreading tie-break (as every DP plan gets).
+ * - `tao-bfd-plain` (Table 4's "BFD instead of DP"): the package's `bfd()` plan as it is, each session on
+ *   the node where it leaves the least room (SPEC section 3's BFD), with no spreading tie-break.
  * - `greedy`: greedy-by-triple (greedy-triple.ts) in place of the DP, then the same tie-break.
  * Placement stage of the selection ablations: the Problem restricted to the selected sessions, every
  * credit raised by M = 1 + the sum over them of their largest credit, on every node they are eligible
@@ -74,6 +76,7 @@ export type TaoVariant =
   | 'tao-zero-credit'
   | 'tao-zero-credit-no-ready'
   | 'tao-bfd'
+  | 'tao-bfd-plain'
   | 'tao-ta-order'
   | 'greedy';
 
@@ -261,6 +264,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
     if (variant === 'greedy') return deps.spread(problem, greedyByTriple(problem), solveOptions);
     if (variant === 'tao-bfd')
       return deps.spread(problem, deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments, solveOptions);
+    if (variant === 'tao-bfd-plain') return deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments;
     const selected = solve(problem);
     if (!separatesPlacement(variant) || selected.length === 0) return selected;
     return solve(placementProblem(evaluated, new Set(selected.map((a) => a.session))));
