@@ -52,7 +52,7 @@ describe('paper comparison', () => {
     expect(() => paperCell('ds', 'SWE-Lite', 'tao', 17)).toThrow(InvalidValueError);
   });
 
-  it('the run list covers nine settings x eight policies x the seeds, and the three DeepSeek ones on Terminal-Bench, each once', () => {
+  it("the run list covers nine settings x eight policies x the seeds, Table 4's seven further policies at ds-32, and the three DeepSeek settings on Terminal-Bench, each once", () => {
     const specs = paperRuns([1, 2]);
     expect(PAPER_SETTINGS).toHaveLength(9);
     expect(PAPER_RUN_POLICIES).toEqual([
@@ -65,11 +65,14 @@ describe('paper comparison', () => {
       'tao-tick',
       'tao-sticky',
     ]);
-    expect(specs).toHaveLength((9 + 3) * 8 * 2);
+    expect(specs).toHaveLength((9 + 3) * 8 * 2 + 7 * 2);
+    const table4 = specs.filter((s) => !PAPER_RUN_POLICIES.includes(s.policy));
+    expect(new Set(table4.map((s) => `${s.setting}/${s.workload}`))).toEqual(new Set(['ds-32/undefined']));
     expect(new Set(specs.map((s) => `${s.setting}/${s.policy}/${s.seed}/${s.workload}`)).size).toBe(specs.length);
     const tb = specs.filter((s) => s.workload === TERMINAL_BENCH_PROFILE);
     expect(new Set(tb.map((s) => s.setting))).toEqual(new Set(['ds-16', 'ds-32', 'ds-64']));
-    expect(paperRuns([1], PAPER_SETTINGS, false)).toHaveLength(9 * 8);
+    expect(paperRuns([1], PAPER_SETTINGS, false)).toHaveLength(9 * 8 + 7);
+    expect(paperRuns([1], ['ds-16'], false)).toHaveLength(8);
   });
 
   it('runs on worker threads give the serial results bit for bit, and the same comparison', async () => {

@@ -3,7 +3,7 @@
  * (and TAO's other readings, `tao-ready`, `tao-tick` and `tao-sticky`) and prints, per cell and metric, the simulated value, the paper's value and
  * their ratio, the Kendall tau of the policies' order, the best policy of each side, and a one-line verdict
  * against the calibration goal; then the same against the SWE-verified and Terminal-Bench columns, which
- * nothing was fitted on. The runs go to worker threads (`--jobs`). Optionally writes the report as JSON, the table as Markdown and a plot.
+ * nothing was fitted on, and TAO's ablations at ds-32 against its Table 4. The runs go to worker threads (`--jobs`). Optionally writes the report as JSON, the table as Markdown and a plot.
  * Exit codes: 0 done, 2 invalid flags (one line on stderr naming the flag).
  */
 import { writeFileSync } from 'node:fs';
@@ -28,7 +28,8 @@ Runs the nine calibrated settings (${PAPER_SETTINGS.join(', ')}) under Dynamo, v
 vLLM CA, ThunderAgent and TAO (and TAO's other readings, tao-ready, tao-tick, tao-sticky) and compares each cell with
 the paper's Tables 1-2 (SWE-Lite): simulated value, paper value, ratio, Kendall tau and best policy per
 (cell, metric). Then, as checks nothing was fitted on, the same runs against the SWE-verified columns and
-the DeepSeek settings with the claude-code profile against the Terminal-Bench columns.
+the DeepSeek settings with the claude-code profile against the Terminal-Bench columns, and (with ds-32)
+TAO's six ablation configurations against the paper's Table 4.
 
 options:
   --seeds N|a,b,...     seeds 1..N, or a list (default ${DEFAULT_PAPER_SEEDS})

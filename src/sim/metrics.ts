@@ -46,6 +46,12 @@ export interface RunMetrics {
   prefillMean: number;
   /** Mean TTFT of the requests issued by a tool's return (not a task's first request): the paper's Table 4. */
   toolReturnToFirstTokenMean: number;
+  /**
+   * Mean pause of a session at a tool boundary, over the requests a tool's return issued: from the end of
+   * the request before the tool (the interrupt) to the resume, the later of the tool's return and the
+   * admission; the tool's own time included (the paper's Table 4 "pause wait", ~1 s).
+   */
+  pauseWaitMean: number;
   /** Output tokens per second over the run (makespan, or the duration). */
   decodeThroughput: number;
   /**
@@ -138,6 +144,7 @@ export class MetricsAccumulator {
   prefillSum = 0;
   toolReturnTtftSum = 0;
   toolReturnRequests = 0;
+  pauseWaitSum = 0;
   preemptions = 0;
   recomputedTokens = 0;
   /** Completion time and cumulative decoded tokens at each task completion, for the steady window. */

@@ -11,6 +11,7 @@ import {
   TAO_READINGS,
 } from './paper.js';
 import type { PolicyName } from './policies/index.js';
+import { TABLE4_METRICS, type Table4Report } from './paper-table4.js';
 
 const LABELS: ReadonlyMap<PolicyName, string> = new Map([
   ...PAPER_POLICIES.map((p) => [p.policy, p.label] as const),
@@ -91,6 +92,89 @@ function textBenchmark(r: BenchmarkReport, out: string[]): void {
   );
 }
 
+function relPct(e: { mean: number; ci95: number }): string {
+  const ci = Number.isFinite(e.ci95) ? ` ± ${(100 * e.ci95).toFixed(1)}` : '';
+  return `${pct(e.mean)}${ci}`;
+}
+
+/** Table 4's rows: per configuration and metric, simulated / paper / ratio. */
+function table4Rows(t: Table4Report): string[][] {
+  return t.rows.map((r) => [
+    r.reading ? `${r.config} (reading: \`${r.policy}\`)` : r.config,
+    `\`${r.policy}\``,
+    ...r.values.flatMap((v) => [num(v.sim), num(v.paper), `x${v.ratio.toFixed(2)}`]),
+  ]);
+}
+
+/** Table 4's paired rows: per configuration and metric, the simulated and the paper's difference to full TAO. */
+function table4PairedRows(t: Table4Report): string[][] {
+  return t.rows
+    .slice(1)
+    .map((r) => [
+      r.reading ? `${r.config} (\`${r.policy}\`)` : r.config,
+      ...r.values.flatMap((v) => [relPct(v.vsFull), pct(v.paperVsFull)]),
+    ]);
+}
+
+function table4OrderLines(t: Table4Report): string[] {
+  return [
+    ...t.orders.map((o) => {
+      const same = o.sim.join() === o.paper.join();
+      return `${TABLE4_METRICS.find((m) => m.key === o.metric)!.label}: tau ${signed(o.tau)}; simulated ${o.sim.join(' > ')}${same ? " (the paper's order)" : `; paper ${o.paper.join(' > ')}`}`;
+    }),
+    `mean tau over the five metrics ${signed(t.meanTau)}`,
+  ];
+}
+
+function textTable4(t: Table4Report, out: string[]): void {
+  const head = ['config', 'policy', ...TABLE4_METRICS.flatMap((m) => [`${m.label} sim`, 'paper', 'ratio'])];
+  const rows = [head, ...table4Rows(t)].map((row) => row.map((x) => x.replace(/`/g, '')));
+  const widths = head.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  out.push(`Table 4, ${t.setting}: the ablations (not fitted; seeds ${t.seeds.join(',')})`, '');
+  for (const row of rows)
+    out.push('  ' + row.map((x, i) => (i < 2 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  '));
+  out.push('', '  against full TAO, paired by seed (simulated ± 95%; paper):');
+  for (const row of table4PairedRows(t)) {
+    const cells = TABLE4_METRICS.map((m, k) => `${m.key} ${row[1 + 2 * k]} (${row[2 + 2 * k]})`);
+    out.push(`  ${row[0]!.replace(/`/g, '')}: ${cells.join('; ')}`);
+  }
+  for (const line of table4OrderLines(t)) out.push(`  ${line}`);
+}
+
+function mdTable4(t: Table4Report): string[] {
+  const head = ['config', 'policy', ...TABLE4_METRICS.flatMap((m) => [`${m.label} sim`, 'paper', 'ratio'])];
+  const pairedHead = ['config', ...TABLE4_METRICS.flatMap((m) => [`${m.label} sim`, 'paper'])];
+  return [
+    `## Table 4, ${t.setting}: the ablations`,
+    '',
+    "The paper's Table 4 (DeepSeek-V4 Flash, SWE-Lite, 32 workers): six TAO configurations, each a policy",
+    "defined by the paper's name for it and not tuned, run on the calibrated ds-32 setting with the seeds above",
+    '(full TAO is the `tao` runs of the ds-32 cell). Nothing was fitted on these numbers. Pause wait: from the',
+    "interrupt at a tool boundary to the resume (the later of the tool's return and the admission), the tool",
+    "included; tool return to first token: the TTFT of requests a tool's return issued.",
+    '',
+    mdRow(head),
+    mdRow(head.map((_, i) => (i < 2 ? '---' : '---:'))),
+    ...table4Rows(t).map(mdRow),
+    '',
+    'Against full TAO, paired by seed: the mean of the per-seed relative differences (configuration - full',
+    "TAO) / full TAO with its Student-t 95% half-width, beside the paper's difference.",
+    '',
+    mdRow(pairedHead),
+    mdRow(pairedHead.map((_, i) => (i === 0 ? '---' : '---:'))),
+    ...table4PairedRows(t).map(mdRow),
+    '',
+    'Order of the six configurations, best first (the reading beside a row is not in it):',
+    '',
+    ...table4OrderLines(t).map((l) => `- ${l}`),
+    '',
+    'What each policy changes against `tao`:',
+    '',
+    ...t.rows.map((r) => `- ${r.config}${r.reading ? ' (reading)' : ''}, \`${r.policy}\`: ${r.definition}`),
+    '',
+  ];
+}
+
 /** The comparison as aligned text. */
 export function formatPaperText(r: PaperReport): string {
   const out: string[] = [`simulator vs the paper's Tables 1-2 (SWE-Lite); ${runSize(r)}`, ''];
@@ -100,6 +184,10 @@ export function formatPaperText(r: PaperReport): string {
     out.push('', `${o.benchmark} (not fitted; profile ${o.profile}):`, '');
     textBenchmark(o, out);
     out.push('', `${o.benchmark}: ${o.verdict}`);
+  }
+  if (r.table4 !== undefined) {
+    out.push('');
+    textTable4(r.table4, out);
   }
   return out.join('\n');
 }
@@ -215,7 +303,8 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
     "1 s ticks only) and `tao-sticky` (ThunderAgent's lifecycle: a session keeps its admission across its tools",
     'until a pause step releases it, the DP choosing whom to resume and where). Kendall tau and the best policy',
     "compare the five policies (TAO as `tao`; under the goal, each other reading in TAO's place). The SWE-verified",
-    'and Terminal-Bench columns, at the end, are checks nothing was fitted on.',
+    "and Terminal-Bench columns, at the end, and the paper's Table 4 (TAO's ablations at ds-32) are checks nothing",
+    'was fitted on.',
     '',
     `**Verdict:** ${r.verdict}`,
     '',
@@ -237,6 +326,7 @@ export function formatPaperMarkdown(r: PaperReport, command: string): string {
       ...mdCells(o, '###'),
     );
   }
+  if (r.table4 !== undefined) out.push(...mdTable4(r.table4));
   out.push('## Constants the runs used (src/sim/calibration.ts)', '');
   out.push(
     mdRow([

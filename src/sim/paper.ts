@@ -23,7 +23,10 @@ import { defaultTaoBoundedParams } from './policies/tao-bounded.js';
 import { paperCell, type PaperRow } from './paper-tables.js';
 import { SETTINGS } from './settings.js';
 import type { RunResult } from './simulation.js';
-import { type Estimate, estimate, sampleSd } from './stats.js';
+import { type Estimate, estimate, kendallTau, sampleSd } from './stats.js';
+import { compareTable4, TABLE4_POLICIES, TABLE4_SETTING, type Table4Report } from './paper-table4.js';
+
+export { kendallTau };
 import { WORKLOAD_PROFILES } from './workload.js';
 
 /** The paper's rows and the policies that stand for them. */
@@ -114,8 +117,9 @@ export const PAPER_RUN_POLICIES: readonly PolicyName[] = Object.freeze([
 ]);
 
 /**
- * Every (setting, policy, seed) run of a paper comparison, in a fixed order: the SWE-Lite runs, then (with
- * `terminalBench`) the Terminal-Bench runs of the DeepSeek settings among `settings`.
+ * Every (setting, policy, seed) run of a paper comparison, in a fixed order: the SWE-Lite runs, Table 4's
+ * further configurations when `settings` has ds-32, then (with `terminalBench`) the Terminal-Bench runs of
+ * the DeepSeek settings among `settings`.
  */
 export function paperRuns(
   seeds: readonly number[],
@@ -127,6 +131,11 @@ export function paperRuns(
       seeds.map((seed) => (workload === undefined ? { setting, policy, seed } : { setting, policy, seed, workload })),
     );
   const specs = settings.flatMap((s) => each(s));
+  // Table 4's configurations at ds-32, beyond the runs above (its full TAO is their `tao`).
+  if (settings.includes(TABLE4_SETTING))
+    for (const policy of TABLE4_POLICIES)
+      if (!PAPER_RUN_POLICIES.includes(policy))
+        for (const seed of seeds) specs.push({ setting: TABLE4_SETTING, policy, seed });
   if (!terminalBench) return specs;
   const tb = settings.filter((s) => BENCHMARK_FAMILIES['Terminal-Bench'].includes(familyOf(s)));
   return [...specs, ...tb.flatMap((s) => each(s, TERMINAL_BENCH_PROFILE))];
@@ -172,17 +181,6 @@ export async function runPaperRuns(
     ...(options.deps === undefined ? {} : { deps: options.deps }),
     ...(options.onRun === undefined ? {} : { onRun: options.onRun }),
   });
-}
-
-/** Kendall's tau-a of two equally long value lists (ties count as neither concordant nor discordant). */
-export function kendallTau(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length || a.length < 2)
-    throw new InvalidValueError('kendallTau needs two lists of the same length >= 2');
-  let s = 0;
-  for (let i = 0; i < a.length; i++) {
-    for (let j = i + 1; j < a.length; j++) s += Math.sign(a[i]! - a[j]!) * Math.sign(b[i]! - b[j]!);
-  }
-  return s / ((a.length * (a.length - 1)) / 2);
 }
 
 export interface PaperValue {
@@ -283,6 +281,8 @@ export interface PaperReport extends BenchmarkReport {
   readonly seeds: readonly number[];
   readonly tasks: number | null;
   readonly outOfSample: readonly BenchmarkReport[];
+  /** The paper's Table 4 (ablations at ds-32), when the runs have ds-32: another check nothing was fitted on. */
+  readonly table4?: Table4Report;
 }
 
 function inBand(x: number, band: readonly [number, number]): boolean {
@@ -504,5 +504,6 @@ export function comparePaper(runs: readonly RunResult[], seeds: readonly number[
     if (rs.some((r) => BENCHMARK_FAMILIES[benchmark].includes(familyOf(r.setting))))
       outOfSample.push(compareBenchmark(rs, benchmark));
   }
-  return { ...compareBenchmark(swe, 'SWE-Lite'), seeds, tasks, outOfSample };
+  const table4 = swe.some((r) => r.setting === TABLE4_SETTING) ? { table4: compareTable4(swe) } : {};
+  return { ...compareBenchmark(swe, 'SWE-Lite'), seeds, tasks, outOfSample, ...table4 };
 }

@@ -217,6 +217,7 @@ export class Simulation {
       engineQueueMean: ttft.length > 0 ? m.engineQueueSum / ttft.length : Number.NaN,
       prefillMean: ttft.length > 0 ? m.prefillSum / ttft.length : Number.NaN,
       toolReturnToFirstTokenMean: m.toolReturnRequests > 0 ? m.toolReturnTtftSum / m.toolReturnRequests : Number.NaN,
+      pauseWaitMean: m.toolReturnRequests > 0 ? m.pauseWaitSum / m.toolReturnRequests : Number.NaN,
       decodeThroughput: end > 0 ? decoded / end : Number.NaN,
       decodeThroughputSteady: steady.rate,
       preemptions: m.preemptions,
@@ -586,6 +587,7 @@ export class Simulation {
     if (s.turn > 0) {
       m.toolReturnTtftSum += ttft;
       m.toolReturnRequests++;
+      m.pauseWaitSum += admitted - s.tool!.startedAt;
     }
   }
 

@@ -1,4 +1,5 @@
-/** The mean with a Student-t 95% confidence interval over seeds. */
+/** The mean with a Student-t 95% confidence interval over seeds, and Kendall's tau of two orders. */
+import { InvalidValueError } from '../errors.js';
 import { mean } from '../stats.js';
 
 /** Sample standard deviation (n - 1); NaN below two values. */
@@ -51,4 +52,15 @@ export function estimate(values: readonly number[]): Estimate {
   const m = mean(xs);
   if (n < 2) return { mean: m, ci95: Number.NaN, n };
   return { mean: m, ci95: (tCritical95(n - 1) * sampleSd(xs)) / Math.sqrt(n), n };
+}
+
+/** Kendall's tau-a of two equally long value lists (ties count as neither concordant nor discordant). */
+export function kendallTau(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length < 2)
+    throw new InvalidValueError('kendallTau needs two lists of the same length >= 2');
+  let s = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) s += Math.sign(a[i]! - a[j]!) * Math.sign(b[i]! - b[j]!);
+  }
+  return s / ((a.length * (a.length - 1)) / 2);
 }

@@ -184,7 +184,13 @@ export {
   runPaperRuns,
   TERMINAL_BENCH_PROFILE,
 } from '../../src/sim/paper.js';
-export { paperCell } from '../../src/sim/paper-tables.js';
+export { PAPER_TABLE4, paperCell } from '../../src/sim/paper-tables.js';
+export {
+  compareTable4,
+  TABLE4_CONFIGS,
+  TABLE4_POLICIES,
+  TABLE4_SETTING,
+} from '../../src/sim/paper-table4.js';
 export { isNonTrivial, type RecordedProblem, recordLine, recordProblems } from '../../src/sim/record.js';
 export { Rng } from '../../src/sim/rng.js';
 export { defaultSimulateOptions, runOnce, simulate } from '../../src/sim/run.js';

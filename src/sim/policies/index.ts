@@ -109,7 +109,10 @@ export const POLICY_REGISTRY = Object.freeze({
   'tao-engine-capacity': taoEngineCapacity(),
   'tao-no-credit': tao('tao-no-credit'),
   'tao-no-ready': tao('tao-no-ready'),
+  'tao-zero-credit': tao('tao-zero-credit'),
+  'tao-zero-credit-no-ready': tao('tao-zero-credit-no-ready'),
   'tao-bfd': tao('tao-bfd'),
+  'tao-bfd-plain': tao('tao-bfd-plain'),
   'tao-ta-order': tao('tao-ta-order'),
   'tao-bounded': bounded('tao-bounded'),
   'tao-bounded-no-wait': bounded('tao-bounded-no-wait'),
@@ -139,7 +142,7 @@ export type PolicyName = keyof typeof POLICY_REGISTRY;
 export const POLICY_NAMES: readonly PolicyName[] = Object.freeze(Object.keys(POLICY_REGISTRY) as PolicyName[]);
 
 export function isPolicyName(x: string): x is PolicyName {
-  return Object.prototype.hasOwnProperty.call(POLICY_REGISTRY, x);
+  return Object.hasOwn(POLICY_REGISTRY, x);
 }
 
 /** Policies that build a solver Problem every tick. */

@@ -23,8 +23,14 @@
  *   new session, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
  *   as many of the first tier as fit, then the second, then the third; placement as in `tao-no-credit`.
  * - `tao-no-ready`: every `ready` false before the DP (readiness only ever affects selection).
+ * - `tao-zero-credit` (Table 4's "no cache credit", k = 0): every credit dropped before the DP, which then
+ *   decides whom and where on (0, r, t) alone; unlike `tao-no-credit`, placement ignores the cache too.
+ * - `tao-zero-credit-no-ready` (Table 4's "neither", k = 0 and r = 0): both of the above; the DP then
+ *   ranks by tokens only.
  * - `tao-bfd`: best-fit decreasing by value (`bfd(problem, { order: 'value' })`) in place of the DP,
  *   then the solver's spreading tie-break (as every DP plan gets).
+ * - `tao-bfd-plain` (Table 4's "BFD instead of DP"): the package's `bfd()` plan as it is, each session on
+ *   the node where it leaves the least room (SPEC section 3's BFD), with no spreading tie-break.
  * - `greedy`: greedy-by-triple (greedy-triple.ts) in place of the DP, then the same tie-break.
  * Placement stage of the selection ablations: the Problem restricted to the selected sessions, every
  * credit raised by M = 1 + the sum over them of their largest credit, on every node they are eligible
@@ -67,7 +73,10 @@ export type TaoVariant =
   | 'tao-sticky'
   | 'tao-no-credit'
   | 'tao-no-ready'
+  | 'tao-zero-credit'
+  | 'tao-zero-credit-no-ready'
   | 'tao-bfd'
+  | 'tao-bfd-plain'
   | 'tao-ta-order'
   | 'greedy';
 
@@ -127,6 +136,10 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
       return { nodes: problem.nodes, sessions: problem.sessions.map(withoutCredit) };
     case 'tao-no-ready':
       return { nodes: problem.nodes, sessions: problem.sessions.map((s) => ({ ...s, ready: false })) };
+    case 'tao-zero-credit':
+      return { nodes: problem.nodes, sessions: problem.sessions.map(withoutCredit) };
+    case 'tao-zero-credit-no-ready':
+      return { nodes: problem.nodes, sessions: problem.sessions.map((s) => ({ ...withoutCredit(s), ready: false })) };
     case 'tao-ta-order': {
       const n = view.pool.length;
       const nodeIds = problem.nodes.map((x) => x.id);
@@ -161,10 +174,15 @@ function admissibleProblem(
   if (admissible === 'any') return problem;
   const keep = new Set<string>();
   view.pool.forEach((p, i) => {
-    if (p.pending || (variant !== 'tao-no-ready' && evaluated.sessions[i]!.ready === true)) keep.add(p.id);
+    if (p.pending || (!withoutReadiness(variant) && evaluated.sessions[i]!.ready === true)) keep.add(p.id);
   });
   if (keep.size === problem.sessions.length) return problem;
   return { nodes: problem.nodes, sessions: problem.sessions.filter((s) => keep.has(s.id)) };
+}
+
+/** The variants that set every readiness bit to 0. */
+function withoutReadiness(variant: TaoVariant): boolean {
+  return variant === 'tao-no-ready' || variant === 'tao-zero-credit-no-ready';
 }
 
 /** The selection ablations: the selection is theirs, the placement TAO's. */
@@ -246,6 +264,7 @@ export function createTaoPolicy(options: TaoPolicyOptions): Policy {
     if (variant === 'greedy') return deps.spread(problem, greedyByTriple(problem), solveOptions);
     if (variant === 'tao-bfd')
       return deps.spread(problem, deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments, solveOptions);
+    if (variant === 'tao-bfd-plain') return deps.bfd(problem, { ...solveOptions, order: 'value' }).assignments;
     const selected = solve(problem);
     if (!separatesPlacement(variant) || selected.length === 0) return selected;
     return solve(placementProblem(evaluated, new Set(selected.map((a) => a.session))));
