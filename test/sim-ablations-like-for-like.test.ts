@@ -1,46 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CacheObservation, ToolCall } from './helpers/internals.js';
+import { poolView } from './helpers/sim-view.js';
+import type { CacheObservation } from './helpers/internals.js';
 import { loadTaoDeps, type TaoDeps } from './helpers/internals.js';
 import { createTaoPolicy, defaultTaoParams, type TaoVariant } from './helpers/internals.js';
-import type { Admission, NodeView, PooledSession, SchedulerView } from './helpers/internals.js';
+import type { Admission, SchedulerView } from './helpers/internals.js';
 
 let deps: TaoDeps;
 beforeAll(async () => {
   deps = await loadTaoDeps();
 });
 
-interface S {
-  tokens: number;
-  pending?: boolean;
-  step?: number;
-  tool?: ToolCall;
-  observations?: CacheObservation[];
-}
-
-function view(capacities: number[], pool: S[], time = 100): SchedulerView {
-  const nodes: NodeView[] = capacities.map((capacity, i) => ({
-    index: i,
-    id: `n${i}`,
-    capacity,
-    held: 0,
-    running: 0,
-    queued: 0,
-    activeTokens: 0,
-    prefillBacklog: 0,
-  }));
-  const sessions: PooledSession[] = pool.map((s, i) => ({
-    index: i,
-    id: `t${i}`,
-    tokens: s.tokens,
-    step: s.step ?? 1,
-    pooledAt: time - 5,
-    tool: s.tool,
-    pending: s.pending ?? false,
-    issuedAt: s.pending === true ? time - 1 : Number.NaN,
-    observations: s.observations ?? [],
-  }));
-  return { time, nodes, pool: sessions, cachedTokens: () => 0, admitted: [] };
-}
+const view = poolView;
 
 // Under the hold reading, so that sessions whose tool still runs are admissible in every arm: these tests
 // pin what the selection does, the lifecycle reading is pinned in sim-tao-lifecycle.

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { poolView } from './helpers/sim-view.js';
 import type { CacheObservation, Problem, ProblemTick, RunResult, ToolCall } from './helpers/internals.js';
 import {
   bfd,
@@ -10,7 +11,7 @@ import {
   type TaoDeps,
 } from './helpers/internals.js';
 import { createTaoPolicy, defaultTaoParams, type TaoVariant } from './helpers/internals.js';
-import type { Admission, NodeView, PooledSession, SchedulerView } from './helpers/internals.js';
+import type { Admission, SchedulerView } from './helpers/internals.js';
 import { compareTable4, PAPER_TABLE4, TABLE4_CONFIGS, TABLE4_POLICIES, TABLE4_SETTING } from './helpers/internals.js';
 
 let deps: TaoDeps;
@@ -18,38 +19,7 @@ beforeAll(async () => {
   deps = await loadTaoDeps();
 });
 
-interface S {
-  tokens: number;
-  pending?: boolean;
-  step?: number;
-  tool?: ToolCall;
-  observations?: CacheObservation[];
-}
-
-function view(capacities: number[], pool: S[], time = 100): SchedulerView {
-  const nodes: NodeView[] = capacities.map((capacity, i) => ({
-    index: i,
-    id: `n${i}`,
-    capacity,
-    held: 0,
-    running: 0,
-    queued: 0,
-    activeTokens: 0,
-    prefillBacklog: 0,
-  }));
-  const sessions: PooledSession[] = pool.map((s, i) => ({
-    index: i,
-    id: `t${i}`,
-    tokens: s.tokens,
-    step: s.step ?? 1,
-    pooledAt: time - 5,
-    tool: s.tool,
-    pending: s.pending ?? false,
-    issuedAt: s.pending === true ? time - 1 : Number.NaN,
-    observations: s.observations ?? [],
-  }));
-  return { time, nodes, pool: sessions, cachedTokens: () => 0, admitted: [] };
-}
+const view = poolView;
 
 /** The admissions of `variant` on `v`, and the Problem its decision was made on. */
 function decide(variant: TaoVariant, v: SchedulerView): { admitted: Admission[]; problem: Problem } {
