@@ -241,9 +241,13 @@ export function bestHeuristic(
   const whole = budget?.root !== false;
   const credited = packed.creditStart[n]! > 0;
   for (const heuristic of HEURISTICS) {
+    // Past the deadline or the stop flag, BFD alone is promised, as for a solve halted before this stage
+    // (`haltedBeforeDp`): the other orders cost as much again each, time the caller no longer has.
+    const stop = heuristic !== 'bfd' && halted?.() === true;
     const promised =
-      heuristic === 'bfd' ||
-      (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density')));
+      !stop &&
+      (heuristic === 'bfd' ||
+        (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density'))));
     if (!promised && (halted?.() === true || budget?.afford(cost) === false)) break;
     const node = plans[heuristic]();
     if (promised) budget?.chargeUnavoidable(cost);
