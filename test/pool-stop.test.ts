@@ -13,11 +13,14 @@ import { useSolverAndKernel } from './helpers/solvers.js';
 import { builtWorker } from './pool-support.js';
 
 const tiny = { nodes: [{ id: 'a', capacity: 4_096 }], sessions: [{ id: 's', weight: 1_000, tokens: 1, ready: true }] };
-/** 64 nodes x 1000 sessions, the frontier forced with the largest budget: hundreds of ms of DP, then a budget fallback. */
+/**
+ * 64 nodes x 4096 sessions, the frontier forced with the largest budget: about a hundred ms of DP (its layers are
+ * counted in its work, so a smaller problem stops sooner), then a budget fallback.
+ */
 const LONG = {
   problem: randomTickProblem(3, {
     nodes: 64,
-    sessions: 1000,
+    sessions: 4096,
     capacity: 360_000,
     minTokens: 2000,
     maxTokens: 40_000,
@@ -101,7 +104,7 @@ describe('the stop flag of Solver.runPacked', () => {
     Atomics.store(stop, 0, 1);
     const raw = loaded.solver().runPacked(packed, options, undefined, stop);
     expect(raw.status).toBe('fallback');
-    expect(raw.reason).toBe('stopped: the solve was aborted after 0 of 1000 sessions of the DP');
+    expect(raw.reason).toBe('stopped: the solve was aborted after 0 of 4096 sessions of the DP');
     expect(raw.stats.path).toBe('bfd');
     // What no solve skips alone: packing, the BFD plan (value order: time is up), the fallback's bound.
     expect(raw.stats.work).toBe(packWork(packed) + heuristicWork(packed) + boundWork(packed));
