@@ -28,9 +28,9 @@ export interface SolveOptions {
    * labelled fallback. What no solve skips is charged on top: validation and packing, BFD in both orders
    * and (with credit) the credit greedy in one, the fallback's bound, linear in the sessions, nodes and
    * credit entries. `PlanStats.work` reports every unit (docs/solver.md, "The budget", states its bound).
-   * At the default a solve within the caps (64 nodes, 4096 sessions) takes up to 98 ms here on the
-   * worst shapes constructed, the rest being what no solve skips and the search's shape-dependent unit cost
-   * (docs/threat-model.md, "Time").
+   * The time a default solve within the caps (64 nodes, 4096 sessions) takes on the worst shapes
+   * constructed, what no solve skips and the search's shape-dependent unit cost among it, is measured in
+   * docs/threat-model.md ("Time").
    * @default 4194304 (2^22)
    */
   stateBudget?: number;

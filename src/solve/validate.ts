@@ -120,8 +120,8 @@ const HAS_CREDIT = 4;
 /**
  * The keys of session `s` (a for-in pass, as `rejectKeysOutside` makes) checked against the Session's
  * fields, with the optional ones it has: only those are read then. Reading a field a session does not
- * have costs a slow lookup on its shape and its prototypes (about 60 ns each here, a third of a
- * session's validation), most sessions have no signature and no eligibility list.
+ * have costs a slow lookup on its shape and its prototypes (a third of a session's validation: docs/history.md,
+ * "Time at the caps"), and most sessions have no signature and no eligibility list.
  */
 function sessionFields(s: Record<string, unknown>, p: () => string): number {
   let has = 0;
@@ -351,8 +351,8 @@ function validateWith(
     const given = (has & HAS_CREDIT) !== 0 ? s.credit : undefined;
     if (given !== undefined) {
       if (!isRecord(given)) throw new InvalidTypeError(`${p()}.credit must be ${anObject(given)}`);
-      // Own enumerable keys, in for-in order: a third cheaper than for-in with an own-property test per
-      // key (262,144 entries at 64 nodes x 4096 sessions: about 11 -> 8 ms here).
+      // Own enumerable keys, in for-in order: cheaper than for-in with an own-property test per key
+      // (docs/history.md, "Time at the caps").
       const names = Object.keys(given);
       for (let x = 0; x < names.length; x++) {
         const nid = names[x]!;

@@ -28,8 +28,8 @@ import type { PackedProblem } from '../pack.js';
  * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes is counted
  * ceil(m / SEARCH_WEIGHT_NODES)^2 budget units when the search sizes its phases' shares
  * (`searchUnitWeight`), and charged SEARCH_UNIT_LEAST times that (`searchUnitCost`): its bounds, splits
- * and regrouping run over every node, on more sessions, so a unit costs more the more nodes there are,
- * 2-10 ns here up to 16 nodes and up to about 30 ns at 32 (docs/history.md, "One budget"). The search
+ * and regrouping run over every node, on more sessions, so a unit costs more the more nodes there are
+ * (measured: docs/history.md, "One budget" and "Time at the caps"). The search
  * halts where its charges pass its share, so a search that ends before that runs as it did with the
  * first weight alone, and the default budget bounds the search's time at every node count.
  */
@@ -51,7 +51,7 @@ export function searchUnitCost(nodes: number): number {
  * Every step of a solve that may be skipped (the preparation's and the searches') runs within
  * WORK_CEILING x its state budget, and the work no solve skips (validation and packing, BFD, a
  * fallback's bound: linear in the sessions, nodes and credit entries) comes on top (docs/solver.md, "The
- * budget"): at the default budget, about 10 ms here at the documented caps (docs/threat-model.md).
+ * budget"; what it bounds in time at the documented caps: docs/threat-model.md, "Time").
  */
 export const WORK_CEILING = 2;
 

@@ -16,10 +16,10 @@ import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { RawSolution } from '../prepared.js';
 import { fallbackOf, formatCount, haltedAt, solved, type SolveContext } from './context.js';
 
-/** DP cells per chunk between deadline checks (~0.1-1 ms of work). Only used when a deadline is set. */
+/** DP cells per chunk between deadline checks (well under a ms of work). Only used when a deadline is set. */
 const CHUNK_CELLS = 1 << 18;
 
-/** Frontier work units per step between deadline checks (~0.1-0.5 ms). Only used when a deadline is set. */
+/** Frontier work units per step between deadline checks (under a ms). Only used when a deadline is set. */
 const CHUNK_WORK = 1 << 17;
 /** The smallest frontier step, however many nodes (each step has a fixed cost at the WASM boundary). */
 const CHUNK_WORK_MIN = 1 << 11;
@@ -28,9 +28,9 @@ const CHUNK_WORK_MIN = 1 << 11;
  * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
  * dominance test) costs more the more nodes there are (docs/threat-model.md). Each raw unit counts as
  * FRONTIER_UNIT_WORK x ceil(m / FRONTIER_WEIGHT_NODES) units against the state budget and in
- * `PlanStats.work` (a raw unit costs 3-8 ns here up to 16 nodes, 12-25 ns at 32-64), and
- * FRONTIER_MIRROR_FACTOR times that in the TypeScript mirror with BigInt keys (about 190 ns at 64
- * nodes), so that one budget bounds about the same time at every size and in both.
+ * `PlanStats.work`, and FRONTIER_MIRROR_FACTOR times that in the TypeScript mirror with BigInt keys, so
+ * that one budget bounds about the same time at every size and in both (the costs measured per raw unit:
+ * docs/threat-model.md, "The solver: problems and solve options").
  */
 export const FRONTIER_WEIGHT_NODES = 16;
 export const FRONTIER_UNIT_WORK = 4;
@@ -44,10 +44,9 @@ export function frontierUnitWeight(m: number, mirror = false): number {
 /**
  * What a frontier run costs besides its raw units, counted in its work (not in the kernel's counters,
  * which the mirror matches bit for bit): per layer, its start and end (the lists' heads, the bounds'
- * restriction, the history of its states: about a microsecond here, measured at 1 node x 4096 sessions
- * with 4 states a layer), and per child generated, the two LP bounds it is tested against (a descent of
- * O(log n) each; about 35 ns here at 4096 sessions). At one node a run's raw units (a child, a dominance
- * test) are few per layer, so without these a run at 1 x 4096 cost about 30-80 ns per unit counted.
+ * restriction, the history of its states), and per child generated, the two LP bounds it is tested against
+ * (a descent of O(log n) each). At one node a run's raw units (a child, a dominance test) are few per layer,
+ * so without these its time was out of proportion to its units (docs/history.md, "Time at the caps").
  */
 export const FRONTIER_LAYER_WORK = 1024;
 export const FRONTIER_CHILD_WORK = 32;
@@ -55,7 +54,7 @@ export const FRONTIER_CHILD_WORK = 32;
 /**
  * Units of work the frontier's set-up costs per kept session and per kept (session, node) pair (its
  * order, its node classes; docs/history.md, "One budget"), and per pair more in the mirror (its credit
- * table and BigInt keys, about 300 ns per pair here): `frontierSetupWork`, charged before the run.
+ * table and BigInt keys): `frontierSetupWork`, charged before the run.
  */
 export const FRONTIER_SETUP_SESSION_WORK = 400;
 export const FRONTIER_SETUP_PAIR_WORK = 40;
