@@ -18,7 +18,7 @@
  * plan's list in place.
  */
 import type { PackedProblem } from './pack.js';
-import { sortIndices } from './sort-indices.js';
+import { RADIX_MIN_LENGTH, radixSortIndices, sortIndices } from './sort-indices.js';
 
 /** Per-index arrays of a triple order: ready flags, token counts and weights. */
 interface TripleParts {
@@ -27,7 +27,11 @@ interface TripleParts {
   readonly weight: ArrayLike<number>;
 }
 
-/** The first `length` of `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first when `heavierFirst`), then index. */
+/**
+ * The first `length` of `ids` sorted by (credit, ready, tokens) descending, then by weight (heavier first
+ * when `heavierFirst`), then index: by the radix sort from RADIX_MIN_LENGTH indices on when `ids` is
+ * ascending (every caller's is: its order is the last tie-break), else by the comparator.
+ */
 function byTriple<T extends number[] | Int32Array>(
   ids: T,
   length: number,
@@ -35,6 +39,16 @@ function byTriple<T extends number[] | Int32Array>(
   parts: TripleParts,
   heavierFirst: boolean,
 ): T {
+  if (
+    length >= RADIX_MIN_LENGTH &&
+    radixSortIndices(ids, length, [
+      { values: credit, descending: true },
+      { values: parts.ready, descending: true },
+      { values: parts.tokens, descending: true },
+      { values: parts.weight, descending: heavierFirst },
+    ])
+  )
+    return ids;
   const sign = heavierFirst ? -1 : 1;
   sortIndices(
     ids,
@@ -79,6 +93,14 @@ export function assignmentOrder(
 export function tokensOrder(packed: PackedProblem): number[] {
   const n = packed.tokens.length;
   const out = indices(n);
+  if (
+    n >= RADIX_MIN_LENGTH &&
+    radixSortIndices(out, n, [
+      { values: packed.tokens, descending: true },
+      { values: packed.weight, descending: true },
+    ])
+  )
+    return out;
   sortIndices(
     out,
     n,

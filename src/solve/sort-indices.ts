@@ -65,3 +65,64 @@ function merge(
     else to[k] = from[j++]!;
   }
 }
+
+/** One key of `radixSortIndices`: a value per index, an integer from 0 to 2^32 - 1, and its direction. */
+export interface RadixKey {
+  readonly values: ArrayLike<number>;
+  readonly descending: boolean;
+}
+
+/**
+ * From this many indices on, the triple orders sort by `radixSortIndices` (a pass costs a fixed 256-bucket
+ * histogram; below it, the comparator sort's few comparisons cost less).
+ */
+export const RADIX_MIN_LENGTH = 128;
+
+/**
+ * Sorts the first `length` entries of `ids`, which must be ascending, by `keys` (the first the most
+ * significant), ties keeping the ascending order: the order `sortIndices` gives with a comparator over the
+ * same keys whose last tie-break is the index. A least-significant-digit radix sort, one pass per byte of
+ * each key that the values do not all share, each pass stable: O(length) per pass, with one buffer of the
+ * list's length. Returns false, leaving `ids` as it was, when a value is not an integer from 0 to 2^32 - 1
+ * or `ids` is not ascending.
+ */
+export function radixSortIndices(ids: number[] | Int32Array, length: number, keys: readonly RadixKey[]): boolean {
+  for (let i = 1; i < length; i++) if (ids[i]! <= ids[i - 1]!) return false;
+  // Per key, the bytes any value has: the passes over bytes no value has would move nothing.
+  const used = new Array<number>(keys.length);
+  for (let k = 0; k < keys.length; k++) {
+    const values = keys[k]!.values;
+    let any = 0;
+    for (let i = 0; i < length; i++) {
+      const v = values[ids[i]!]!;
+      if (v >>> 0 !== v) return false;
+      any |= v;
+    }
+    used[k] = any >>> 0;
+  }
+  let from: number[] | Int32Array = ids;
+  let to: number[] | Int32Array = new Int32Array(length);
+  const count = new Int32Array(257);
+  for (let k = keys.length - 1; k >= 0; k--) {
+    const { values, descending } = keys[k]!;
+    const flip = descending ? 255 : 0;
+    for (let shift = 0; shift < 32 && used[k]! >>> shift !== 0; shift += 8) {
+      count.fill(0);
+      for (let i = 0; i < length; i++) count[(((values[from[i]!]! >>> shift) & 255) ^ flip) + 1]!++;
+      // A byte every value shares moves nothing.
+      let shared = false;
+      for (let d = 1; d <= 256 && !shared; d++) shared = count[d] === length;
+      if (shared) continue;
+      for (let d = 1; d <= 256; d++) count[d]! += count[d - 1]!;
+      for (let i = 0; i < length; i++) {
+        const id = from[i]!;
+        to[count[((values[id]! >>> shift) & 255) ^ flip]!++] = id;
+      }
+      const t = from;
+      from = to;
+      to = t;
+    }
+  }
+  if (from !== ids) for (let i = 0; i < length; i++) ids[i] = from[i]!;
+  return true;
+}

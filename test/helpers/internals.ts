@@ -324,7 +324,7 @@ export { maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
-export { sortIndices } from '../../src/solve/sort-indices.js';
+export { RADIX_MIN_LENGTH, radixSortIndices, sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
 export {
   creditOn,
@@ -353,7 +353,7 @@ export { osCacheDir } from '../../src/bench/cache-dir.js';
 export { formatLegend } from '../../src/bench/table.js';
 export { formatOracles } from '../../src/bench/table.js';
 export { formatVerdict } from '../../src/bench/table.js';
-export { bfdValueOrder } from '../../src/solve/orders.js';
+export { bfdValueOrder, frontierOrder } from '../../src/solve/orders.js';
 export { tokensOrder } from '../../src/solve/orders.js';
 export { didYouMean } from '../../src/commands/cli-args.js';
 export { intFlag } from '../../src/commands/cli-args.js';
