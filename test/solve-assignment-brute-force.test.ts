@@ -3,7 +3,8 @@
  * against every assignment of rows to distinct columns; the path's plans (`assignmentPlan`) against brute
  * force on small problems whose nodes hold one session each but for a few (credit on one or several
  * nodes with ties, ready ties, eligibility limits, interchangeable nodes, several quanta); and its
- * limits. The solver on larger problems the path closes, against HiGHS, is in test/assignment.test.ts.
+ * limits, and its pruning of the multi nodes' combinations by a bound. The solver on larger problems the
+ * path closes, against HiGHS, is in test/assignment.test.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -160,5 +161,45 @@ describe('assignmentPlan', () => {
     };
     const out = assignmentPlan(prepare(single, { quantum: 1 }).packed, 10);
     expect(out !== 'not-applicable' && 'abandoned' in out).toBe(true);
+  });
+
+  it('skips the combinations its bound rules out: a multi node of hundreds of patterns decided with a few matchings, the brute-force optimum', () => {
+    // One node with room for two or three of 26 sessions (every pair and triple that fits is a pattern),
+    // three single nodes that each fit one of the lighter ones.
+    const sessions = Array.from({ length: 26 }, (_, i) => ({
+      id: `s${i}`,
+      weight: 30 + i,
+      tokens: 30 + i,
+      ready: i % 3 === 0,
+    }));
+    const problem: Problem = {
+      nodes: [
+        { id: 'multi', capacity: 100 },
+        { id: 'a', capacity: 40 },
+        { id: 'b', capacity: 45 },
+        { id: 'c', capacity: 50 },
+      ],
+      sessions,
+    };
+    let patterns = 0;
+    for (let x = 0; x < 26; x++)
+      for (let y = x + 1; y < 26; y++) {
+        if (60 + x + y <= 100) patterns++;
+        for (let z = y + 1; z < 26; z++) if (90 + x + y + z <= 100) patterns++;
+      }
+    expect(patterns).toBeGreaterThan(200);
+    const { packed } = prepare(problem, { quantum: 1 });
+    const out = assignmentPlan(packed, 2 ** 22);
+    if (out === 'not-applicable' || 'abandoned' in out) throw new Error('the path must apply');
+    // Without the bound every combination (each pattern, and "at most one") costs a plan entry per session
+    // and a matching: at least 26 steps each.
+    expect(out.work).toBeLessThan((26 * (patterns + 1)) / 4);
+    const value = { credit: 0, ready: 0, tokens: 0 };
+    unpackNodes(packed, out.node).forEach((b, i) => {
+      if (b < 0) return;
+      value.ready += sessions[i]!.ready ? 1 : 0;
+      value.tokens += sessions[i]!.tokens;
+    });
+    expect(compareValues(value, bruteForceOptimum(problem, 1))).toBe(0);
   });
 });

@@ -216,26 +216,38 @@ export function assignmentPlan(
     }
   };
 
-  const walk = (t: number): void => {
+  // Pruning (see `completionBound`): a combination, or every completion of a partial one, whose bound is at
+  // most the best value found so far cannot replace it (a plan replaces the best only when strictly better),
+  // so skipping it leaves the result and the order of the evaluated combinations as they were.
+  const bounds = completionBounds(packed, value, multi, patterns, byValue);
+  // A bound's session reads are steps too; a bound above the best so far lets the walk go on.
+  const within = (bound: number): boolean => {
+    work += bounds.reads;
+    if (work > limit) over = true;
+    return !over && bound > bestValue;
+  };
+  const walk = (t: number, fixedValue: number): void => {
     if (over) return;
     if (t === multi.length) {
       evaluate();
       return;
     }
     choice[t] = -1;
-    walk(t + 1);
+    if (within(bounds.of(taken, fixedValue, t + 1, choice))) walk(t + 1, fixedValue);
     const list = patterns[t]!;
+    const worth = bounds.patternValue[t]!;
     for (let c = 0; c < list.length && !over; c++) {
       const set = list[c]!;
       if (set.some((j) => taken[j] === 1)) continue;
       for (const j of set) taken[j] = 1;
       choice[t] = c;
-      walk(t + 1);
+      const fixed = fixedValue + worth[c]!;
+      if (within(bounds.of(taken, fixed, t + 1, choice))) walk(t + 1, fixed);
       for (const j of set) taken[j] = 0;
     }
     choice[t] = -1;
   };
-  walk(0);
+  walk(0, 0);
   if (over) return { abandoned: true, work };
   return { node: best!, work };
 }
@@ -290,4 +302,77 @@ function matchRows(
   const column = new Int32Array(k);
   for (let r = 0; r < k; r++) column[r] = match.column[r]! < 0 ? -1 : columns[match.column[r]!]!;
   return { column, value: match.value, steps: read + match.steps };
+}
+
+/**
+ * Upper bounds on every completion of a partial choice over the multi nodes, the first t decided
+ * (`choice`: a pattern's index, or -1 for "at most one"), `fixedValue` the decided patterns' value and
+ * `taken` their sessions. A completion is worth its patterns plus a maximum matching of its rows (the
+ * single nodes and the multi nodes at "at most one") to the sessions not taken:
+ * - the single nodes' part matches distinct sessions, each worth at most its best value on a single node
+ *   (`single`), so at most the sum of the k best such values among the free sessions (k single nodes);
+ * - a decided multi node at "at most one" adds at most its most valuable free candidate;
+ * - an undecided multi node adds at most the larger of its most valuable pattern and its most valuable
+ *   free candidate (the sessions later patterns take only lower the rest).
+ * Each read of a session is counted in `reads` (the caller charges them as steps).
+ */
+function completionBounds(
+  packed: PackedProblem,
+  value: Float64Array,
+  multi: readonly number[],
+  patterns: readonly (readonly (readonly number[])[])[],
+  byValue: readonly (readonly number[])[],
+): {
+  of(taken: Uint8Array, fixedValue: number, t: number, choice: Int32Array): number;
+  readonly patternValue: readonly Float64Array[];
+  /** The sessions the last `of` read. */
+  readonly reads: number;
+} {
+  const n = sessionsKept(packed);
+  const m = nodesKept(packed);
+  const isMulti = new Uint8Array(m);
+  for (const b of multi) isMulti[b] = 1;
+  const singles = m - multi.length;
+  const single = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let top = 0;
+    for (let b = 0; b < m; b++) if (isMulti[b] === 0 && value[j * m + b]! > top) top = value[j * m + b]!;
+    single[j] = top;
+  }
+  const order = Array.from({ length: n }, (_, j) => j).sort((a, c) => single[c]! - single[a]! || a - c);
+  const patternValue = patterns.map((list, t) =>
+    Float64Array.from(list, (set) => set.reduce((sum, j) => sum + value[j * m + multi[t]!]!, 0)),
+  );
+  const topPattern = patternValue.map((list) => list.reduce((top, v) => Math.max(top, v), 0));
+  const out = {
+    patternValue,
+    reads: 0,
+    of(taken: Uint8Array, fixedValue: number, t: number, choice: Int32Array): number {
+      let reads = 0;
+      let sum = fixedValue;
+      for (let u = 0; u < multi.length; u++) {
+        if (u < t && choice[u]! >= 0) continue;
+        const b = multi[u]!;
+        const list = byValue[b]!;
+        let free = 0;
+        for (let x = 0; x < list.length; x++) {
+          reads++;
+          if (taken[list[x]!] === 1) continue;
+          free = value[list[x]! * m + b]!;
+          break;
+        }
+        sum += u < t ? free : Math.max(free, topPattern[u]!);
+      }
+      for (let x = 0, found = 0; x < n && found < singles && single[order[x]!]! > 0; x++) {
+        reads++;
+        const j = order[x]!;
+        if (taken[j] === 1) continue;
+        sum += single[j]!;
+        found++;
+      }
+      out.reads = reads;
+      return sum;
+    },
+  };
+  return out;
 }
