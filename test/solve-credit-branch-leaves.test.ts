@@ -10,7 +10,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { problemArb, tiedTick } from './helpers/arbitraries.js';
-import { branchAndBound, creditLevel, nodesKept, prepare, type Problem, sessionsKept } from './helpers/internals.js';
+import {
+  branchAndBound,
+  CREDIT_BRANCH_MAX_TIED,
+  creditLevel,
+  nodesKept,
+  prepare,
+  type Problem,
+  sessionsKept,
+} from './helpers/internals.js';
 import { enumerateCreditProfiles, profileOf } from './oracles/credit-profiles.js';
 
 describe('the branch and bound on the credit level', () => {
@@ -70,5 +78,41 @@ describe('the branch and bound on the credit level', () => {
       undecided++;
     }
     expect(undecided).toBeGreaterThan(10);
+  });
+
+  it('is not tried when more than CREDIT_BRANCH_MAX_TIED sessions of several sets have the same credit on two of them, before it spends a state', () => {
+    // Two nodes of room 100, sessions of weight 30: each node's optimal set holds three sessions, the same
+    // three (the most credit). `equalOn` of them have the same credit on both nodes; the others differ.
+    const tick = (equalOn: number): Problem => ({
+      nodes: [
+        { id: 'a', capacity: 100 },
+        { id: 'b', capacity: 100 },
+      ],
+      sessions: Array.from({ length: 4 }, (_, i) => ({
+        id: `s${i}`,
+        weight: 30,
+        tokens: 1,
+        ready: false,
+        credit: i < equalOn ? { a: 50 - i, b: 50 - i } : { a: 49 - i, b: 50 - i },
+      })),
+    });
+    for (const equalOn of [0, 1, 2, 3, 4]) {
+      const { packed } = prepare(tick(equalOn), { quantum: 1 });
+      const level = creditLevel(packed, Number.POSITIVE_INFINITY)!;
+      expect(level.decided).toBe(false);
+      const used = { states: 0 };
+      const decision = branchAndBound(packed, level, Number.POSITIVE_INFINITY, undefined, undefined, used);
+      const tied = Math.min(equalOn, 3);
+      if (tied > CREDIT_BRANCH_MAX_TIED) {
+        expect(decision).toBeNull();
+        expect(used.states).toBe(0);
+      } else {
+        // Tried: it spends states and decides the level, as the enumeration does (two sessions a node).
+        expect(used.states).toBeGreaterThan(0);
+        const exact = enumerateCreditProfiles(packed);
+        expect(decision?.credit).toBe(exact.credit);
+        expect(new Set(decision?.leaves.map((sets) => profileOf((b) => sets[b]!, 2)))).toEqual(exact.profiles);
+      }
+    }
   });
 });
