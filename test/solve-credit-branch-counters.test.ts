@@ -70,4 +70,30 @@ describe('the credit branching', () => {
     }
     expect(checked).toBeGreaterThan(50);
   });
+
+  it('stops past its node and leaf limits, not before: the same decision at exactly the nodes and leaves it needs', () => {
+    let checked = 0;
+    for (let seed = 0; seed < 400; seed++) {
+      const problem = tiedTick(seed + 7000, {
+        nodes: 2 + (seed % 3),
+        sessions: 6 + (seed % 4),
+        eligibility: seed % 3 === 0,
+        twins: seed % 5 === 1,
+      });
+      const { packed } = prepare(problem, { quantum: 1 + (seed % 3) });
+      if (sessionsKept(packed) === 0) continue;
+      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
+      if (level === null || level.decided || level.bound === 0) continue;
+      const full = branchAndBound(packed, level, Number.POSITIVE_INFINITY);
+      if (full === null) continue;
+      const run = (nodes: number, leaves: number) =>
+        branchAndBound(packed, level, Number.POSITIVE_INFINITY, undefined, undefined, undefined, { nodes, leaves });
+      // The root is a node: branchNodes + 1 explored.
+      expect(run(full.branchNodes + 1, full.leaves.length)).toEqual(full);
+      expect(run(full.branchNodes, full.leaves.length)).toBeNull();
+      expect(run(full.branchNodes + 1, full.leaves.length - 1)).toBeNull();
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
 });

@@ -298,6 +298,14 @@ function tiedAcrossNodes(packed: PackedProblem, sets: readonly (readonly number[
   return tied.size;
 }
 
+/** The branching's limits on its tree (the solver's are the defaults; tests set smaller ones). */
+export interface BranchLimits {
+  /** Most branch-and-bound nodes explored, the root included. */
+  readonly nodes: number;
+  /** Most leaves of optimal credit. */
+  readonly leaves: number;
+}
+
 export function branchAndBound(
   packed: PackedProblem,
   level: CreditLevel,
@@ -305,6 +313,7 @@ export function branchAndBound(
   halted?: () => boolean,
   knapsack: KnapsackScratch = new KnapsackScratch(),
   used: { states: number } = { states: 0 },
+  limits: BranchLimits = { nodes: CREDIT_BRANCH_MAX_NODES, leaves: CREDIT_BRANCH_MAX_LEAVES },
 ): CreditDecision | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
@@ -379,7 +388,7 @@ export function branchAndBound(
       if (diving) continue;
       break;
     }
-    if (++explored > CREDIT_BRANCH_MAX_NODES || halted?.() === true) return null;
+    if (++explored > limits.nodes || halted?.() === true) return null;
     batch = seq;
 
     const shared = overlap(node.sets, n, search.owner);
@@ -423,7 +432,7 @@ export function branchAndBound(
       leaves.push({ bound: node.bound, sets: node.sets });
       let atBest = 0;
       for (let t = 0; t < leaves.length; t++) if (leaves[t]!.bound === best) atBest++;
-      if (atBest > CREDIT_BRANCH_MAX_LEAVES) return null;
+      if (atBest > limits.leaves) return null;
       continue;
     }
     const b = tie;
