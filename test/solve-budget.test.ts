@@ -227,6 +227,30 @@ describe('a solve charges its one budget', () => {
     expect(running.spent).toBe(3 * heuristicWork(packed));
   });
 
+  it("in a share with no room (a credit-split remainder's), runs BFD in value order and the density greedy: the lightest ready sessions first", () => {
+    // One large room, ready sessions of every size, no credit: BFD in value order seats the heaviest ready
+    // sessions first, the density greedy the lightest.
+    const sessions = Array.from({ length: 60 }, (_, i) => ({
+      id: `s${i}`,
+      weight: 1000 + 997 * i,
+      tokens: 500 + 997 * i,
+      ready: i % 2 === 0,
+    }));
+    const { packed } = prepare({ nodes: [{ id: 'a', capacity: 120_000 }], sessions }, { quantum: 1 });
+    const parent = new SolveBudget(DEFAULT, 0, Number.POSITIVE_INFINITY, undefined);
+    parent.charge(parent.room);
+    const share = parent.share(parent.left);
+    expect(share.room).toBe(0);
+    const out = bestHeuristic(packed, undefined, () => false, share);
+    expect(out.heuristic).toBe('credit-greedy-density');
+    expect(share.spent).toBe(2 * heuristicWork(packed));
+    const ready = (node: Int32Array) => node.reduce((sum, b, j) => sum + (b >= 0 ? packed.ready[j]! : 0), 0);
+    // The most ready sessions that fit: the lightest, as many as their weights allow.
+    let most = 0;
+    for (let used = 0, i = 0; i < 60; i += 2) if ((used += 1000 + 997 * i) <= 120_000) most++;
+    expect(ready(out.node)).toBe(most);
+  });
+
   it('with no room, does only what no solve skips: packing, BFD in both orders and the credit greedy, the bound', () => {
     const problem = randomTickProblem(8_200, { nodes: 8, sessions: 200, capacity: 120_000, cachedRate: 0.7 });
     const { packed } = prepare(problem, {});

@@ -203,13 +203,14 @@ export const BEST_NODES_PAIR_WORK = 5;
 
 /**
  * The best of BFD (value order, token order) and the credit greedy in density and value order (ties: the
- * earlier in HEURISTICS). BFD in both orders always runs (the fallback promises a plan never worse than
- * either), and so does the credit greedy in density order when there is credit (BFD ignores it): their
+ * earlier in HEURISTICS). BFD in value order and the greedy in density order always run, and BFD in token
+ * order in the whole problem (the fallback promises a plan never worse than BFD in either order): their
  * work is unavoidable. The greedy in value order runs only while `budget`, when given, affords its
  * estimate (`heuristicWork`, charged per candidate run) and `halted` answers false (asked before it);
  * both greedy orders ask `halted` every HALT_CHECK_SESSIONS sessions and stop. Each candidate costs about
  * as much as BFD (a millisecond or two at 64 nodes x 4096 sessions), so a solve whose budget or time is
- * short degrades to BFD and one greedy order, or to BFD alone, and keeps the best plan so far.
+ * short degrades to BFD and the density greedy, or to BFD alone past the deadline, and keeps the best plan
+ * so far.
  */
 export function bestHeuristic(
   packed: PackedProblem,
@@ -217,7 +218,6 @@ export function bestHeuristic(
   halted?: () => boolean,
   budget?: SolveBudget,
 ): HeuristicResult {
-  const n = sessionsKept(packed);
   // The greedy orders, computed when a greedy first runs (a caller past its deadline stops after BFD).
   let orders: GreedyOrders | null = null;
   const greedy = (): GreedyOrders => {
@@ -234,21 +234,20 @@ export function bestHeuristic(
   const cost = heuristicWork(packed);
   let out: HeuristicResult | null = null;
   let value: [number, number, number] = [0, 0, 0];
-  // With credit, the credit greedy in density order too: BFD ignores credit (it loses nearly all of it at
-  // 64 nodes), so a fallback without it would be far from the optimum. A credit-split remainder's plan
-  // (a share's) only adds to the fixed sets, beside the whole problem's heuristic plan: BFD alone is
-  // promised there.
+  // The greedy in density order is promised too: BFD ignores credit (it loses nearly all of it at 64
+  // nodes), and its value order puts the heaviest ready sessions first, where the density order takes the
+  // lightest first (the most ready sessions that fit: on a credit-free remainder with one large room BFD
+  // admitted 7 ready sessions where the greedy admitted 466). A credit-split remainder's plan (a share's)
+  // only adds to the fixed sets, beside the whole problem's heuristic plan: BFD in token order is promised
+  // for the whole problem only.
   const whole = budget?.root !== false;
-  const credited = packed.creditStart[n]! > 0;
   for (const heuristic of HEURISTICS) {
     // Past the deadline or the stop flag, BFD alone is promised, as for a solve halted before this stage
     // (`haltedBeforeDp`): the other orders cost as much again each, time the caller no longer has.
     const stop = heuristic !== 'bfd' && halted?.() === true;
     const promised =
-      !stop &&
-      (heuristic === 'bfd' ||
-        (whole && (heuristic === 'bfd-tokens' || (credited && heuristic === 'credit-greedy-density'))));
-    if (!promised && (halted?.() === true || budget?.afford(cost) === false)) break;
+      !stop && (heuristic === 'bfd' || (whole && heuristic === 'bfd-tokens') || heuristic === 'credit-greedy-density');
+    if (!promised && (halted?.() === true || budget?.afford(cost) === false)) continue;
     const node = plans[heuristic]();
     if (promised) budget?.chargeUnavoidable(cost);
     else budget?.charge(cost);

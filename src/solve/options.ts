@@ -22,11 +22,12 @@ export interface SolveOptions {
    * only when its cost fits in what is left, and the searches among them share stateBudget. Charged: a
    * dense DP cell; a frontier unit (a generated state, a dominance test, a node looked up by the per-node
    * credit bound) as 4 x ceil(m / 16) units over m kept nodes, 12 times more in the BigInt mirror, and its
-   * set-up; a multiple-knapsack search unit as 2 x ceil(m / 16)^2; the assignment path's matching steps;
+   * set-up; a multiple-knapsack search unit as 2 x max(ceil(m / 16)^2, ceil(m / 4)); the assignment path's
+   * matching steps;
    * the best-nodes check, the credit level and its branching (200 units per knapsack state), the credit
    * greedy and the decomposition plans, per session, entry and session-node pair. Past it the plan is a
    * labelled fallback. What no solve skips is charged on top: validation and packing, BFD in both orders
-   * and (with credit) the credit greedy in one, the fallback's bound, linear in the sessions, nodes and
+   * and the credit greedy in one, the fallback's bound, linear in the sessions, nodes and
    * credit entries. `PlanStats.work` reports every unit (docs/solver.md, "The budget", states its bound).
    * The time a default solve within the caps (64 nodes, 4096 sessions) takes on the worst shapes
    * constructed, what no solve skips and the search's shape-dependent unit cost among it, is measured in

@@ -27,14 +27,17 @@ import type { PackedProblem } from '../pack.js';
 /**
  * A multiple-knapsack search unit (src/solve/mkp/search.ts) over m kept nodes is counted
  * ceil(m / SEARCH_WEIGHT_NODES)^2 budget units when the search sizes its phases' shares
- * (`searchUnitWeight`), and charged SEARCH_UNIT_LEAST times that (`searchUnitCost`): its bounds, splits
- * and regrouping run over every node, on more sessions, so a unit costs more the more nodes there are
- * (measured: docs/history.md, "One budget" and "Time at the caps"). The search
- * halts where its charges pass its share, so a search that ends before that runs as it did with the
- * first weight alone, and the default budget bounds the search's time at every node count.
+ * (`searchUnitWeight`), and charged SEARCH_UNIT_LEAST times the larger of that and ceil(m /
+ * SEARCH_UNIT_NODES) (`searchUnitCost`): its bounds, splits and regrouping run over every node, on more
+ * sessions, so a unit costs more the more nodes there are (measured: docs/history.md, "One budget" and
+ * "Time at the caps"); the charge grows with every SEARCH_UNIT_NODES nodes from 8 on and keeps the paper's
+ * sizes (up to 4 nodes) at SEARCH_UNIT_LEAST. The search halts where its charges pass its share, so a
+ * search that ends before that runs as it did with the first weight alone, and the default budget bounds
+ * the search's time at every node count.
  */
 export const SEARCH_WEIGHT_NODES = 16;
 export const SEARCH_UNIT_LEAST = 2;
+export const SEARCH_UNIT_NODES = 4;
 
 /** Budget units one multiple-knapsack search unit over `nodes` kept nodes counts for its phases' shares. */
 export function searchUnitWeight(nodes: number): number {
@@ -44,7 +47,7 @@ export function searchUnitWeight(nodes: number): number {
 
 /** Budget units one multiple-knapsack search unit over `nodes` kept nodes is charged. */
 export function searchUnitCost(nodes: number): number {
-  return SEARCH_UNIT_LEAST * searchUnitWeight(nodes);
+  return SEARCH_UNIT_LEAST * Math.max(searchUnitWeight(nodes), Math.ceil(nodes / SEARCH_UNIT_NODES));
 }
 
 /**
