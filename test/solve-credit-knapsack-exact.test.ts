@@ -80,4 +80,17 @@ describe('rounding of the LP terms (exact BigInt checks)', () => {
       { numRuns: 3000, seed: 10 },
     );
   });
+
+  it('the density order tells apart consecutive fractions near 2^32, whose cross products differ by one past 2^53', () => {
+    for (let k = 1; k <= 40; k++) {
+      const n = 2 ** 32 - k;
+      // (n - 1) / (n - 2) > n / (n - 1): the cross products n (n - 2) and (n - 1)^2 differ by one.
+      const exact = BigInt(n) * BigInt(n - 2) - BigInt(n - 1) * BigInt(n - 1);
+      expect(exact).toBe(-1n);
+      expect(n * (n - 2) - (n - 1) * (n - 1)).toBe(0); // in doubles the two round alike
+      expect(denser(n, n - 1, n - 1, n - 2)).toBe(-1);
+      expect(denser(n - 1, n - 2, n, n - 1)).toBe(1);
+      expect(denser(n, n - 1, n, n - 1)).toBe(0);
+    }
+  });
 });
