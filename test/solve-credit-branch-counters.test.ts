@@ -5,31 +5,46 @@
  * below. The decisions are checked against enumeration in test/solve-credit-branch-leaves.test.ts; this
  * test pins what they cost, which `PlanStats.work` reports: a change to the search's order, its re-solves'
  * floors and targets or its uniqueness tests shows here. After an intended change, print the digest
- * (`DIGEST=1`), check the enumeration tests pass, and pin it again.
+ * (`DIGEST=1`), check the enumeration tests pass, and pin it again. Its limits (states, nodes, leaves) are
+ * checked on the same ticks.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { tiedTick } from './helpers/arbitraries.js';
-import { branchAndBound, creditLevel, prepare, sessionsKept } from './helpers/internals.js';
+import {
+  branchAndBound,
+  type CreditLevel,
+  creditLevel,
+  type PackedProblem,
+  prepare,
+  sessionsKept,
+} from './helpers/internals.js';
 
 const PINNED = '78355dd5dc18c4b4';
+
+/** The 400 seeded tied ticks whose credit level the root leaves undecided, with their seed. */
+function* undecidedTicks(): Generator<{ seed: number; packed: PackedProblem; level: CreditLevel }> {
+  for (let seed = 0; seed < 400; seed++) {
+    const problem = tiedTick(seed + 7000, {
+      nodes: 2 + (seed % 3),
+      sessions: 6 + (seed % 4),
+      eligibility: seed % 3 === 0,
+      twins: seed % 5 === 1,
+    });
+    const { packed } = prepare(problem, { quantum: 1 + (seed % 3) });
+    if (sessionsKept(packed) === 0) continue;
+    const level = creditLevel(packed, Number.POSITIVE_INFINITY);
+    if (level === null || level.decided || level.bound === 0) continue;
+    yield { seed, packed, level };
+  }
+}
 
 describe('the credit branching', () => {
   it('explores the same nodes and spends the same states on 400 seeded tied ticks', () => {
     const hash = createHash('sha256');
     let branched = 0;
     let states = 0;
-    for (let seed = 0; seed < 400; seed++) {
-      const problem = tiedTick(seed + 7000, {
-        nodes: 2 + (seed % 3),
-        sessions: 6 + (seed % 4),
-        eligibility: seed % 3 === 0,
-        twins: seed % 5 === 1,
-      });
-      const { packed } = prepare(problem, { quantum: 1 + (seed % 3) });
-      if (sessionsKept(packed) === 0) continue;
-      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
-      if (level === null || level.decided || level.bound === 0) continue;
+    for (const { seed, packed, level } of undecidedTicks()) {
       const used = { states: 0 };
       const d = branchAndBound(packed, level, Number.POSITIVE_INFINITY, undefined, undefined, used);
       hash.update(
@@ -47,17 +62,7 @@ describe('the credit branching', () => {
 
   it('past a budget of states stops within a few states of it: each re-solve and uniqueness test is given what is left', () => {
     let checked = 0;
-    for (let seed = 0; seed < 400; seed++) {
-      const problem = tiedTick(seed + 7000, {
-        nodes: 2 + (seed % 3),
-        sessions: 6 + (seed % 4),
-        eligibility: seed % 3 === 0,
-        twins: seed % 5 === 1,
-      });
-      const { packed } = prepare(problem, { quantum: 1 + (seed % 3) });
-      if (sessionsKept(packed) === 0) continue;
-      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
-      if (level === null || level.decided || level.bound === 0) continue;
+    for (const { packed, level } of undecidedTicks()) {
       const full = branchAndBound(packed, level, Number.POSITIVE_INFINITY);
       if (full === null || full.states < 8) continue;
       for (const budget of [1, Math.floor(full.states / 2), full.states - 1]) {
@@ -73,17 +78,7 @@ describe('the credit branching', () => {
 
   it('stops past its node and leaf limits, not before: the same decision at exactly the nodes and leaves it needs', () => {
     let checked = 0;
-    for (let seed = 0; seed < 400; seed++) {
-      const problem = tiedTick(seed + 7000, {
-        nodes: 2 + (seed % 3),
-        sessions: 6 + (seed % 4),
-        eligibility: seed % 3 === 0,
-        twins: seed % 5 === 1,
-      });
-      const { packed } = prepare(problem, { quantum: 1 + (seed % 3) });
-      if (sessionsKept(packed) === 0) continue;
-      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
-      if (level === null || level.decided || level.bound === 0) continue;
+    for (const { packed, level } of undecidedTicks()) {
       const full = branchAndBound(packed, level, Number.POSITIVE_INFINITY);
       if (full === null) continue;
       const run = (nodes: number, leaves: number) =>

@@ -221,6 +221,7 @@ export { bfd, bfdPacked } from '../../src/solve/bfd.js';
 export { branchAndBound, CREDIT_BRANCH_MAX_LEAVES, CREDIT_BRANCH_MAX_TIED } from '../../src/solve/credit-branch.js';
 export {
   CREDIT_STATE_WORK,
+  type CreditLevel,
   creditLevel,
   creditLevelStates,
   creditReduction,
