@@ -72,6 +72,7 @@ const TEST_FILES = {
     'test/pack-*.test.ts',
     'test/plan-*.test.ts',
     'test/slab-views.test.ts',
+    'test/radix-sort-indices.test.ts',
     'test/sort-indices.test.ts',
     'test/solver-boundary-cases.test.ts',
     'test/solver-deadline-phases.test.ts',
