@@ -202,4 +202,43 @@ describe('assignmentPlan', () => {
     });
     expect(compareValues(value, bruteForceOptimum(problem, 1))).toBe(0);
   });
+
+  it('refuses values whose sums could reach 2^53 (the packed key past 64 bits, a key past 2^53, a matching potential past it) and takes the same shape with smaller credits', () => {
+    // Two nodes that each hold one of two sessions, both ready, of 2^32 - 1 tokens: (R + 1)(T + 1) is about
+    // 2^34.6, so a credit c makes keys of about c x 2^34.6.
+    const tokens = 2 ** 32 - 1;
+    const tick = (credit: number): Problem => ({
+      nodes: [
+        { id: 'a', capacity: 150 },
+        { id: 'b', capacity: 150 },
+      ],
+      sessions: [
+        { id: 's0', weight: 100, tokens, ready: true, credit: { a: credit, b: credit - 1 } },
+        // The last pair's key is the least: the top key is not the last one read.
+        { id: 's1', weight: 100, tokens, ready: true, credit: { a: credit, b: 1 } },
+      ],
+    });
+    const topKey = (packed: ReturnType<typeof prepare>['packed']) =>
+      packed.key.reduce((top, k) => (k > top ? k : top), 0n);
+    // (K + 1)(R + 1)(T + 1) past 2^63: no 64-bit key at all.
+    const wide = prepare(tick(2 ** 32 - 1), { quantum: 1 }).packed;
+    expect(wide.keyFits).toBe(false);
+    expect(assignmentPlan(wide, 2 ** 22)).toBe('not-applicable');
+    // The key fits 64 bits but a pair's key is past 2^53.
+    const past = prepare(tick(2 ** 20), { quantum: 1 }).packed;
+    expect(past.keyFits).toBe(true);
+    expect(topKey(past)).toBeGreaterThanOrEqual(2n ** 53n);
+    expect(assignmentPlan(past, 2 ** 22)).toBe('not-applicable');
+    // Every key below 2^53, but a matching's potentials (up to 4 (m + 1) keys beside a plan's n) could pass it:
+    // 14 x the top key is past 2^53, 6 x it (4 (m - 1) instead of 4 (m + 1)) is not.
+    const near = prepare(tick(40_000), { quantum: 1 }).packed;
+    const top = topKey(near);
+    expect(top < 2n ** 53n && 14n * top >= 2n ** 53n && 6n * top < 2n ** 53n).toBe(true);
+    expect(assignmentPlan(near, 2 ** 22)).toBe('not-applicable');
+    // Smaller credits: the path applies, and its plan is the optimum (s0 on b, s1 on a: 2c - 1 against c + 1).
+    const small = prepare(tick(1_000), { quantum: 1 }).packed;
+    const out = assignmentPlan(small, 2 ** 22);
+    if (out === 'not-applicable' || 'abandoned' in out) throw new Error('the path must apply');
+    expect(Array.from(unpackNodes(small, out.node))).toEqual([1, 0]);
+  });
 });
