@@ -241,4 +241,48 @@ describe('assignmentPlan', () => {
     if (out === 'not-applicable' || 'abandoned' in out) throw new Error('the path must apply');
     expect(Array.from(unpackNodes(small, out.node))).toEqual([1, 0]);
   });
+
+  it('stops past its pattern and combination limits, not before: at exactly the patterns and combinations a problem has, it applies', () => {
+    // Two multi nodes of four single nodes: node x fits any two of s0-s3 (6 patterns), node y any two of
+    // s4-s6 (3 patterns); 7 x 4 = 28 combinations.
+    const problem: Problem = {
+      nodes: [
+        { id: 'x', capacity: 20 },
+        { id: 'y', capacity: 40 },
+        { id: 'a', capacity: 12 },
+        { id: 'b', capacity: 12 },
+      ],
+      sessions: [
+        ...Array.from({ length: 4 }, (_, i) => ({
+          id: `s${i}`,
+          weight: 10,
+          tokens: i + 1,
+          ready: true,
+          eligible: ['x', 'a', 'b'],
+        })),
+        ...Array.from({ length: 3 }, (_, i) => ({
+          id: `t${i}`,
+          weight: 20,
+          tokens: 9 + i,
+          ready: false,
+          eligible: ['y'],
+        })),
+      ],
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    const run = (patterns: number, combos: number) => assignmentPlan(packed, 2 ** 22, undefined, { patterns, combos });
+    const full = run(9, 28);
+    if (full === 'not-applicable' || 'abandoned' in full) throw new Error('the path must apply');
+    expect(run(8, 28)).toBe('not-applicable');
+    expect(run(9, 27)).toBe('not-applicable');
+    expect(run(100, 100)).toEqual(full);
+    const value = { credit: 0, ready: 0, tokens: 0 };
+    unpackNodes(packed, full.node).forEach((b, i) => {
+      if (b < 0) return;
+      const s = problem.sessions[i]!;
+      value.ready += s.ready ? 1 : 0;
+      value.tokens += s.tokens;
+    });
+    expect(compareValues(value, bruteForceOptimum(problem, 1))).toBe(0);
+  });
 });

@@ -23,7 +23,7 @@
  * row inside its list and takes none out) ends in a maximum matching within the lists.
  *
  * The path applies when at most half the nodes are multi nodes, the patterns and their combinations stay
- * within PATTERN_LIMIT and COMBO_LIMIT
+ * within PATTERN_LIMIT and COMBO_LIMIT (`AssignmentLimits`)
  * and every value sum stays below 2^53 (exact doubles); it spends at most `limit` steps (a candidate read,
  * a plan entry written, a matching's inner step), else it is abandoned for the later stages.
  */
@@ -34,6 +34,14 @@ import { MatchingScratch, maxAssignment } from './matching.js';
 export const PATTERN_LIMIT = 4096;
 /** Most combinations of per-multi-node choices (each costs one matching). */
 export const COMBO_LIMIT = 4096;
+
+/** The path's limits on its enumeration (the solver's are the defaults; tests set smaller ones). */
+export interface AssignmentLimits {
+  /** Most patterns over all multi nodes. */
+  readonly patterns: number;
+  /** Most combinations of per-multi-node choices. */
+  readonly combos: number;
+}
 
 /** A key whose high word reaches this is at least 2^53. */
 const HIGH_LIMIT = 2 ** 21;
@@ -74,11 +82,12 @@ function pairValues(packed: PackedProblem): Float64Array | null {
   return out;
 }
 
-/** Per multi node, its patterns (sets of kept sessions, lightest first); null past PATTERN_LIMIT in all. */
+/** Per multi node, its patterns (sets of kept sessions, lightest first); null past `limit` in all. */
 function patternsOf(
   packed: PackedProblem,
   multi: readonly number[],
   candidates: readonly number[][],
+  limit: number,
 ): number[][][] | null {
   let count = 0;
   const out: number[][][] = [];
@@ -95,7 +104,7 @@ function patternsOf(
         if (used + w[j]! > cap) break;
         chosen.push(j);
         if (chosen.length >= 2) {
-          if (++count > PATTERN_LIMIT) return false;
+          if (++count > limit) return false;
           list.push(chosen.slice());
         }
         if (!grow(t + 1, used + w[j]!)) return false;
@@ -111,12 +120,13 @@ function patternsOf(
 
 /**
  * The optimal plan of `packed` when its nodes hold few sessions (see the module comment), within `limit`
- * matching steps.
+ * matching steps and the enumeration's `limits`.
  */
 export function assignmentPlan(
   packed: PackedProblem,
   limit: number,
   scratch: MatchingScratch = new MatchingScratch(),
+  limits: AssignmentLimits = { patterns: PATTERN_LIMIT, combos: COMBO_LIMIT },
 ): AssignmentOutcome {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
@@ -147,12 +157,12 @@ export function assignmentPlan(
     for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1) list.push(j);
     list.sort((a, c) => w[a]! - w[c]! || a - c);
   }
-  const patterns = patternsOf(packed, multi, candidates);
+  const patterns = patternsOf(packed, multi, candidates, limits.patterns);
   if (patterns === null) return 'not-applicable';
   let combos = 1;
   for (const list of patterns) {
     combos *= list.length + 1;
-    if (combos > COMBO_LIMIT) return 'not-applicable';
+    if (combos > limits.combos) return 'not-applicable';
   }
   const value = pairValues(packed);
   if (value === null) return 'not-applicable';
