@@ -10,11 +10,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assignmentPlan,
+  MatchingScratch,
   maxAssignment,
   nodesKept,
   type Problem,
   type ProblemSession,
   prepare,
+  seededRandom,
   unpackNodes,
 } from './helpers/internals.js';
 import { expectFeasible, valueOf as planValue } from './helpers/plan-checks.js';
@@ -68,6 +70,40 @@ describe('maxAssignment', () => {
       ),
       { numRuns: 400, seed: 22 },
     );
+  });
+});
+
+describe('maxAssignment with a reused scratch', () => {
+  it("gives a fresh scratch's answer after larger and smaller problems, past the scratch's first sizes (64 rows, 1023 columns)", () => {
+    const rnd = seededRandom(77);
+    const matrix = (rows: number, columns: number) =>
+      Float64Array.from({ length: rows * columns }, () =>
+        rnd() < 0.2 ? Number.NEGATIVE_INFINITY : Math.floor(rnd() * 1000),
+      );
+    const scratch = new MatchingScratch();
+    // Sizes past the scratch's initial arrays, then small ones that must not read what the large ones left.
+    for (const [rows, columns] of [
+      [70, 1100],
+      [3, 5],
+      [66, 40],
+      [2, 2],
+      [5, 1030],
+      [4, 3],
+    ] as const) {
+      const value = matrix(rows, columns);
+      const reused = maxAssignment(value, rows, columns, scratch);
+      const fresh = maxAssignment(value, rows, columns);
+      expect(reused).toEqual(fresh);
+      if (rows * columns <= 20) expect(fresh.value).toBe(enumerateAssignment(value, rows, columns));
+    }
+    // A known answer past the first sizes: the diagonal, one per row.
+    const rows = 80;
+    const columns = 1100;
+    const diagonal = new Float64Array(rows * columns);
+    for (let r = 0; r < rows; r++) diagonal[r * columns + r] = 1;
+    const m = maxAssignment(diagonal, rows, columns, scratch);
+    expect(m.value).toBe(rows);
+    expect(Array.from(m.column)).toEqual(Array.from({ length: rows }, (_, r) => r));
   });
 });
 

@@ -321,7 +321,7 @@ export {
 export { FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
-export { maxAssignment } from '../../src/solve/assignment/matching.js';
+export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
