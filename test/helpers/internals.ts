@@ -361,7 +361,7 @@ export { intFlag } from '../../src/commands/cli-args.js';
 export { parseFlags } from '../../src/commands/cli-args.js';
 export { TABLE_COLUMNS } from '../../src/sim/table.js';
 export { dantzig } from '../../src/solve/bound.js';
-export { relaxationBound } from '../../src/solve/bound.js';
+export { packedBound, relaxationBound } from '../../src/solve/bound.js';
 export { MAX_GLOBAL_WINDOW } from '../../src/evaluate/readiness/options.js';
 export { MAX_WINDOW } from '../../src/evaluate/readiness/options.js';
 export { generatedTraceLines } from '../../src/sim/trace.js';
