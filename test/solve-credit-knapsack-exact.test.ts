@@ -6,7 +6,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from './helpers/internals.js';
+import {
+  anotherSetReaches,
+  denser,
+  fractionalCeil,
+  CreditKnapsackScratch,
+  nodeKnapsack,
+  seededRandom,
+} from './helpers/internals.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
 
 describe("each node's knapsack", () => {
@@ -40,6 +47,39 @@ describe("each node's knapsack", () => {
       ),
       { numRuns: 600, seed: 71 },
     );
+  });
+});
+
+describe("each node's knapsack past its scratch's first sizes", () => {
+  it('equals a dense DP on hundreds of items (layers past 256 states, history past 1024 entries), with one scratch reused from small to large and back', () => {
+    /** The best value within `cap` by the textbook DP over capacities: an oracle independent of the sparse DP. */
+    const denseOptimum = (w: readonly number[], p: readonly number[], cap: number): number => {
+      const best = new Float64Array(cap + 1);
+      for (let i = 0; i < w.length; i++)
+        for (let c = cap; c >= w[i]!; c--) best[c] = Math.max(best[c]!, best[c - w[i]!]! + p[i]!);
+      return best[cap]!;
+    };
+    const rnd = seededRandom(4242);
+    const scratch = new CreditKnapsackScratch();
+    for (const [n, cap, spread] of [
+      [8, 30, 10],
+      // Exactly the scratch's first layer and prefix sizes, and one past them.
+      [255, 4000, 60],
+      [256, 4000, 60],
+      [300, 2500, 97],
+      [12, 40, 9],
+      [500, 4000, 211],
+      [6, 15, 5],
+    ] as const) {
+      const w = Array.from({ length: n }, () => 1 + Math.floor(rnd() * spread));
+      const p = w.map((x) => x + Math.floor(rnd() * spread));
+      const items = w.map((_, i) => i);
+      const r = nodeKnapsack(items, w, p, cap, 0, Number.POSITIVE_INFINITY, false, scratch);
+      expect(r.value).toBe(denseOptimum(w, p, cap));
+      expect(r.set.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
+      expect(r.set.reduce((a, i) => a + p[i]!, 0)).toBe(r.value);
+      expect(nodeKnapsack(items, w, p, cap, 0)).toEqual(r);
+    }
   });
 });
 

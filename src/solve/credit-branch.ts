@@ -49,7 +49,13 @@
  */
 import { creditedSessions, decompositionPlan, type CreditLevel } from './credit-level.js';
 import { planTriple } from './incumbent.js';
-import { anotherSetReaches, densityOrder, greedyValue, KnapsackScratch, nodeKnapsack } from './credit-knapsack.js';
+import {
+  anotherSetReaches,
+  densityOrder,
+  greedyValue,
+  CreditKnapsackScratch,
+  nodeKnapsack,
+} from './credit-knapsack.js';
 import { nodesKept, sessionsKept, type PackedProblem } from './pack.js';
 import { ascending, sortIndices } from './sort-indices.js';
 
@@ -121,12 +127,12 @@ class Search {
   /** overlap's owner by session. */
   readonly owner: Int32Array;
   readonly #maxStates: number;
-  readonly #knapsack: KnapsackScratch;
+  readonly #knapsack: CreditKnapsackScratch;
 
   constructor(
     packed: PackedProblem,
     maxStates: number,
-    knapsack: KnapsackScratch,
+    knapsack: CreditKnapsackScratch,
     /** Knapsack states spent so far. */
     readonly used: { states: number } = { states: 0 },
   ) {
@@ -245,7 +251,7 @@ export function creditDecision(
   level: CreditLevel,
   maxStates: number,
   halted?: () => boolean,
-  knapsack: KnapsackScratch = new KnapsackScratch(),
+  knapsack: CreditKnapsackScratch = new CreditKnapsackScratch(),
   used?: { states: number },
 ): CreditDecision | null {
   if (level.decided) return { credit: level.bound, leaves: [level.sets], branchNodes: 0, states: 0 };
@@ -311,7 +317,7 @@ export function branchAndBound(
   level: CreditLevel,
   maxStates: number,
   halted?: () => boolean,
-  knapsack: KnapsackScratch = new KnapsackScratch(),
+  knapsack: CreditKnapsackScratch = new CreditKnapsackScratch(),
   used: { states: number } = { states: 0 },
   limits: BranchLimits = { nodes: CREDIT_BRANCH_MAX_NODES, leaves: CREDIT_BRANCH_MAX_LEAVES },
 ): CreditDecision | null {

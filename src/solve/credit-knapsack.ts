@@ -3,7 +3,7 @@
  * items are kept sessions with a weight and a profit (their credit on one node), the capacity is the
  * node's. Sparse DPs over non-dominated (weight, value) states in density order, pruned by the LP bound
  * of the items still to fold against a target value; the layers and the walk-back history live in
- * a KnapsackScratch the caller owns and reuses from call to call (the DPs run one at a time and never nest), so a DP
+ * a CreditKnapsackScratch the caller owns and reuses from call to call (the DPs run one at a time and never nest), so a DP
  * allocates only its answer.
  */
 import { UP } from './exact.js';
@@ -66,7 +66,7 @@ function atLeast(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuf
  * (1 by item index, cleared after each test). One per solver, in the credit level's scratch
  * (src/solve/credit-level.ts `LevelScratch`).
  */
-export class KnapsackScratch {
+export class CreditKnapsackScratch {
   cw = new Float64Array(256);
   cv = new Float64Array(256);
   nw = new Float64Array(256);
@@ -80,13 +80,13 @@ export class KnapsackScratch {
 }
 
 /** Room for `n` states in the next layer (its contents not kept). */
-function nextLayerRoom(scratch: KnapsackScratch, n: number): void {
+function nextLayerRoom(scratch: CreditKnapsackScratch, n: number): void {
   scratch.nw = atLeast(scratch.nw, n);
   scratch.nv = atLeast(scratch.nv, n);
 }
 
 /** The next layer becomes the current one (and the current one the space of the next). */
-function swapLayers(scratch: KnapsackScratch): void {
+function swapLayers(scratch: CreditKnapsackScratch): void {
   const { cw, cv, nw, nv } = scratch;
   scratch.cw = nw;
   scratch.cv = nv;
@@ -95,7 +95,7 @@ function swapLayers(scratch: KnapsackScratch): void {
 }
 
 /** Room for `n` more history entries after the first `used`, the used ones kept. */
-function historyRoom(scratch: KnapsackScratch, used: number, n: number): void {
+function historyRoom(scratch: CreditKnapsackScratch, used: number, n: number): void {
   const need = used + n;
   if (scratch.parent.length >= need) return;
   const size = Math.max(need, 2 * scratch.parent.length);
@@ -109,7 +109,7 @@ function historyRoom(scratch: KnapsackScratch, used: number, n: number): void {
 
 /** Fills the prefix sums of weights and profits along `order` (scratch.sw, scratch.sp). */
 function prefixSums(
-  scratch: KnapsackScratch,
+  scratch: CreditKnapsackScratch,
   order: readonly number[],
   w: ArrayLike<number>,
   p: ArrayLike<number>,
@@ -129,7 +129,7 @@ function prefixSums(
 
 /** The LP bound of the items from position t of `order` on within residual r (greedy in that order, the last one fractional, rounded up), from the prefix sums. */
 function lpFrom(
-  scratch: KnapsackScratch,
+  scratch: CreditKnapsackScratch,
   order: readonly number[],
   w: ArrayLike<number>,
   p: ArrayLike<number>,
@@ -183,7 +183,7 @@ export function nodeKnapsack(
   target: number,
   limit = Number.POSITIVE_INFINITY,
   sorted = false,
-  scratch: KnapsackScratch = new KnapsackScratch(),
+  scratch: CreditKnapsackScratch = new CreditKnapsackScratch(),
 ): NodeKnapsack {
   const order = fitting(items, w, p, cap, sorted);
   const k = order.length;
@@ -268,7 +268,7 @@ export function anotherSetReaches(
   target: number,
   limit: number,
   sorted = false,
-  scratch: KnapsackScratch = new KnapsackScratch(),
+  scratch: CreditKnapsackScratch = new CreditKnapsackScratch(),
 ): { reaches: boolean; states: number } {
   let size = scratch.member.length;
   for (let t = 0; t < items.length; t++) size = Math.max(size, items[t]! + 1);
@@ -291,7 +291,7 @@ function leavesPath(
   target: number,
   limit: number,
   sorted: boolean,
-  scratch: KnapsackScratch,
+  scratch: CreditKnapsackScratch,
 ): { reaches: boolean; states: number } {
   const order = fitting(items, w, p, cap, sorted);
   const k = order.length;

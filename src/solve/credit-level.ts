@@ -40,7 +40,7 @@ import {
   denser,
   densityOrder,
   greedyValue,
-  KnapsackScratch,
+  CreditKnapsackScratch,
   nodeKnapsack,
 } from './credit-knapsack.js';
 
@@ -136,7 +136,7 @@ export function creditedSessions(packed: PackedProblem, b: number): number[] {
 export class LevelScratch {
   profit = new Float64Array(256);
   owner = new Int32Array(256);
-  readonly knapsack = new KnapsackScratch();
+  readonly knapsack = new CreditKnapsackScratch();
 }
 
 function computeCreditLevel(
@@ -228,7 +228,7 @@ function sequentialPlan(
   level: CreditLevel,
   nodeOrder: readonly number[],
   maxStates: number,
-  knapsack: KnapsackScratch,
+  knapsack: CreditKnapsackScratch,
 ): { plan: Int32Array; states: number } | null {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
@@ -278,7 +278,7 @@ function sequentialPlan(
 export function bestDecompositionPlan(
   packed: PackedProblem,
   level: CreditLevel,
-  knapsack: KnapsackScratch = new KnapsackScratch(),
+  knapsack: CreditKnapsackScratch = new CreditKnapsackScratch(),
   budget?: SolveBudget,
 ): Int32Array | null {
   const pass = DECOMPOSITION_PAIR_WORK * sessionsKept(packed) * nodesKept(packed);
@@ -325,7 +325,7 @@ export function solverIncumbent(
   best: Float64Array = bestCredits(packed),
   level: CreditLevel | null = creditLevel(packed),
   halted?: () => boolean,
-  knapsack?: KnapsackScratch,
+  knapsack?: CreditKnapsackScratch,
   budget?: SolveBudget,
 ): HeuristicResult {
   const h = bestHeuristic(packed, best, halted, budget);

@@ -240,7 +240,13 @@ export {
   WORK_CEILING,
 } from '../../src/solve/pipeline/budget.js';
 export { BOUND_PAIR_WORK } from '../../src/solve/bound.js';
-export { anotherSetReaches, denser, fractionalCeil, nodeKnapsack } from '../../src/solve/credit-knapsack.js';
+export {
+  anotherSetReaches,
+  CreditKnapsackScratch,
+  denser,
+  fractionalCeil,
+  nodeKnapsack,
+} from '../../src/solve/credit-knapsack.js';
 export { solveReference } from '../../src/solve/dp/dense/mirror.js';
 export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
 export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
