@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   anotherSetReaches,
+  densityOrder,
   denser,
   fractionalCeil,
   CreditKnapsackScratch,
@@ -132,5 +133,13 @@ describe('rounding of the LP terms (exact BigInt checks)', () => {
       expect(denser(n - 1, n - 2, n, n - 1)).toBe(1);
       expect(denser(n, n - 1, n, n - 1)).toBe(0);
     }
+  });
+
+  it('the density order breaks ties by index: equal densities keep ascending indices, whatever the input order', () => {
+    // Densities 2, 2, 2, 1, 1 and 3 (p / w), given in a scrambled order.
+    const w = [1, 2, 3, 1, 2, 1];
+    const p = [2, 4, 6, 1, 2, 3];
+    expect(densityOrder([4, 2, 0, 5, 3, 1], w, p)).toEqual([5, 0, 1, 2, 3, 4]);
+    expect(densityOrder([3, 4, 1, 2, 0, 5], w, p)).toEqual([5, 0, 1, 2, 3, 4]);
   });
 });

@@ -243,6 +243,7 @@ export { BOUND_PAIR_WORK } from '../../src/solve/bound.js';
 export {
   anotherSetReaches,
   CreditKnapsackScratch,
+  densityOrder,
   denser,
   fractionalCeil,
   nodeKnapsack,
