@@ -84,6 +84,47 @@ describe("each node's knapsack past its scratch's first sizes", () => {
   });
 });
 
+describe('the knapsacks on item indices past their scratch', () => {
+  it('answer the same with the items numbered from 0 and from 5000 (the marks sized to the largest index)', () => {
+    const rnd = seededRandom(99);
+    const scratch = new CreditKnapsackScratch();
+    for (const n of [20, 300]) {
+      const w0 = Array.from({ length: n }, () => 1 + Math.floor(rnd() * 40));
+      // Few distinct profits per weight, so that other optimal sets exist.
+      const p0 = w0.map((x) => x + (Math.floor(rnd() * 3) === 0 ? 1 : 0));
+      const cap = Math.floor(w0.reduce((a, x) => a + x, 0) / 3);
+      const far = (xs: readonly number[]) => {
+        const out = new Array<number>(5000 + n).fill(0);
+        xs.forEach((x, i) => {
+          out[5000 + i] = x;
+        });
+        return out;
+      };
+      const near = w0.map((_, i) => i);
+      const farItems = near.map((i) => 5000 + i);
+      const a = nodeKnapsack(near, w0, p0, cap, 0, Number.POSITIVE_INFINITY, false, scratch);
+      const b = nodeKnapsack(farItems, far(w0), far(p0), cap, 0, Number.POSITIVE_INFINITY, false, scratch);
+      expect(b.value).toBe(a.value);
+      expect(b.set.map((i) => i - 5000)).toEqual(a.set);
+      for (const target of [a.value, a.value + 1]) {
+        const x = anotherSetReaches(near, w0, p0, cap, a.set, target, Number.POSITIVE_INFINITY, false, scratch);
+        const y = anotherSetReaches(
+          farItems,
+          far(w0),
+          far(p0),
+          cap,
+          b.set,
+          target,
+          Number.POSITIVE_INFINITY,
+          false,
+          scratch,
+        );
+        expect(y.reaches).toBe(x.reaches);
+      }
+    }
+  });
+});
+
 describe('rounding of the LP terms (exact BigInt checks)', () => {
   it('fractionalCeil is never below the exact quotient, for credits and residuals up to 2^32', () => {
     fc.assert(
