@@ -89,8 +89,13 @@ describe('maxAssignment with a reused scratch', () => {
       [2, 2],
       [5, 1030],
       [4, 3],
+      // rows + columns exactly the size the first column arrays hold, and one past it.
+      [4, 1020],
+      [4, 1021],
     ] as const) {
       const value = matrix(rows, columns);
+      // The last row has no allowed pair: it must take its own empty column, the scratch's last.
+      value.fill(Number.NEGATIVE_INFINITY, (rows - 1) * columns, rows * columns);
       const reused = maxAssignment(value, rows, columns, scratch);
       const fresh = maxAssignment(value, rows, columns);
       expect(reused).toEqual(fresh);

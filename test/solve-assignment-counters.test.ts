@@ -1,7 +1,7 @@
 /**
  * The assignment path's work, pinned: over 300 seeded problems of its shape (single nodes and one or two
- * nodes that hold two or three sessions, ties, eligibility limits, several quanta) its outcome, plan and
- * steps hash to the digest below; and it decides within exactly the steps it spends, and gives way one
+ * nodes that hold two or three sessions, ties, eligibility limits, several quanta) its outcome, plan,
+ * steps, least deciding limit and the steps it spends one under it hash to the digest below; and it decides within exactly the steps it spends, and gives way one
  * step under. Its plans are checked against brute force in test/solve-assignment-brute-force.test.ts;
  * this test pins what they cost, which `PlanStats.work` reports. After an intended change, print the
  * digest (`DIGEST=1`), check the brute-force tests pass, and pin it again.
@@ -17,7 +17,7 @@ import {
   sessionsKept,
 } from './helpers/internals.js';
 
-const PINNED = '5c19630846c40e38';
+const PINNED = '04a62119ea64555f';
 
 /** Seeded problems of the path's shape: m nodes of room for one session, a few of room for two or three. */
 function* assignmentTicks(): Generator<{ seed: number; packed: PackedProblem }> {
@@ -42,6 +42,19 @@ function* assignmentTicks(): Generator<{ seed: number; packed: PackedProblem }> 
   }
 }
 
+/** The least limit at which the path decides `packed` (it gives way at 0 and decides at 2^22), by bisection. */
+function leastDecidingLimit(packed: PackedProblem): number {
+  let lo = 0;
+  let hi = 2 ** 22;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    const out = assignmentPlan(packed, mid);
+    if (out !== 'not-applicable' && 'abandoned' in out) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 describe('the assignment path', () => {
   it('spends the same steps on 300 seeded problems of its shape', () => {
     const hash = createHash('sha256');
@@ -49,6 +62,9 @@ describe('the assignment path', () => {
     for (const { seed, packed } of assignmentTicks()) {
       const out = assignmentPlan(packed, 2 ** 22);
       if (out !== 'not-applicable') applied++;
+      const least = out === 'not-applicable' || 'abandoned' in out ? null : leastDecidingLimit(packed);
+      // The least deciding limit, and what the path spent giving way one step under it.
+      hash.update(JSON.stringify(least === null ? null : [least, assignmentPlan(packed, least - 1)]));
       hash.update(
         JSON.stringify([
           seed,
@@ -67,15 +83,7 @@ describe('the assignment path', () => {
     for (const { packed } of assignmentTicks()) {
       const full = assignmentPlan(packed, 2 ** 22);
       if (full === 'not-applicable' || 'abandoned' in full || full.work === 0) continue;
-      // The least limit that decides, by bisection between 0 (gives way) and 2^22 (decides).
-      let lo = 0;
-      let hi = 2 ** 22;
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >>> 1;
-        const out = assignmentPlan(packed, mid);
-        if (out !== 'not-applicable' && 'abandoned' in out) lo = mid;
-        else hi = mid;
-      }
+      const hi = leastDecidingLimit(packed);
       const least = assignmentPlan(packed, hi);
       expect(least).toEqual(full);
       expect(full.work).toBeLessThanOrEqual(hi);
