@@ -79,6 +79,7 @@ const TEST_FILES = {
     'test/solver-invalid-input.test.ts',
     'test/solver-matches-brute-force.test.ts',
     'test/solver-never-worse-than-bfd.test.ts',
+    'test/solver-plans-as-pinned.test.ts',
     'test/solver-wide-path.test.ts',
   ],
 };

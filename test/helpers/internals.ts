@@ -10,6 +10,12 @@ export {
   writeBaselineBuild,
 } from '../../src/bench/baseline-build.js';
 export { bruteForceValue } from '../../src/bench/brute-force.js';
+export {
+  type CorpusDigest,
+  corpusDigests,
+  PINNED_CORPUS_DIRS,
+  PINNED_DIGESTS_FILE,
+} from '../../src/bench/plan-digest.js';
 export { compareReports } from '../../src/bench/check.js';
 export { type CorpusSource, loadCorpus, pinnedFileName, savePinned } from '../../src/bench/corpus.js';
 export { BIG_STEADY, bigSteadyProblem } from '../../src/bench/families/big-steady.js';
