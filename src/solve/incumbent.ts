@@ -236,10 +236,9 @@ export function bestHeuristic(
   let value: [number, number, number] = [0, 0, 0];
   // The greedy in density order is promised too: BFD ignores credit (it loses nearly all of it at 64
   // nodes), and its value order puts the heaviest ready sessions first, where the density order takes the
-  // lightest first (the most ready sessions that fit: on a credit-free remainder with one large room BFD
-  // admitted 7 ready sessions where the greedy admitted 466). A credit-split remainder's plan (a share's)
-  // only adds to the fixed sets, beside the whole problem's heuristic plan: BFD in token order is promised
-  // for the whole problem only.
+  // lightest first, the most ready sessions that fit (docs/history.md, "Time at the caps"). A credit-split
+  // remainder's plan (a share's) only adds to the fixed sets, beside the whole problem's heuristic plan:
+  // BFD in token order is promised for the whole problem only.
   const whole = budget?.root !== false;
   for (const heuristic of HEURISTICS) {
     // Past the deadline or the stop flag, BFD alone is promised, as for a solve halted before this stage

@@ -30,7 +30,7 @@ import type { PackedProblem } from '../pack.js';
  * (`searchUnitWeight`), and charged SEARCH_UNIT_LEAST times the larger of that and ceil(m /
  * SEARCH_UNIT_NODES) (`searchUnitCost`): its bounds, splits and regrouping run over every node, on more
  * sessions, so a unit costs more the more nodes there are (measured: docs/history.md, "One budget" and
- * "Time at the caps"); the charge grows with every SEARCH_UNIT_NODES nodes from 8 on and keeps the paper's
+ * "Time at the caps"); the charge grows with every SEARCH_UNIT_NODES nodes past 4 and keeps the paper's
  * sizes (up to 4 nodes) at SEARCH_UNIT_LEAST. The search halts where its charges pass its share, so a
  * search that ends before that runs as it did with the first weight alone, and the default budget bounds
  * the search's time at every node count.
