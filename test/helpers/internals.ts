@@ -233,6 +233,7 @@ export {
   creditReduction,
   CREDIT_LEVEL_ENTRY_WORK,
   DECOMPOSITION_PAIR_WORK,
+  bestDecompositionPlan,
   decompositionPlan,
   SEQUENTIAL_FIRST_NODES,
 } from '../../src/solve/credit-level.js';
