@@ -6,7 +6,8 @@
  * it spends and gives way one state under. The level's optima and sets are checked against enumeration in
  * test/solve-credit-branch-leaves.test.ts and test/credit-level.test.ts; this test pins what they cost and
  * which plans they lead to. After an intended change, print the digest (`DIGEST=1`), check the enumeration
- * tests pass, and pin it again.
+ * tests pass, and pin it again. The second digest pins the decomposition plans and their charges within budgets
+ * from less than one plan to all of it.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,11 @@ import { tiedTick } from './helpers/arbitraries.js';
 import {
   bestDecompositionPlan,
   creditLevel,
+  creditLevelStates,
+  CREDIT_STATE_WORK,
+  DECOMPOSITION_PAIR_WORK,
+  nodesKept,
+  SolveBudget,
   decompositionPlan,
   type PackedProblem,
   prepare,
@@ -22,6 +28,7 @@ import {
 } from './helpers/internals.js';
 
 const PINNED = 'c61c604bece8a7cb';
+const PINNED_BUDGETED = 'c32aa2ac1927bd07';
 
 /** Seeded tied ticks and random ticks with credit, packed. */
 function* creditTicks(): Generator<{ seed: number; packed: PackedProblem }> {
@@ -79,6 +86,45 @@ describe('the credit level', () => {
     expect(decided).toBeGreaterThan(50);
     expect(undecided).toBeGreaterThan(50);
     expect(digest).toBe(PINNED);
+  });
+
+  it('charges the same work and gives the same decomposition plans within budgets from one plan up', () => {
+    const hash = createHash('sha256');
+    let undecided = 0;
+    let cut = 0;
+    for (const { seed, packed } of creditTicks()) {
+      const level = creditLevel(packed, Number.POSITIVE_INFINITY);
+      if (level === null || level.decided || level.bound === 0) continue;
+      undecided++;
+      const pass = DECOMPOSITION_PAIR_WORK * sessionsKept(packed) * nodesKept(packed);
+      const whole = creditLevelStates(packed) * CREDIT_STATE_WORK;
+      const free = bestDecompositionPlan(packed, level)!;
+      const row: unknown[] = [seed];
+      // Budgets whose share buys: not one pass, one pass, a pass and a few states, a few passes, all of it.
+      for (const limit of [
+        pass - 1,
+        pass,
+        pass + 7 * CREDIT_STATE_WORK,
+        3 * pass + 40 * CREDIT_STATE_WORK,
+        2 * whole,
+      ]) {
+        // A ceiling of `limit` (the share's room) so the share is `limit` itself.
+        const budget = new SolveBudget(limit, 0, Number.POSITIVE_INFINITY, undefined, 1, undefined, limit);
+        const plan = bestDecompositionPlan(packed, level, undefined, budget);
+        // Each plan starts only while the share affords its pass, and its states come out of the share.
+        expect(budget.spent).toBeLessThanOrEqual(2 * limit);
+        if (limit < pass) expect(plan).toBeNull();
+        if (limit === 2 * whole) expect(plan).toEqual(free);
+        if (plan !== null && limit < 2 * whole && budget.spent < 2 * pass) cut++;
+        row.push(budget.spent, plan === null ? null : Array.from(plan));
+      }
+      hash.update(JSON.stringify(row));
+    }
+    const digest = hash.digest('hex').slice(0, 16);
+    if (process.env.DIGEST === '1') console.log(`budgeted decomposition digest ${digest}`);
+    expect(undecided).toBeGreaterThan(50);
+    expect(cut).toBeGreaterThan(20);
+    expect(digest).toBe(PINNED_BUDGETED);
   });
 
   it('decides within exactly the states it spends and gives way one state under', () => {

@@ -231,11 +231,13 @@ export {
   creditLevel,
   creditLevelStates,
   creditReduction,
+  creditedSessions,
   CREDIT_LEVEL_ENTRY_WORK,
   DECOMPOSITION_PAIR_WORK,
   bestDecompositionPlan,
   decompositionPlan,
   SEQUENTIAL_FIRST_NODES,
+  solverIncumbent,
 } from '../../src/solve/credit-level.js';
 export {
   boundWork,
