@@ -110,6 +110,7 @@ function pooled(index: number, tokens: number, pending: boolean, step = 1): Pool
     tokens,
     step,
     pooledAt: 0,
+    pooledTokens: tokens,
     tool: pending ? undefined : { name: 'bash', startedAt: 0 },
     pending,
     issuedAt: pending ? 0 : Number.NaN,

@@ -15,6 +15,7 @@ interface S {
   step?: number;
   pending?: boolean;
   pooledAt?: number;
+  pooledTokens?: number;
   tool?: ToolCall;
   observations?: CacheObservation[];
   issuedAt?: number;
@@ -42,6 +43,7 @@ function view(
     tokens: s.tokens,
     step: s.step ?? 1,
     pooledAt: s.pooledAt ?? time - 5,
+    pooledTokens: s.pooledTokens ?? s.tokens,
     tool: s.tool,
     pending: s.pending ?? false,
     issuedAt: s.pending === true ? (s.issuedAt ?? time - 1 + i * 0.01) : Number.NaN,
@@ -78,6 +80,28 @@ describe('thunderagent', () => {
       { session: 13, node: 1, weight: 5100 },
     ]);
     expect(ta.period).toBe(5);
+  });
+
+  it('ranks a program paused in its first tool with the new ones, and each tier by its tokens when paused', () => {
+    const ta = createThunderAgent(defaultThunderAgentParams);
+    // In its first tool (step_count 1): tier 1, ahead of a smaller program in a later tool (tier 2).
+    const tiers = view(
+      [{ capacity: 3200 }],
+      [
+        { tokens: 1000, step: 2 },
+        { tokens: 3000, step: 1 },
+      ],
+    );
+    expect(ta.schedule(tiers, 'tick')).toEqual([{ session: 11, node: 0, weight: 3100 }]);
+    // Within a tier, the tokens when paused decide (3500 now, 2000 when paused, before 2500 now, 2400).
+    const paused = view(
+      [{ capacity: 4000 }],
+      [
+        { tokens: 3500, pending: true, pooledTokens: 2000 },
+        { tokens: 2500, pending: true, pooledTokens: 2400 },
+      ],
+    );
+    expect(ta.schedule(paused, 'tick')).toEqual([{ session: 10, node: 0, weight: 3600 }]);
   });
 
   it('admits new sessions at once onto the least held node only while nothing else waits', () => {
@@ -246,14 +270,21 @@ describe('tao pipeline', () => {
     const policy = createTaoPolicy({ variant: 'tao-ta-order', params: defaultTaoParams, deps: spy });
     const v = view(
       [{ capacity: 5000 }],
-      [{ tokens: 3000, pending: true }, { tokens: 1000, step: 0, pending: true }, { tokens: 500 }],
+      [
+        { tokens: 3000, pending: true },
+        { tokens: 1000, step: 0, pending: true },
+        { tokens: 500, step: 2 },
+        { tokens: 700, step: 1 },
+      ],
     );
     policy.schedule(v, 'tick');
-    // n = 3: issued 16, new 4, tool running 1 - on every node; no readiness, no tokens.
+    // n = 4: issued past the first request 25, one request sent (new, or in its first tool) 5, tool
+    // running 1 - on every node; no readiness, no tokens.
     expect(seen!.sessions.map((s) => [s.credit?.['n0'], s.ready, s.tokens])).toEqual([
-      [16, false, 0],
-      [4, false, 0],
+      [25, false, 0],
+      [5, false, 0],
       [1, false, 0],
+      [5, false, 0],
     ]);
   });
 

@@ -91,12 +91,13 @@ describe("Table 4's configurations pin what their names say", () => {
   });
 
   it("ThunderAgent pause ordering (tao-ta-order): ThunderAgent's tiers decide whom, whatever the credit", () => {
-    // Room for two of three: a running tool with a fresh 9k credit, a new session, an issued request.
+    // Room for two of three: a running tool (past the first request) with a fresh credit, a new session,
+    // an issued request.
     const v = (): SchedulerView =>
       view(
         [10_000],
         [
-          { tokens: 4000, observations: cached(4000, 'n0'), tool: { name: 'bash', startedAt: 99.5 } },
+          { tokens: 4000, step: 2, observations: cached(4000, 'n0'), tool: { name: 'bash', startedAt: 99.5 } },
           { tokens: 4000, step: 0, pending: true },
           { tokens: 4000, pending: true, tool: returned },
         ],

@@ -30,6 +30,7 @@ function pooled(index: number, pending: boolean, issuedAt: number, observed: num
     tokens: 5_000,
     step: 1,
     pooledAt: 90,
+    pooledTokens: 5_000,
     tool: pending ? { name: 'bash', startedAt: 90, returnedAt: issuedAt } : { name: 'bash', startedAt: 90 },
     pending,
     issuedAt: pending ? issuedAt : Number.NaN,

@@ -76,6 +76,8 @@ export interface PooledSession {
   readonly step: number;
   /** When the session entered the pool. */
   readonly pooledAt: number;
+  /** Its context tokens when it entered the pool (`tokens` grows by a tool's result while it waits). */
+  readonly pooledTokens: number;
   /** The tool call it waits on; undefined for a new task (its first request is already issued). */
   readonly tool: ToolCall | undefined;
   /** Its next model request is issued: the tool has returned, or the task is new. */

@@ -39,6 +39,7 @@ export class Session implements PooledSession {
   pending = true;
   issuedAt: number;
   pooledAt: number;
+  pooledTokens: number;
   admittedAt = Number.NaN;
   tool: ToolCall | undefined = undefined;
   toolReturnsAt = Number.NaN;
@@ -82,6 +83,7 @@ export class Session implements PooledSession {
     this.tokens = task.initialTokens;
     this.issuedAt = now;
     this.pooledAt = now;
+    this.pooledTokens = this.tokens;
     this.startedAt = now;
     this.entries = new Array<CacheEntry | null>(nodeCount).fill(null);
   }

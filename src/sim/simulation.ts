@@ -412,6 +412,7 @@ export class Simulation {
     this.release(s);
     s.state = 'pool';
     s.pooledAt = this.now;
+    s.pooledTokens = s.tokens;
     this.pool.push(s);
   }
 
@@ -632,6 +633,7 @@ export class Simulation {
       } else {
         s.state = 'pool';
         s.pooledAt = this.now;
+        s.pooledTokens = s.tokens;
         this.pool.push(s);
       }
       this.push(s.toolReturnsAt, EV_TOOL, 0, s.index);

@@ -28,6 +28,7 @@ export function poolView(capacities: number[], pool: PoolEntry[], time = 100): S
     tokens: s.tokens,
     step: s.step ?? 1,
     pooledAt: time - 5,
+    pooledTokens: s.tokens,
     tool: s.tool,
     pending: s.pending ?? false,
     issuedAt: s.pending === true ? time - 1 : Number.NaN,

@@ -19,8 +19,8 @@
  *   every credit zeroed; WHERE they go is then decided as in `tao`, by the DP over the selected sessions
  *   with their credits (placement stage below).
  * - `tao-ta-order` (ThunderAgent's pause ordering as the selection): the selection DP sees ThunderAgent's
- *   three tiers as strict priorities (credit := (n+1)^2 for a session whose request is issued, n+1 for a
- *   new session, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
+ *   three tiers (`thunderAgentTier`) as strict priorities (credit := (n+1)^2 for a session whose request
+ *   past its first is issued, n+1 for one that has sent one request, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
  *   as many of the first tier as fit, then the second, then the third; placement as in `tao-no-credit`.
  * - `tao-no-ready`: every `ready` false before the DP (readiness only ever affects selection).
  * - `tao-zero-credit` (Table 4's "no cache credit", k = 0): every credit dropped before the DP, which then
@@ -66,6 +66,7 @@ import type {
 import { buildSnapshot } from '../snapshot-builder.js';
 import { greedyByTriple } from './greedy-triple.js';
 import { pauseUntilSafe } from './sticky.js';
+import { thunderAgentTier } from './thunderagent.js';
 
 export type TaoVariant =
   | 'tao'
@@ -147,7 +148,7 @@ function selectionProblem(variant: TaoVariant, problem: Problem, view: Scheduler
         nodes: problem.nodes,
         sessions: problem.sessions.map((s, i) => {
           const p = view.pool[i]!;
-          const score = p.step === 0 ? n + 1 : p.pending ? (n + 1) * (n + 1) : 1;
+          const score = [(n + 1) * (n + 1), n + 1, 1][thunderAgentTier(p)]!;
           const credit: Record<string, number> = Object.create(null) as Record<string, number>;
           for (const id of nodeIds) credit[id] = score;
           return { ...withoutCredit(s), credit, ready: false, tokens: 0 };

@@ -3,9 +3,10 @@
  * ThunderAgent/scheduler/router.py) under its own, sticky lifecycle. Every `period` = 5 s
  * (`scheduler_interval`), `_scheduled_check`:
  * 1. `_greedy_resume`: nodes with more than `buffer` tokens of remaining capacity are candidates; their
- *    room is summed. Paused sessions (the pool) are ordered in three tiers, each by tokens ascending:
- *    sessions whose request is issued (tool returned, step > 0), then new sessions, then sessions whose
- *    tool still runs. A session is selected if the running total of selected costs (tokens + `buffer`)
+ *    room is summed. Paused sessions (the pool) are ordered in three tiers (`thunderAgentTier`), each by
+ *    the tokens it had when paused, ascending: sessions whose request past the first is issued (tool
+ *    returned), then sessions that have sent one request (new ones, and ones paused in their first tool),
+ *    then sessions whose tool still runs. A session is selected if the running total of selected costs (tokens + `buffer`)
  *    stays within the summed room; one that does not fit is skipped, not a stop. Selected sessions, by
  *    tokens descending, each go to the node with the MOST remaining room; one that does not fit there is
  *    skipped; a node whose room falls to `buffer` or below leaves the list; the pass stops when even the
@@ -33,8 +34,15 @@ export interface ThunderAgentParams {
 
 export const defaultThunderAgentParams: Readonly<ThunderAgentParams> = Object.freeze({ period: 5, buffer: 100 });
 
-function tier(s: PooledSession): number {
-  if (s.step === 0) return 1;
+/**
+ * ThunderAgent's resume tier of a pooled session (`_greedy_resume`): 0 for a program whose request is
+ * issued (REASONING) past its first, 1 for one whose `step_count` is 1, 2 for one whose tool still runs
+ * (ACTING). `step_count` counts the requests a program has sent, the one in progress included, and the
+ * code tests it first: a new program, and one paused while its first tool runs, are both tier 1.
+ */
+export function thunderAgentTier(s: PooledSession): 0 | 1 | 2 {
+  const sent = s.step + (s.pending ? 1 : 0);
+  if (sent === 1) return 1;
   return s.pending ? 0 : 2;
 }
 
@@ -54,7 +62,10 @@ export function createThunderAgent(params: ThunderAgentParams = defaultThunderAg
     }
     if (caps.length === 0) return [];
     const ordered = view.pool.map((s, i) => ({ s, i }));
-    ordered.sort((a, b) => tier(a.s) - tier(b.s) || a.s.tokens - b.s.tokens || a.i - b.i);
+    // Each tier by the tokens a program had when it was paused (`PausedInfo.total_tokens`).
+    ordered.sort(
+      (a, b) => thunderAgentTier(a.s) - thunderAgentTier(b.s) || a.s.pooledTokens - b.s.pooledTokens || a.i - b.i,
+    );
     const selected: PooledSession[] = [];
     let cumulative = 0;
     for (const { s } of ordered) {
