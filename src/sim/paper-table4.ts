@@ -42,7 +42,7 @@ export const TABLE4_CONFIGS: readonly Table4Config[] = Object.freeze([
     config: 'ThunderAgent pause ordering',
     policy: 'tao-ta-order',
     definition:
-      "whom to admit by ThunderAgent's resume tiers (issued requests, new sessions, running tools) as strict priorities; where by TAO's DP",
+      "whom to admit by ThunderAgent's resume tiers (requests issued past the first, programs with one request sent, running tools) as strict priorities; where by TAO's DP",
   },
   {
     config: 'BFD instead of DP',
