@@ -20,8 +20,9 @@
  *   with their credits (placement stage below).
  * - `tao-ta-order` (ThunderAgent's pause ordering as the selection): the selection DP sees ThunderAgent's
  *   three tiers (`thunderAgentTier`) as strict priorities (credit := (n+1)^2 for a session whose request
- *   past its first is issued, n+1 for one that has sent one request, 1 for one whose tool still runs, n = pool size; ready := 0; tokens := 0), so it admits
- *   as many of the first tier as fit, then the second, then the third; placement as in `tao-no-credit`.
+ *   past its first is issued, n+1 for one that has sent one request, 1 for one whose tool still runs,
+ *   n = pool size; ready := 0; tokens := 0), so it admits as many of the first tier as fit, then the
+ *   second, then the third; placement as in `tao-no-credit`.
  * - `tao-no-ready`: every `ready` false before the DP (readiness only ever affects selection).
  * - `tao-zero-credit` (Table 4's "no cache credit", k = 0): every credit dropped before the DP, which then
  *   decides whom and where on (0, r, t) alone; unlike `tao-no-credit`, placement ignores the cache too.

@@ -6,11 +6,11 @@
  *    room is summed. Paused sessions (the pool) are ordered in three tiers (`thunderAgentTier`), each by
  *    the tokens it had when paused, ascending: sessions whose request past the first is issued (tool
  *    returned), then sessions that have sent one request (new ones, and ones paused in their first tool),
- *    then sessions whose tool still runs. A session is selected if the running total of selected costs (tokens + `buffer`)
- *    stays within the summed room; one that does not fit is skipped, not a stop. Selected sessions, by
- *    tokens descending, each go to the node with the MOST remaining room; one that does not fit there is
- *    skipped; a node whose room falls to `buffer` or below leaves the list; the pass stops when even the
- *    smallest selected session fits nowhere.
+ *    then sessions whose tool still runs. A session is selected if the running total of selected costs
+ *    (tokens + `buffer`) stays within the summed room; one that does not fit is skipped, not a stop.
+ *    Selected sessions, by tokens descending, each go to the node with the MOST remaining room; one that
+ *    does not fit there is skipped; a node whose room falls to `buffer` or below leaves the list; the pass
+ *    stops when even the smallest selected session fits nowhere.
  * 2. `_pause_until_safe` on every node whose remaining capacity is negative (see sticky.ts): pause acting
  *    programs smallest first, then mark reasoning ones to pause at their next tool boundary.
  * Remaining capacity counts every program on the node, acting ones at full weight (`acting_token_weight`
