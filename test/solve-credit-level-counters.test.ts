@@ -7,7 +7,8 @@
  * test/solve-credit-branch-leaves.test.ts and test/credit-level.test.ts; this test pins what they cost and
  * which plans they lead to. After an intended change, print the digest (`DIGEST=1`), check the enumeration
  * tests pass, and pin it again. The second digest pins the decomposition plans and their charges within budgets
- * from less than one plan to all of it.
+ * from less than one plan to all of it, on these ticks and on tied ticks of 5-7 nodes (more nodes than the
+ * sequential plans try first).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import {
   CREDIT_STATE_WORK,
   DECOMPOSITION_PAIR_WORK,
   nodesKept,
+  SEQUENTIAL_FIRST_NODES,
   SolveBudget,
   decompositionPlan,
   type PackedProblem,
@@ -28,7 +30,22 @@ import {
 } from './helpers/internals.js';
 
 const PINNED = 'c61c604bece8a7cb';
-const PINNED_BUDGETED = 'c32aa2ac1927bd07';
+const PINNED_BUDGETED = 'dec55ba151218bd6';
+
+/** Tied ticks on 5-7 nodes: undecided levels with more nodes than the sequential plans try first. */
+function* wideTiedTicks(): Generator<{ seed: number; packed: PackedProblem }> {
+  for (let seed = 0; seed < 60; seed++) {
+    const problem = tiedTick(seed + 8500, {
+      nodes: 5 + (seed % 3),
+      sessions: 9 + (seed % 5),
+      eligibility: false,
+      twins: false,
+    });
+    const { packed } = prepare(problem, { quantum: 1 });
+    if (sessionsKept(packed) === 0) continue;
+    yield { seed: 1000 + seed, packed };
+  }
+}
 
 /** Seeded tied ticks and random ticks with credit, packed. */
 function* creditTicks(): Generator<{ seed: number; packed: PackedProblem }> {
@@ -92,10 +109,12 @@ describe('the credit level', () => {
     const hash = createHash('sha256');
     let undecided = 0;
     let cut = 0;
-    for (const { seed, packed } of creditTicks()) {
+    let wide = 0;
+    for (const { seed, packed } of [...creditTicks(), ...wideTiedTicks()]) {
       const level = creditLevel(packed, Number.POSITIVE_INFINITY);
       if (level === null || level.decided || level.bound === 0) continue;
       undecided++;
+      if (nodesKept(packed) > SEQUENTIAL_FIRST_NODES) wide++;
       const pass = DECOMPOSITION_PAIR_WORK * sessionsKept(packed) * nodesKept(packed);
       const whole = creditLevelStates(packed) * CREDIT_STATE_WORK;
       const free = bestDecompositionPlan(packed, level)!;
@@ -124,6 +143,7 @@ describe('the credit level', () => {
     if (process.env.DIGEST === '1') console.log(`budgeted decomposition digest ${digest}`);
     expect(undecided).toBeGreaterThan(50);
     expect(cut).toBeGreaterThan(20);
+    expect(wide).toBeGreaterThan(20);
     expect(digest).toBe(PINNED_BUDGETED);
   });
 
