@@ -323,6 +323,7 @@ export {
   type PackedProblem,
   packedTransferList,
   packProblem,
+  PackScratch,
   sessionsKept,
   unpackNodes,
 } from '../../src/solve/pack.js';
