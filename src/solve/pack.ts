@@ -471,16 +471,6 @@ export function unpackNodes(packed: PackedProblem, keptChoice: Int32Array): Int3
   return node;
 }
 
-/** Best credit of kept session j over its candidate nodes (0 when it has none), pair arrays of row width m. */
-export function bestCreditOf(candidate: ArrayLike<number>, credit: ArrayLike<number>, j: number, m: number): number {
-  let best = 0;
-  for (let b = 0; b < m; b++) {
-    const e = j * m + b;
-    if (candidate[e] === 1 && credit[e]! > best) best = credit[e]!;
-  }
-  return best;
-}
-
 /** Best credit of each kept session over its candidate nodes. */
 export function bestCredits(packed: PackedProblem): Float64Array {
   const n = sessionsKept(packed);
