@@ -13,12 +13,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  dantzig as dantzigOfSolver,
   nodesKept,
   packedBound,
   type PlanValue,
   type Problem,
   prepare,
   relaxationBound,
+  seededRandom,
   sessionsKept,
   validateProblem,
 } from './helpers/internals.js';
@@ -263,5 +265,42 @@ describe('relaxationBound', () => {
       }),
       { numRuns: 800, seed: 2027 },
     );
+  });
+});
+
+describe('the Dantzig bound', () => {
+  it('equals the exact reference where the terms stay below 2^53 but their sum passes it', () => {
+    // Light, dense items of values near 2^41 and light fillers of density 1, one of which is the
+    // critical item: every product v q and p w is below 2^53, their sum over the dense items is not.
+    let past = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const rnd = seededRandom(seed + 61_000);
+      const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
+      const w: number[] = [];
+      const v: number[] = [];
+      const dense = 40 + int(0, 40);
+      for (let t = 0; t < dense; t++) {
+        w.push(int(1, 4));
+        v.push(int(2 ** 40, 2 ** 42));
+      }
+      let fill = 0;
+      for (let t = 0; t < 60; t++) {
+        const x = int(50, 200);
+        w.push(x);
+        v.push(x);
+        fill += x;
+      }
+      const cap = w.slice(0, dense).reduce((a, b) => a + b, 0) + Math.floor(fill / 2);
+      const items = w.map((_, t) => t);
+      const want = dantzig(
+        items.map((t) => ({ w: BigInt(w[t]!), v: BigInt(v[t]!) })),
+        BigInt(cap),
+      );
+      expect(BigInt(dantzigOfSolver(items, w, (t) => v[t]!, cap)), `seed ${seed}`).toBe(want);
+      let sum = 0n;
+      for (let t = 0; t < dense; t++) sum += BigInt(v[t]!) * 200n;
+      if (sum > 2n ** 53n) past++;
+    }
+    expect(past).toBe(40);
   });
 });
