@@ -410,6 +410,11 @@ export class Simulation {
       );
     }
     this.release(s);
+    this.enterPool(s);
+  }
+
+  /** `s` goes back to the waiting pool now, with the tokens it has. */
+  private enterPool(s: Session): void {
     s.state = 'pool';
     s.pooledAt = this.now;
     s.pooledTokens = s.tokens;
@@ -631,10 +636,7 @@ export class Simulation {
         s.state = 'admitted';
         s.admittedAt = this.now;
       } else {
-        s.state = 'pool';
-        s.pooledAt = this.now;
-        s.pooledTokens = s.tokens;
-        this.pool.push(s);
+        this.enterPool(s);
       }
       this.push(s.toolReturnsAt, EV_TOOL, 0, s.index);
     } else {
