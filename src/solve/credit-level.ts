@@ -225,7 +225,6 @@ function computeCreditLevel(
  */
 function sequentialPlan(
   packed: PackedProblem,
-  level: CreditLevel,
   nodeOrder: readonly number[],
   maxStates: number,
   knapsack: CreditKnapsackScratch,
@@ -262,7 +261,7 @@ function sequentialPlan(
     sets[b] = r.set;
     for (const j of r.set) taken[j] = 1;
   }
-  return { plan: decompositionPlan(packed, { ...level, sets }), states };
+  return { plan: decompositionPlan(packed, { sets }), states };
 }
 
 /**
@@ -296,7 +295,7 @@ export function bestDecompositionPlan(
   for (const first of byBound.slice(0, SEQUENTIAL_FIRST_NODES)) {
     if (share !== undefined && (share.expired() || !share.afford(pass))) break;
     const order = [first, ...byBound.filter((b) => b !== first)];
-    const run = sequentialPlan(packed, level, order, states, knapsack);
+    const run = sequentialPlan(packed, order, states, knapsack);
     if (run === null) {
       // The states it spent passed what was left: the share is spent.
       share?.charge(states * CREDIT_STATE_WORK);
@@ -342,7 +341,7 @@ export function solverIncumbent(
  * (ties: kept index), to its candidate node of highest credit with room (ties: most room, lower kept
  * node). Kept node per kept session, -1 = not admitted.
  */
-export function decompositionPlan(packed: PackedProblem, level: CreditLevel): Int32Array {
+export function decompositionPlan(packed: PackedProblem, level: Pick<CreditLevel, 'sets'>): Int32Array {
   const n = sessionsKept(packed);
   const m = nodesKept(packed);
   const out = new Int32Array(n).fill(-1);
