@@ -13,7 +13,7 @@ export const ORACLE_TIER = [
   'test/solver-metamorphic.test.ts',
   'test/frontier-matches-mirror.test.ts',
   'test/dense-matches-mirror.test.ts',
-  'test/multiple-knapsack.test.ts',
+  'test/multiple-knapsack-matches-highs.test.ts',
   'test/mkp-search-stops-at-proven-ceiling.test.ts',
   'test/mkp-frontier-after-search.test.ts',
   'test/credit-branch.test.ts',

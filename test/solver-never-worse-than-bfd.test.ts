@@ -63,5 +63,5 @@ it('optimal >= BFD, fallback == the heuristic fallback >= BFD', () => {
   expect(seen.strictlyBetter).toBeGreaterThan(10);
   expect(seen.fallbackBetter).toBeGreaterThan(5);
   // A remainder that falls back is rare here (the multiple-knapsack search finishes these small
-  // remainders within a few units); test/multiple-knapsack.test.ts pins one.
+  // remainders within a few units); test/solve-multiple-knapsack.test.ts pins one.
 });

@@ -6,8 +6,7 @@
  * limits, interchangeable nodes, identical sessions, several quanta and ready-first values, hitting the
  * split, the tightening and the branching; regrouping (after the aimed searches) against brute force and,
  * on weakly correlated 100 x 10 instances, against the surrogate bound; the root fill against the total capacity on subset-sum
- * instances; the solver's plans against HiGHS on standard multiple-knapsack
- * instances and near-fitting pools; the fallback at the state budget, the deadline and the stop flag
+ * instances; the fallback at the state budget, the deadline and the stop flag
  * (labelled, never worse than BFD, the work within the budget), also for a credit-split remainder.
  */
 import fc from 'fast-check';
@@ -47,7 +46,6 @@ import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/intern
 import type { Plan, PlanValue, Problem, ProblemSession, SolveOptions } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
-import { highsOptimum, loadHighs } from './oracles/highs.js';
 import { budgetPastLevel } from './helpers/budget.js';
 import { WORK_CEILING } from './helpers/internals.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
@@ -1017,51 +1015,6 @@ describe('the root fill', () => {
       if (out.counters.nodes === 1 && out.counters.splitHits === 0) closedByFill++;
     }
     expect(closedByFill).toBeGreaterThan(3);
-  });
-});
-
-describe('the solver against HiGHS', () => {
-  it('standard multiple-knapsack instances (14 items x 2 and 3 knapsacks, every class): equal to HiGHS', async () => {
-    const highs = await loadHighs();
-    let solved = 0;
-    let searched = 0;
-    for (const [ci, cls] of (['uncorrelated', 'weak', 'strong', 'subset-sum'] as const).entries()) {
-      for (let i = 0; i < 3; i++) {
-        const problem = mkpProblem(7, ci * 4, cls, 14, 2 + (i % 2), i);
-        const plan = solver.solve(problem, { quantum: 1 });
-        expectFeasible(problem, plan);
-        if (plan.status !== 'optimal') continue;
-        // The credit level decides a few of these at the root (credit-split); the search the others.
-        expect(['multiple-knapsack', 'credit-split']).toContain(plan.stats.path);
-        expect(plan.value).toEqual(highsOptimum(highs, problem, 1));
-        if (plan.stats.path === 'multiple-knapsack') searched++;
-        solved++;
-      }
-    }
-    expect(solved).toBeGreaterThanOrEqual(11);
-    expect(searched).toBeGreaterThanOrEqual(6);
-  });
-
-  it('near-fitting pools (uncredited, ready first, 2 nodes, quantum 1024): equal to HiGHS', async () => {
-    const highs = await loadHighs();
-    let checked = 0;
-    for (let i = 0; i < 4; i++) {
-      const full = nearFittingProblem(5, 1, 2, i);
-      // The first 30 sessions, the room scaled to keep demand above it.
-      const sessions = full.sessions.slice(0, 30);
-      const demand = sessions.reduce((a, s) => a + s.weight, 0);
-      const total = full.nodes.reduce((a, n) => a + n.capacity, 0);
-      const problem: Problem = {
-        nodes: full.nodes.map((n) => ({ ...n, capacity: Math.floor((n.capacity * demand) / total / 1.15) })),
-        sessions,
-      };
-      const plan = solver.solve(problem, { quantum: 1024 });
-      expectFeasible(problem, plan);
-      expect(plan.status).toBe('optimal');
-      expect(plan.value).toEqual(highsOptimum(highs, problem, 1024));
-      checked++;
-    }
-    expect(checked).toBe(4);
   });
 });
 
