@@ -215,6 +215,147 @@ describe('regroup', () => {
     }
   });
 
+  it('looks at every group of two knapsacks, then of three, each once a pass, in lexicographic order', () => {
+    for (const m of [2, 3, 4, 5, 6]) {
+      // Distinct capacities name the knapsacks; every item fits everywhere, and three items are left out
+      // (nothing placed), so every group has a left-out item that may go there and is handed over.
+      const capacity = Float64Array.from({ length: m }, (_, b) => 100 + b);
+      const inst: MkpInstance = {
+        qweight: Float64Array.from([1, 1, 1]),
+        capacity,
+        candidate: new Uint8Array(3 * m).fill(1),
+      };
+      const value = Float64Array.from([1, 1, 1]);
+      const seen: string[] = [];
+      const plan = { node: new Int32Array(3).fill(-1), value: 0 };
+      regroup(
+        inst,
+        value,
+        Int32Array.from([0, 1, 2]),
+        plan,
+        Number.POSITIVE_INFINITY,
+        (sub) => {
+          seen.push(Array.from(sub.capacity, (c) => c - 100).join(','));
+          return null;
+        },
+        unbounded(),
+      );
+      const expected: string[] = [];
+      for (let a = 0; a < m; a++) for (let b = a + 1; b < m; b++) expected.push(`${a},${b}`);
+      for (let a = 0; a < m; a++)
+        for (let b = a + 1; b < m; b++) for (let c = b + 1; c < m; c++) expected.push(`${a},${b},${c}`);
+      expect(seen).toEqual(expected);
+    }
+  });
+
+  it('hands over only groups with a left-out item that may go there: every item of a sub-problem fits one of its knapsacks', () => {
+    let calls = 0;
+    let skipped = 0;
+    for (let seed = 0; seed < 120; seed++) {
+      const c = randomCase(4000 + seed, 4, 8);
+      const node = somePlan(c, seededRandom(seed), true);
+      const plan = { node, value: planValue(c, node) };
+      const inner = enumerating({ n: 0 });
+      let groups = 0;
+      const checking: Reoptimise = (sub, value, beat) => {
+        calls++;
+        const size = sub.capacity.length;
+        sub.qweight.forEach((w, x) => {
+          let fits = false;
+          for (let y = 0; y < size; y++) if (sub.candidate[x * size + y] === 1 && w <= sub.capacity[y]!) fits = true;
+          expect(fits).toBe(true);
+        });
+        // Some item is left out of the group: the items' values pass what the group holds.
+        expect(value.reduce((a, v) => a + v, 0)).toBeGreaterThan(beat);
+        groups++;
+        return inner(sub, value, beat);
+      };
+      const meter = unbounded();
+      regroup(c.inst, c.value, orderOf(c), plan, Number.POSITIVE_INFINITY, checking, meter);
+      // One unit per item, then one per moving item per group looked at: more groups than handed over.
+      const looked = (meter.work - node.length) / orderOf(c).length;
+      if (looked > groups) skipped++;
+    }
+    expect(calls).toBeGreaterThan(200);
+    expect(skipped).toBeGreaterThan(20);
+  });
+
+  it('stops at a goal reached during a pass: no group after the one that reached it is handed over', () => {
+    let stoppedEarly = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const c = randomCase(5000 + seed, 4, 8);
+      const start = somePlan(c, seededRandom(seed), true);
+      // The first run, without a goal: the value after the first improving group, and the calls until then.
+      let callsToFirst = 0;
+      let calls = 0;
+      let firstValue = Number.NaN;
+      const inner = enumerating({ n: 0 });
+      const free = { node: Int32Array.from(start), value: planValue(c, start) };
+      regroup(
+        c.inst,
+        c.value,
+        orderOf(c),
+        free,
+        Number.POSITIVE_INFINITY,
+        (sub, value, beat) => {
+          calls++;
+          const better = inner(sub, value, beat);
+          if (better !== null && Number.isNaN(firstValue)) {
+            firstValue = free.value + better.value - beat;
+            callsToFirst = calls;
+          }
+          return better;
+        },
+        unbounded(),
+      );
+      if (Number.isNaN(firstValue)) continue;
+      // The second, from the same plan, with that value as its goal.
+      const counted = { n: 0 };
+      const aimed = { node: Int32Array.from(start), value: planValue(c, start) };
+      regroup(c.inst, c.value, orderOf(c), aimed, firstValue, enumerating(counted), unbounded());
+      expect(aimed.value).toBe(firstValue);
+      expect(counted.n).toBe(callsToFirst);
+      if (calls > callsToFirst) stoppedEarly++;
+    }
+    expect(stoppedEarly).toBeGreaterThan(10);
+  });
+
+  it('a sub-problem during which the meter halts is not applied, even when it hands back a better plan', () => {
+    let halts = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const c = randomCase(6000 + seed, 3, 7);
+      const node = somePlan(c, seededRandom(seed), true);
+      const before = Int32Array.from(node);
+      const plan = { node, value: planValue(c, node) };
+      const start = plan.value;
+      const meter = unbounded();
+      const inner = enumerating({ n: 0 });
+      let handedBack = false;
+      regroup(
+        c.inst,
+        c.value,
+        orderOf(c),
+        plan,
+        Number.POSITIVE_INFINITY,
+        (sub, value, beat) => {
+          const better = inner(sub, value, beat);
+          if (better !== null) {
+            meter.stop(new MkpHalt('halted inside'));
+            handedBack = true;
+          }
+          return better;
+        },
+        meter,
+      );
+      if (!handedBack) continue;
+      halts++;
+      expect(meter.halt?.reason).toBe('halted inside');
+      expect(plan.value).toBe(start);
+      expect(Array.from(node)).toEqual(Array.from(before));
+    }
+    expect(halts).toBeGreaterThan(10);
+  });
+
   it('spends one unit per item, then one per moving item per group, on its meter; and a halt leaves the plan whole and worth its value', () => {
     let gained = 0;
     for (let seed = 0; seed < 40; seed++) {

@@ -24,7 +24,7 @@ import {
   REFILL_WINDOW,
   type KnapsackAnswer,
 } from './helpers/internals.js';
-import { MkpHalt, WorkMeter } from './helpers/internals.js';
+import { METER_CHECK_WORK, MkpHalt, WorkMeter } from './helpers/internals.js';
 import {
   SPLIT_BITSET_ROOM,
   TIGHTEN_MAX_CAPACITY,
@@ -232,6 +232,61 @@ describe('node-independent values', () => {
     );
     expect(plan.stats.path).not.toBe('multiple-knapsack');
     expect(plan.value.credit).toBe(2 ** 32);
+  });
+
+  /**
+   * A packed problem with the given keys only (what the test reads: the key fit, the kept sessions and
+   * nodes, the candidates and the keys), -1n where a pair is not a candidate.
+   */
+  function keysOnly(keys: readonly (readonly bigint[])[], keyFits = true): PackedProblem {
+    const n = keys.length;
+    const m = keys[0]!.length;
+    const flat = keys.flat();
+    return {
+      keyFits,
+      sessionIndex: Int32Array.from({ length: n }, (_, j) => j),
+      nodeIndex: Int32Array.from({ length: m }, (_, b) => b),
+      candidate: Uint8Array.from(flat, (k) => (k >= 0n ? 1 : 0)),
+      key: keyFits ? BigInt64Array.from(flat) : new BigInt64Array(0),
+    } as unknown as PackedProblem;
+  }
+
+  it('reads keys past 2^32 whole (both words), and a sum of exactly 2^53 is refused where 2^53 - 1 is not', () => {
+    const big = 2n ** 52n;
+    const values = nodeIndependentValues(
+      keysOnly([
+        [big - 1n, -1n],
+        [2n ** 32n + 5n, 2n ** 32n + 5n],
+        [-1n, big - 2n ** 32n - 5n - 1n],
+      ]),
+    );
+    expect(values).not.toBeNull();
+    expect(Array.from(values!)).toEqual([2 ** 52 - 1, 2 ** 32 + 5, 2 ** 52 - 2 ** 32 - 6]);
+    // The three keys above sum to 2^53 - 2; one more unit, then two.
+    const sumTo = (extra: bigint) =>
+      nodeIndependentValues(
+        keysOnly([
+          [big - 1n, -1n],
+          [2n ** 32n + 5n, 2n ** 32n + 5n],
+          [-1n, big - 2n ** 32n - 5n - 1n + extra],
+        ]),
+      );
+    expect(sumTo(1n)).not.toBeNull();
+    expect(sumTo(2n)).toBeNull();
+    // One key of 2^53 alone.
+    expect(nodeIndependentValues(keysOnly([[2n ** 53n, 2n ** 53n]]))).toBeNull();
+  });
+
+  it('a key of 0 on one node and another key on a second is node-dependent; keys that do not fit give null', () => {
+    expect(nodeIndependentValues(keysOnly([[0n, 7n]]))).toBeNull();
+    expect(nodeIndependentValues(keysOnly([[7n, 0n]]))).toBeNull();
+    expect(Array.from(nodeIndependentValues(keysOnly([[0n, 0n]]))!)).toEqual([0]);
+    expect(nodeIndependentValues(keysOnly([[3n, -1n]], false))).toBeNull();
+    // Through the packer: credit and tokens at their largest on two sessions do not fit a 63-bit key.
+    const huge = (id: string) => ({ id, weight: 1, tokens: 2 ** 32 - 1, ready: false, credit: { a: 2 ** 32 - 1 } });
+    const { packed } = prepare({ nodes: [{ id: 'a', capacity: 4 }], sessions: [huge('s0'), huge('s1')] }, { quantum: 1 });
+    expect(packed.keyFits).toBe(false);
+    expect(nodeIndependentValues(packed)).toBeNull();
   });
 });
 
@@ -1072,6 +1127,73 @@ describe('bounded: budget, deadline, stop flag', () => {
     expect(tight.spend(5)).toBe(false);
     expect(tight.halt).toEqual(new MkpHalt('budget after 6', true));
     expect(tight.work).toBe(6);
+  });
+
+  it('the meter asks its halting check when the work reaches each check point, not one unit later', () => {
+    let asked = 0;
+    const meter = new WorkMeter(
+      10 * METER_CHECK_WORK,
+      () => {
+        asked++;
+        return undefined;
+      },
+      (w) => `budget after ${w}`,
+    );
+    expect(meter.quiet()).toBe(METER_CHECK_WORK - 1);
+    expect(meter.spend(METER_CHECK_WORK - 1)).toBe(true);
+    expect(asked).toBe(0);
+    expect(meter.quiet()).toBe(0);
+    expect(meter.spend(1)).toBe(true);
+    expect(asked).toBe(1);
+    // The next check point is METER_CHECK_WORK units after the work at the last check.
+    expect(meter.quiet()).toBe(METER_CHECK_WORK - 1);
+    expect(meter.spend(METER_CHECK_WORK + 7)).toBe(true);
+    expect(asked).toBe(2);
+    expect(meter.quiet()).toBe(METER_CHECK_WORK - 1);
+    // Near the limit, the room left to the budget.
+    const near = new WorkMeter(
+      100,
+      () => undefined,
+      (w) => `budget after ${w}`,
+      40,
+    );
+    expect(near.spend(30)).toBe(true);
+    expect(near.quiet()).toBe(10);
+    expect(near.spend(10)).toBe(true);
+    expect(near.quiet()).toBe(0);
+    expect(near.spend(1)).toBe(false);
+    expect(near.quiet()).toBe(0);
+  });
+
+  it('a halted meter stays halted for its first reason: spend and poll refuse, a later stop does not replace it', () => {
+    let asked = 0;
+    const meter = new WorkMeter(
+      10,
+      () => {
+        asked++;
+        return undefined;
+      },
+      (w) => `budget after ${w}`,
+    );
+    expect(meter.spend(11)).toBe(false);
+    const first = meter.halt;
+    expect(first).toEqual(new MkpHalt('budget after 0', true));
+    // Work that would fit the budget is still refused, and the halting check is not asked.
+    expect(meter.spend(1)).toBe(false);
+    expect(meter.work).toBe(0);
+    expect(meter.poll()).toBe(false);
+    expect(asked).toBe(0);
+    expect(meter.stop(new MkpHalt('memory'))).toBe(false);
+    expect(meter.halt).toBe(first);
+    // A halt from the halting check is not labelled as the budget's.
+    const stopped = new WorkMeter(
+      100,
+      () => 'deadline',
+      (w) => `budget after ${w}`,
+    );
+    expect(stopped.poll()).toBe(false);
+    expect(stopped.halt?.atBudget).toBe(false);
+    expect(stopped.halt?.reason).toBe('deadline');
   });
 
   it('a deadline or a stop flag set during the search ends it with a labelled fallback', () => {

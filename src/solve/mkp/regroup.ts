@@ -91,7 +91,7 @@ export function regroup(
   const subCapacity = new Float64Array(most);
   const subCandidate = new Uint8Array(order.length * most);
   let s = 0;
-  while (s < REGROUP_SIZES.length && plan.value < goal) {
+  while (s < REGROUP_SIZES.length) {
     const size = REGROUP_SIZES[s]!;
     let improved = false;
     for (const g of groups(m, size)) {

@@ -8,14 +8,13 @@ import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from 
 
 /** Every sum of values the path forms stays below this, so f64 arithmetic on them is exact. */
 const EXACT_LIMIT = 2 ** 53;
-/** A key whose high word reaches this is at least 2^53. */
-const HIGH_LIMIT = 2 ** 21;
 
 /**
  * Each kept session's value (its packed key, the same on all its candidate nodes), or null when some
  * session's key differs between two of its candidate nodes, the packed key does not fit, or the sum of
  * all values reaches 2^53. Keys are read as their two 32-bit words (no BigInt per key): each one below
- * 2^53 is exact as a double, and one at or above 2^53 alone makes the sum reach it.
+ * 2^53 is exact as a double, and one at or above 2^53 (rounded, perhaps, but not below 2^53) alone makes
+ * the sum reach it, so inexact keys never reach the comparisons that matter.
  */
 export function nodeIndependentValues(packed: PackedProblem): Float64Array | null {
   if (!packed.keyFits) return null;
@@ -29,9 +28,7 @@ export function nodeIndependentValues(packed: PackedProblem): Float64Array | nul
     for (let b = 0; b < m; b++) {
       const e = j * m + b;
       if (packed.candidate[e] !== 1) continue;
-      const high = words[2 * e + 1 - LOW_WORD]!;
-      if (high >= HIGH_LIMIT) return null;
-      const k = high * 4_294_967_296 + words[2 * e + LOW_WORD]!;
+      const k = words[2 * e + 1 - LOW_WORD]! * 4_294_967_296 + words[2 * e + LOW_WORD]!;
       if (key < 0) key = k;
       else if (k !== key) return null;
     }
