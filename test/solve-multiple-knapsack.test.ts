@@ -284,7 +284,10 @@ describe('node-independent values', () => {
     expect(nodeIndependentValues(keysOnly([[3n, -1n]], false))).toBeNull();
     // Through the packer: credit and tokens at their largest on two sessions do not fit a 63-bit key.
     const huge = (id: string) => ({ id, weight: 1, tokens: 2 ** 32 - 1, ready: false, credit: { a: 2 ** 32 - 1 } });
-    const { packed } = prepare({ nodes: [{ id: 'a', capacity: 4 }], sessions: [huge('s0'), huge('s1')] }, { quantum: 1 });
+    const { packed } = prepare(
+      { nodes: [{ id: 'a', capacity: 4 }], sessions: [huge('s0'), huge('s1')] },
+      { quantum: 1 },
+    );
     expect(packed.keyFits).toBe(false);
     expect(nodeIndependentValues(packed)).toBeNull();
   });
