@@ -2,9 +2,10 @@
  * When a solve's budget says to stop (src/solve/pipeline/budget.ts): `expired()` and `halted()` answer from
  * the stop flag (another thread's `Atomics.store`) and the deadline counted from `startedAt`, the stop
  * flag first; `stepped` says whether work must be cut into steps at all (only when either can fire). A
- * share answers from the same clock and flag as its parent.
+ * share answers from the same clock and flag as its parent. The deadline's edge is read on a clock held
+ * still (performance.now mocked, restored after each test).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SolveBudget } from './helpers/internals.js';
 
 const LIMIT = 1000;
@@ -55,4 +56,19 @@ describe('the budget halts', () => {
     Atomics.store(stop, 0, 0);
     expect(both.halted(1, 4)).toBe('deadline exceeded: 5 ms passed after 1 of 4 sessions of the DP');
   });
+
+  it('at the deadline itself not yet: only once more than deadlineMs has passed', () => {
+    let now = 1000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const b = budget(1000, 5);
+    now = 1005;
+    expect(b.expired()).toBe(false);
+    expect(b.halted(1, 2)).toBeUndefined();
+    now = 1005.001;
+    expect(b.expired()).toBe(true);
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });

@@ -328,6 +328,9 @@ export {
   unpackNodes,
 } from '../../src/solve/pack.js';
 export {
+  CHUNK_CELLS,
+  CHUNK_WORK,
+  CHUNK_WORK_MIN,
   FRONTIER_CHILD_WORK,
   FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,

@@ -16,13 +16,19 @@ import { nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import type { RawSolution } from '../prepared.js';
 import { fallbackOf, formatCount, haltedAt, solved, type SolveContext } from './context.js';
 
-/** DP cells per chunk between deadline checks (well under a ms of work). Only used when a deadline is set. */
-const CHUNK_CELLS = 1 << 18;
+/**
+ * Dense DP cells per step between deadline checks (well under a ms of work). Only used when a deadline
+ * or a stop flag is set: otherwise the dense DP runs in one step.
+ */
+export const CHUNK_CELLS = 1 << 18;
 
-/** Frontier work units per step between deadline checks (under a ms). Only used when a deadline is set. */
-const CHUNK_WORK = 1 << 17;
+/**
+ * Frontier work units per step between the checks of the deadline and of the work cap (under a ms), at
+ * up to four nodes; less in proportion above. The frontier always runs in steps (it has a cap).
+ */
+export const CHUNK_WORK = 1 << 17;
 /** The smallest frontier step, however many nodes (each step has a fixed cost at the WASM boundary). */
-const CHUNK_WORK_MIN = 1 << 11;
+export const CHUNK_WORK_MIN = 1 << 11;
 
 /**
  * A frontier state holds one usage per kept node, so a frontier unit of work (a child generated, a
