@@ -15,19 +15,9 @@
  * 12,800 units.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type MkpOutcome,
-  nodeIndependentValues,
-  type Plan,
-  type PlanValue,
-  type Problem,
-  type ProblemSession,
-  searchMultipleKnapsack,
-  seededRandom,
-  solvePrepared,
-  WorkMeter,
-} from './helpers/internals.js';
+import type { MkpOutcome, Plan, PlanValue, Problem } from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
+import { BUDGETS, CLIMBING, searchPlan, tiedProblem } from './helpers/tied-mkp.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 import { highsOptimum, loadHighs } from './oracles/highs.js';
 
@@ -36,51 +26,7 @@ beforeAll(async () => {
   highs = await loadHighs();
 });
 
-/** Two or three nodes, eight or nine sessions whose tokens equal their weight, ties of every kind. */
-function tiedProblem(seed: number): Problem {
-  const rnd = seededRandom(seed);
-  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-  const m = int(2, 3);
-  const n = int(8, 9);
-  const equal = rnd() < 0.4;
-  const cap = int(15, 45);
-  const nodes = Array.from({ length: m }, (_, b) => ({ id: `n${b}`, capacity: equal ? cap : int(15, 45) }));
-  const sessions: ProblemSession[] = [];
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && rnd() < 0.3) {
-      sessions.push({ ...sessions[i - 1]!, id: `s${i}` });
-      continue;
-    }
-    const weight = int(3, 25);
-    const s: ProblemSession = { id: `s${i}`, weight, tokens: weight, ready: rnd() < 0.3 };
-    if (rnd() < 0.3) s.eligible = nodes.filter(() => rnd() < 0.7).map((node) => node.id);
-    sessions.push(s);
-  }
-  return { nodes, sessions };
-}
-
-const BUDGETS = [400, 800, 1600, 3200, 6400, 12_800];
-/**
- * Seeds past the sweep's whose resumed search records plans one below the ceiling (or more) before one
- * worth it: there, stopping at any value short of the ceiling itself would return a plan below the optimum.
- */
-const CLIMBING = [3281, 9549, 10_488, 11_716, 14_285, 14_654];
 const SEEDS = [...Array.from({ length: 2000 }, (_, seed) => seed), ...CLIMBING];
-
-/** The search's plan of `problem` at quantum 1 within `budget` units of work, and its outcome (null: nothing fits). */
-function searchPlan(problem: Problem, budget: number): { plan: Plan; out: MkpOutcome | null } {
-  let out: MkpOutcome | null = null;
-  const plan = solvePrepared(problem, { quantum: 1 }, (packed, base) => {
-    const meter = new WorkMeter(
-      budget,
-      () => undefined,
-      () => 'budget',
-    );
-    out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter);
-    return { node: out.node, stats: base };
-  });
-  return { plan, out };
-}
 
 describe('the multiple-knapsack search at its proven ceiling', () => {
   it('small tied problems the first search cannot close: it stops at a plan worth the ceiling, the brute-force and HiGHS optimum', () => {
