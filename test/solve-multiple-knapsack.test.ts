@@ -794,6 +794,57 @@ describe('the search against brute force', () => {
     expect(branched).toBeGreaterThan(0);
   });
 
+  it("rooms past the subset sum's capacity limit (millions of quanta): what the bitset declines goes in heaviest first, and the plan stays exact", () => {
+    for (let seed = 0; seed < 40; seed++) {
+      const rnd = seededRandom(seed);
+      const m = 2 + (seed % 2);
+      const nodes = Array.from({ length: m }, (_, b) => ({
+        id: `n${b}`,
+        capacity: SUBSET_SUM_MAX_CAPACITY * 2 + Math.floor(rnd() * 8e6),
+      }));
+      expect(nodes.every((n) => n.capacity > SUBSET_SUM_MAX_CAPACITY + SPLIT_BITSET_ROOM)).toBe(true);
+      const sessions = Array.from({ length: 5 + (seed % 4) }, (_, i): ProblemSession => {
+        const weight = 1_000_000 + Math.floor(rnd() * 6_000_000);
+        return { id: `s${i}`, weight, tokens: weight, ready: rnd() < 0.3 };
+      });
+      const problem = { nodes, sessions };
+      const { packed } = prepare(problem, { quantum: 1 });
+      const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded());
+      expect(out.optimal).toBe(true);
+      expect(BigInt(out.value), `seed ${seed}`).toBe(keyOf(packed, bruteForceOptimum(problem, 1)));
+    }
+  });
+
+  it('a split whose subset sum is declined places the heaviest items that fit: the root closes the search', () => {
+    // The split fills knapsack b first: 2.99M and 2.95M do not fit together in its 2.99M, past the subset
+    // sum's limit (declined); heaviest first, 2.99M goes in, filling it. Knapsack a takes 5M greedily, then
+    // 2.95M fills the 2.95M left. Every item the surrogate chose is placed: the split reaches the bound.
+    // (Had b taken 2.95M, 2.99M would not fit in a.)
+    expect(2_950_000).toBeGreaterThan(SUBSET_SUM_MAX_CAPACITY);
+    const weights = [5_000_000, 2_990_000, 2_950_000];
+    const problem = {
+      nodes: [
+        { id: 'a', capacity: 7_950_000 },
+        { id: 'b', capacity: 2_990_000 },
+      ],
+      sessions: weights.map((w, i): ProblemSession => ({ id: `s${i}`, weight: w, tokens: w, ready: false })),
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded());
+    expect(out.optimal).toBe(true);
+    expect(out.value).toBe(5_000_000 + 2_990_000 + 2_950_000);
+    expect(out.counters.nodes).toBe(1);
+    expect(out.counters.splitHits).toBe(1);
+    const used = [0, 0];
+    out.node.forEach((b, j) => {
+      if (b >= 0) used[b] = used[b]! + packed.qweight[j]!;
+    });
+    expect(used[0]).toBeLessThanOrEqual(packed.qcapacity[0]!);
+    expect(used[1]).toBeLessThanOrEqual(packed.qcapacity[1]!);
+    // The plan holds what its value says: every item.
+    expect(Array.from(out.node).every((b) => b >= 0)).toBe(true);
+  });
+
   it('the solver takes the path where no DP runs first, with the same optimum as brute force', () => {
     // Capacities large enough that the dense DP is not run first (more than 2^15 cells).
     let taken = 0;
