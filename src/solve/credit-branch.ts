@@ -403,15 +403,13 @@ export function branchAndBound(
       for (let t = 0; t < shared.owners.length; t++) {
         const b = shared.owners[t]!;
         const d: Decision = { session: j, node: b, force: true, up: node.decisions };
-        const stale: number[] = [b];
-        for (let c = 0; c < m; c++)
-          if (c !== b && packed.candidate[j * m + c] === 1 && packed.credit[j * m + c]! > 0) stale.push(c);
+        // No uniqueness answer of this node is 0 (see the tie below): nothing is stale.
         const c = child(
           node,
           d,
           shared.owners.filter((o) => o !== b),
           j,
-          stale,
+          [],
         );
         if (search.exhausted) return null;
         if (c !== null) open.push(c);
@@ -444,10 +442,10 @@ export function branchAndBound(
     const b = tie;
     const forced = new Set(search.restricted(node.decisions, b).forced);
     const i = node.sets[b]!.find((j) => !forced.has(j))!;
-    const stale: number[] = [b];
-    for (let c = 0; c < m; c++)
-      if (c !== b && packed.candidate[i * m + c] === 1 && packed.credit[i * m + c]! > 0) stale.push(c);
-    const on = child(node, { session: i, node: b, force: true, up: node.decisions }, [], i, stale);
+    // Only b's answer is 0 here (the check stops at the first tie; the nodes before it answered 1, which
+    // more decisions keep, and those after it are unchecked): in the child that forces i onto b, b alone is
+    // stale; in the other, b is re-solved. So no node holds a 0 from an earlier check.
+    const on = child(node, { session: i, node: b, force: true, up: node.decisions }, [], i, [b]);
     if (on !== null) open.push(on);
     const off = child(node, { session: i, node: b, force: false, up: node.decisions }, [b], i, []);
     if (search.exhausted) return null;
