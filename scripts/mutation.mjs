@@ -324,7 +324,9 @@ the mutants not tested yet and those whose code or covering tests changed, so a 
 sitting is finished by successive runs, on any checkout: stop a run at any point, commit the scope's file,
 and the next run goes on from there (\`--force\` retests every mutant; \`--report-only\` rewrites the row
 from the kept results, e.g. after a change to the equivalents list). A row whose runs have not yet reached
-every mutant of its scope says how many it holds ("partial").
+every mutant of its scope says how many it holds ("partial"). A survivor is checked against a new test
+before the next run with \`node scripts/mutation-check.mjs <scope> <file:line[:column]> <test files...>\`: it
+applies the kept mutants at that place one at a time and says whether the tests detect each.
 
 | scope | valid | killed | timeout | survived | no coverage | equivalent | ignored | compile errors | score | score, equivalents out | run |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
