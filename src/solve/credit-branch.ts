@@ -202,7 +202,7 @@ class Search {
     if (r.cap < 0) return null;
     const p = this.#profits(b, r.free);
     const w = this.#packed.qweight;
-    const floor = Math.max(known, r.forcedValue + greedyValue(r.free, w, p, r.cap, true));
+    const floor = Math.max(known, r.forcedValue + greedyValue(r.free, w, p, r.cap));
     const target = Math.max(floor, needed) - r.forcedValue;
     const k = nodeKnapsack(r.free, w, p, r.cap, target, this.#maxStates - this.used.states, true, this.#knapsack);
     this.used.states += k.states;

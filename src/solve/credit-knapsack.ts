@@ -361,15 +361,8 @@ function leavesPath(
   return { reaches: false, states };
 }
 
-/** A lower bound for one knapsack: items by density, each taken when it fits. `sorted`: `items` are already in `densityOrder`. */
-export function greedyValue(
-  items: readonly number[],
-  w: ArrayLike<number>,
-  p: ArrayLike<number>,
-  cap: number,
-  sorted = false,
-): number {
-  const order = sorted ? items : densityOrder(items.slice(), w, p);
+/** A lower bound for one knapsack: the items of `order` (in `densityOrder`), each taken when it fits. */
+export function greedyValue(order: readonly number[], w: ArrayLike<number>, p: ArrayLike<number>, cap: number): number {
   let left = cap;
   let v = 0;
   for (let t = 0; t < order.length; t++) {
