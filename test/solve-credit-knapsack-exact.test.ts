@@ -39,15 +39,42 @@ describe("each node's knapsack", () => {
           expect(r.set.reduce((a, i) => a + w[i]!, 0)).toBeLessThanOrEqual(cap);
           expect(r.set.reduce((a, i) => a + p[i]!, 0)).toBe(exact.value);
           expect(nodeKnapsack(items, w, p, cap, exact.value + 1).value).toBe(-1);
+          // Aimed at the optimum itself (the LP pruning then bites), from items in index order, not density order.
+          expect(nodeKnapsack(items, w, p, cap, exact.value).value).toBe(exact.value);
           if (exact.value > 0) {
             // Another optimal set exists exactly when enumeration counts more than one.
             expect(anotherSetReaches(items, w, p, cap, r.set, exact.value, Infinity).reaches).toBe(exact.count > 1);
             expect(anotherSetReaches(items, w, p, cap, r.set, exact.value + 1, Infinity).reaches).toBe(false);
+            // Past its state limit it stops without an answer (states past the limit), found or not.
+            const capped = anotherSetReaches(items, w, p, cap, r.set, exact.value, 0);
+            if (!capped.reaches) expect(capped.states).toBeGreaterThan(0);
           }
         },
       ),
       { numRuns: 600, seed: 71 },
     );
+  });
+});
+
+describe('another optimal set', () => {
+  it('is found when it fills the capacity exactly, however the items are numbered; a limit of 0 states stops the search', () => {
+    // Capacity 10: {0, 1} (6 + 4) and {2, 3} (5 + 5) both weigh exactly 10 and are worth 10.
+    const w = [6, 4, 5, 5];
+    const p = [6, 4, 5, 5];
+    for (const set of [
+      [0, 1],
+      [2, 3],
+    ]) {
+      expect(anotherSetReaches([0, 1, 2, 3], w, p, 10, set, 10, Infinity).reaches).toBe(true);
+      expect(anotherSetReaches([3, 2, 1, 0], w, p, 10, set, 10, Infinity).reaches).toBe(true);
+      const stopped = anotherSetReaches([0, 1, 2, 3], w, p, 10, set, 10, 0);
+      expect(stopped.reaches).toBe(false);
+      expect(stopped.states).toBeGreaterThan(0);
+    }
+    // Leaving the path of {0} by taking item 1 as well fills the capacity exactly: {0, 1} is worth 10.
+    expect(anotherSetReaches([0, 1], [6, 4], [6, 4], 10, [0], 10, Infinity).reaches).toBe(true);
+    // Alone at the capacity: {0} weighs 10; no other set is worth 10.
+    expect(anotherSetReaches([0, 1], [10, 3], [10, 3], 10, [0], 10, Infinity).reaches).toBe(false);
   });
 });
 
