@@ -127,6 +127,31 @@ describe('packing arithmetic', () => {
     expect(wide).toBeGreaterThan(20);
   });
 
+  it('a key space of exactly 2^63 - 1 fits the i64 table, one token more does not', () => {
+    // 2^63 - 1 = (C + 1)(R + 1)(T + 1) with C + 1 = 649,657, R + 1 = 511 = 7 x 73 and T + 1 = 27,783,356,041
+    // = 7 x 127 x 337 x 92,737: 510 ready sessions holding T tokens, one of them credited C.
+    const C = 649_656;
+    const R = 510;
+    const T = 27_783_356_040;
+    expect((BigInt(C) + 1n) * (BigInt(R) + 1n) * (BigInt(T) + 1n)).toBe(2n ** 63n - 1n);
+    const withTokens = (total: number): Problem => ({
+      nodes: [{ id: 'a', capacity: 1 }],
+      sessions: Array.from({ length: R }, (_, i) => ({
+        id: `s${i}`,
+        weight: 1,
+        tokens: Math.floor(total / R) + (i < total % R ? 1 : 0),
+        ready: true,
+        ...(i === 0 ? { credit: { a: C } } : {}),
+      })),
+    });
+    const fits = prepare(withTokens(T), { quantum: 1 }).packed;
+    expect(fits.keyFits).toBe(true);
+    expect(fits.key[0]).toBe(
+      BigInt(C) * (BigInt(R) + 1n) * (BigInt(T) + 1n) + BigInt(T) + 1n + BigInt(Math.floor(T / R) + 1),
+    );
+    expect(prepare(withTokens(T + 1), { quantum: 1 }).packed.keyFits).toBe(false);
+  });
+
   it('orders sessions by quantized weight descending, then input order, as a comparator sort does', () => {
     fc.assert(
       fc.property(
