@@ -265,6 +265,7 @@ export { WasmKernels } from '../../src/solve/dp/kernels.js';
 export { DpStatus } from '../../src/solve/dp/protocol.js';
 export {
   maxSubsetSum,
+  SUBSET_SUM_KEEP_CAPACITY,
   SUBSET_SUM_KERNEL_MAX_BYTES,
   SUBSET_SUM_MAX_CAPACITY,
   SUBSET_SUM_WINDOW,
@@ -302,6 +303,8 @@ export { type MkpInstance, regroup, REGROUP_SIZES, type Reoptimise } from '../..
 export {
   type MkpKernels,
   type MkpOutcome,
+  MkpScratch,
+  type MkpScratchStore,
   noCounters,
   regroupPlan,
   searchMultipleKnapsack,
