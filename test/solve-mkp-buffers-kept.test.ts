@@ -6,19 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MkpScratch, mkpProblem, type MkpScratchStore, nodeIndependentValues, prepare } from './helpers/internals.js';
-import { searchMultipleKnapsack, SUBSET_SUM_KEEP_CAPACITY, WorkMeter } from './helpers/internals.js';
+import { searchMultipleKnapsack, SUBSET_SUM_KEEP_CAPACITY } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
-
-const unbounded = (): WorkMeter =>
-  new WorkMeter(
-    Number.POSITIVE_INFINITY,
-    () => undefined,
-    () => 'budget',
-  );
+import { meterWithin } from './helpers/meter.js';
 
 function search(problem: Problem, store: MkpScratchStore) {
   const { packed } = prepare(problem, { quantum: 1 });
-  return searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded(), undefined, store);
+  return searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meterWithin(), undefined, store);
 }
 
 describe("the multiple-knapsack search's kept buffers", () => {

@@ -10,8 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { mkpProblem, nodeIndependentValues, prepare, searchMultipleKnapsack, WorkMeter } from './helpers/internals.js';
+import { mkpProblem, nodeIndependentValues, prepare, searchMultipleKnapsack } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
+import { meterWithin } from './helpers/meter.js';
 import { tiedProblem } from './helpers/tied-mkp.js';
 
 const PINNED = '13e5cab5b000f567';
@@ -40,15 +41,7 @@ describe("the multiple-knapsack search's work", () => {
       const { packed } = prepare(problem, { quantum: 1 });
       const values = nodeIndependentValues(packed);
       if (values === null) continue;
-      const out = searchMultipleKnapsack(
-        packed,
-        values,
-        new WorkMeter(
-          budget,
-          () => undefined,
-          () => 'budget',
-        ),
-      );
+      const out = searchMultipleKnapsack(packed, values, meterWithin(budget));
       if (out.optimal) optimal++;
       else stopped++;
       hash.update(JSON.stringify([name, out.optimal, out.value, out.reachedCeiling ?? false, out.counters]));

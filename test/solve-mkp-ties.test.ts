@@ -4,20 +4,14 @@
  * nothing (a packed key of 0) is never placed.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeIndependentValues, prepare, searchMultipleKnapsack, WorkMeter } from './helpers/internals.js';
+import { nodeIndependentValues, prepare, searchMultipleKnapsack } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
-
-const unbounded = (): WorkMeter =>
-  new WorkMeter(
-    Number.POSITIVE_INFINITY,
-    () => undefined,
-    () => 'budget',
-  );
+import { meterWithin } from './helpers/meter.js';
 
 /** The search's knapsack per kept session of `problem` at quantum 1, by session id (null: left out). */
 function placements(problem: Problem): Map<string, string | null> {
   const { packed } = prepare(problem, { quantum: 1 });
-  const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, unbounded());
+  const out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meterWithin());
   expect(out.optimal).toBe(true);
   const at = new Map<string, string | null>();
   out.node.forEach((b, j) => {
