@@ -12,7 +12,7 @@
 // the one the results were recorded on (the places would not match).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readStore, storeFile } from './mutation-store.mjs';
+import { readStore, slugOf, storeFile } from './mutation-store.mjs';
 
 const args = process.argv.slice(2);
 const fail = (message) => {
@@ -29,16 +29,7 @@ if (t >= 0) {
 const [scope, place, ...tests] = args;
 if (scope === undefined || place === undefined || tests.length === 0)
   fail('usage: node scripts/mutation-check.mjs <scope> <file:line[:column[:mutator]]> <test files...> [--timeout S]');
-const slug = scope
-  .split(',')
-  .map((s) =>
-    s
-      .replace(/\/$/, '')
-      .replace(/^src\//, '')
-      .replace(/\.ts$/, ''),
-  )
-  .join('+')
-  .replace(/[^A-Za-z0-9.+-]+/g, '-');
+const slug = slugOf([scope]);
 const file = scope.endsWith('.json.gz') ? scope : storeFile(slug);
 const kept = readStore(file);
 if (kept === undefined) fail(`no kept results at ${file}`);

@@ -17,6 +17,17 @@ export const STORE = 'scripts/mutation-results';
 /** The store file of a scope's slug (scripts/mutation.mjs names scopes by slug). */
 export const storeFile = (slug) => `${STORE}/${slug}.json.gz`;
 
+/** The paths of a scope as given on the command line (comma-separated, trailing slashes dropped). */
+export const pathsOf = (scope) => scope.split(',').map((p) => p.replace(/\/$/, ''));
+
+/** The slug of scopes (file names of their results and reports): their paths, src/ and .ts dropped, joined by +. */
+export const slugOf = (scopes) =>
+  scopes
+    .flatMap(pathsOf)
+    .map((s) => s.replace(/^src\//, '').replace(/\.ts$/, ''))
+    .join('+')
+    .replace(/[^A-Za-z0-9.+-]+/g, '-');
+
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
 /** The fields of a mutant that Stryker's incremental mode reads back (messages are dropped). */

@@ -26,7 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { expand, readStore, storeFile } from './mutation-store.mjs';
+import { expand, pathsOf, readStore, slugOf, storeFile } from './mutation-store.mjs';
 
 const TABLE = 'docs/results/mutation.md';
 const EQUIVALENT = 'scripts/mutation-equivalent.json';
@@ -127,7 +127,6 @@ if (scopes.length === 0) {
   process.exit(2);
 }
 /** The paths of a scope: a file or folder, or several joined by commas. */
-const pathsOf = (scope) => scope.split(',').map((p) => p.replace(/\/$/, ''));
 /** Whether `file` (a path from the report) lies in `scope`. */
 const inScope = (file, scope) => pathsOf(scope).some((p) => file === p || file.startsWith(`${p}/`));
 for (const s of scopes) {
@@ -143,11 +142,7 @@ for (const s of scopes) {
   }
 }
 const mutate = scopes.flatMap(pathsOf).map((p) => (statSync(p).isDirectory() ? `${p}/**/*.ts` : p));
-const slug = scopes
-  .flatMap(pathsOf)
-  .map((s) => s.replace(/^src\//, '').replace(/\.ts$/, ''))
-  .join('+')
-  .replace(/[^A-Za-z0-9.+-]+/g, '-');
+const slug = slugOf(scopes);
 const report = `reports/mutation/${slug}.json`;
 const store = storeFile(slug);
 const incrementalFile = `reports/mutation/${slug}.incremental.json`;
