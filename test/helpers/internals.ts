@@ -310,6 +310,7 @@ export {
   searchMultipleKnapsack,
   SPLIT_BITSET_ROOM,
   TIGHTEN_MAX_CAPACITY,
+  tiersOf,
 } from '../../src/solve/mkp/search.js';
 export { nodeIndependentValues } from '../../src/solve/mkp/values.js';
 export {
@@ -328,6 +329,7 @@ export {
   packProblem,
   PackScratch,
   sessionsKept,
+  tokenRadix,
   unpackNodes,
 } from '../../src/solve/pack.js';
 export {
@@ -342,6 +344,7 @@ export {
   frontierUnitWeight,
 } from '../../src/solve/pipeline/run-dp.js';
 export { FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
+export { keyBound } from '../../src/solve/pipeline/context.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
 export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';

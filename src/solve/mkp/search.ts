@@ -7,7 +7,9 @@
  *    most the weight of the free items that may go there), solved exactly (src/solve/dp/surrogate-core/mirror.ts).
  *    Every completion of the node is a set of free items whose weights fit the residuals knapsack by
  *    knapsack, hence fit their sum: the surrogate optimum plus the fixed value bounds every completion.
- *    A node whose bound does not beat the incumbent is closed.
+ *    A node whose bound does not beat the incumbent is closed. With values in two tiers (Tiers: a
+ *    credit-free problem's ready bit above its tokens), the bound is also at most base x (a bound on how
+ *    many top-tier items fit together, tierCount) plus a knapsack of the lower parts (tierBound).
  * 2. Split: the surrogate's items are packed knapsack by knapsack (smallest residual first, each taking
  *    the largest subset sum of the remaining ones that are candidates there; largest residual first when
  *    that leaves items out). When all of them are placed, the node's completion reaches its bound: it is
@@ -64,6 +66,8 @@ export interface MkpOutcome {
   readonly atBudget?: boolean;
   /** The resumed first search stopped at a plan worth the ceiling the aimed searches proved (stage 4). */
   readonly reachedCeiling?: true;
+  /** When not optimal: the least value the searches proved no plan exceeds, if any (the root bound, an aimed search's ceiling). */
+  readonly bound?: number;
   readonly counters: MkpCounters;
 }
 
@@ -111,10 +115,14 @@ class SearchBuffers {
   filledAt = new Int32Array(0);
   from = new Int32Array(0);
   mark = new Uint8Array(0);
+  kept = new Int32Array(0);
+  tiered = new Int32Array(0);
+  prefix = new Float64Array(0);
   nodeClass = new Int32Array(0);
   resid = new Float64Array(0);
   roomBy: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
   reach = new Float64Array(0);
+  counts = new Int32Array(0);
   exact = new Uint8Array(0);
   byRoom = new Int32Array(0);
   byRank = new Int32Array(0);
@@ -136,10 +144,14 @@ class SearchBuffers {
     this.filledAt = new Int32Array(n);
     this.from = new Int32Array(n);
     this.mark = new Uint8Array(n);
+    this.kept = new Int32Array(n);
+    this.tiered = new Int32Array(n);
+    this.prefix = new Float64Array(n + 1);
     this.nodeClass = new Int32Array(m);
     this.resid = new Float64Array(m);
     this.roomBy = [new Float64Array(m), new Float64Array(m)];
     this.reach = new Float64Array(m);
+    this.counts = new Int32Array(m);
     this.exact = new Uint8Array(m);
     this.byRoom = new Int32Array(m);
     this.byRank = new Int32Array(m);
@@ -226,6 +238,55 @@ function ascending(room: ArrayLike<number>, m: number, out: Int32Array): Int32Ar
   return out;
 }
 
+/**
+ * Values in two tiers: every item's value is top x base + low with top 0 or 1 and 0 <= low < base, and no
+ * sum of lows reaches base (a credit-free remainder's keys: top the ready bit, low the tokens; base the
+ * packed key's token radix). Then a plan's value is base x (its top-tier items) + (its lows), and a bound
+ * on the top-tier count bounds the plan (Search.tierBound).
+ */
+export interface Tiers {
+  readonly base: number;
+  /** Per item: its top tier (0 or 1) and its lower part. */
+  readonly top: Uint8Array;
+  readonly low: Float64Array;
+  /** The items with top 1 by weight ascending (then by index): the first `topCount`. */
+  readonly byWeight: Int32Array;
+  readonly topCount: number;
+  /** The items with a positive lower part in the efficiency order of their lower parts: the first `lowCount`. */
+  readonly lowOrder: Int32Array;
+  readonly lowCount: number;
+}
+
+/**
+ * The two tiers of `value` at `base` (see Tiers), or null when some positive value's top part is above 1
+ * or the lows sum to base or more (base 0: none).
+ */
+export function tiersOf(value: Float64Array, w: Float64Array, base: number): Tiers | null {
+  if (base <= 0) return null;
+  const n = value.length;
+  const top = new Uint8Array(n);
+  const low = new Float64Array(n);
+  let lows = 0;
+  let topCount = 0;
+  for (let j = 0; j < n; j++) {
+    const v = value[j]!;
+    if (v <= 0) continue;
+    const t = Math.floor(v / base);
+    if (t > 1) return null;
+    top[j] = t;
+    low[j] = v - t * base;
+    lows += low[j]!;
+    topCount += t;
+  }
+  if (lows >= base) return null;
+  const byWeight = new Int32Array(topCount);
+  for (let j = 0, x = 0; j < n; j++) if (top[j] === 1) byWeight[x++] = j;
+  sortIndices(byWeight, topCount, (a, b) => w[a]! - w[b]! || a - b);
+  const lowOrder = new Int32Array(n);
+  const lowCount = valuedItems(n, low, w, lowOrder);
+  return { base, top, low, byWeight, topCount, lowOrder, lowCount };
+}
+
 const FREE = -2;
 const EXCLUDED = -1;
 
@@ -292,6 +353,7 @@ class Search {
     readonly meter: WorkMeter,
     scratch: MkpScratch,
     buffers: SearchBuffers,
+    readonly tiers: Tiers | null = null,
   ) {
     this.ks = scratch.ks;
     this.ss = scratch.ss;
@@ -553,15 +615,23 @@ class Search {
     level.k = k;
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
     if (!this.meter.spend(k * this.m)) return false;
-    const sur = this.surrogate(free, k, this.surrogateCapacity(free, k), this.bestValue - this.fixed);
-    if (sur === null) return false;
-    const bound = this.fixed + sur.value;
+    const cap = this.surrogateCapacity(free, k);
+    const answer = this.surrogate(free, k, cap, this.bestValue - this.fixed);
+    if (answer === null) return false;
+    // The tier bound's knapsack rewrites the surrogate's answer: the split reads a copy.
+    const sur = this.keep(answer);
+    let bound = this.fixed + sur.value;
+    if (this.tiers !== null) {
+      bound = Math.min(bound, this.tierBound(cap, sur));
+      if (this.stopped || bound <= this.bestValue) return false;
+    }
     if (this.depth === 1) this.rootBound = Math.min(this.rootBound, bound);
     const { left, placed, room } = this.splitSurrogate(sur);
     if (this.stopped) return false;
     if (left === 0) {
+      // A completion worth the surrogate's optimum: every bound above is at least that.
       this.counters.splitHits++;
-      this.record(bound, placed);
+      this.record(this.fixed + sur.value, placed);
       return false;
     }
     const item = this.heaviestLeftOut(sur, placed);
@@ -578,6 +648,117 @@ class Search {
     level.bound = bound;
     level.item = item;
     return true;
+  }
+
+  /**
+   * The tier bound of the node (see Tiers), or +Infinity when it cannot beat the surrogate's: at most H of
+   * the free items of the top tier go in, H from tierCount, so every completion is worth at most
+   * base x H plus the lower parts of free items that fit the surrogate capacity `cap` together, at most
+   * their Dantzig bound (the LP relaxation: the items in the efficiency order of their lower parts while
+   * they fit, then the next one's fraction, rounded down). Computed when H is below the top-tier items of
+   * the surrogate's answer `sur`; the fixed items' value included. (An exact knapsack of the lower parts
+   * costs a strongly correlated DP: tokens against their quantized weights.)
+   */
+  tierBound(cap: number, sur: KnapsackAnswer): number {
+    const t = this.tiers!;
+    let top = 0;
+    for (let x = 0; x < sur.count; x++) top += t.top[sur.chosen[x]!]!;
+    const h = this.tierCount(top);
+    if (h >= top || this.stopped) return Number.POSITIVE_INFINITY;
+    if (!this.meter.spend(t.lowCount)) return Number.POSITIVE_INFINITY;
+    const w = this.packed.qweight;
+    let room = cap;
+    let lows = 0;
+    for (let x = 0; x < t.lowCount; x++) {
+      const j = t.lowOrder[x]!;
+      if (this.assign[j] !== FREE) continue;
+      if (w[j]! <= room) {
+        room -= w[j]!;
+        lows += t.low[j]!;
+      } else {
+        lows += Math.floor((t.low[j]! * room) / w[j]!);
+        break;
+      }
+    }
+    return this.fixed + t.base * h + lows;
+  }
+
+  /**
+   * An upper bound on how many free top-tier items fit together in the residuals, computed while it stays
+   * below `limit` (past it, `limit` is returned). With candidacy dropped (a relaxation), some plan with
+   * the most top-tier items uses the lightest of them (a heavier one swaps for a lighter one left out),
+   * so if h fit, the h lightest do. With them sorted by weight (w_0 <= w_1 <= ...) and c_b(i) the most of
+   * items i, i + 1, ... that fit in residual R_b together (the lightest first: a prefix), the h - i items
+   * i..h-1 lie in the knapsacks, at most min(c_b(i), h - i) in knapsack b. So h - i <= sum over b of
+   * min(c_b(i), h - i): h - i is at most the largest x with sum_b min(c_b(i), x) >= x (that sum less x is
+   * concave in x and 0 at 0), and h <= i + that for every i.
+   */
+  tierCount(limit: number): number {
+    const t = this.tiers!;
+    const w = this.packed.qweight;
+    const { m } = this;
+    const list = this.buffers.tiered;
+    const prefix = this.buffers.prefix;
+    const counts = this.buffers.counts;
+    let most = 0;
+    for (let b = 0; b < m; b++) most = Math.max(most, this.resid[b]!);
+    let c = 0;
+    prefix[0] = 0;
+    for (let x = 0; x < t.topCount; x++) {
+      const j = t.byWeight[x]!;
+      if (this.assign[j] !== FREE) continue;
+      if (w[j]! > most) break;
+      list[c] = j;
+      prefix[c + 1] = prefix[c]! + w[j]!;
+      c++;
+    }
+    // The top-tier items a completion places on b weigh at most R_b and at most all those that may go
+    // there: together at most `room`, so they are no more than the lightest that fit in it.
+    const reach = this.reach;
+    reach.fill(0, 0, m);
+    for (let x = 0; x < c; x++) {
+      const j = list[x]!;
+      for (let b = 0; b < m; b++) if (this.allowed(j, b) && w[j]! <= this.resid[b]!) reach[b] = reach[b]! + w[j]!;
+    }
+    if (!this.meter.spend(c * m)) return limit;
+    let room = 0;
+    for (let b = 0; b < m; b++) room += Math.min(reach[b]!, this.resid[b]!);
+    let h = Math.min(c, limit);
+    while (h > 0 && prefix[h]! > room) h--;
+    for (let i = 0; i < h; i++) {
+      if (!this.meter.spend(m)) return limit;
+      // c_b(i): the largest count with prefix[i + count] - prefix[i] <= R_b (binary search).
+      for (let b = 0; b < m; b++) {
+        const room = this.resid[b]!;
+        let lo = 0;
+        let hi = c - i;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (prefix[i + mid]! - prefix[i]! <= room) lo = mid;
+          else hi = mid - 1;
+        }
+        counts[b] = lo;
+      }
+      // The largest x <= h - i with sum_b min(c_b(i), x) >= x (binary search: the set of such x is an interval from 0).
+      let lo = 0;
+      let hi = h - i;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        let sum = 0;
+        for (let b = 0; b < m && sum < mid; b++) sum += Math.min(counts[b]!, mid);
+        if (sum >= mid) lo = mid;
+        else hi = mid - 1;
+      }
+      h = Math.min(h, i + lo);
+    }
+    return h;
+  }
+
+  /** A copy of a surrogate answer, in the search's buffer (valid until the next node's). */
+  keep(answer: KnapsackAnswer): KnapsackAnswer {
+    const chosen = this.buffers.kept;
+    for (let x = 0; x < answer.count; x++) chosen[x] = answer.chosen[x]!;
+    return { value: answer.value, weight: answer.weight, chosen, count: answer.count };
   }
 
   /** The surrogate capacity of the first `k` free items: each residual, but no more than its free candidates weigh. */
@@ -984,9 +1165,10 @@ export function regroupPlan(
  * 4. Otherwise the search of stage 1 resumes where it paused, with the rest of the budget, ending as
  *    soon as a plan reaches the bound stage 2 proved.
  *
- * On a halt, the best plan found so far (possibly empty). With `kernels`, the surrogate knapsacks' core DP
- * and the subset sums run in WebAssembly (the same answers). With `store`, the buffers come from it and go
- * back to it while they are small.
+ * On a halt, the best plan found so far (possibly empty) and the least bound the stages proved (`bound`).
+ * With `kernels`, the surrogate knapsacks' core DP and the subset sums run in WebAssembly (the same
+ * answers). With `store`, the buffers come from it and go back to it while they are small. With `base`
+ * (the packed key's token radix, tokenRadix), values in two tiers at that base get the tier bound.
  */
 export function searchMultipleKnapsack(
   packed: MkpInstance,
@@ -994,6 +1176,7 @@ export function searchMultipleKnapsack(
   meter: WorkMeter,
   kernels?: MkpKernels,
   store: MkpScratchStore = { mkp: null },
+  base = 0,
 ): MkpOutcome {
   const scratch = store.mkp ?? new MkpScratch();
   store.mkp = null;
@@ -1001,7 +1184,7 @@ export function searchMultipleKnapsack(
   scratch.ss.kernel = kernels?.subsetSum ?? null;
   try {
     if (packed.capacity.length === 1) return singleKnapsackOutcome(packed, value, meter, scratch);
-    return stagedSearch(new StagedSearch(packed, value, meter, scratch));
+    return stagedSearch(new StagedSearch(packed, value, meter, scratch, tiersOf(value, packed.qweight, base)));
   } finally {
     if (scratch.small) store.mkp = scratch;
   }
@@ -1031,20 +1214,21 @@ function stagedSearch(st: StagedSearch): MkpOutcome {
   first.stopAt = meter.budget * FIRST_SEARCH_SHARE;
   const walk = first.node();
   const ended = runs(walk);
-  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (meter.halt !== null) return st.outcome(first, meter.halt, first.rootBound);
   if (ended) return st.outcome(first);
   const aimed = st.aim(first);
-  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  const proven = Math.min(first.rootBound, aimed.ceiling);
+  if (meter.halt !== null) return st.outcome(first, meter.halt, proven);
   if (aimed.reached !== null) return st.outcome(aimed.reached);
   const { ceiling } = aimed;
   if (first.bestValue >= ceiling) return st.outcome(first);
   const regrouped = st.regroup(first, ceiling);
-  if (meter.halt !== null) return st.outcome(first, meter.halt);
+  if (meter.halt !== null) return st.outcome(first, meter.halt, proven);
   if (regrouped) return st.outcome(first);
   first.stopAt = Number.POSITIVE_INFINITY;
   first.ceiling = ceiling;
   runs(walk);
-  return st.outcome(first, meter.halt ?? undefined);
+  return st.outcome(first, meter.halt ?? undefined, proven);
 }
 
 /** What the searches of one solve share: the problem, the meter, the scratch, and every search's counters. */
@@ -1056,17 +1240,18 @@ class StagedSearch {
     readonly value: Float64Array,
     readonly meter: WorkMeter,
     readonly scratch: MkpScratch,
+    readonly tiers: Tiers | null,
   ) {}
 
   /** A new search in `buffers` on `on` (by default the solve's meter), its counters tallied. */
   start(buffers: SearchBuffers, on: WorkMeter = this.meter): Search {
-    const s = new Search(this.packed, this.value, on, this.scratch, buffers);
+    const s = new Search(this.packed, this.value, on, this.scratch, buffers, this.tiers);
     this.#tallies.push(s.counters);
     return s;
   }
 
   /** The outcome with `s`'s plan and every search's counters: optimal, or stopped by `halt`. */
-  outcome(s: Search, halt?: MkpHalt): MkpOutcome {
+  outcome(s: Search, halt?: MkpHalt, bound = Number.POSITIVE_INFINITY): MkpOutcome {
     const counters = noCounters();
     for (const t of this.#tallies) for (const k of COUNTER_NAMES) counters[k] += t[k];
     const base = {
@@ -1077,7 +1262,13 @@ class StagedSearch {
     };
     return halt === undefined
       ? { ...base, optimal: true }
-      : { ...base, optimal: false, reason: halt.reason, atBudget: halt.atBudget };
+      : {
+          ...base,
+          optimal: false,
+          reason: halt.reason,
+          atBudget: halt.atBudget,
+          ...(Number.isFinite(bound) && { bound }),
+        };
   }
 
   /**

@@ -3,7 +3,7 @@
  * the budget, the solver's scratch, the WebAssembly kernels) and what a stage leaves for the later ones (the heuristic plan, the credit
  * level, an abandoned run's counters), with the two ways a stage ends a solve: `solved` and `fallbackOf`.
  */
-import type { FrontierStats, MultipleKnapsackStats, SolvePath } from '../../types.js';
+import type { FrontierStats, MultipleKnapsackStats, PlanValue, SolvePath } from '../../types.js';
 import { bfdPacked } from '../bfd.js';
 import type { CreditDecision } from '../credit-branch.js';
 import {
@@ -15,9 +15,9 @@ import {
   type CreditLevel,
   type LevelScratch,
 } from '../credit-level.js';
-import { fallbackPath, heuristicWork, type HeuristicResult } from '../incumbent.js';
+import { fallbackPath, heuristicWork, planTriple, type HeuristicResult } from '../incumbent.js';
 import type { ResolvedSolveOptions } from '../options.js';
-import { bestCredits, sessionsKept, unpackNodes, type PackedProblem } from '../pack.js';
+import { bestCredits, sessionsKept, tokenRadix, unpackNodes, type PackedProblem } from '../pack.js';
 import { pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
@@ -47,6 +47,8 @@ export interface SolveContext {
    * ceiling leaves (`budget.room`) rather than what the searches' limit leaves.
    */
   frontierToRoom?: true;
+  /** A bound a multiple-knapsack search proved on the packed key sums of every plan (see keyBound). */
+  provenKey?: number;
 }
 
 /** Kept sessions of the context's problem. */
@@ -164,7 +166,27 @@ export function fallbackOf(
 ): RawSolution {
   ctx.budget.chargeSearch(work);
   const incumbent = incumbentOf(ctx);
-  return withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget, incumbent, frontier));
+  const r = withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget, incumbent, frontier));
+  if (ctx.provenKey !== undefined) {
+    const bound = keyBound(ctx.packed, ctx.provenKey, planTriple(ctx.packed, incumbent.node)[1]);
+    if (bound !== undefined) r.bound = bound;
+  }
+  return r;
+}
+
+/**
+ * Per level, the bound on the optimum that a bound `key` on the packed key sum of every plan of a
+ * credit-free problem gives (undefined when some kept session has credit), for a fallback whose plan
+ * admits `ready` ready sessions. A plan worth at most key = ready' x (T + 1) + tokens' admits at most
+ * ready' ready sessions (its tokens are below T + 1); when the plan at hand admits ready' of them, so does
+ * the optimum (it admits no fewer), whose tokens are then at most tokens'; otherwise the tokens bound is
+ * T, all of them.
+ */
+export function keyBound(packed: PackedProblem, key: number, ready: number): PlanValue | undefined {
+  if (packed.creditStart[sessionsKept(packed)]! > 0) return undefined;
+  const base = tokenRadix(packed);
+  const readyBound = Math.floor(key / base);
+  return { credit: 0, ready: readyBound, tokens: ready === readyBound ? key - readyBound * base : base - 1 };
 }
 
 /**

@@ -29,7 +29,7 @@ import { WorkMeter } from '../mkp/meter.js';
 import { searchMultipleKnapsack } from '../mkp/search.js';
 import { nodeIndependentValues } from '../mkp/values.js';
 import type { SolvePathOption } from '../options.js';
-import { nodesKept, sessionsKept, unpackNodes } from '../pack.js';
+import { nodesKept, sessionsKept, tokenRadix, unpackNodes } from '../pack.js';
 import { assignmentPlan } from '../assignment/assignment.js';
 import { pathStats } from '../plan.js';
 import { trivialSolution, type RawSolution } from '../prepared.js';
@@ -162,7 +162,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     | { node: Int32Array; value: [number, number, number]; fixed: number; path: SolvePath; frontier?: FrontierStats }
     | undefined;
   let reason: string | undefined;
-  let single: CreditReduction | undefined;
+  let single: { reduction: CreditReduction; sub?: RawSolution } | undefined;
   for (const leaf of decision.leaves) {
     const why = haltedAt(ctx);
     if (why !== undefined) {
@@ -174,7 +174,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       break;
     }
     const r = creditReduction(packed, leaf, options, ctx.scratch.pack);
-    if (decision.leaves.length === 1) single = r;
+    if (decision.leaves.length === 1) single = { reduction: r };
     // The remainder's whole decision runs on a share of what is left, charged here as it goes.
     const sub = decide({
       kernels: ctx.kernels,
@@ -183,6 +183,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
       budget: budget.share(budget.left),
       scratch: ctx.scratch,
     });
+    if (single !== undefined) single.sub = sub;
     const node = Int32Array.from(r.fixed);
     for (let j = 0; j < node.length; j++) if (sub.node[j]! >= 0) node[j] = sub.node[j]!;
     const value = planTriple(packed, node);
@@ -212,7 +213,10 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
         : h;
     node = fallback.node;
   }
-  const bound = reason !== undefined && single !== undefined ? leafBound(ctx, decision.credit, single) : undefined;
+  const bound =
+    reason !== undefined && single !== undefined
+      ? leafBound(ctx, decision.credit, single.reduction, single.sub)
+      : undefined;
   // A fallback's Plan carries the relaxation bound too, computed when the Plan is built.
   if (reason !== undefined) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(
@@ -239,7 +243,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
  * bounds (`packedBound`: a sort of each node's candidates, charged as one heuristic, `heuristicWork`, as a
  * fallback's bound: work no solve skips).
  */
-function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanValue {
+function leafBound(ctx: SolveContext, credit: number, r: CreditReduction, sub?: RawSolution): PlanValue {
   const { packed } = ctx;
   let ready = 0;
   let tokens = 0;
@@ -249,6 +253,10 @@ function leafBound(ctx: SolveContext, credit: number, r: CreditReduction): PlanV
     tokens += packed.tokens[j]!;
   }
   const rest = sessionsKept(r.remainder) === 0 ? { ready: 0, tokens: 0 } : packedBound(r.remainder);
+  if (sub?.bound !== undefined) {
+    rest.ready = Math.min(rest.ready, sub.bound.ready);
+    rest.tokens = Math.min(rest.tokens, sub.bound.tokens);
+  }
   ctx.budget.chargeUnavoidable(heuristicWork(r.remainder));
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
@@ -309,7 +317,8 @@ const multipleKnapsack: Stage = {
       () => `state budget exceeded: the multiple-knapsack search passed stateBudget ${budget.limit} units of work`,
       Math.min(Math.floor(planned / weight), Math.floor(cap / cost)),
     );
-    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch);
+    const out = searchMultipleKnapsack(packed, values, meter, ctx.kernels, ctx.scratch, tokenRadix(packed));
+    if (out.bound !== undefined) ctx.provenKey = out.bound;
     const spent = meter.work * cost;
     if (!out.optimal && out.atBudget === true && denseAfter) {
       budget.chargeSearch(spent);
