@@ -115,7 +115,6 @@ class SearchBuffers {
   filledAt = new Int32Array(0);
   from = new Int32Array(0);
   mark = new Uint8Array(0);
-  kept = new Int32Array(0);
   tiered = new Int32Array(0);
   prefix = new Float64Array(0);
   nodeClass = new Int32Array(0);
@@ -144,7 +143,6 @@ class SearchBuffers {
     this.filledAt = new Int32Array(n);
     this.from = new Int32Array(n);
     this.mark = new Uint8Array(n);
-    this.kept = new Int32Array(n);
     this.tiered = new Int32Array(n);
     this.prefix = new Float64Array(n + 1);
     this.nodeClass = new Int32Array(m);
@@ -616,10 +614,8 @@ class Search {
     // The passes over free items x nodes below (capacity, split, completion) count as work too.
     if (!this.meter.spend(k * this.m)) return false;
     const cap = this.surrogateCapacity(free, k);
-    const answer = this.surrogate(free, k, cap, this.bestValue - this.fixed);
-    if (answer === null) return false;
-    // The tier bound's knapsack rewrites the surrogate's answer: the split reads a copy.
-    const sur = this.keep(answer);
+    const sur = this.surrogate(free, k, cap, this.bestValue - this.fixed);
+    if (sur === null) return false;
     let bound = this.fixed + sur.value;
     if (this.tiers !== null) {
       bound = Math.min(bound, this.tierBound(cap, sur));
@@ -752,13 +748,6 @@ class Search {
       h = Math.min(h, i + lo);
     }
     return h;
-  }
-
-  /** A copy of a surrogate answer, in the search's buffer (valid until the next node's). */
-  keep(answer: KnapsackAnswer): KnapsackAnswer {
-    const chosen = this.buffers.kept;
-    for (let x = 0; x < answer.count; x++) chosen[x] = answer.chosen[x]!;
-    return { value: answer.value, weight: answer.weight, chosen, count: answer.count };
   }
 
   /** The surrogate capacity of the first `k` free items: each residual, but no more than its free candidates weigh. */
