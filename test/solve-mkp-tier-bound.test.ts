@@ -15,10 +15,12 @@ import {
   loadSolver,
   nodeIndependentValues,
   prepare,
+  relaxationBound,
   searchMultipleKnapsack,
   seededRandom,
   tiersOf,
   tokenRadix,
+  validateProblem,
   type MkpOutcome,
   type PackedProblem,
   type PlanValue,
@@ -233,6 +235,31 @@ describe('a big cluster whose credit-split remainder the search cannot close', (
     solver = await loadSolver();
   });
   afterAll(() => solver.close());
+
+  it("carries a stopped search's bound into the Plan: never below the brute-force optimum, tighter than the relaxation", () => {
+    // Uncredited pools past the dense DP's first try (rooms of 30-80 quanta on 3-4 nodes, sessions of
+    // 25-45: one to three a room), at budgets that stop some searches after their root.
+    let carried = 0;
+    for (let seed = 0; seed < 150; seed++) {
+      const rnd = seededRandom(seed + 9000);
+      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+      const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
+      const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
+        const weight = int(25, 45);
+        return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
+      });
+      const problem: Problem = { nodes, sessions };
+      const best = bruteForceOptimum(problem, 1);
+      const relaxed = relaxationBound(validateProblem(problem), 1);
+      for (const stateBudget of [200, 1000, 4000]) {
+        const plan = solver.solve(problem, { quantum: 1, stateBudget });
+        expect(plan.bound.ready, `seed ${seed}`).toBeGreaterThanOrEqual(best.ready);
+        if (plan.bound.ready === best.ready) expect(plan.bound.tokens).toBeGreaterThanOrEqual(best.tokens);
+        if (plan.status === 'fallback' && plan.bound.ready < relaxed.ready) carried++;
+      }
+    }
+    expect(carried).toBeGreaterThanOrEqual(3);
+  });
 
   it('reports the ready count it proved: the fallback admits as many ready sessions as its bound allows', () => {
     // Seed 1, 32 nodes x 1,024 sessions, room for 1-4 sessions a node: the remainder of 57 sessions on
