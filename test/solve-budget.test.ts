@@ -31,6 +31,7 @@ import {
   type Solver,
 } from './helpers/internals.js';
 import { quantizedCaseArb } from './helpers/arbitraries.js';
+import { workBound } from './helpers/budget.js';
 
 let solver: Solver;
 beforeAll(async () => {
@@ -39,17 +40,6 @@ beforeAll(async () => {
 afterAll(() => solver.close());
 
 const DEFAULT = defaultSolveOptions.stateBudget;
-
-/**
- * The bound docs/solver.md states on a solve's work at state budget `limit`: WORK_CEILING x limit for
- * every step that may be skipped, plus what no solve skips (packing, BFD in both orders and the credit
- * greedy in one, the fallback's bound), plus what the one credit-split remainder that falls back may pass
- * its room by (its packing, its BFD) and the leaf bound (one heuristic's cost).
- */
-function workBound(packed: Parameters<typeof packWork>[0], limit: number): number {
-  const unavoidable = packWork(packed) + 3 * heuristicWork(packed) + boundWork(packed);
-  return WORK_CEILING * limit + unavoidable + packWork(packed) + 2 * heuristicWork(packed);
-}
 
 describe('SolveBudget', () => {
   it('charges a share to its parent: preparation in the room only, a search in what later searches may spend', () => {

@@ -4,6 +4,10 @@
  */
 import {
   BEST_NODES_PAIR_WORK,
+  boundWork,
+  heuristicWork,
+  type PackedProblem,
+  packWork,
   CREDIT_LEVEL_ENTRY_WORK,
   CREDIT_STATE_WORK,
   creditLevel,
@@ -27,4 +31,15 @@ export function budgetPastLevel(problem: Problem, options: SolveOptions, extra: 
   const levelWork =
     level === null ? 0 : CREDIT_LEVEL_ENTRY_WORK * packed.creditStart[n]! + level.states * CREDIT_STATE_WORK;
   return Math.ceil((BEST_NODES_PAIR_WORK * n * nodesKept(packed) + levelWork + extra) / WORK_CEILING);
+}
+
+/**
+ * The bound docs/solver.md states on a solve's work at state budget `limit`: WORK_CEILING x limit for
+ * every step that may be skipped, plus what no solve skips (packing, BFD in both orders and the credit
+ * greedy in one, the fallback's bound), plus what the one credit-split remainder that falls back may pass
+ * its room by (its packing, its BFD) and the leaf bound (one heuristic's cost).
+ */
+export function workBound(packed: PackedProblem, limit: number): number {
+  const unavoidable = packWork(packed) + 3 * heuristicWork(packed) + boundWork(packed);
+  return WORK_CEILING * limit + unavoidable + packWork(packed) + 2 * heuristicWork(packed);
 }

@@ -262,7 +262,8 @@ export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../s
 export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
 export { frontierInput } from '../../src/solve/dp/frontier/wasm.js';
 export { WasmKernels } from '../../src/solve/dp/kernels.js';
-export { DpStatus } from '../../src/solve/dp/protocol.js';
+export { SolveScratch } from '../../src/solve/scratch.js';
+export { type DpCounters, type DpEngine, DpStatus } from '../../src/solve/dp/protocol.js';
 export {
   maxSubsetSum,
   SUBSET_SUM_KEEP_CAPACITY,
@@ -336,6 +337,9 @@ export {
   CHUNK_CELLS,
   CHUNK_WORK,
   CHUNK_WORK_MIN,
+  type Drive,
+  drive,
+  runDense,
   FRONTIER_CHILD_WORK,
   FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,
@@ -343,8 +347,8 @@ export {
   frontierSetupWork,
   frontierUnitWeight,
 } from '../../src/solve/pipeline/run-dp.js';
-export { FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
-export { keyBound } from '../../src/solve/pipeline/context.js';
+export { DENSE_FIRST_CELLS, FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
+export { keyBound, type SolveContext } from '../../src/solve/pipeline/context.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
 export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';

@@ -86,7 +86,7 @@ export interface Abandoned {
 }
 
 /** How one engine run is driven and reported. */
-interface Drive<C extends DpCounters> {
+export interface Drive<C extends DpCounters> {
   /** Most units of work before the run is abandoned (Infinity: never). */
   readonly cap: number;
   /** Units of work per step when steps are bounded. */
@@ -102,7 +102,11 @@ interface Drive<C extends DpCounters> {
  * set or the engine asks for bounded steps) until done, checking the deadline and the work cap before
  * each step. Ends in a plan (solved or a labelled fallback) or, past the cap, Abandoned.
  */
-function drive<C extends DpCounters>(ctx: SolveContext, engine: DpEngine<C>, d: Drive<C>): RawSolution | Abandoned {
+export function drive<C extends DpCounters>(
+  ctx: SolveContext,
+  engine: DpEngine<C>,
+  d: Drive<C>,
+): RawSolution | Abandoned {
   const n = sessionsKept(ctx.packed);
   const chunk = engine.boundedSteps || ctx.budget.stepped ? d.chunk : Number.POSITIVE_INFINITY;
   let status = engine.start();

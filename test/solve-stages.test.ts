@@ -1,0 +1,155 @@
+/**
+ * Where the `auto` and `frontier` stage lists (src/solve/pipeline/stages.ts) hand a problem on: the dense
+ * DP first up to DENSE_FIRST_CELLS cells and not past them; the frontier after a stopped multiple-knapsack
+ * search on FRONTIER_AFTER_SEARCH_NODES kept nodes and not on one more; `path: 'frontier'` computing the
+ * credit level for the plan's stats and falling back, labelled, on a capacity the frontier cannot
+ * represent; and a problem where nothing fits decided before the deadline is read.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  bfd,
+  DENSE_FIRST_CELLS,
+  defaultSolveOptions,
+  FRONTIER_AFTER_SEARCH_NODES,
+  loadSolver,
+  mkpProblem,
+  prepare,
+  type Plan,
+  type Problem,
+  type Solver,
+} from './helpers/internals.js';
+import { workBound } from './helpers/budget.js';
+import { expectFeasible } from './helpers/plan-checks.js';
+import { compareValues } from './oracles/brute-force.js';
+
+let solver: Solver;
+beforeAll(async () => {
+  solver = await loadSolver();
+});
+afterAll(() => solver.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Uncredited sessions of 60 quanta on rooms of 127 and 63 (radix 128 x 64) at quantum 1, not all fitting. */
+function grid(sessions: number): Problem {
+  return {
+    nodes: [
+      { id: 'a', capacity: 127 },
+      { id: 'b', capacity: 63 },
+    ],
+    sessions: Array.from({ length: sessions }, (_, i) => ({
+      id: `s${i}`,
+      weight: 60,
+      tokens: 50 + i,
+      ready: i % 2 === 0,
+    })),
+  };
+}
+
+describe('the stages', () => {
+  it(`run the dense DP first on a grid of exactly ${DENSE_FIRST_CELLS} cells, and not on a larger one`, () => {
+    const at = grid(4);
+    expect(prepare(at, { quantum: 1 }).packed.cells).toBe(DENSE_FIRST_CELLS);
+    const plan = solver.solve(at, { quantum: 1 });
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.path).toBe('dense');
+    const past = grid(5);
+    expect(prepare(past, { quantum: 1 }).packed.cells).toBeGreaterThan(DENSE_FIRST_CELLS);
+    const other = solver.solve(past, { quantum: 1 });
+    expect(other.status).toBe('optimal');
+    expect(other.stats.path).not.toBe('dense');
+  });
+
+  it(`give way to the frontier on ${FRONTIER_AFTER_SEARCH_NODES} kept nodes, not on one more: a labelled fallback either way, never worse than BFD`, () => {
+    // Weakly correlated 50 x m instances at quantum 1: the search passes its share on both, and the
+    // frontier cannot represent the 8-node one within the room either.
+    for (const m of [FRONTIER_AFTER_SEARCH_NODES, FRONTIER_AFTER_SEARCH_NODES + 1]) {
+      const problem = mkpProblem(1, 5, 'weak', 50, m, 3);
+      const plan = solver.solve(problem, { quantum: 1 });
+      expectFeasible(problem, plan);
+      expect(plan.status).toBe('fallback');
+      expect(['bfd', 'heuristic']).toContain(plan.stats.path);
+      expect(compareValues(plan.value, bfd(problem, { quantum: 1 }).value)).toBeGreaterThanOrEqual(0);
+      expect(plan.stats.work).toBeLessThanOrEqual(
+        workBound(prepare(problem, { quantum: 1 }).packed, defaultSolveOptions.stateBudget),
+      );
+      if (m <= FRONTIER_AFTER_SEARCH_NODES) {
+        expect(plan.stats.multipleKnapsack?.outcome).toBe('abandoned');
+        expect(plan.stats.frontier?.outcome).toBe('abandoned');
+        expect(plan.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget /);
+      } else {
+        expect(plan.stats.multipleKnapsack?.outcome).toBe('stopped');
+        expect(plan.stats.frontier).toBeUndefined();
+        expect(plan.reason).toMatch(/^state budget exceeded: the multiple-knapsack search passed stateBudget /);
+      }
+    }
+  });
+
+  it('end the solve when the deadline stops the multiple-knapsack search: it does not give way to the frontier', () => {
+    // The 8-node instance above, its clock jumping 10^9 ms after `still` readings: the first `still`
+    // that lets the search start stops it inside.
+    const problem = mkpProblem(1, 5, 'weak', 50, FRONTIER_AFTER_SEARCH_NODES, 3);
+    let stopped: Plan | undefined;
+    for (let still = 2; still < 200 && stopped === undefined; still++) {
+      let reads = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
+      const plan = solver.solve(problem, { quantum: 1, deadlineMs: 1000 });
+      vi.restoreAllMocks();
+      if (plan.stats.multipleKnapsack !== undefined) stopped = plan;
+    }
+    expect(stopped?.stats.multipleKnapsack?.outcome).toBe('stopped');
+    expect(stopped?.stats.frontier).toBeUndefined();
+    expect(stopped?.status).toBe('fallback');
+    expect(stopped?.reason).toMatch(/^deadline exceeded: 1000 ms passed/);
+  });
+
+  it("with path 'frontier', compute the credit level for the plan's stats", () => {
+    const problem: Problem = {
+      nodes: [
+        { id: 'a', capacity: 10 },
+        { id: 'b', capacity: 10 },
+      ],
+      sessions: [
+        { id: 's0', weight: 6, tokens: 5, ready: true, credit: { a: 4 } },
+        { id: 's1', weight: 6, tokens: 4, ready: false, credit: { a: 3, b: 2 } },
+        { id: 's2', weight: 5, tokens: 3, ready: false },
+      ],
+    };
+    const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.creditLevel).toMatchObject({ bound: 6 });
+  });
+
+  it("with path 'frontier', fall back, labelled, on a node capacity above 2^31 - 1 quanta", () => {
+    const problem: Problem = {
+      nodes: [
+        { id: 'a', capacity: 2 ** 31 },
+        { id: 'b', capacity: 10 },
+      ],
+      sessions: [
+        { id: 's0', weight: 2 ** 31, tokens: 5, ready: true },
+        { id: 's1', weight: 2 ** 30, tokens: 4, ready: false },
+        { id: 's2', weight: 5, tokens: 3, ready: false },
+      ],
+    };
+    const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toBe('the frontier DP cannot represent a node capacity above 2^31 - 1 quanta');
+    expectFeasible(problem, plan);
+  });
+
+  it('decide a problem where nothing fits before reading the deadline: optimal, not a fallback', () => {
+    const problem: Problem = {
+      nodes: [{ id: 'a', capacity: 5 }],
+      sessions: [{ id: 's0', weight: 6, tokens: 5, ready: true }],
+    };
+    // Every reading of the clock is 10^9 ms after the one before: any deadline has passed when read.
+    let t = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (t += 1e9));
+    const plan = solver.solve(problem, { deadlineMs: 1 });
+    vi.restoreAllMocks();
+    expect(plan.status).toBe('optimal');
+    expect(plan.stats.path).toBe('trivial');
+  });
+});
