@@ -14,6 +14,7 @@ import {
   loadSolver,
   mkpProblem,
   prepare,
+  randomTickProblem,
   type Plan,
   type Problem,
   type Solver,
@@ -102,6 +103,40 @@ describe('the stages', () => {
     expect(stopped?.stats.frontier).toBeUndefined();
     expect(stopped?.status).toBe('fallback');
     expect(stopped?.reason).toMatch(/^deadline exceeded: 1000 ms passed/);
+  });
+
+  it('fall back on the heuristic plan, not BFD, when the deadline passes after it is made and before the DP', () => {
+    // A 3-node tick under path 'frontier' (credit level, heuristic plan, frontier), its clock jumping
+    // 10^9 ms after `still` readings: each reading count halts it at another point.
+    const problem = randomTickProblem(3, {
+      nodes: 3,
+      sessions: 30,
+      capacity: 60_000,
+      minTokens: 2000,
+      maxTokens: 20_000,
+      cachedRate: 0.7,
+    });
+    const bfdPlan = bfd(problem);
+    const heuristics: (string | undefined)[] = [];
+    for (let still = 1; still < 40; still++) {
+      let reads = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
+      const plan = solver.solve(problem, { path: 'frontier', deadlineMs: 1000 });
+      vi.restoreAllMocks();
+      if (plan.status !== 'fallback') continue;
+      expect(plan.reason).toMatch(/^deadline exceeded: 1000 ms passed after 0 of 30 sessions/);
+      expect(compareValues(plan.value, bfdPlan.value)).toBeGreaterThanOrEqual(0);
+      heuristics.push(plan.stats.heuristic);
+    }
+    // Halted before the heuristic plans: BFD; among them, the best made so far (the credit greedy); once
+    // the decomposition is made, it at each of the three halts that follow: before the frontier stage,
+    // in it before its DP starts, and at the DP's first step.
+    expect(heuristics[0]).toBe('bfd');
+    expect(heuristics).toContain('credit-greedy-density');
+    expect(heuristics.filter((h) => h === 'credit-decomposition')).toHaveLength(3);
+    expect(
+      heuristics.slice(heuristics.indexOf('credit-decomposition')).every((h) => h === 'credit-decomposition'),
+    ).toBe(true);
   });
 
   it("with path 'frontier', compute the credit level for the plan's stats", () => {
