@@ -217,4 +217,28 @@ describe('the stages', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(14);
   });
+
+  it('report a deadline seen before a credit-split leaf on the whole problem, and one inside its remainder on the remainder', () => {
+    // The 3-node tick above under the `auto` stages: its credit level splits off 11 sessions and leaves a
+    // remainder of 19. The clock jumps 10^9 ms after `still` readings.
+    const problem = randomTickProblem(3, {
+      nodes: 3,
+      sessions: 30,
+      capacity: 60_000,
+      minTokens: 2000,
+      maxTokens: 20_000,
+      cachedRate: 0.7,
+    });
+    const reasons: string[] = [];
+    for (let still = 1; still < 40; still++) {
+      let reads = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
+      const plan = solver.solve(problem, { deadlineMs: 1000 });
+      vi.restoreAllMocks();
+      if (plan.status === 'fallback' && plan.stats.heuristic === 'credit-decomposition') reasons.push(plan.reason!);
+    }
+    expect(reasons.length).toBeGreaterThan(2);
+    expect(reasons[0]).toMatch(/after 0 of 30 sessions/);
+    expect(reasons.slice(1).every((r) => /after 0 of 19 sessions/.test(r))).toBe(true);
+  });
 });
