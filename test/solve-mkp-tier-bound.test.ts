@@ -22,6 +22,7 @@ import {
   tokenRadix,
   validateProblem,
   type MkpOutcome,
+  type MkpScratchStore,
   type PackedProblem,
   type PlanValue,
   type Problem,
@@ -83,6 +84,30 @@ describe('the tier bound of the multiple-knapsack search', () => {
     expect(tiersOf(Float64Array.of(16, 4), Float64Array.of(1, 1), base)).toBeNull();
     expect(tiersOf(Float64Array.of(16, 3), Float64Array.of(1, 1), base)).not.toBeNull();
     expect(tiersOf(Float64Array.of(16, 3), Float64Array.of(1, 1), 0)).toBeNull();
+  });
+
+  it('keeps its arrays between the searches of one store, and grows them for a larger problem', () => {
+    const store: MkpScratchStore = { mkp: null };
+    const run = (problem: Problem) => {
+      const { packed } = prepare(problem, { quantum: 1 });
+      searchMultipleKnapsack(
+        packed,
+        nodeIndependentValues(packed)!,
+        meterWithin(),
+        undefined,
+        store,
+        tokenRadix(packed),
+      );
+      return store.mkp!.tiers.top;
+    };
+    const first = run(pool(1));
+    expect(run(pool(1))).toBe(first);
+    const base = pool(1);
+    const larger: Problem = {
+      nodes: base.nodes,
+      sessions: [...base.sessions, ...base.sessions.map((x) => ({ ...x, id: `${x.id}'` }))],
+    };
+    expect(run(larger)).not.toBe(first);
   });
 
   it('never reports a bound below the brute-force optimum, at every budget, and its optimal plans are the optimum', () => {

@@ -178,9 +178,10 @@ export class MkpScratch {
   readonly ss = new SubsetSumScratch();
   readonly first = new SearchBuffers();
   readonly side = new SearchBuffers();
+  readonly tiers = new TierBuffers();
 
   get small(): boolean {
-    return this.ks.small && this.ss.small && this.first.small && this.side.small;
+    return this.ks.small && this.ss.small && this.first.small && this.side.small && this.tiers.small;
   }
 }
 
@@ -259,30 +260,53 @@ export interface Tiers {
  * The two tiers of `value` at `base` (see Tiers), or null when some positive value's top part is above 1
  * or the lows sum to base or more (base 0: none).
  */
-export function tiersOf(value: Float64Array, w: Float64Array, base: number): Tiers | null {
+export function tiersOf(
+  value: Float64Array,
+  w: Float64Array,
+  base: number,
+  buffers: TierBuffers = new TierBuffers(),
+): Tiers | null {
   if (base <= 0) return null;
   const n = value.length;
-  const top = new Uint8Array(n);
-  const low = new Float64Array(n);
+  buffers.reserve(n);
+  const { top, low, byWeight, lowOrder } = buffers;
   let lows = 0;
   let topCount = 0;
   for (let j = 0; j < n; j++) {
     const v = value[j]!;
-    if (v <= 0) continue;
-    const t = Math.floor(v / base);
+    const t = v > 0 ? Math.floor(v / base) : 0;
     if (t > 1) return null;
     top[j] = t;
-    low[j] = v - t * base;
+    low[j] = v > 0 ? v - t * base : 0;
     lows += low[j]!;
     topCount += t;
   }
   if (lows >= base) return null;
-  const byWeight = new Int32Array(topCount);
   for (let j = 0, x = 0; j < n; j++) if (top[j] === 1) byWeight[x++] = j;
   sortIndices(byWeight, topCount, (a, b) => w[a]! - w[b]! || a - b);
-  const lowOrder = new Int32Array(n);
   const lowCount = valuedItems(n, low, w, lowOrder);
   return { base, top, low, byWeight, topCount, lowOrder, lowCount };
+}
+
+/** The arrays of a solve's Tiers (a search reads their first n entries), kept between solves while small. */
+export class TierBuffers {
+  top = new Uint8Array(0);
+  low = new Float64Array(0);
+  byWeight = new Int32Array(0);
+  lowOrder = new Int32Array(0);
+
+  /** Room for `n` items. */
+  reserve(n: number): void {
+    if (this.top.length >= n) return;
+    this.top = new Uint8Array(n);
+    this.low = new Float64Array(n);
+    this.byWeight = new Int32Array(n);
+    this.lowOrder = new Int32Array(n);
+  }
+
+  get small(): boolean {
+    return this.top.length <= SEARCH_KEEP_ENTRIES;
+  }
 }
 
 const FREE = -2;
@@ -1173,7 +1197,9 @@ export function searchMultipleKnapsack(
   scratch.ss.kernel = kernels?.subsetSum ?? null;
   try {
     if (packed.capacity.length === 1) return singleKnapsackOutcome(packed, value, meter, scratch);
-    return stagedSearch(new StagedSearch(packed, value, meter, scratch, tiersOf(value, packed.qweight, base)));
+    return stagedSearch(
+      new StagedSearch(packed, value, meter, scratch, tiersOf(value, packed.qweight, base, scratch.tiers)),
+    );
   } finally {
     if (scratch.small) store.mkp = scratch;
   }
