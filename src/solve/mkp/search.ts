@@ -9,7 +9,7 @@
  *    knapsack, hence fit their sum: the surrogate optimum plus the fixed value bounds every completion.
  *    A node whose bound does not beat the incumbent is closed. With values in two tiers (Tiers: a
  *    credit-free problem's ready bit above its tokens), the bound is also at most base x (a bound on how
- *    many top-tier items fit together, tierCount) plus a knapsack of the lower parts (tierBound).
+ *    many top-tier items fit together, tierCount) plus the Dantzig bound of the lower parts (tierBound).
  * 2. Split: the surrogate's items are packed knapsack by knapsack (smallest residual first, each taking
  *    the largest subset sum of the remaining ones that are candidates there; largest residual first when
  *    that leaves items out). When all of them are placed, the node's completion reaches its bound: it is
