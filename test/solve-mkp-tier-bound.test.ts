@@ -55,6 +55,21 @@ function search(problem: Problem, budget: number, tiered = true): { packed: Pack
   return { packed, out };
 }
 
+/**
+ * `problem`'s optimum is `best` (brute force); the search with the tier bound proves it at its root, and
+ * the search without it finds it only by branching.
+ */
+function expectRootCloses(problem: Problem, best: PlanValue): void {
+  expect(bruteForceOptimum(problem, 1)).toEqual(best);
+  const tiered = search(problem, Number.POSITIVE_INFINITY);
+  expect(tiered.out.optimal).toBe(true);
+  expect(tiered.out.value).toBe(keyOf(tiered.packed, best));
+  expect(tiered.out.counters.nodes).toBe(1);
+  const plain = search(problem, Number.POSITIVE_INFINITY, false);
+  expect(plain.out.value).toBe(keyOf(plain.packed, best));
+  expect(plain.out.counters.nodes).toBeGreaterThan(1);
+}
+
 /** Small uncredited pools: 2-4 nodes, 5-8 sessions, many of them ready, some limited to a few nodes. */
 function pool(seed: number): Problem {
   const rnd = seededRandom(seed);
@@ -170,15 +185,7 @@ describe('the tier bound of the multiple-knapsack search', () => {
         ...[0, 1].map((i) => ({ id: `t${i}`, weight: 2, tokens: 2, ready: false })),
       ],
     };
-    const best = bruteForceOptimum(problem, 1);
-    expect(best).toEqual({ credit: 0, ready: 2, tokens: 6 });
-    const tiered = search(problem, Number.POSITIVE_INFINITY);
-    expect(tiered.out.optimal).toBe(true);
-    expect(tiered.out.value).toBe(keyOf(tiered.packed, best));
-    expect(tiered.out.counters.nodes).toBe(1);
-    const plain = search(problem, Number.POSITIVE_INFINITY, false);
-    expect(plain.out.value).toBe(keyOf(plain.packed, best));
-    expect(plain.out.counters.nodes).toBeGreaterThan(1);
+    expectRootCloses(problem, { credit: 0, ready: 2, tokens: 6 });
   });
 
   it('proves the ready level by a threshold past the lightest session: the root closes', () => {
@@ -196,15 +203,7 @@ describe('the tier bound of the multiple-knapsack search', () => {
         { id: 't', weight: 1, tokens: 1, ready: false },
       ],
     };
-    const best = bruteForceOptimum(problem, 1);
-    expect(best).toEqual({ credit: 0, ready: 4, tokens: 1 });
-    const tiered = search(problem, Number.POSITIVE_INFINITY);
-    expect(tiered.out.optimal).toBe(true);
-    expect(tiered.out.value).toBe(keyOf(tiered.packed, best));
-    expect(tiered.out.counters.nodes).toBe(1);
-    const plain = search(problem, Number.POSITIVE_INFINITY, false);
-    expect(plain.out.value).toBe(keyOf(plain.packed, best));
-    expect(plain.out.counters.nodes).toBeGreaterThan(1);
+    expectRootCloses(problem, { credit: 0, ready: 4, tokens: 1 });
   });
 
   it('proves the ready level by the room the ready sessions may use: the root closes', () => {
@@ -221,15 +220,7 @@ describe('the tier bound of the multiple-knapsack search', () => {
         { id: 't', weight: 2, tokens: 2, ready: false },
       ],
     };
-    const best = bruteForceOptimum(problem, 1);
-    expect(best).toEqual({ credit: 0, ready: 4, tokens: 2 });
-    const tiered = search(problem, Number.POSITIVE_INFINITY);
-    expect(tiered.out.optimal).toBe(true);
-    expect(tiered.out.value).toBe(keyOf(tiered.packed, best));
-    expect(tiered.out.counters.nodes).toBe(1);
-    const plain = search(problem, Number.POSITIVE_INFINITY, false);
-    expect(plain.out.value).toBe(keyOf(plain.packed, best));
-    expect(plain.out.counters.nodes).toBeGreaterThan(1);
+    expectRootCloses(problem, { credit: 0, ready: 4, tokens: 2 });
   });
 
   it('gives a fallback a bound per level: the ready count it proves, the tokens only where the plan reaches that count', () => {

@@ -18,6 +18,7 @@ import {
   seededRandom,
   type Plan,
   type Problem,
+  type SolveOptions,
   type Solver,
 } from './helpers/internals.js';
 import { workBound } from './helpers/budget.js';
@@ -32,6 +33,26 @@ afterAll(() => solver.close());
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** A 3-node tick of 30 sessions, 70% of them credited. */
+const tick = (): Problem =>
+  randomTickProblem(3, {
+    nodes: 3,
+    sessions: 30,
+    capacity: 60_000,
+    minTokens: 2000,
+    maxTokens: 20_000,
+    cachedRate: 0.7,
+  });
+
+/** The plan of `problem` on a clock that jumps 10^9 ms after `still` readings (any deadline then has passed). */
+function onJumpingClock(problem: Problem, options: SolveOptions, still: number): Plan {
+  let reads = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
+  const plan = solver.solve(problem, options);
+  vi.restoreAllMocks();
+  return plan;
+}
 
 /** Uncredited sessions of 60 quanta on rooms of 127 and 63 (radix 128 x 64) at quantum 1, not all fitting. */
 function grid(sessions: number): Problem {
@@ -94,10 +115,7 @@ describe('the stages', () => {
     const problem = mkpProblem(1, 5, 'weak', 50, FRONTIER_AFTER_SEARCH_NODES, 3);
     let stopped: Plan | undefined;
     for (let still = 2; still < 200 && stopped === undefined; still++) {
-      let reads = 0;
-      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
-      const plan = solver.solve(problem, { quantum: 1, deadlineMs: 1000 });
-      vi.restoreAllMocks();
+      const plan = onJumpingClock(problem, { quantum: 1, deadlineMs: 1000 }, still);
       if (plan.stats.multipleKnapsack !== undefined) stopped = plan;
     }
     expect(stopped?.stats.multipleKnapsack?.outcome).toBe('stopped');
@@ -109,21 +127,11 @@ describe('the stages', () => {
   it('fall back on the heuristic plan, not BFD, when the deadline passes after it is made and before the DP', () => {
     // A 3-node tick under path 'frontier' (credit level, heuristic plan, frontier), its clock jumping
     // 10^9 ms after `still` readings: each reading count halts it at another point.
-    const problem = randomTickProblem(3, {
-      nodes: 3,
-      sessions: 30,
-      capacity: 60_000,
-      minTokens: 2000,
-      maxTokens: 20_000,
-      cachedRate: 0.7,
-    });
+    const problem = tick();
     const bfdPlan = bfd(problem);
     const heuristics: (string | undefined)[] = [];
     for (let still = 1; still < 40; still++) {
-      let reads = 0;
-      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
-      const plan = solver.solve(problem, { path: 'frontier', deadlineMs: 1000 });
-      vi.restoreAllMocks();
+      const plan = onJumpingClock(problem, { path: 'frontier', deadlineMs: 1000 }, still);
       if (plan.status !== 'fallback') continue;
       expect(plan.reason).toMatch(/^deadline exceeded: 1000 ms passed after 0 of 30 sessions/);
       expect(compareValues(plan.value, bfdPlan.value)).toBeGreaterThanOrEqual(0);
@@ -221,20 +229,10 @@ describe('the stages', () => {
   it('report a deadline seen before a credit-split leaf on the whole problem, and one inside its remainder on the remainder', () => {
     // The 3-node tick above under the `auto` stages: its credit level splits off 11 sessions and leaves a
     // remainder of 19. The clock jumps 10^9 ms after `still` readings.
-    const problem = randomTickProblem(3, {
-      nodes: 3,
-      sessions: 30,
-      capacity: 60_000,
-      minTokens: 2000,
-      maxTokens: 20_000,
-      cachedRate: 0.7,
-    });
+    const problem = tick();
     const reasons: string[] = [];
     for (let still = 1; still < 40; still++) {
-      let reads = 0;
-      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
-      const plan = solver.solve(problem, { deadlineMs: 1000 });
-      vi.restoreAllMocks();
+      const plan = onJumpingClock(problem, { deadlineMs: 1000 }, still);
       if (plan.status === 'fallback' && plan.stats.heuristic === 'credit-decomposition') reasons.push(plan.reason!);
     }
     expect(reasons.length).toBeGreaterThan(2);
