@@ -347,7 +347,7 @@ export function branchAndBound(
 
   /**
    * A child of `node` with `decision` added, whose knapsacks `resolve` lose `lost` from their sets (each
-   * re-solved), and whose other knapsacks keep their answers; `stale` nodes' uniqueness is re-checked.
+   * re-solved), and whose other knapsacks keep their answers; node `stale`'s uniqueness (if >= 0) is re-checked.
    * Null when its bound is below U* (or the budget ran out).
    */
   const child = (
@@ -355,12 +355,12 @@ export function branchAndBound(
     decision: Decision,
     resolve: readonly number[],
     lost: number,
-    stale: readonly number[],
+    stale: number,
   ): TreeNode | null => {
     const value = Float64Array.from(node.value);
     const sets = node.sets.slice();
     const unique = Int8Array.from(node.unique);
-    for (let t = 0; t < stale.length; t++) if (unique[stale[t]!] === 0) unique[stale[t]!] = -1;
+    if (stale >= 0 && unique[stale] === 0) unique[stale] = -1;
     let bound = node.bound;
     for (let t = 0; t < resolve.length; t++) {
       const b = resolve[t]!;
@@ -409,14 +409,14 @@ export function branchAndBound(
           d,
           shared.owners.filter((o) => o !== b),
           j,
-          [],
+          -1,
         );
         if (search.exhausted) return null;
         if (c !== null) open.push(c);
       }
       let d: Decision | null = node.decisions;
       for (let t = 0; t < shared.owners.length; t++) d = { session: j, node: shared.owners[t]!, force: false, up: d };
-      const c = child(node, d!, shared.owners, j, []);
+      const c = child(node, d!, shared.owners, j, -1);
       if (search.exhausted) return null;
       if (c !== null) open.push(c);
       continue;
@@ -445,9 +445,9 @@ export function branchAndBound(
     // Only b's answer is 0 here (the check stops at the first tie; the nodes before it answered 1, which
     // more decisions keep, and those after it are unchecked): in the child that forces i onto b, b alone is
     // stale; in the other, b is re-solved. So no node holds a 0 from an earlier check.
-    const on = child(node, { session: i, node: b, force: true, up: node.decisions }, [], i, [b]);
+    const on = child(node, { session: i, node: b, force: true, up: node.decisions }, [], i, b);
     if (on !== null) open.push(on);
-    const off = child(node, { session: i, node: b, force: false, up: node.decisions }, [b], i, []);
+    const off = child(node, { session: i, node: b, force: false, up: node.decisions }, [b], i, -1);
     if (search.exhausted) return null;
     if (off !== null) open.push(off);
   }
