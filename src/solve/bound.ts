@@ -284,8 +284,8 @@ export class BoundScratch {
  * the items strictly denser than it fit together): for every r >= 0 and every x in [0, 1]^n with sum w x <= cap,
  * sum v x = sum (v - r w) x + r sum w x <= r cap + sum max(0, v - r w), and the plan's value is an integer,
  * so the floor of that is a bound. It is valid for any r: the order (by rounded quotients) affects only how
- * tight it is, and at the exact critical ratio it equals the LP optimum. The sum is computed exactly: scaled by
- * w_c, in doubles while every product stays below 2^53, else in BigInt.
+ * tight it is, and at the exact critical ratio it equals the LP optimum. Exact for values summing below 2^53
+ * (every caller's): the sum scaled by w_c, in doubles while every product stays below 2^53, else in BigInt.
  */
 export function dantzig(
   items: readonly number[],
