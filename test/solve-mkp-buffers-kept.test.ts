@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MkpScratch, mkpProblem, type MkpScratchStore, nodeIndependentValues, prepare } from './helpers/internals.js';
-import { searchMultipleKnapsack, SUBSET_SUM_KEEP_CAPACITY } from './helpers/internals.js';
+import { SEARCH_KEEP_ENTRIES, searchMultipleKnapsack, SUBSET_SUM_KEEP_CAPACITY } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 import { meterWithin } from './helpers/meter.js';
 
@@ -62,5 +62,27 @@ describe("the multiple-knapsack search's kept buffers", () => {
     search(mkpProblem(1, 0, 'weak', 20, 3, 1), store);
     expect(store.mkp).not.toBeNull();
     expect(store.mkp).not.toBe(mine);
+  });
+
+  it(`keeps a search's buffers while its items and knapsacks times its depth stay within ${SEARCH_KEEP_ENTRIES}`, () => {
+    // Items of weight 1 that all fit in two knapsacks (an instance past the solver's session cap, made
+    // directly): the search ends at its root (one level), so its buffers hold (n + 2) x 2 entries: kept
+    // up to n + 2 = SEARCH_KEEP_ENTRIES / 2, not one past it.
+    const at = SEARCH_KEEP_ENTRIES / 2 - 2;
+    for (const [n, kept] of [
+      [at, true],
+      [at + 1, false],
+    ] as const) {
+      const store: MkpScratchStore = { mkp: null };
+      const instance = {
+        qweight: new Float64Array(n).fill(1),
+        capacity: Float64Array.of(n, n),
+        candidate: new Uint8Array(2 * n).fill(1),
+      };
+      const out = searchMultipleKnapsack(instance, new Float64Array(n).fill(1), meterWithin(), undefined, store);
+      expect(out.optimal).toBe(true);
+      expect(out.counters.nodes).toBe(1);
+      expect(store.mkp !== null, `${n} items`).toBe(kept);
+    }
   });
 });

@@ -308,6 +308,7 @@ export {
   type MkpScratchStore,
   noCounters,
   regroupPlan,
+  SEARCH_KEEP_ENTRIES,
   searchMultipleKnapsack,
   SPLIT_BITSET_ROOM,
   TIGHTEN_MAX_CAPACITY,

@@ -72,7 +72,7 @@ export interface MkpOutcome {
 }
 
 /** Search buffers are kept between solves while their entries (items and knapsacks, times the depths reached) stay below this. */
-const SEARCH_KEEP_ENTRIES = 1 << 16;
+export const SEARCH_KEEP_ENTRIES = 1 << 16;
 
 /** The buffers of one search node on the current path: written when it starts, read by its branches between their yields. */
 class Level {
@@ -181,7 +181,7 @@ export class MkpScratch {
   readonly tiers = new TierBuffers();
 
   get small(): boolean {
-    return this.ks.small && this.ss.small && this.first.small && this.side.small && this.tiers.small;
+    return this.ks.small && this.ss.small && this.first.small && this.side.small;
   }
 }
 
@@ -288,7 +288,11 @@ export function tiersOf(
   return { base, top, low, byWeight, topCount, lowOrder, lowCount };
 }
 
-/** The arrays of a solve's Tiers (a search reads their first n entries), kept between solves while small. */
+/**
+ * The arrays of a solve's Tiers (a search reads their first n entries), kept with the search's buffers:
+ * they hold one entry per item of the largest staged search, as the first search's buffers do, whose
+ * size decides whether the store keeps them all.
+ */
 export class TierBuffers {
   top = new Uint8Array(0);
   low = new Float64Array(0);
@@ -302,10 +306,6 @@ export class TierBuffers {
     this.low = new Float64Array(n);
     this.byWeight = new Int32Array(n);
     this.lowOrder = new Int32Array(n);
-  }
-
-  get small(): boolean {
-    return this.top.length <= SEARCH_KEEP_ENTRIES;
   }
 }
 
