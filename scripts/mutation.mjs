@@ -68,6 +68,7 @@ const TEST_FILES = {
     'test/closed-form-paths-and-spread.test.ts',
     'test/fallback-labels.test.ts',
     'test/known-answer-cases.test.ts',
+    'test/load-solver-*.test.ts',
     'test/mkp-regroup.test.ts',
     'test/pack-*.test.ts',
     'test/plan-*.test.ts',
