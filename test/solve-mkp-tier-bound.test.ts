@@ -18,6 +18,7 @@ import {
   relaxationBound,
   searchMultipleKnapsack,
   seededRandom,
+  sortTiers,
   tiersOf,
   tokenRadix,
   validateProblem,
@@ -32,7 +33,7 @@ import {
 import { meterWithin } from './helpers/meter.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
-const PINNED_TIERS = '17c7a74d998486f4';
+const PINNED_TIERS = '9e7d8068c0bf38aa';
 
 /** The packed key of a plan value (the number the search maximises). */
 function keyOf(packed: PackedProblem, v: PlanValue): number {
@@ -88,17 +89,20 @@ function pool(seed: number): Problem {
 describe('the tier bound of the multiple-knapsack search', () => {
   it('splits credit-free keys into the ready bit and the tokens, and refuses keys with credit in them', () => {
     const base = 20;
-    const t = tiersOf(Float64Array.of(23, 4, 0, 27), Float64Array.of(5, 2, 1, 3), base)!;
+    const t = tiersOf(Float64Array.of(23, 4, 0, 27), base)!;
     expect(Array.from(t.top)).toEqual([1, 0, 0, 1]);
     expect(Array.from(t.low)).toEqual([3, 4, 0, 7]);
+    // The orders are made on first use.
+    expect(t.sorted).toBe(false);
+    sortTiers(t, 4, Float64Array.of(5, 2, 1, 3));
     expect(Array.from(t.byWeight.subarray(0, t.topCount))).toEqual([3, 0]);
     // By lower part per weight: 7/3, 4/2, 3/5; the item worth nothing is left out.
     expect(Array.from(t.lowOrder.subarray(0, t.lowCount))).toEqual([3, 1, 0]);
     // A top part of 2 (credit in the key), lows summing to the base, no base.
-    expect(tiersOf(Float64Array.of(23, 45), Float64Array.of(1, 1), base)).toBeNull();
-    expect(tiersOf(Float64Array.of(16, 4), Float64Array.of(1, 1), base)).toBeNull();
-    expect(tiersOf(Float64Array.of(16, 3), Float64Array.of(1, 1), base)).not.toBeNull();
-    expect(tiersOf(Float64Array.of(16, 3), Float64Array.of(1, 1), 0)).toBeNull();
+    expect(tiersOf(Float64Array.of(23, 45), base)).toBeNull();
+    expect(tiersOf(Float64Array.of(16, 4), base)).toBeNull();
+    expect(tiersOf(Float64Array.of(16, 3), base)).not.toBeNull();
+    expect(tiersOf(Float64Array.of(16, 3), 0)).toBeNull();
   });
 
   it('keeps its arrays between the searches of one store, and grows them for a larger problem', () => {
@@ -167,7 +171,7 @@ describe('the tier bound of the multiple-knapsack search', () => {
     }
     const digest = hash.digest('hex').slice(0, 16);
     if (process.env.DIGEST === '1') console.log(`tier bound digest ${digest}, ${tiered} searches changed by it`);
-    expect(tiered).toBeGreaterThan(50);
+    expect(tiered).toBeGreaterThan(40);
     expect(digest).toBe(PINNED_TIERS);
   });
 

@@ -311,6 +311,7 @@ export {
   SEARCH_KEEP_ENTRIES,
   searchMultipleKnapsack,
   SPLIT_BITSET_ROOM,
+  sortTiers,
   TIGHTEN_MAX_CAPACITY,
   tiersOf,
 } from '../../src/solve/mkp/search.js';
