@@ -159,11 +159,9 @@ export function sessionsKept(packed: PackedProblem): number {
   return packed.sessionIndex.length;
 }
 
-/** T + 1, the packed key's token radix: T the kept sessions' tokens summed. */
+/** T + 1, the packed key's token radix (keyScales' token scale, as a number): T the kept sessions' tokens summed. */
 export function tokenRadix(packed: PackedProblem): number {
-  let sum = 0;
-  for (let j = 0; j < packed.tokens.length; j++) sum += packed.tokens[j]!;
-  return sum + 1;
+  return Number(keyScales(packed.ready, packed.tokens).tokens);
 }
 
 /** Number of kept nodes. */
