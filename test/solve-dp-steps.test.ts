@@ -10,7 +10,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHUNK_CELLS, CHUNK_WORK, CHUNK_WORK_MIN } from './helpers/internals.js';
 import { loadSolver, prepare, randomTickProblem, type Solver } from './helpers/internals.js';
-import type { Plan, Problem, SolveOptions } from './helpers/internals.js';
+import type { Problem, SolveOptions } from './helpers/internals.js';
+import { onHeldClock } from './helpers/held-clock.js';
 
 let solver: Solver;
 beforeAll(async () => {
@@ -21,18 +22,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The plan, and how many times the solve read the clock; the clock jumps 10^9 ms after `still` readings. */
-function onHeldClock(
-  problem: Problem,
-  options: SolveOptions,
-  still = Number.POSITIVE_INFINITY,
-): { plan: Plan; reads: number } {
-  let reads = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
-  const plan = solver.solve(problem, options);
-  vi.restoreAllMocks();
-  return { plan, reads };
-}
+/** The plan of `problem` on the held clock (see test/helpers/held-clock.ts). */
+const held = (problem: Problem, options: SolveOptions, still?: number) => onHeldClock(solver, problem, options, still);
 
 const tick = (seed: number, nodes: number, sessions: number, capacity: number): Problem =>
   randomTickProblem(seed, { nodes, sessions, capacity, minTokens: 2000, maxTokens: 20_000, cachedRate: 0.5 });
@@ -45,10 +36,10 @@ describe('the dense DP', () => {
     const { packed } = prepare(problem, options);
     const chunks = Math.ceil(packed.cells / CHUNK_CELLS);
     expect(chunks).toBeGreaterThan(10);
-    const free = onHeldClock(problem, options);
+    const free = held(problem, options);
     expect(free.plan.status).toBe('optimal');
     expect(free.plan.stats.path).toBe('dense');
-    const timed = onHeldClock(problem, { ...options, deadlineMs: 1000 });
+    const timed = held(problem, { ...options, deadlineMs: 1000 });
     expect(timed.plan.value).toEqual(free.plan.value);
     // One reading per step more under the deadline: at least one per chunk of cells.
     expect(timed.reads - free.reads).toBeGreaterThanOrEqual(chunks - 1);
@@ -57,10 +48,10 @@ describe('the dense DP', () => {
 
   it('is cut between two of its sessions when the deadline passes during it', () => {
     const timed = { ...options, deadlineMs: 1000 };
-    const all = onHeldClock(problem, timed).reads;
+    const all = held(problem, timed).reads;
     const cut: number[] = [];
     for (let still = 0; still < all; still++) {
-      const { plan } = onHeldClock(problem, timed, still);
+      const { plan } = held(problem, timed, still);
       if (plan.status === 'optimal') continue;
       const at = /^deadline exceeded: 1000 ms passed after (\d+) of (\d+) sessions of the DP$/.exec(plan.reason ?? '');
       expect(at, plan.reason).not.toBeNull();
@@ -79,14 +70,14 @@ describe('the frontier', () => {
     ] as const) {
       const problem = tick(seed, nodes, sessions, capacity);
       const options: SolveOptions = { path: 'frontier', quantum };
-      const free = onHeldClock(problem, options);
+      const free = held(problem, options);
       expect(free.plan.stats.path).toBe('frontier');
       const work = free.plan.stats.work;
       const layers = prepare(problem, options).packed.sessionIndex.length;
       expect(work / CHUNK_WORK).toBeGreaterThan(10);
       expect(free.reads).toBeGreaterThanOrEqual(Math.floor(work / CHUNK_WORK));
       expect(free.reads).toBeLessThanOrEqual(Math.ceil(work / CHUNK_WORK_MIN) + layers + 10);
-      expect(onHeldClock(problem, { ...options, deadlineMs: 1e6 }).reads).toBe(free.reads);
+      expect(held(problem, { ...options, deadlineMs: 1e6 }).reads).toBe(free.reads);
     }
   });
 });

@@ -22,6 +22,7 @@ import {
   type Solver,
 } from './helpers/internals.js';
 import { workBound } from './helpers/budget.js';
+import { onHeldClock } from './helpers/held-clock.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { bruteForceOptimum, compareValues } from './oracles/brute-force.js';
 
@@ -45,14 +46,9 @@ const tick = (): Problem =>
     cachedRate: 0.7,
   });
 
-/** The plan of `problem` on a clock that jumps 10^9 ms after `still` readings (any deadline then has passed). */
-function onJumpingClock(problem: Problem, options: SolveOptions, still: number): Plan {
-  let reads = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
-  const plan = solver.solve(problem, options);
-  vi.restoreAllMocks();
-  return plan;
-}
+/** The plan of `problem` on a clock that jumps 10^9 ms after `still` readings (test/helpers/held-clock.ts). */
+const onJumpingClock = (problem: Problem, options: SolveOptions, still: number): Plan =>
+  onHeldClock(solver, problem, options, still).plan;
 
 /** Uncredited sessions of 60 quanta on rooms of 127 and 63 (radix 128 x 64) at quantum 1, not all fitting. */
 function grid(sessions: number): Problem {
