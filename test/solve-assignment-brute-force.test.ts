@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AssignmentScratch,
   assignmentPlan,
   MatchingScratch,
   maxAssignment,
@@ -188,6 +189,24 @@ describe('assignmentPlan', () => {
     // The property must reach the path, on single nodes and on nodes it fills with several sessions.
     expect(applied).toBeGreaterThan(500);
     expect(multi).toBeGreaterThan(20);
+  });
+
+  it("gives a fresh scratch's plan and work with one scratch kept across problems of every size", () => {
+    // The kept scratch's column table must be clean after every call (it is -1 between calls): a stale
+    // entry would merge two sessions' columns in the next problem's matchings.
+    const kept = new AssignmentScratch();
+    let applied = 0;
+    fc.assert(
+      fc.property(smallProblem, ([problem, quantum]) => {
+        const { packed } = prepare(problem, { quantum });
+        if (nodesKept(packed) === 0) return;
+        const reused = assignmentPlan(packed, 2 ** 22, kept);
+        expect(reused).toEqual(assignmentPlan(packed, 2 ** 22));
+        if (reused !== 'not-applicable' && !('abandoned' in reused)) applied++;
+      }),
+      { numRuns: 600, seed: 8 },
+    );
+    expect(applied).toBeGreaterThan(200);
   });
 
   it('refuses a node that holds many sessions, and gives way at the budget', () => {

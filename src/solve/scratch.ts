@@ -3,7 +3,7 @@
  * context carries (src/solve/pipeline/context.ts): nothing in src/solve keeps buffers at module level, so
  * two solvers on one thread never share one, and a solver runs one solve at a time.
  */
-import { MatchingScratch } from './assignment/matching.js';
+import { AssignmentScratch } from './assignment/assignment.js';
 import { LevelScratch } from './credit-level.js';
 import { BestNodesScratch } from './incumbent.js';
 import type { MkpScratch, MkpScratchStore } from './mkp/search.js';
@@ -22,8 +22,8 @@ export class SolveScratch implements MkpScratchStore {
   readonly level = new LevelScratch();
   /** The multiple-knapsack search's buffers, kept between solves while they are small. */
   mkp: MkpScratch | null = null;
-  /** The assignment stage's matching. */
-  readonly matching = new MatchingScratch();
+  /** The assignment stage's matching and its columns. */
+  readonly assignment = new AssignmentScratch();
   /** Building the Plan. */
   readonly plan = new PlanScratch();
 }

@@ -352,7 +352,7 @@ export {
 export { DENSE_FIRST_CELLS, FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
 export { keyBound, type SolveContext } from '../../src/solve/pipeline/context.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
-export { assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
+export { AssignmentScratch, assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
 export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab } from '../../src/solve/slab.js';

@@ -25,7 +25,8 @@
  * The path applies when at most half the nodes are multi nodes, the patterns and their combinations stay
  * within PATTERN_LIMIT and COMBO_LIMIT (`AssignmentLimits`)
  * and every value sum stays below 2^53 (exact doubles); it spends at most `limit` steps (a candidate read,
- * a plan entry written, a matching's inner step), else it is abandoned for the later stages.
+ * a session per combination for its set-up and plan, a matching's inner step), else it is abandoned for
+ * the later stages. Its working arrays are kept in an AssignmentScratch between solves.
  */
 import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import { MatchingScratch, maxAssignment } from './matching.js';
@@ -45,6 +46,37 @@ export interface AssignmentLimits {
 
 /** A key whose high word reaches this is at least 2^53. */
 const HIGH_LIMIT = 2 ** 21;
+
+/** The path's working arrays, grown on demand and kept between solves (contents not kept between calls). */
+export class AssignmentScratch {
+  /** The matching's arrays. */
+  readonly matching = new MatchingScratch();
+  /** Per kept session, its column in the matching being built; -1 between calls. */
+  private columnOf = new Int32Array(64).fill(-1);
+  private columns = new Int32Array(64);
+  private rows = new Int32Array(64);
+  private matrix = new Float64Array(1024);
+
+  columnOfFor(sessions: number): Int32Array {
+    if (this.columnOf.length < sessions) this.columnOf = new Int32Array(2 * sessions).fill(-1);
+    return this.columnOf;
+  }
+
+  columnsFor(size: number): Int32Array {
+    if (this.columns.length < size) this.columns = new Int32Array(2 * size);
+    return this.columns;
+  }
+
+  rowsFor(nodes: number): Int32Array {
+    if (this.rows.length < nodes) this.rows = new Int32Array(2 * nodes);
+    return this.rows;
+  }
+
+  matrixFor(size: number): Float64Array {
+    if (this.matrix.length < size) this.matrix = new Float64Array(2 * size);
+    return this.matrix;
+  }
+}
 
 /** The assignment path's answer. */
 export type AssignmentOutcome =
@@ -125,7 +157,7 @@ function patternsOf(
 export function assignmentPlan(
   packed: PackedProblem,
   limit: number,
-  scratch: MatchingScratch = new MatchingScratch(),
+  scratch: AssignmentScratch = new AssignmentScratch(),
   limits: AssignmentLimits = { patterns: PATTERN_LIMIT, combos: COMBO_LIMIT },
 ): AssignmentOutcome {
   const n = sessionsKept(packed);
@@ -183,47 +215,43 @@ export function assignmentPlan(
   );
   const taken = new Uint8Array(n);
   const choice = new Int32Array(multi.length).fill(-1);
+  const rows = scratch.rowsFor(m);
   let best: Int32Array | null = null;
   let bestValue = -1;
   let work = 0;
   let over = false;
 
-  const evaluate = (): void => {
-    let fixedValue = 0;
-    const plan = new Int32Array(n).fill(-1);
-    const rows: number[] = [];
-    for (let t = 0; t < multi.length; t++) {
-      const c = choice[t]!;
-      const b = multi[t]!;
-      if (c < 0) rows.push(b);
-      else
-        for (const j of patterns[t]![c]!) {
-          plan[j] = b;
-          fixedValue += value[j * m + b]!;
-        }
-    }
+  const evaluate = (fixedValue: number): void => {
+    // The rows: the multi nodes at "at most one", then the single nodes, in node order within each.
+    let k = 0;
+    for (let t = 0; t < multi.length; t++) if (choice[t]! < 0) rows[k++] = multi[t]!;
     for (let b = 0, t = 0; b < m; b++) {
       if (t < multi.length && multi[t] === b) t++;
-      else rows.push(b);
+      else rows[k++] = b;
     }
-    // The plan's entries cost a step each (charged before, so a combination never passes the limit).
+    // A step per session for the combination's set-up and the plan it may write (charged before, so a
+    // combination never passes the limit).
     if (work + n > limit) {
       over = true;
       return;
     }
     work += n;
-    const match = matchRows(packed, value, byValue, rows, taken, limit - work, scratch);
+    const match = matchRows(packed, value, byValue, rows, k, taken, limit - work, scratch);
     work += match.steps;
     if (match.column === null) {
       over = true;
       return;
     }
-    for (let r = 0; r < rows.length; r++) if (match.column[r]! >= 0) plan[match.column[r]!] = rows[r]!;
     const total = fixedValue + match.value;
-    if (total > bestValue) {
-      bestValue = total;
-      best = plan;
+    if (total <= bestValue) return;
+    bestValue = total;
+    const plan = (best ??= new Int32Array(n));
+    plan.fill(-1);
+    for (let t = 0; t < multi.length; t++) {
+      const c = choice[t]!;
+      if (c >= 0) for (const j of patterns[t]![c]!) plan[j] = multi[t]!;
     }
+    for (let r = 0; r < k; r++) if (match.column[r]! >= 0) plan[match.column[r]!] = rows[r]!;
   };
 
   // Pruning (see `completionBound`): a combination, or every completion of a partial one, whose bound is at
@@ -239,7 +267,7 @@ export function assignmentPlan(
   const walk = (t: number, fixedValue: number): void => {
     if (over) return;
     if (t === multi.length) {
-      evaluate();
+      evaluate(fixedValue);
       return;
     }
     choice[t] = -1;
@@ -248,7 +276,7 @@ export function assignmentPlan(
     const worth = bounds.patternValue[t]!;
     for (let c = 0; c < list.length && !over; c++) {
       const set = list[c]!;
-      if (set.some((j) => taken[j] === 1)) continue;
+      if (anyTaken(set, taken)) continue;
       for (const j of set) taken[j] = 1;
       choice[t] = c;
       const fixed = fixedValue + worth[c]!;
@@ -262,55 +290,62 @@ export function assignmentPlan(
   return { node: best!, work };
 }
 
+/** Whether any of `set` is taken. */
+function anyTaken(set: readonly number[], taken: Uint8Array): boolean {
+  for (const j of set) if (taken[j] === 1) return true;
+  return false;
+}
+
 /**
- * A maximum-value matching of the nodes `rows` to the sessions not `taken`, each row reading its
- * rows.length most valuable free candidates (`byValue`: each node's candidates by value descending, ties:
- * lower kept index); column null past `limit` steps (a candidate read is a step, and the matching's inner
+ * A maximum-value matching of the first `k` nodes of `rows` to the sessions not `taken`, each row reading
+ * its k most valuable free candidates (`byValue`: each node's candidates by value descending, ties: lower
+ * kept index); column null past `limit` steps (a candidate read is a step, and the matching's inner
  * steps). Column entries are kept sessions, -1 = row empty.
  */
 function matchRows(
   packed: PackedProblem,
   value: Float64Array,
   byValue: readonly number[][],
-  rows: readonly number[],
+  rows: Int32Array,
+  k: number,
   taken: Uint8Array,
   limit: number,
-  scratch: MatchingScratch,
+  scratch: AssignmentScratch,
 ): { column: Int32Array | null; value: number; steps: number } {
   const m = nodesKept(packed);
-  const k = rows.length;
   if (k === 0) return { column: new Int32Array(0), value: 0, steps: 0 };
-  // The columns: the union of every row's list, in first-seen order.
-  const columnOf = new Map<number, number>();
-  const columns: number[] = [];
+  // The columns: the union of every row's list, in first-seen order (columnOf is -1 outside a call).
+  const columnOf = scratch.columnOfFor(sessionsKept(packed));
+  const columns = scratch.columnsFor(k * k);
+  let c = 0;
   let read = 0;
-  for (const b of rows) {
-    const list = byValue[b]!;
+  for (let r = 0; r < k; r++) {
+    const list = byValue[rows[r]!]!;
     let found = 0;
     for (let t = 0; t < list.length && found < k; t++) {
       read++;
       const j = list[t]!;
       if (taken[j] === 1) continue;
       found++;
-      if (!columnOf.has(j)) {
-        columnOf.set(j, columns.length);
-        columns.push(j);
+      if (columnOf[j]! < 0) {
+        columnOf[j] = c;
+        columns[c++] = j;
       }
     }
   }
-  const c = columns.length;
+  for (let t = 0; t < c; t++) columnOf[columns[t]!] = -1;
   if (read + k * k * (c + k) > limit) return { column: null, value: 0, steps: read };
-  const matrix = new Float64Array(k * c).fill(Number.NEGATIVE_INFINITY);
+  const matrix = scratch.matrixFor(k * c);
   for (let r = 0; r < k; r++) {
     const b = rows[r]!;
     for (let t = 0; t < c; t++) {
       const v = value[columns[t]! * m + b]!;
-      if (v >= 0) matrix[r * c + t] = v;
+      matrix[r * c + t] = v >= 0 ? v : Number.NEGATIVE_INFINITY;
     }
   }
-  const match = maxAssignment(matrix, k, c, scratch);
-  const column = new Int32Array(k);
-  for (let r = 0; r < k; r++) column[r] = match.column[r]! < 0 ? -1 : columns[match.column[r]!]!;
+  const match = maxAssignment(matrix, k, c, scratch.matching);
+  const column = match.column;
+  for (let r = 0; r < k; r++) if (column[r]! >= 0) column[r] = columns[column[r]!]!;
   return { column, value: match.value, steps: read + match.steps };
 }
 

@@ -274,7 +274,7 @@ const assignment: Stage = {
   paths: ['assignment'],
   applies: () => true,
   run(ctx) {
-    const out = assignmentPlan(ctx.packed, ctx.budget.left * ASSIGNMENT_SHARE, ctx.scratch.matching);
+    const out = assignmentPlan(ctx.packed, ctx.budget.left * ASSIGNMENT_SHARE, ctx.scratch.assignment);
     if (out === 'not-applicable') return 'pass';
     if ('abandoned' in out) {
       ctx.budget.chargeSearch(out.work);
