@@ -46,6 +46,75 @@ describe('loadSolver({ warmUp })', () => {
     });
   });
 
+  it('the warm-up problems have the shapes the generator documents, in the order of k', () => {
+    expect(warmUpProblems(5)).toHaveLength(5);
+    const problems = warmUpProblems();
+    expect(problems).toHaveLength(64);
+    let sessions = 0;
+    let ready = 0;
+    let creditedInShapes01 = 0;
+    let inShapes01 = 0;
+    let decayedBelowHalf = 0;
+    for (const [k, { nodes, sessions: pool }] of problems.entries()) {
+      const shape = k % 4;
+      const m = 1 + ((k >> 2) % 4);
+      expect(nodes.map((node) => node.id)).toEqual(Array.from({ length: m }, (_, b) => `n${b}`));
+      const [lo, hi] = shape === 3 ? [4, 12] : [20, 100];
+      expect(pool.length).toBeGreaterThanOrEqual(lo);
+      expect(pool.length).toBeLessThanOrEqual(hi);
+      const weightSum = pool.reduce((sum, s) => sum + s.weight, 0);
+      const mean = weightSum / pool.length;
+      for (const s of pool) {
+        sessions++;
+        if (s.ready) ready++;
+        // Contexts log-uniform in [2k, 90k], weight = tokens + 512.
+        expect(s.tokens).toBeGreaterThanOrEqual(2000);
+        expect(s.tokens).toBeLessThanOrEqual(90_000);
+        expect(s.weight).toBe(s.tokens + 512);
+        if (shape === 2) expect(s.credit).toBeUndefined();
+        if (shape < 2) inShapes01++;
+        if (s.credit === undefined) continue;
+        if (shape < 2) creditedInShapes01++;
+        const on = Object.keys(s.credit);
+        expect(on.length).toBeGreaterThanOrEqual(1);
+        expect(on.length).toBeLessThanOrEqual(Math.min(3, m));
+        // A prefix credit decayed by 2^-x, x in [0, 3): from an eighth of the context to all of it.
+        for (const c of Object.values(s.credit)) {
+          expect(c).toBeGreaterThanOrEqual(Math.round(s.tokens / 8));
+          expect(c).toBeLessThanOrEqual(s.tokens);
+          if (c < s.tokens / 2) decayedBelowHalf++;
+        }
+      }
+      const lightest = pool.map((s) => s.weight).sort((a, b) => a - b);
+      const two = lightest[0]! + (lightest[1] ?? 0);
+      for (const [b, { capacity }] of nodes.entries()) {
+        if (shape === 0 && b > 0) {
+          // The tight shape: nodes after the first hold one session at most.
+          expect(capacity).toBeLessThan(two);
+          expect(capacity).toBeGreaterThanOrEqual(Math.floor(0.6 * two));
+        } else if (shape === 3) {
+          // Room for nearly all of a few sessions.
+          expect(capacity).toBeGreaterThanOrEqual(Math.floor((weightSum / m) * 0.8));
+          expect(capacity).toBeLessThanOrEqual(Math.ceil((weightSum / m) * 1.1));
+        } else if (shape === 2) {
+          // The pool's weight over 1.02-1.3, split unevenly (a factor 0.5-1.5 per node).
+          expect(capacity).toBeGreaterThanOrEqual(Math.floor((weightSum / m / 1.3) * 0.5));
+          expect(capacity).toBeLessThanOrEqual(Math.ceil((weightSum / m / 1.02) * 1.5));
+        } else {
+          // Room for 1-4 sessions of the mean weight.
+          expect(capacity).toBeGreaterThanOrEqual(Math.floor(mean));
+          expect(capacity).toBeLessThanOrEqual(Math.ceil(4 * mean));
+        }
+      }
+    }
+    // About 40% ready, 70% credited where credit is drawn, and decays spread over the range.
+    expect(ready / sessions).toBeGreaterThan(0.35);
+    expect(ready / sessions).toBeLessThan(0.45);
+    expect(creditedInShapes01 / inShapes01).toBeGreaterThan(0.65);
+    expect(creditedInShapes01 / inShapes01).toBeLessThan(0.75);
+    expect(decayedBelowHalf).toBeGreaterThan(0);
+  });
+
   it('a warmed solver returns the plans a cold one does', async () => {
     const [cold, warm] = await Promise.all([loadSolver(), loadSolver({ warmUp: true })]);
     for (const problem of warmUpProblems(12)) {
