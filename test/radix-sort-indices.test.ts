@@ -55,6 +55,15 @@ describe('radixSortIndices', () => {
     );
   });
 
+  it('reads only the first `length` entries: what a reused buffer holds past them does not matter', () => {
+    // Past `length`, a smaller index than the last one sorted (as a buffer reused from a longer list holds).
+    for (const make of [(xs: number[]) => xs, (xs: number[]) => Int32Array.from(xs)]) {
+      const list = make([0, 1, 2, 3, 0, 0]);
+      expect(radixSortIndices(list, 4, [{ values: [5, 7, 6, 4], descending: true }])).toBe(true);
+      expect(Array.from(list)).toEqual([1, 2, 0, 3, 0, 0]);
+    }
+  });
+
   it('refuses values outside 0..2^32 - 1 or not integers, and lists that are not ascending, leaving them as they were', () => {
     for (const bad of [-1, 2 ** 32, 1.5, Number.NaN]) {
       const list = [0, 1, 2, 3];
