@@ -4,16 +4,18 @@
  * disturbed by validating others (they live in shared chunks).
  */
 import { describe, expect, it } from 'vitest';
-import { Slab } from './helpers/internals.js';
+import { Slab, SlabArena } from './helpers/internals.js';
 import { creditOn, isEligible, validateProblem } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
 describe('Slab', () => {
   it('hands out zeroed, disjoint views, on shared chunks and own buffers, across chunk boundaries', () => {
     const written: Array<[Float64Array, Uint8Array, number]> = [];
+    // One arena, as a solver's validation keeps: about 600 KiB of shared slabs cross its 128 KiB chunks.
+    const arena = new SlabArena();
     for (let k = 0; k < 400; k++) {
       const n = 1 + ((k * 37) % 300);
-      const slab = k % 3 === 0 ? Slab.own(n, 0, n) : Slab.shared(n, 0, n);
+      const slab = k % 3 === 0 ? Slab.own(n, 0, n) : Slab.shared(n, 0, n, k % 3 === 1 ? arena : undefined);
       const wide = slab.f64(n);
       const narrow = slab.u8(n);
       expect(wide.every((x) => x === 0)).toBe(true);

@@ -2,8 +2,8 @@
  * Input rules of `solve` that no other solver test reaches: a session's `signature` (a string or a finite
  * number, nothing else), an `eligible` entry that is not a non-empty string, and the ids of one solve
  * never leaking into the next on the same solver (a node or session id of an earlier problem is unknown,
- * or not a duplicate, in a later one). Each refusal is the typed error with the exact message naming the
- * field.
+ * or not a duplicate, in a later one), and the options `stateBudget` and `deadlineMs` of the wrong type or
+ * out of range. Each refusal is the typed error with the exact message naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTypeError, InvalidValueError, loadSolver, type Problem, type Solver } from './helpers/internals.js';
@@ -169,5 +169,40 @@ describe('solve: ids of one solve are not seen by the next', () => {
       cls: 'value',
       message: 'problem.nodes[1].id duplicates node "a"',
     });
+  });
+});
+
+describe('solve options', () => {
+  const problem: Problem = { nodes, sessions: [{ id: 's', weight: 10, tokens: 1, ready: true }] };
+  const refusal = (options: Record<string, unknown>): unknown => {
+    try {
+      solver.solve(problem, options);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
+  it('refuses a stateBudget or a deadlineMs that is not a number as a type error, naming it', () => {
+    for (const [key, value] of [
+      ['stateBudget', '5'],
+      ['stateBudget', 5n],
+      ['deadlineMs', '5'],
+      ['deadlineMs', null],
+    ] as const) {
+      const e = refusal({ [key]: value });
+      expect(e).toBeInstanceOf(InvalidTypeError);
+      expect((e as Error).message).toBe(`options.${key} must be a number`);
+    }
+  });
+
+  it('refuses a deadlineMs of 0, below 0 or NaN, and takes the least positive one and Infinity', () => {
+    for (const value of [0, -0, -1, Number.NaN]) {
+      const e = refusal({ deadlineMs: value });
+      expect(e).toBeInstanceOf(InvalidValueError);
+      expect((e as Error).message).toBe('options.deadlineMs must be a positive number or Infinity');
+    }
+    expect(solver.solve(problem, { deadlineMs: Number.MIN_VALUE }).assignments).toBeDefined();
+    expect(solver.solve(problem, { deadlineMs: Number.POSITIVE_INFINITY }).status).toBe('optimal');
   });
 });

@@ -13,6 +13,7 @@ import {
   FRONTIER_AFTER_SEARCH_NODES,
   loadSolver,
   mkpProblem,
+  nearFittingProblem,
   prepare,
   randomTickProblem,
   seededRandom,
@@ -159,6 +160,21 @@ describe('the stages', () => {
     const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.creditLevel).toMatchObject({ bound: 6 });
+  });
+
+  it("with path 'frontier', let the frontier spend what the state budget leaves, not the ceiling's room", () => {
+    // A one-node near-fitting tick whose frontier needs about 1.46M units at the default budget: at a
+    // budget of 1,023,235 it passes the budget (the ceiling's room, about twice that, would let it finish);
+    // at twice that budget it finishes.
+    const problem = nearFittingProblem(1, 0, 1, 7);
+    const full = solver.solve(problem, { path: 'frontier' });
+    expect(full.status).toBe('optimal');
+    expect(full.stats.work).toBeGreaterThan(1_023_235);
+    expect(full.stats.work).toBeLessThan(1_500_000);
+    const capped = solver.solve(problem, { path: 'frontier', stateBudget: 1_023_235 });
+    expect(capped.status).toBe('fallback');
+    expect(capped.reason).toMatch(/^state budget exceeded: the frontier DP passed stateBudget 1023235 units/);
+    expect(solver.solve(problem, { path: 'frontier', stateBudget: 2 * 1_023_235 }).status).toBe('optimal');
   });
 
   it("with path 'frontier', fall back, labelled, on a node capacity above 2^31 - 1 quanta", () => {

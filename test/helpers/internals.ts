@@ -355,7 +355,7 @@ export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export { AssignmentScratch, assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
 export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
-export { Slab } from '../../src/solve/slab.js';
+export { Slab, SlabArena } from '../../src/solve/slab.js';
 export { fallbackPlan, loadSolver, prepare, type Prepared, type Solver } from '../../src/solve/solver.js';
 export { RADIX_MIN_LENGTH, radixSortIndices, sortIndices } from '../../src/solve/sort-indices.js';
 export { MAX_SPREAD_PASSES, spreadTies } from '../../src/solve/ties.js';
