@@ -4,11 +4,27 @@
  * first real tick), its plans are exact (the solver equals brute force on the small ones), and a warmed
  * solver answers like a cold one. A non-boolean is refused, naming the option.
  */
-import { describe, expect, it } from 'vitest';
-import { InvalidTypeError, loadSolver, warmUpProblems } from './helpers/internals.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InvalidTypeError, loadSolver, WARM_UP_ROUNDS, warmUpProblems } from './helpers/internals.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
 describe('loadSolver({ warmUp })', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it(`solves each warm-up problem ${WARM_UP_ROUNDS} times with warmUp: true, and nothing without it`, async () => {
+    const probe = await loadSolver();
+    const solve = vi.spyOn(Object.getPrototypeOf(probe) as { solve: () => unknown }, 'solve');
+    const cold = await loadSolver();
+    expect(solve).toHaveBeenCalledTimes(0);
+    const quiet = await loadSolver({ warmUp: false });
+    expect(solve).toHaveBeenCalledTimes(0);
+    const warm = await loadSolver({ warmUp: true });
+    expect(solve).toHaveBeenCalledTimes(WARM_UP_ROUNDS * warmUpProblems().length);
+    for (const s of [probe, cold, quiet, warm]) s.close();
+  });
+
   it('the warm-up problems reach the paths of paper-size ticks: best-nodes, multiple-knapsack, dense, and the credit split with each remainder path', async () => {
     const solver = await loadSolver();
     const paths = new Set<string>();

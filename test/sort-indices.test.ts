@@ -1,7 +1,7 @@
 /**
  * The allocation-free index sort gives the order `Array.prototype.sort` gives for a total order (ties
  * broken by index), on lists shorter and longer than its insertion runs, in number[] and Int32Array, and
- * sorts only the prefix it is given.
+ * sorts only the prefix it is given, writing nothing outside the list.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +25,14 @@ describe('sortIndices', () => {
         expect(Array.from(typed)).toEqual(expected);
       }),
     );
+  });
+
+  it('writes only inside the list: a number[] keeps exactly its index keys', () => {
+    for (const length of [1, 2, 16, 17, 40]) {
+      const list = Array.from({ length }, (_, i) => length - 1 - i);
+      sortIndices(list, length, (a, b) => a - b);
+      expect(list).toEqual(Array.from({ length }, (_, i) => i));
+      expect(Object.keys(list)).toEqual(Array.from({ length }, (_, i) => String(i)));
+    }
   });
 });

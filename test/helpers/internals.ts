@@ -381,7 +381,7 @@ export type {
   ProblemSession,
   SolvePath,
 } from '../../src/types.js';
-export { warmUpProblems } from '../../src/solve/warm-up.js';
+export { WARM_UP_ROUNDS, warmUpProblems } from '../../src/solve/warm-up.js';
 export { osCacheDir } from '../../src/bench/cache-dir.js';
 export { formatLegend } from '../../src/bench/table.js';
 export { formatOracles } from '../../src/bench/table.js';
