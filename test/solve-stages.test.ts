@@ -1,9 +1,10 @@
 /**
  * Where the `auto` and `frontier` stage lists (src/solve/pipeline/stages.ts) hand a problem on: the dense
  * DP first up to DENSE_FIRST_CELLS cells and not past them; the frontier after a stopped multiple-knapsack
- * search on FRONTIER_AFTER_SEARCH_NODES kept nodes and not on one more; `path: 'frontier'` computing the
- * credit level for the plan's stats and falling back, labelled, on a capacity the frontier cannot
- * represent; and a problem where nothing fits decided before the deadline is read.
+ * search on FRONTIER_AFTER_SEARCH_NODES kept nodes and not on one more; a deadline inside the credit
+ * branching ending it; `path: 'frontier'` computing the credit level for the plan's stats, letting the
+ * frontier spend what the state budget leaves, and falling back, labelled, on a capacity the frontier
+ * cannot represent; and a problem where nothing fits decided before the deadline is read.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -22,6 +23,7 @@ import {
   type SolveOptions,
   type Solver,
 } from './helpers/internals.js';
+import { tiedTick } from './helpers/arbitraries.js';
 import { workBound } from './helpers/budget.js';
 import { onHeldClock } from './helpers/held-clock.js';
 import { expectFeasible } from './helpers/plan-checks.js';
@@ -143,6 +145,20 @@ describe('the stages', () => {
     expect(
       heuristics.slice(heuristics.indexOf('credit-decomposition')).every((h) => h === 'credit-decomposition'),
     ).toBe(true);
+  });
+
+  it('stop the credit branching when the deadline passes inside it: a labelled fallback a few readings later', () => {
+    // A tied 5-node tick whose credit branching explores 100 nodes, reading the clock at each (111 readings
+    // in the whole solve); the clock jumps after 30 of them, inside the branching.
+    const problem = tiedTick(0, { nodes: 5, sessions: 14, eligibility: false, twins: false });
+    const full = onHeldClock(solver, problem, { quantum: 1, deadlineMs: 1000 });
+    expect([full.plan.status, full.plan.stats.creditLevel?.branchNodes]).toEqual(['optimal', 100]);
+    expect(full.reads).toBeGreaterThan(100);
+    const { plan, reads } = onHeldClock(solver, problem, { quantum: 1, deadlineMs: 1000 }, 30);
+    expect(plan.status).toBe('fallback');
+    expect(plan.reason).toMatch(/^deadline exceeded: 1000 ms passed/);
+    expect(reads).toBeLessThanOrEqual(35);
+    expect(plan.stats.work).toBeLessThan(full.plan.stats.work);
   });
 
   it("with path 'frontier', compute the credit level for the plan's stats", () => {
