@@ -229,6 +229,7 @@ describe('the stages', () => {
     // Small credited pools whose credit level is decided by branching into several leaves, at budgets
     // their remainders pass: the leaf bound is for one leaf only, so these fallbacks do not take it.
     let checked = 0;
+    let spentBetween = 0;
     for (let seed = 0; seed < 400; seed++) {
       const rnd = seededRandom(seed);
       const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -243,6 +244,16 @@ describe('the stages', () => {
       for (const stateBudget of [300, 1000, 3000, 10_000]) {
         const plan = solver.solve(problem, { quantum: 1, stateBudget });
         if (plan.status !== 'fallback' || (plan.stats.creditLevel?.leaves ?? 0) < 2) continue;
+        // Stopped in a remainder's search, or between leaves with the budget spent, which names the leaves.
+        const between =
+          /^state budget exceeded: the remainders of (\d+) credit-optimal leaves passed stateBudget (\d+) units of work$/.exec(
+            plan.reason ?? '',
+          );
+        if (between !== null) {
+          expect(Number(between[1])).toBe(plan.stats.creditLevel?.leaves);
+          expect(Number(between[2])).toBe(stateBudget);
+          spentBetween++;
+        } else expect(plan.reason).toMatch(/^state budget exceeded: the multiple-knapsack search passed stateBudget/);
         const best = bruteForceOptimum(problem, 1);
         expect(plan.bound.credit, `seed ${seed}`).toBeGreaterThanOrEqual(best.credit);
         expect(plan.bound.ready, `seed ${seed}`).toBeGreaterThanOrEqual(best.ready);
@@ -252,6 +263,7 @@ describe('the stages', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(14);
+    expect(spentBetween).toBeGreaterThanOrEqual(1);
   });
 
   it('report a deadline seen before a credit-split leaf on the whole problem, and one inside its remainder on the remainder', () => {
