@@ -32,7 +32,9 @@ describe('loadSolver and a solver outside a solve', () => {
       expect(e).toBeInstanceOf(InvalidTypeError);
       expect((e as Error).message).toMatch(/^options must be an object/);
     }
-    const e = await loadSolver({ warmup: true } as unknown as Parameters<typeof loadSolver>[0]).catch((x: unknown) => x);
+    const e = await loadSolver({ warmup: true } as unknown as Parameters<typeof loadSolver>[0]).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(InvalidValueError);
     expect((e as Error).message).toBe('options.warmup is not a known option');
   });
@@ -71,8 +73,16 @@ describe('loadSolver and a solver outside a solve', () => {
   });
 
   it('makes the trivial optimal plan when nothing fits, and a labelled fallback otherwise', () => {
-    const none = fallbackPlan(prepare({ nodes: [{ id: 'a', capacity: 10 }], sessions: problem.sessions }), 'worker lost');
-    expect([none.status, none.stats.path, none.reason, none.assignments]).toEqual(['optimal', 'trivial', undefined, []]);
+    const none = fallbackPlan(
+      prepare({ nodes: [{ id: 'a', capacity: 10 }], sessions: problem.sessions }),
+      'worker lost',
+    );
+    expect([none.status, none.stats.path, none.reason, none.assignments]).toEqual([
+      'optimal',
+      'trivial',
+      undefined,
+      [],
+    ]);
     const some = fallbackPlan(prepare(problem), 'worker lost');
     expect([some.status, some.reason]).toEqual(['fallback', 'worker lost']);
     expect(some.assignments).toHaveLength(1);
@@ -80,7 +90,14 @@ describe('loadSolver and a solver outside a solve', () => {
 
   it('gives an optimal plan no reason key, and decides a problem where nothing fits as trivial, in bfd() too', async () => {
     const solver = await loadSolver();
-    expect(Object.keys(solver.solve(problem)).sort()).toEqual(['assignments', 'bound', 'quantum', 'stats', 'status', 'value']);
+    expect(Object.keys(solver.solve(problem)).sort()).toEqual([
+      'assignments',
+      'bound',
+      'quantum',
+      'stats',
+      'status',
+      'value',
+    ]);
     solver.close();
     const none = bfd({ nodes: [{ id: 'a', capacity: 10 }], sessions: problem.sessions });
     expect([none.status, none.stats.path, 'reason' in none]).toEqual(['optimal', 'trivial', false]);

@@ -42,8 +42,7 @@ describe('checkPrepared', () => {
   it('refuses one a send has claimed, and takes one sent for the first time', () => {
     const prepared = prepare(problem);
     expect(checkPrepared(prepared, 'prepared', true).packed).toBe(prepared.packed);
-    const message =
-      'prepared was already sent to a pool: its packed arrays are transferred once; call prepare() again';
+    const message = 'prepared was already sent to a pool: its packed arrays are transferred once; call prepare() again';
     expect(refusal(() => checkPrepared(prepared)).message).toBe(message);
     expect(refusal(() => checkPrepared(prepared, 'prepared', true)).message).toBe(message);
   });

@@ -7,6 +7,7 @@ import { AssignmentScratch } from './assignment/assignment.js';
 import { LevelScratch } from './credit-level.js';
 import { BestNodesScratch } from './incumbent.js';
 import type { MkpScratch, MkpScratchStore } from './mkp/search.js';
+import { NestedScratch } from './nested-bound.js';
 import { PackScratch } from './pack.js';
 import { PlanScratch } from './plan.js';
 import { validateScratch, type ValidateScratch } from './validate.js';
@@ -24,6 +25,8 @@ export class SolveScratch implements MkpScratchStore {
   mkp: MkpScratch | null = null;
   /** The assignment stage's matching and its columns. */
   readonly assignment = new AssignmentScratch();
+  /** The nested-rooms bound of a credit-split fallback. */
+  readonly nested = new NestedScratch();
   /** Building the Plan. */
   readonly plan = new PlanScratch();
 }

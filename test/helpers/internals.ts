@@ -352,7 +352,12 @@ export {
 export { DENSE_FIRST_CELLS, FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
 export { keyBound, type SolveContext } from '../../src/solve/pipeline/context.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
-export { AssignmentScratch, assignmentPlan, COMBO_LIMIT, PATTERN_LIMIT } from '../../src/solve/assignment/assignment.js';
+export {
+  AssignmentScratch,
+  assignmentPlan,
+  COMBO_LIMIT,
+  PATTERN_LIMIT,
+} from '../../src/solve/assignment/assignment.js';
 export { MatchingScratch, maxAssignment } from '../../src/solve/assignment/matching.js';
 export { checkPrepared, solvePrepared } from '../../src/solve/prepared.js';
 export { Slab, SlabArena } from '../../src/solve/slab.js';
@@ -394,6 +399,7 @@ export { parseFlags } from '../../src/commands/cli-args.js';
 export { TABLE_COLUMNS } from '../../src/sim/table.js';
 export { dantzig } from '../../src/solve/bound.js';
 export { packedBound, relaxationBound } from '../../src/solve/bound.js';
+export { nestedBound, NestedScratch } from '../../src/solve/nested-bound.js';
 export { MAX_GLOBAL_WINDOW } from '../../src/evaluate/readiness/options.js';
 export { MAX_WINDOW } from '../../src/evaluate/readiness/options.js';
 export { generatedTraceLines } from '../../src/sim/trace.js';

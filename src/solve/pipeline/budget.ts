@@ -84,6 +84,12 @@ export function packWork(packed: PackedProblem): number {
 export const BOUND_SESSION_WORK = 300;
 export const BOUND_ENTRY_WORK = 60;
 
+/**
+ * Units of work one entry the nested-rooms bound reads costs (src/solve/nested-bound.ts: about 3.5 ns
+ * measured on big-cluster remainders): charged with a credit-split fallback's bound.
+ */
+export const NESTED_READ_WORK = 4;
+
 /** The units `BOUND_*_WORK` charge for a fallback plan's bound on `packed`. */
 export function boundWork(packed: PackedProblem): number {
   return BOUND_SESSION_WORK * packed.sessionCount + BOUND_ENTRY_WORK * packed.creditStart[packed.qweight.length]!;

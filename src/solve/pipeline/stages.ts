@@ -15,6 +15,7 @@ import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
 import { CREDIT_STATE_WORK, creditReduction, type CreditLevel, type CreditReduction } from '../credit-level.js';
 import { packedBound } from '../bound.js';
+import { nestedBound } from '../nested-bound.js';
 import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import {
   BEST_NODES_PAIR_WORK,
@@ -46,7 +47,7 @@ import {
   solved,
   type SolveContext,
 } from './context.js';
-import { boundWork, packWork, searchUnitCost, searchUnitWeight } from './budget.js';
+import { boundWork, NESTED_READ_WORK, packWork, searchUnitCost, searchUnitWeight } from './budget.js';
 import { denseFits, frontierSetupWork, runDense, runFrontier, type Abandoned } from './run-dp.js';
 
 /** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
@@ -258,6 +259,18 @@ function leafBound(ctx: SolveContext, credit: number, r: CreditReduction, sub?: 
     rest.tokens = Math.min(rest.tokens, sub.bound.tokens);
   }
   ctx.budget.chargeUnavoidable(heuristicWork(r.remainder));
+  const remainder = r.remainder;
+  const kept = sessionsKept(remainder);
+  if (kept > 0 && remainder.creditStart[kept] === 0) {
+    // Credit-free: the optimum has at least the ready sessions of the remainder's plan.
+    let planned = 0;
+    if (sub !== undefined)
+      for (let k = 0; k < kept; k++) if (sub.node[remainder.sessionIndex[k]!]! >= 0) planned += remainder.ready[k]!;
+    const nested = nestedBound(remainder, planned, ctx.scratch.nested);
+    rest.ready = Math.min(rest.ready, nested.ready);
+    rest.tokens = Math.min(rest.tokens, nested.tokens);
+    ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
+  }
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
 
