@@ -4,11 +4,13 @@
  * nodes, three quanta): its ready bound is at least every plan's ready count, and its tokens bound, for
  * each floor R from 0 to the most ready sessions a plan holds, at least the tokens of every plan with R
  * ready sessions or more. One scratch is kept across every call. On a problem built so that the heavy
- * sessions fit only one node, it is tighter than the one-knapsack bound (`packedBound`).
+ * sessions fit only one node, it is tighter than the one-knapsack bounds (`packedBound`). A credit-free
+ * problem's own fallback carries it, never below the brute-force optimum.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  loadSolver,
   nestedBound,
   NestedScratch,
   nodesKept,
@@ -17,8 +19,13 @@ import {
   prepare,
   type Problem,
   type ProblemSession,
+  relaxationBound,
+  seededRandom,
   sessionsKept,
+  type Solver,
+  validateProblem,
 } from './helpers/internals.js';
+import { bruteForceOptimum } from './oracles/brute-force.js';
 
 /** Per ready count r, the most tokens of a plan with exactly r ready sessions (-1: none), by enumeration. */
 function bestTokensByReady(packed: PackedProblem): number[] {
@@ -120,5 +127,44 @@ describe('nestedBound', () => {
     const nested = nestedBound(packed, 0);
     expect(nested.tokens).toBe(92);
     expect(packedBound(packed).tokens).toBe(124);
+  });
+});
+
+describe("a credit-free problem's own fallback", () => {
+  let solver: Solver;
+  beforeAll(async () => {
+    solver = await loadSolver();
+  });
+  afterAll(() => solver.close());
+
+  it('carries the nested-rooms bound: never below the brute-force optimum, and tighter than the relaxation on some', () => {
+    // Uncredited pools of one to three sessions a room on 3-4 nodes, at budgets that stop the search.
+    let fallbacks = 0;
+    let tighter = 0;
+    for (let seed = 0; seed < 150; seed++) {
+      const rnd = seededRandom(seed + 9000);
+      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+      const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
+      const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
+        const weight = int(25, 45);
+        return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
+      });
+      const problem: Problem = { nodes, sessions };
+      const best = bruteForceOptimum(problem, 1);
+      const relaxed = relaxationBound(validateProblem(problem), 1);
+      for (const stateBudget of [200, 1000]) {
+        const plan = solver.solve(problem, { quantum: 1, stateBudget });
+        if (plan.status !== 'fallback') continue;
+        fallbacks++;
+        expect(plan.bound.ready, `seed ${seed}`).toBeGreaterThanOrEqual(best.ready);
+        expect(plan.bound.tokens, `seed ${seed}`).toBeGreaterThanOrEqual(best.tokens);
+        const nested = nestedBound(prepare(problem, { quantum: 1 }).packed, plan.value.ready);
+        expect(plan.bound.ready).toBeLessThanOrEqual(nested.ready);
+        expect(plan.bound.tokens).toBeLessThanOrEqual(nested.tokens);
+        if (plan.bound.tokens === nested.tokens && nested.tokens < relaxed.tokens) tighter++;
+      }
+    }
+    expect(fallbacks).toBeGreaterThanOrEqual(20);
+    expect(tighter).toBeGreaterThanOrEqual(5);
   });
 });

@@ -49,7 +49,7 @@ export function pathStats(packed: PackedProblem, path: SolvePath = 'trivial', wo
 }
 
 /** The least of two bounds per level (each bounds that level of the optimum, so their minimum does). */
-function leastBound(a: PlanValue, b: PlanValue | undefined): PlanValue {
+export function leastBound(a: PlanValue, b: PlanValue | undefined): PlanValue {
   if (b === undefined) return a;
   return {
     credit: Math.min(a.credit, b.credit),

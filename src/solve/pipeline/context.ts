@@ -18,12 +18,13 @@ import {
 import { fallbackPath, heuristicWork, planTriple, type HeuristicResult } from '../incumbent.js';
 import type { ResolvedSolveOptions } from '../options.js';
 import { bestCredits, sessionsKept, tokenRadix, unpackNodes, type PackedProblem } from '../pack.js';
-import { pathStats } from '../plan.js';
+import { nestedBound } from '../nested-bound.js';
+import { leastBound, pathStats } from '../plan.js';
 import type { RawSolution } from '../prepared.js';
 import { spreadTies } from '../ties.js';
 import type { WasmKernels } from '../dp/kernels.js';
 import type { SolveScratch } from '../scratch.js';
-import { boundWork, type SolveBudget } from './budget.js';
+import { boundWork, NESTED_READ_WORK, type SolveBudget } from './budget.js';
 
 export interface SolveContext {
   readonly kernels: WasmKernels;
@@ -167,9 +168,17 @@ export function fallbackOf(
   ctx.budget.chargeSearch(work);
   const incumbent = incumbentOf(ctx);
   const r = withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget, incumbent, frontier));
+  const ready = planTriple(ctx.packed, incumbent.node)[1];
   if (ctx.provenKey !== undefined) {
-    const bound = keyBound(ctx.packed, ctx.provenKey, planTriple(ctx.packed, incumbent.node)[1]);
+    const bound = keyBound(ctx.packed, ctx.provenKey, ready);
     if (bound !== undefined) r.bound = bound;
+  }
+  // A credit-free problem's own fallback (a remainder's is bounded by its leaf: leafBound in stages.ts).
+  const kept = sessionsKept(ctx.packed);
+  if (ctx.budget.root && kept > 0 && ctx.packed.creditStart[kept] === 0) {
+    const nested = nestedBound(ctx.packed, ready, ctx.scratch.nested);
+    ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
+    r.bound = leastBound({ credit: 0, ready: nested.ready, tokens: nested.tokens }, r.bound);
   }
   return r;
 }
