@@ -92,6 +92,7 @@ const SOLVE_PARTS = [
   'src/solve/validate.ts',
   'src/solve/incumbent.ts',
   'src/solve/bound.ts',
+  'src/solve/nested-bound.ts',
   'src/solve/pack.ts',
   'src/solve/credit-level.ts',
   'src/solve/mkp',
