@@ -86,7 +86,7 @@ export const BOUND_ENTRY_WORK = 60;
 
 /**
  * Units of work one entry the nested-rooms bound reads costs (src/solve/nested-bound.ts: about 3.5 ns
- * measured on big-cluster remainders): charged with a credit-split fallback's bound.
+ * measured on big-cluster remainders): charged with a fallback's bound (`nestedBoundOf`).
  */
 export const NESTED_READ_WORK = 4;
 

@@ -174,13 +174,22 @@ export function fallbackOf(
     if (bound !== undefined) r.bound = bound;
   }
   // A credit-free problem's own fallback (a remainder's is bounded by its leaf: leafBound in stages.ts).
-  const kept = sessionsKept(ctx.packed);
-  if (ctx.budget.root && kept > 0 && ctx.packed.creditStart[kept] === 0) {
-    const nested = nestedBound(ctx.packed, ready, ctx.scratch.nested);
-    ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
-    r.bound = leastBound({ credit: 0, ready: nested.ready, tokens: nested.tokens }, r.bound);
-  }
+  const nested = ctx.budget.root ? nestedBoundOf(ctx, ctx.packed, ready) : undefined;
+  if (nested !== undefined) r.bound = leastBound(nested, r.bound);
   return r;
+}
+
+/**
+ * The nested-rooms bound (src/solve/nested-bound.ts) of a credit-free `packed` whose plan at hand admits
+ * `ready` ready sessions (the optimum admits no fewer), charged to `ctx` as work no solve skips;
+ * undefined when some kept session has credit.
+ */
+export function nestedBoundOf(ctx: SolveContext, packed: PackedProblem, ready: number): PlanValue | undefined {
+  const kept = sessionsKept(packed);
+  if (kept === 0 || packed.creditStart[kept]! > 0) return undefined;
+  const nested = nestedBound(packed, ready, ctx.scratch.nested);
+  ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
+  return { credit: 0, ready: nested.ready, tokens: nested.tokens };
 }
 
 /**

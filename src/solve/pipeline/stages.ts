@@ -15,7 +15,6 @@ import type { FrontierStats, PlanValue, SolvePath } from '../../types.js';
 import { creditDecision, type CreditDecision } from '../credit-branch.js';
 import { CREDIT_STATE_WORK, creditReduction, type CreditLevel, type CreditReduction } from '../credit-level.js';
 import { packedBound } from '../bound.js';
-import { nestedBound } from '../nested-bound.js';
 import { frontierApplies, frontierSetup } from '../dp/frontier/setup.js';
 import {
   BEST_NODES_PAIR_WORK,
@@ -44,10 +43,11 @@ import {
   incumbentOf,
   levelOf,
   levelStats,
+  nestedBoundOf,
   solved,
   type SolveContext,
 } from './context.js';
-import { boundWork, NESTED_READ_WORK, packWork, searchUnitCost, searchUnitWeight } from './budget.js';
+import { boundWork, packWork, searchUnitCost, searchUnitWeight } from './budget.js';
 import { denseFits, frontierSetupWork, runDense, runFrontier, type Abandoned } from './run-dp.js';
 
 /** What a stage's run ends in: a plan, nothing decided, or its share of the budget passed. */
@@ -241,8 +241,9 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
  * The bound of a credit-split fallback with one credit-optimal leaf (docs/solver.md, "The bound of a
  * credit-split fallback"): every optimal plan is the leaf's fixed sets plus a plan of its remainder, so
  * its credit is `credit` (U*) and its ready and tokens are the fixed sets' plus at most the remainder's
- * bounds (`packedBound`: a sort of each node's candidates, charged as one heuristic, `heuristicWork`, as a
- * fallback's bound: work no solve skips).
+ * bounds: `packedBound` (a sort of each node's candidates, charged as one heuristic, `heuristicWork`, as a
+ * fallback's bound: work no solve skips), the bound the remainder's own fallback proved, and on a
+ * credit-free remainder the nested-rooms bound (`nestedBoundOf`).
  */
 function leafBound(ctx: SolveContext, credit: number, r: CreditReduction, sub?: RawSolution): PlanValue {
   const { packed } = ctx;
@@ -259,17 +260,16 @@ function leafBound(ctx: SolveContext, credit: number, r: CreditReduction, sub?: 
     rest.tokens = Math.min(rest.tokens, sub.bound.tokens);
   }
   ctx.budget.chargeUnavoidable(heuristicWork(r.remainder));
+  // The ready sessions of the remainder's plan (its sessions are the whole problem's kept ones).
   const remainder = r.remainder;
-  const kept = sessionsKept(remainder);
-  if (kept > 0 && remainder.creditStart[kept] === 0) {
-    // Credit-free: the optimum has at least the ready sessions of the remainder's plan.
-    let planned = 0;
-    if (sub !== undefined)
-      for (let k = 0; k < kept; k++) if (sub.node[remainder.sessionIndex[k]!]! >= 0) planned += remainder.ready[k]!;
-    const nested = nestedBound(remainder, planned, ctx.scratch.nested);
+  let planned = 0;
+  if (sub !== undefined)
+    for (let k = 0; k < sessionsKept(remainder); k++)
+      if (sub.node[remainder.sessionIndex[k]!]! >= 0) planned += remainder.ready[k]!;
+  const nested = nestedBoundOf(ctx, remainder, planned);
+  if (nested !== undefined) {
     rest.ready = Math.min(rest.ready, nested.ready);
     rest.tokens = Math.min(rest.tokens, nested.tokens);
-    ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
   }
   return { credit, ready: ready + rest.ready, tokens: tokens + rest.tokens };
 }
