@@ -5,7 +5,8 @@
  * each floor R from 0 to the most ready sessions a plan holds, at least the tokens of every plan with R
  * ready sessions or more. One scratch is kept across every call. On a problem built so that the heavy
  * sessions fit only one node, it is tighter than the one-knapsack bounds (`packedBound`). A credit-free
- * problem's own fallback carries it, never below the brute-force optimum.
+ * problem's own fallback carries it, never below the brute-force optimum, and leaves it out once the
+ * deadline has passed.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   NestedScratch,
   nodesKept,
   type PackedProblem,
+  type Plan,
   packedBound,
   prepare,
   type Problem,
@@ -25,6 +27,7 @@ import {
   type Solver,
   validateProblem,
 } from './helpers/internals.js';
+import { onHeldClock } from './helpers/held-clock.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
 /** Per ready count r, the most tokens of a plan with exactly r ready sessions (-1: none), by enumeration. */
@@ -166,5 +169,31 @@ describe("a credit-free problem's own fallback", () => {
     }
     expect(fallbacks).toBeGreaterThanOrEqual(20);
     expect(tighter).toBeGreaterThanOrEqual(5);
+  });
+
+  it('leaves it out once the deadline has passed: a fallback made past it keeps the other bounds', () => {
+    // Seed 1 of the pools above, at a state budget of 200 on a held clock: the search passes its budget,
+    // and the fallback's bound reads the clock once more before the nested-rooms bound.
+    const rnd = seededRandom(1 + 9000);
+    const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+    const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
+    const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
+      const weight = int(25, 45);
+      return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
+    });
+    const problem: Problem = { nodes, sessions };
+    const options = { quantum: 1, stateBudget: 200, deadlineMs: 1000 };
+    const intime = onHeldClock(solver, problem, options);
+    expect(intime.plan.reason).toMatch(/^state budget exceeded/);
+    const nested = nestedBound(prepare(problem, { quantum: 1 }).packed, intime.plan.value.ready);
+    expect(intime.plan.bound.tokens).toBe(nested.tokens);
+    // The clock jumps after the search: the same budget fallback, without the nested-rooms bound.
+    let late: Plan | undefined;
+    for (let still = intime.reads - 1; still > 0 && late === undefined; still--) {
+      const plan = onHeldClock(solver, problem, options, still).plan;
+      if (plan.reason === intime.plan.reason && plan.bound.tokens !== nested.tokens) late = plan;
+    }
+    expect(late?.value).toEqual(intime.plan.value);
+    expect(late!.bound.tokens).toBeGreaterThan(nested.tokens);
   });
 });

@@ -182,11 +182,13 @@ export function fallbackOf(
 /**
  * The nested-rooms bound (src/solve/nested-bound.ts) of a credit-free `packed` whose plan at hand admits
  * `ready` ready sessions (the optimum admits no fewer), charged to `ctx` as work no solve skips;
- * undefined when some kept session has credit.
+ * undefined when some kept session has credit, or when the deadline has passed or the stop flag is set.
  */
 export function nestedBoundOf(ctx: SolveContext, packed: PackedProblem, ready: number): PlanValue | undefined {
   const kept = sessionsKept(packed);
   if (kept === 0 || packed.creditStart[kept]! > 0) return undefined;
+  // Past the deadline (or once stopped) the fallback keeps only the bounds every Plan carries.
+  if (ctx.budget.stepped && ctx.budget.expired()) return undefined;
   const nested = nestedBound(packed, ready, ctx.scratch.nested);
   ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
   return { credit: 0, ready: nested.ready, tokens: nested.tokens };
