@@ -30,6 +30,7 @@ import {
   type ProblemSession,
   type Solver,
 } from './helpers/internals.js';
+import { uncreditedPool } from './helpers/arbitraries.js';
 import { meterWithin } from './helpers/meter.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
@@ -257,18 +258,10 @@ describe('a big cluster whose credit-split remainder the search cannot close', (
   afterAll(() => solver.close());
 
   it("carries a stopped search's bound into the Plan: never below the brute-force optimum, tighter than the relaxation", () => {
-    // Uncredited pools past the dense DP's first try (rooms of 30-80 quanta on 3-4 nodes, sessions of
-    // 25-45: one to three a room), at budgets that stop some searches after their root.
+    // Uncredited pools (one to three sessions a room), at budgets that stop some searches after their root.
     let carried = 0;
     for (let seed = 0; seed < 150; seed++) {
-      const rnd = seededRandom(seed + 9000);
-      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-      const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
-      const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
-        const weight = int(25, 45);
-        return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
-      });
-      const problem: Problem = { nodes, sessions };
+      const problem = uncreditedPool(seed);
       const best = bruteForceOptimum(problem, 1);
       const relaxed = relaxationBound(validateProblem(problem), 1);
       for (const stateBudget of [200, 1000, 4000]) {

@@ -22,11 +22,11 @@ import {
   type Problem,
   type ProblemSession,
   relaxationBound,
-  seededRandom,
   sessionsKept,
   type Solver,
   validateProblem,
 } from './helpers/internals.js';
+import { uncreditedPool } from './helpers/arbitraries.js';
 import { onHeldClock } from './helpers/held-clock.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
@@ -141,18 +141,11 @@ describe("a credit-free problem's own fallback", () => {
   afterAll(() => solver.close());
 
   it('carries the nested-rooms bound: never below the brute-force optimum, and tighter than the relaxation on some', () => {
-    // Uncredited pools of one to three sessions a room on 3-4 nodes, at budgets that stop the search.
+    // Uncredited pools of one to three sessions a room, at budgets that stop the search.
     let fallbacks = 0;
     let tighter = 0;
     for (let seed = 0; seed < 150; seed++) {
-      const rnd = seededRandom(seed + 9000);
-      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-      const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
-      const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
-        const weight = int(25, 45);
-        return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
-      });
-      const problem: Problem = { nodes, sessions };
+      const problem = uncreditedPool(seed);
       const best = bruteForceOptimum(problem, 1);
       const relaxed = relaxationBound(validateProblem(problem), 1);
       for (const stateBudget of [200, 1000]) {
@@ -174,14 +167,7 @@ describe("a credit-free problem's own fallback", () => {
   it('leaves it out once the deadline has passed: a fallback made past it keeps the other bounds', () => {
     // Seed 1 of the pools above, at a state budget of 200 on a held clock: the search passes its budget,
     // and the fallback's bound reads the clock once more before the nested-rooms bound.
-    const rnd = seededRandom(1 + 9000);
-    const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-    const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
-    const sessions: ProblemSession[] = Array.from({ length: int(6, 8) }, (_, i) => {
-      const weight = int(25, 45);
-      return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
-    });
-    const problem: Problem = { nodes, sessions };
+    const problem = uncreditedPool(1);
     const options = { quantum: 1, stateBudget: 200, deadlineMs: 1000 };
     const intime = onHeldClock(solver, problem, options);
     expect(intime.plan.reason).toMatch(/^state budget exceeded/);

@@ -106,3 +106,19 @@ export function tiedTick(
   });
   return twinFirstNode({ nodes, sessions }, opts.twins);
 }
+
+/**
+ * A seeded uncredited pool of one to three sessions a room: 3-4 nodes of 30-80 tokens, 6-8 sessions of
+ * 25-45 (tokens up to the weight, 60% ready). At quantum 1 it is past the dense DP's first try, and small
+ * state budgets stop its multiple-knapsack search after the root.
+ */
+export function uncreditedPool(seed: number): Problem {
+  const rnd = seededRandom(seed + 9000);
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const nodes = Array.from({ length: int(3, 4) }, (_, b) => ({ id: `n${b}`, capacity: int(30, 80) }));
+  const sessions = Array.from({ length: int(6, 8) }, (_, i): ProblemSession => {
+    const weight = int(25, 45);
+    return { id: `s${i}`, weight, tokens: int(0, weight), ready: rnd() < 0.6 };
+  });
+  return { nodes, sessions };
+}
