@@ -18,6 +18,7 @@ import {
   type ProblemSession,
   prepare,
   seededRandom,
+  sessionsKept,
   unpackNodes,
 } from './helpers/internals.js';
 import { expectFeasible, valueOf as planValue } from './helpers/plan-checks.js';
@@ -207,6 +208,41 @@ describe('assignmentPlan', () => {
       { numRuns: 600, seed: 8 },
     );
     expect(applied).toBeGreaterThan(200);
+  });
+
+  it("equals the maximum matching of the whole value matrix on 14 single nodes, past the scratch's first sizes", () => {
+    // 14 rows read up to 14 candidates each (196 columns, more than the 64 the scratch starts with) and a
+    // 14 x 196 matrix (more than its 1,024 entries); one scratch, kept from small problems to this one.
+    const kept = new AssignmentScratch();
+    const rnd = seededRandom(5);
+    const nodes = Array.from({ length: 14 }, (_, b) => ({ id: `n${b}`, capacity: 100 + b }));
+    for (const sessionsCount of [3, 60, 240]) {
+      const sessions: ProblemSession[] = Array.from({ length: sessionsCount }, (_, i) => {
+        const credit: Record<string, number> = {};
+        for (const node of nodes) if (rnd() < 0.3) credit[node.id] = 1 + Math.floor(rnd() * 50);
+        return {
+          id: `s${i}`,
+          weight: 60 + Math.floor(rnd() * 40),
+          tokens: Math.floor(rnd() * 90),
+          ready: rnd() < 0.5,
+          credit,
+        };
+      });
+      const { packed } = prepare({ nodes, sessions }, { quantum: 1 });
+      const out = assignmentPlan(packed, 2 ** 26, kept);
+      if (out === 'not-applicable' || 'abandoned' in out) throw new Error('the path must apply');
+      // Every node is single (no two sessions fit): the optimum is the best matching over every pair.
+      const n = sessionsKept(packed);
+      const m = nodesKept(packed);
+      // Each pair is worth its packed key (small here: exact as a double).
+      const pair = (j: number, b: number) => (packed.candidate[j * m + b] === 1 ? Number(packed.key[j * m + b]!) : -1);
+      const matrix = new Float64Array(m * n);
+      for (let b = 0; b < m; b++)
+        for (let j = 0; j < n; j++) matrix[b * n + j] = pair(j, b) >= 0 ? pair(j, b) : Number.NEGATIVE_INFINITY;
+      let value = 0;
+      for (let j = 0; j < n; j++) if (out.node[j]! >= 0) value += pair(j, out.node[j]!);
+      expect(value).toBe(maxAssignment(matrix, m, n).value);
+    }
   });
 
   it('refuses a node that holds many sessions, and gives way at the budget', () => {

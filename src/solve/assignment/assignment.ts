@@ -28,6 +28,7 @@
  * a session per combination for its set-up and plan, a matching's inner step), else it is abandoned for
  * the later stages. Its working arrays are kept in an AssignmentScratch between solves.
  */
+import { MAX_NODES } from '../../limits.js';
 import { keyWords, LOW_WORD, nodesKept, sessionsKept, type PackedProblem } from '../pack.js';
 import { MatchingScratch, maxAssignment } from './matching.js';
 
@@ -54,7 +55,8 @@ export class AssignmentScratch {
   /** Per kept session, its column in the matching being built; -1 between calls. */
   private columnOf = new Int32Array(64).fill(-1);
   private columns = new Int32Array(64);
-  private rows = new Int32Array(64);
+  /** A matching's rows: kept nodes, at most MAX_NODES. */
+  readonly rows = new Int32Array(MAX_NODES);
   private matrix = new Float64Array(1024);
 
   columnOfFor(sessions: number): Int32Array {
@@ -65,11 +67,6 @@ export class AssignmentScratch {
   columnsFor(size: number): Int32Array {
     if (this.columns.length < size) this.columns = new Int32Array(2 * size);
     return this.columns;
-  }
-
-  rowsFor(nodes: number): Int32Array {
-    if (this.rows.length < nodes) this.rows = new Int32Array(2 * nodes);
-    return this.rows;
   }
 
   matrixFor(size: number): Float64Array {
@@ -215,7 +212,7 @@ export function assignmentPlan(
   );
   const taken = new Uint8Array(n);
   const choice = new Int32Array(multi.length).fill(-1);
-  const rows = scratch.rowsFor(m);
+  const rows = scratch.rows;
   let best: Int32Array | null = null;
   let bestValue = -1;
   let work = 0;
