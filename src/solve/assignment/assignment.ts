@@ -184,7 +184,7 @@ export function assignmentPlan(
   for (const b of multi) {
     const list = candidates[b]!;
     for (let j = 0; j < n; j++) if (packed.candidate[j * m + b] === 1) list.push(j);
-    list.sort((a, c) => w[a]! - w[c]! || a - c);
+    list.sort((a, c) => w[a]! - w[c]!); // stable, from index order: equal weights stay in it
   }
   const patterns = patternsOf(packed, multi, candidates, limits.patterns);
   if (patterns === null) return 'not-applicable';
