@@ -182,4 +182,26 @@ describe("a credit-free problem's own fallback", () => {
     expect(late?.value).toEqual(intime.plan.value);
     expect(late!.bound.tokens).toBeGreaterThan(nested.tokens);
   });
+  it('is not taken for a problem with credit: its fallbacks keep a credit bound at or above the optimum', () => {
+    // The same pools with credit on some pairs: the nested-rooms bound says nothing about credit.
+    let fallbacks = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const pool = uncreditedPool(seed);
+      const problem: Problem = {
+        nodes: pool.nodes,
+        sessions: pool.sessions.map((x, i) =>
+          i % 2 === 0 ? { ...x, credit: { [pool.nodes[i % pool.nodes.length]!.id]: 5 + i } } : x,
+        ),
+      };
+      const best = bruteForceOptimum(problem, 1);
+      for (const stateBudget of [200, 1000]) {
+        const plan = solver.solve(problem, { quantum: 1, stateBudget });
+        if (plan.status !== 'fallback') continue;
+        fallbacks++;
+        expect(plan.bound.credit, `seed ${seed}`).toBeGreaterThanOrEqual(best.credit);
+        if (plan.bound.credit === best.credit) expect(plan.bound.ready).toBeGreaterThanOrEqual(best.ready);
+      }
+    }
+    expect(fallbacks).toBeGreaterThanOrEqual(5);
+  });
 });
