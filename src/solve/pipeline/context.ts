@@ -168,6 +168,8 @@ export function fallbackOf(
   ctx.budget.chargeSearch(work);
   const incumbent = incumbentOf(ctx);
   const r = withLevel(ctx, fallbackSolution(ctx.packed, reason, ctx.budget, incumbent, frontier));
+  // The bounds below hold on credit-free problems only: a credited fallback reads nothing more.
+  if (ctx.packed.creditStart[sessionsKept(ctx.packed)]! > 0) return r;
   const ready = planTriple(ctx.packed, incumbent.node)[1];
   if (ctx.provenKey !== undefined) {
     const bound = keyBound(ctx.packed, ctx.provenKey, ready);
