@@ -112,34 +112,64 @@ class EntryBuffer {
 
 const NODE_KEYS = new Set(['id', 'capacity']);
 
-/** The optional fields of a Session a key scan found (`sessionFields`). */
+/** The fields of a Session a key scan found (`sessionFields`). */
 const HAS_SIGNATURE = 1;
 const HAS_ELIGIBLE = 2;
 const HAS_CREDIT = 4;
+const HAS_ID = 8;
+const HAS_WEIGHT = 16;
+const HAS_TOKENS = 32;
+const HAS_READY = 64;
+
+/** The values of a session's fields, as its key scan read them (`sessionFields`). */
+class SessionValues {
+  id: unknown;
+  weight: unknown;
+  tokens: unknown;
+  ready: unknown;
+  signature: unknown;
+  eligible: unknown;
+  credit: unknown;
+}
 
 /**
  * The keys of session `s` (a for-in pass, as `rejectKeysOutside` makes) checked against the Session's
- * fields, with the optional ones it has: only those are read then. Reading a field a session does not
- * have costs a slow lookup on its shape and its prototypes (a third of a session's validation: docs/history.md,
- * "Time at the caps"), and most sessions have no signature and no eligibility list.
+ * fields, with which fields it has; each field's value is read in the same pass into `into`. A read by the
+ * scan's key costs the same whatever the session's shape, where `s.weight` on sessions of many shapes (a
+ * credit object per node makes one each) is a slow lookup per field, and a field a session does not have
+ * a slow lookup on its prototypes (docs/history.md, "Time at the caps").
  */
-function sessionFields(s: Record<string, unknown>, p: () => string): number {
+function sessionFields(s: Record<string, unknown>, p: () => string, into: SessionValues): number {
   let has = 0;
   for (const key in s) {
     switch (key) {
       case 'id':
+        has |= HAS_ID;
+        into.id = s[key];
+        break;
       case 'weight':
+        has |= HAS_WEIGHT;
+        into.weight = s[key];
+        break;
       case 'tokens':
+        has |= HAS_TOKENS;
+        into.tokens = s[key];
+        break;
       case 'ready':
+        has |= HAS_READY;
+        into.ready = s[key];
         break;
       case 'signature':
         has |= HAS_SIGNATURE;
+        into.signature = s[key];
         break;
       case 'eligible':
         has |= HAS_ELIGIBLE;
+        into.eligible = s[key];
         break;
       case 'credit':
         has |= HAS_CREDIT;
+        into.credit = s[key];
         break;
       default:
         // An unknown own key: the message `rejectKeysOutside` gives for the first one.
@@ -221,6 +251,8 @@ interface ValidateTables {
   readonly eligible: EntryBuffer;
   /** Per node: the last session (plus one) that listed it, to find repeats without a pass over nodes. */
   listedBy: Int32Array;
+  /** The fields of the session being checked. */
+  readonly fields: SessionValues;
 }
 
 function validateTables(): ValidateTables {
@@ -230,6 +262,7 @@ function validateTables(): ValidateTables {
     credit: new EntryBuffer(),
     eligible: new EntryBuffer(),
     listedBy: new Int32Array(0),
+    fields: new SessionValues(),
   };
 }
 
@@ -263,7 +296,7 @@ function validateWith(
   tables: ValidateTables,
   arena: SlabArena | undefined,
 ): IndexedProblem {
-  const { nodes: nodeIndex, sessions: seen, credit: creditEntries, eligible: eligibleEntries } = tables;
+  const { nodes: nodeIndex, sessions: seen, credit: creditEntries, eligible: eligibleEntries, fields } = tables;
   if (!isRecord(problem)) throw new InvalidTypeError(`${path} must be ${anObject(problem)}`);
   rejectUnknownKeys(problem, PROBLEM_KEYS, path);
   const { nodes, sessions } = problem as Partial<Problem> & Record<string, unknown>;
@@ -314,24 +347,27 @@ function validateWith(
   for (; i < n; i++) {
     const s: unknown = sessions[i];
     if (!isRecord(s)) throw new InvalidTypeError(`${p()} must be ${anObject(s)}`);
-    const has = sessionFields(s, p);
-    const sid = nonEmptyString(s.id, p, '.id');
+    const has = sessionFields(s, p, fields);
+    // A required field the scan did not find (not enumerable, or missing) is read as a property.
+    const sid = nonEmptyString((has & HAS_ID) !== 0 ? fields.id : s.id, p, '.id');
     if (seen.get(sid) >= 0) throw new InvalidValueError(`${p()}.id duplicates session "${sid}"`);
     seen.set(sid, i);
     sessionIds[i] = sid;
-    weight[i] = integerIn(s.weight, p, 1, MAX_U32, 'a positive integer <= 4294967295', '.weight');
-    tokens[i] = integerIn(s.tokens, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
-    const r = s.ready;
+    const w = (has & HAS_WEIGHT) !== 0 ? fields.weight : s.weight;
+    weight[i] = integerIn(w, p, 1, MAX_U32, 'a positive integer <= 4294967295', '.weight');
+    const t = (has & HAS_TOKENS) !== 0 ? fields.tokens : s.tokens;
+    tokens[i] = integerIn(t, p, 0, MAX_U32, 'an integer from 0 to 4294967295', '.tokens');
+    const r = (has & HAS_READY) !== 0 ? fields.ready : s.ready;
     if (typeof r !== 'boolean') throw new InvalidTypeError(`${p()}.ready must be a boolean`);
     ready[i] = r ? 1 : 0;
-    const signature = (has & HAS_SIGNATURE) !== 0 ? s.signature : undefined;
+    const signature = (has & HAS_SIGNATURE) !== 0 ? fields.signature : undefined;
     if (typeof signature === 'number') {
       if (!Number.isFinite(signature)) throw new InvalidValueError(`${p()}.signature must be a finite number`);
     } else if (signature !== undefined && typeof signature !== 'string') {
       throw new InvalidTypeError(`${p()}.signature must be a string or a number`);
     }
 
-    const listed = (has & HAS_ELIGIBLE) !== 0 ? s.eligible : undefined;
+    const listed = (has & HAS_ELIGIBLE) !== 0 ? fields.eligible : undefined;
     eligibleStart[i] = eligibleEntries.length;
     if (listed !== undefined) {
       if (!Array.isArray(listed)) throw new InvalidTypeError(`${p()}.eligible must be an array`);
@@ -348,7 +384,7 @@ function validateWith(
       }
     }
     creditStart[i] = creditEntries.length;
-    const given = (has & HAS_CREDIT) !== 0 ? s.credit : undefined;
+    const given = (has & HAS_CREDIT) !== 0 ? fields.credit : undefined;
     if (given !== undefined) {
       if (!isRecord(given)) throw new InvalidTypeError(`${p()}.credit must be ${anObject(given)}`);
       // Own enumerable keys, in for-in order: cheaper than for-in with an own-property test per key

@@ -373,6 +373,7 @@ export {
   markEligible,
   UNLISTED_NODES,
   validateProblem,
+  validateScratch,
   type IndexedArrays,
 } from '../../src/solve/validate.js';
 export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
