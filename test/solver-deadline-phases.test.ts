@@ -6,7 +6,7 @@
  * measured overshoot is in docs/results/time-and-memory.md (scripts/deadline-overshoot.mjs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd, boundWork, heuristicWork, packWork, prepare } from './helpers/internals.js';
+import { bfd, boundWork, heuristicWork, packWork, prepare, relaxationBound } from './helpers/internals.js';
 import { randomTickProblem } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
 import { loadSolver, type Solver } from './helpers/internals.js';
@@ -18,6 +18,7 @@ import {
   frontierSetupWork,
   frontierUnitWeight,
 } from './helpers/internals.js';
+import { onHeldClock } from './helpers/held-clock.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 import { builtWorker } from './pool-support.js';
@@ -58,6 +59,31 @@ describe('deadlineMs: 1 at 64 nodes x 4096 sessions', () => {
     expect(plan.stats.work).toBe(BFD_WORK);
     expectFeasible(LARGEST, plan);
     expect(compareValues(plan.value, bfd(LARGEST).value)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("past the deadline the plan's bound leaves out the refinement by its credit; within it, a fallback's is refined", () => {
+    // Credit on every node (the same per session): the heuristic plan keeps most of it, so the
+    // refinement by the plan's credit tightens the ready bound.
+    const base = randomTickProblem(7, { nodes: 4, sessions: 200, capacity: 360_000, cachedRate: 0 });
+    const problem = {
+      nodes: base.nodes,
+      sessions: base.sessions.map((x, i) => ({
+        ...x,
+        credit: Object.fromEntries(base.nodes.map((node) => [node.id, 1000 + ((i * 7919) % 5000)])),
+      })),
+    };
+    const { problem: indexed } = prepare(problem);
+    // The clock passes the deadline after its first reading: the fallback is made past it.
+    const late = onHeldClock(solver, problem, { deadlineMs: 1 }, 1).plan;
+    expect(late.reason).toMatch(/^deadline exceeded/);
+    const lean = relaxationBound(indexed, late.quantum, late.stats);
+    expect(relaxationBound(indexed, late.quantum, late.stats, late.value).ready).toBeLessThan(lean.ready);
+    expect(late.bound).toEqual(lean);
+    // The same fallback within its deadline (the clock held): its bound is refined.
+    const intime = onHeldClock(solver, problem, { deadlineMs: 1, stateBudget: 1 }).plan;
+    expect(intime.reason).toMatch(/^state budget exceeded/);
+    expect(intime.bound).toEqual(relaxationBound(indexed, intime.quantum, intime.stats, intime.value));
+    expect(intime.bound.ready).toBeLessThan(relaxationBound(indexed, intime.quantum, intime.stats).ready);
   });
 
   it('through the pool: the time spent validating and packing on the caller thread counts', async () => {

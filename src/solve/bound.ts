@@ -22,7 +22,9 @@ import { eligibleMarked, markEligible, type IndexedArrays } from './validate.js'
 
 /**
  * The upper bound on every plan of `problem` at `quantum`, from the relaxations above; `stats` may hold
- * a tighter credit bound the solve proved. O(sessions log nodes + nodes + credit and eligibility entries):
+ * a tighter credit bound the solve proved, and `known` a plan's credit for the refinement `withCredit`
+ * (eight more knapsack bounds; a fallback made past the deadline leaves it out, see RawSolution.halted).
+ * O(sessions log nodes + nodes + credit and eligibility entries):
  * the fits come from `fitSums`, the credit entries from the sessions' lists; every later step is over
  * those entries and the sessions, sorted.
  */

@@ -19,6 +19,8 @@ export interface PlanMeta {
   stats: RawStats;
   /** A bound the decision proved on a fallback's optimum, per level. */
   proven?: PlanValue;
+  /** A fallback made past the deadline or once stopped: its relaxation bound leaves out the refinement by its credit. */
+  lean?: true;
 }
 
 /** A count for PlanStats: counts past the double range are reported as Number.MAX_VALUE (JSON has no Infinity). */
@@ -119,7 +121,10 @@ export function buildPlan(
     bound:
       meta.status === 'optimal'
         ? { credit: value.credit, ready: value.ready, tokens: value.tokens }
-        : leastBound(relaxationBound(problem, meta.quantum, meta.stats, value, scratch.bound), meta.proven),
+        : leastBound(
+            relaxationBound(problem, meta.quantum, meta.stats, meta.lean === true ? undefined : value, scratch.bound),
+            meta.proven,
+          ),
     quantum: meta.quantum,
     stats: { ...meta.stats, micros },
   };

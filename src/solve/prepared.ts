@@ -29,6 +29,12 @@ export interface RawSolution {
   stats: RawStats;
   /** A bound the decision proved on a fallback's optimum, per level (the Plan's bound is the least of it and the relaxation's). */
   bound?: PlanValue;
+  /**
+   * The fallback was made past the deadline or once the stop flag was set: its Plan's bound leaves out
+   * the refinement by the plan's credit (`known` in src/solve/bound.ts `relaxationBound`, eight more
+   * knapsack bounds), so that what runs after the deadline is one pass over the input at most.
+   */
+  halted?: true;
 }
 
 /**
@@ -122,6 +128,7 @@ export function finishPlan(prepared: Prepared, raw: RawSolution, micros: number,
       quantum: prepared.options.quantum,
       stats: raw.stats,
       ...(raw.bound !== undefined ? { proven: raw.bound } : {}),
+      ...(raw.halted === true ? { lean: true } : {}),
     },
     micros,
     scratch,

@@ -31,8 +31,15 @@ export function spreadTies(packed: PackedProblem, node: Int32Array): Int32Array 
   }
   // A pass that moves nothing changes nothing, whatever its order: when no session has a move now, the
   // plan is already spread and the weight order need not be computed.
+  // A move needs a node with residual_b - w > residual_a, so none exists while the most room left is not
+  // more than that: the check costs a pass over the nodes only for sessions that pass this test.
+  let most = Number.NEGATIVE_INFINITY;
+  for (let b = 0; b < m; b++) most = Math.max(most, residual[b]!);
   let movable = false;
-  for (let j = 0; j < n && !movable; j++) movable = node[j]! >= 0 && moveOf(packed, node, residual, j) >= 0;
+  for (let j = 0; j < n && !movable; j++) {
+    const a = node[j]!;
+    movable = a >= 0 && most - packed.qweight[j]! > residual[a]! && moveOf(packed, node, residual, j) >= 0;
+  }
   if (!movable) return node;
   const sequence = weightOrder(packed);
   for (let pass = 0; pass < MAX_SPREAD_PASSES; pass++) {

@@ -125,12 +125,15 @@ export function fallbackSolution(
   const { node, heuristic } =
     incumbent ??
     solverIncumbent(packed, bestCredits(packed), levelWithin(packed, budget), undefined, undefined, budget);
+  // Past the deadline (or once stopped) the Plan's bound is the lean one (RawSolution.halted).
+  const halted = budget.stepped && budget.expired();
   // The Plan's bound, computed when the Plan is built: a remainder's plan (a share's) never becomes one.
   if (budget.root) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;
-  return { status: 'fallback', reason, node: unpackNodes(packed, spreadTies(packed, node)), stats };
+  const spread = unpackNodes(packed, spreadTies(packed, node));
+  return { status: 'fallback', reason, node: spread, stats, ...(halted ? { halted: true } : {}) };
 }
 
 export function levelStats(
