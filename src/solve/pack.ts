@@ -63,7 +63,9 @@ export interface PackedProblem {
   /**
    * Packed key of each kept pair: credit * (R + 1) * (T + 1) + ready * (T + 1) + tokens, with R the number
    * of kept ready sessions and T the kept tokens' sum; -1 where not a candidate. Numeric order of key sums
-   * equals lexicographic order of triple sums. Empty when `keyFits` is false.
+   * equals lexicographic order of triple sums. Empty when `keyFits` is false. Written on first read
+   * (a getter on the packed object; a structured clone or a transfer list reads it, so a worker gets it
+   * written).
    */
   readonly key: BigInt64Array;
   /** (Kmax + 1) * (R + 1) * (T + 1) <= 2^63 - 1, Kmax = sum over kept sessions of their best credit. */
@@ -411,9 +413,17 @@ export function packProblem(
   const exact = (creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX;
   const keyFits = exact || (BigInt(creditMaxSum) + 1n) * keyScales(ready, tokens).ready <= I64_MAX;
   const lists = { candidate, credit, creditStart, creditNode, ready, tokens };
-  const key = keyFits ? writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace) : new BigInt64Array(0);
+  // The keys are written on first read: a solve decided before any stage that reads them (one past its
+  // deadline, one the credit level or a closed form decides) does not pay for a pass over every pair.
+  let key: BigInt64Array | undefined = keyFits ? undefined : new BigInt64Array(0);
 
   return {
+    // First: a structured clone reads the properties in order and copies the shared buffer at the first
+    // array it meets, so the keys must be written by then.
+    get key(): BigInt64Array {
+      key ??= writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace);
+      return key;
+    },
     sessionCount: n,
     nodeCount: m,
     quantum: q,
@@ -430,7 +440,6 @@ export function packProblem(
     limited,
     ready,
     tokens,
-    key,
     keyFits,
     states,
     cells: nk * states,
