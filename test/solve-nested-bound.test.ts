@@ -133,6 +133,82 @@ describe('nestedBound', () => {
   });
 });
 
+describe('nestedBound on hand-solved problems', () => {
+  const session = (id: string, weight: number, tokens: number, ready: boolean, eligible?: string[]): ProblemSession => ({
+    id,
+    weight,
+    tokens,
+    ready,
+    ...(eligible !== undefined ? { eligible } : {}),
+  });
+
+  it("relaxes a session's rooms to the suffix from its first candidate, not from the first room it fits", () => {
+    // Two rooms of 10. s0 and s1 may go to n1 only, s2 to n0 only. In capacity order (n0, n1, ties in index
+    // order) s0 and s1 start at n1, so together they get at most 10: the LP is s0 whole and s2 whole, 101
+    // tokens, the optimum. Starting them at the first room they fit (n0) would let both in: 190.
+    const problem: Problem = {
+      nodes: [
+        { id: 'n0', capacity: 10 },
+        { id: 'n1', capacity: 10 },
+      ],
+      sessions: [session('s0', 10, 100, false, ['n1']), session('s1', 10, 90, false, ['n1']), session('s2', 10, 1, false, ['n0'])],
+    };
+    const bound = nestedBound(prepare(problem, { quantum: 1 }).packed, 0);
+    expect(bound.tokens).toBe(101);
+    expect(bound.ready).toBe(0);
+  });
+
+  it('bounds the tokens of sessions that carry none by 0', () => {
+    const problem: Problem = {
+      nodes: [{ id: 'n0', capacity: 30 }],
+      sessions: [session('s0', 10, 0, true), session('s1', 10, 0, false), session('s2', 20, 0, true)],
+    };
+    const bound = nestedBound(prepare(problem, { quantum: 1 }).packed, 0);
+    expect(bound).toMatchObject({ ready: 2, tokens: 0 });
+  });
+
+  it('tries other multipliers only when the LP at mu = 0 holds fewer ready sessions than asked', () => {
+    // One room of 100; r0 ready (weight 10, 5 tokens), p0 (50, 500) and p1 (60, 480). At mu = 0 the LP takes
+    // p0 and 5/6 of p1: 900 tokens, no ready session. With at least one ready session the LP takes r0,
+    // p0 and 40/60 of p1: 5 + 500 + 320 = 825, which the Lagrangian reaches for every mu >= 75
+    // (L(mu) = max(825, 900 - mu)), hence at the first multiplier tried past every ready session.
+    const problem: Problem = {
+      nodes: [{ id: 'n0', capacity: 100 }],
+      sessions: [session('r0', 10, 5, true), session('p0', 50, 500, false), session('p1', 60, 480, false)],
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    const none = nestedBound(packed, 0);
+    const one = nestedBound(packed, 1);
+    expect(none.tokens).toBe(900);
+    expect(one.tokens).toBe(825);
+    expect(none.ready).toBe(1);
+    // The mu = 0 LP answers for a floor of 0 in one pass: 13 entries read (the room; per session a search
+    // step and its first candidate; the ready pass's one session; p0 and p1, after which the room is full,
+    // and the 3 merged). A floor of 1 costs the other passes.
+    expect(none.reads).toBe(13);
+    expect(one.reads).toBeGreaterThan(none.reads);
+  });
+});
+
+describe('nestedBound, the multipliers', () => {
+  it('tries the multiplier past which every ready session comes first, which no bisection step reaches here', () => {
+    // One room of 100: r0 ready (weight 100, no tokens) and p0 (weight 100, 1000 tokens). With at least one
+    // ready session only r0 fits: the tokens bound is 0. L(mu) = max(0, 1000 - mu): 0 from mu = 1000 on,
+    // where r0 comes first (ties go to the ready session). The multiplier past every ready session is
+    // 100 x 10 + 1 = 1001; bisection steps from [0, 1001] stay below 1000 (the last at 1001 x 255 / 256).
+    const problem: Problem = {
+      nodes: [{ id: 'n0', capacity: 100 }],
+      sessions: [
+        { id: 'r0', weight: 100, tokens: 0, ready: true },
+        { id: 'p0', weight: 100, tokens: 1000, ready: false },
+      ],
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    expect(nestedBound(packed, 1).tokens).toBe(0);
+    expect(nestedBound(packed, 0).tokens).toBe(1000);
+  });
+});
+
 describe("a credit-free problem's own fallback", () => {
   let solver: Solver;
   beforeAll(async () => {

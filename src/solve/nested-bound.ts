@@ -35,6 +35,7 @@ export class NestedScratch {
   slack = new Float64Array(0);
   start = new Int32Array(0);
   ready = new Int32Array(0);
+  order = new Int32Array(0);
   plain = new Int32Array(0);
   merged = new Int32Array(0);
 
@@ -47,6 +48,7 @@ export class NestedScratch {
     if (this.start.length < n) {
       this.start = new Int32Array(n);
       this.ready = new Int32Array(n);
+      this.order = new Int32Array(n);
       this.plain = new Int32Array(n);
       this.merged = new Int32Array(n);
     }
@@ -75,8 +77,9 @@ export function nestedBound(
   const { ready: isReady, tokens } = packed;
   scratch.reserve(n, m);
   const { nodes, suffix, start, ready, plain } = scratch;
+  // The sorts below are stable (src/solve/sort-indices.ts) from index order: ties stay in index order.
   for (let b = 0; b < m; b++) nodes[b] = b;
-  sortIndices(nodes, m, (a, c) => cap[a]! - cap[c]! || a - c);
+  sortIndices(nodes, m, (a, c) => cap[a]! - cap[c]!);
   suffix[m] = 0;
   for (let r = m - 1; r >= 0; r--) suffix[r] = suffix[r + 1]! + cap[nodes[r]!]!;
   // Each session's first node (in capacity order) it is a candidate on; the ready ones and the others apart.
@@ -97,20 +100,23 @@ export function nestedBound(
     if (isReady[j] === 1) ready[readyCount++] = j;
     else if (tokens[j]! > 0) plain[plainCount++] = j;
   }
-  // The most ready sessions: the lightest first.
-  sortIndices(ready, readyCount, (a, c) => w[a]! - w[c]! || a - c);
-  const most = greedy(scratch, ready, readyCount, () => 1, w, isReady, m);
+  // The most ready sessions: the lightest first. `ready` stays in index order; `order` is sorted.
+  const order = scratch.order;
+  order.set(ready.subarray(0, readyCount));
+  sortIndices(order, readyCount, (a, c) => w[a]! - w[c]!);
+  const most = greedy(scratch, order, readyCount, () => 1, w, isReady, m);
   reads += most.reads;
   const h = Math.floor(most.value + ROUNDING_SLACK);
   // The tokens: the other sessions by tokens per weight once, the ready ones by (tokens + mu) per weight
   // for each mu, merged.
-  sortIndices(plain, plainCount, (a, c) => tokens[c]! * w[a]! - tokens[a]! * w[c]! || a - c);
+  sortIndices(plain, plainCount, (a, c) => tokens[c]! * w[a]! - tokens[a]! * w[c]!);
   const atMu = (mu: number): { value: number; ready: number } => {
-    sortIndices(ready, readyCount, (a, c) => (tokens[c]! + mu) * w[a]! - (tokens[a]! + mu) * w[c]! || a - c);
+    order.set(ready.subarray(0, readyCount));
+    sortIndices(order, readyCount, (a, c) => (tokens[c]! + mu) * w[a]! - (tokens[a]! + mu) * w[c]!);
     const merged = scratch.merged;
     let k = 0;
     for (let x = 0, y = 0; x < readyCount || y < plainCount; ) {
-      const a = x < readyCount ? ready[x]! : -1;
+      const a = x < readyCount ? order[x]! : -1;
       const c = y < plainCount ? plain[y]! : -1;
       if (c < 0 || (a >= 0 && (tokens[a]! + mu) * w[c]! >= tokens[c]! * w[a]!)) {
         merged[k++] = a;

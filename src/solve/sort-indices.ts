@@ -1,8 +1,9 @@
 /**
  * Sorting a list of indices by a comparator with at most one allocation (one buffer of the list's length,
  * none up to one run). `Array.prototype.sort` and `TypedArray.prototype.sort` with a comparator copy the
- * list into several fresh work arrays on every call, and a solve sorts several such lists. Every comparator the solver
- * passes here is a total order (its last tie-break is the index), so the order is the one those sorts give.
+ * list into several fresh work arrays on every call, and a solve sorts several such lists. The sort is stable
+ * (insertion sort on runs, then merges that take the left run's entry on ties): a list in index order comes
+ * out as with a comparator whose last tie-break is the index, the order those sorts give.
  */
 
 /** Ascending numeric order, for sorting a set of indices. */
