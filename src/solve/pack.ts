@@ -192,6 +192,24 @@ function ceilDiv(x: number, q: number): number {
 }
 
 /**
+ * How many kept nodes have a DP capacity of at least `w` (`capacity`, the first `mk` entries, does not
+ * increase): for a session that may go to every node, or to every node but the listed ones, of quantized
+ * weight w, the nodes it fits are those first ones, but for listed nodes it fits whose capacity is below w.
+ * A node it fits and may use counts it in its sum of fitting weights, so C'_b = min(floor(C_b / q), that
+ * sum) >= w; a node it does not fit has C'_b <= floor(C_b / q) < w.
+ */
+function fitsIn(capacity: Float64Array, mk: number, w: number): number {
+  let lo = 0;
+  let hi = mk;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (w <= capacity[mid]!) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * packProblem's working arrays by original index, grown on demand and kept by the caller between calls
  * (packing is synchronous and calls out to nothing): per node its quantized capacity, the sum of w' of
  * the sessions that fit on it (< 4096 * 2^32 < 2^53: exact), the nodes in ascending order of quantized
@@ -384,7 +402,8 @@ export function packProblem(
         if (b >= 0 && w <= qcapacity[b]!) candidate[row + b] = 1;
       }
     } else {
-      for (let b = 0; b < mk; b++) if (w <= qcapacity[b]!) candidate[row + b] = 1;
+      // The nodes it fits, but for listed ones of an UNLISTED_NODES session, are the first ones (fitsIn).
+      candidate.fill(1, row, row + fitsIn(capacity, mk, w));
       if (form === UNLISTED_NODES) {
         for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
           const b = keptOf[problem.eligibleNode[e]!]!;
