@@ -63,9 +63,7 @@ export interface PackedProblem {
   /**
    * Packed key of each kept pair: credit * (R + 1) * (T + 1) + ready * (T + 1) + tokens, with R the number
    * of kept ready sessions and T the kept tokens' sum; -1 where not a candidate. Numeric order of key sums
-   * equals lexicographic order of triple sums. Empty when `keyFits` is false. Written on first read
-   * (a getter on the packed object; a structured clone or a transfer list reads it, so a worker gets it
-   * written).
+   * equals lexicographic order of triple sums. Empty when `keyFits` is false.
    */
   readonly key: BigInt64Array;
   /** (Kmax + 1) * (R + 1) * (T + 1) <= 2^63 - 1, Kmax = sum over kept sessions of their best credit. */
@@ -96,7 +94,7 @@ export function keyWords(key: BigInt64Array): Uint32Array {
  * Writes the packed keys (see PackedProblem.key) into `key` as two 32-bit words each, the bits of the
  * exact key, in O(kept pairs + credited pairs) arithmetic: a pair without credit has the key
  * ready * (T + 1) + tokens of its session, whose words are computed once per session and copied along the
- * row; only credited pairs (from the packed lists) compute credit * scales.ready + that. In doubles when
+ * row (two fills when its candidates are the first `prefix[j]` nodes, see fitsIn); only credited pairs (from the packed lists) compute credit * scales.ready + that. In doubles when
  * `exact` (every key below 2^53, see DOUBLE_KEY_MAX), else in BigInt (keys below 2^63).
  */
 function writeKeys(
@@ -106,6 +104,7 @@ function writeKeys(
   tokenSum: number,
   exact: boolean,
   key: BigInt64Array,
+  prefix: Int32Array,
 ): BigInt64Array {
   const { candidate, credit, creditStart, creditNode, ready, tokens } = packed;
   const n = ready.length;
@@ -129,14 +128,21 @@ function writeKeys(
       high = Number(bigRt >> 32n);
     }
     const row = j * m;
-    for (let b = 0; b < m; b++) {
-      const e = row + b;
-      if (candidate[e] !== 1) {
-        words[2 * e] = 0xffff_ffff;
-        words[2 * e + 1] = 0xffff_ffff;
-      } else {
-        words[2 * e + LOW_WORD] = low;
-        words[2 * e + HI] = high;
+    const first = prefix[j]!;
+    if (first >= 0) {
+      // Its candidates are the first `first` nodes: two fills.
+      key.fill(exact ? BigInt(rt) : bigRt, row, row + first);
+      key.fill(-1n, row + first, row + m);
+    } else {
+      for (let b = 0; b < m; b++) {
+        const e = row + b;
+        if (candidate[e] !== 1) {
+          words[2 * e] = 0xffff_ffff;
+          words[2 * e + 1] = 0xffff_ffff;
+        } else {
+          words[2 * e + LOW_WORD] = low;
+          words[2 * e + HI] = high;
+        }
       }
     }
     for (let t = creditStart[j]!; t < creditStart[j + 1]!; t++) {
@@ -224,6 +230,8 @@ export class PackScratch {
   kept: Int32Array;
   qweight: Float64Array;
   fits: Uint8Array;
+  /** Per kept session: how many first kept nodes are its candidates when they are all of them, else -1. */
+  prefix: Int32Array;
   /** The buffer of the packed arrays of `packProblem(..., reuse)`. */
   readonly output: { buffer: ArrayBuffer | null } = { buffer: null };
 
@@ -235,6 +243,7 @@ export class PackScratch {
     this.kept = new Int32Array(nodes);
     this.qweight = new Float64Array(sessions);
     this.fits = new Uint8Array(sessions);
+    this.prefix = new Int32Array(sessions);
   }
 
   /** Grows the arrays to m nodes and n sessions. */
@@ -249,6 +258,7 @@ export class PackScratch {
     if (this.qweight.length < n) {
       this.qweight = new Float64Array(2 * n);
       this.fits = new Uint8Array(2 * n);
+      this.prefix = new Int32Array(2 * n);
     }
   }
 }
@@ -337,7 +347,7 @@ export function packProblem(
   const n = problem.weight.length;
   const scratch = given ?? new PackScratch(m, n);
   fitSums(problem, q, scratch);
-  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits, kept: keptOf } = scratch;
+  const { qcap: qcapAll, fitSum, qweight: qweightAll, fits: sessionFits, kept: keptOf, prefix } = scratch;
   let nk = 0;
   for (let i = 0; i < n; i++) nk += sessionFits[i]!;
   // A node with fitSum 0 has no candidate; a session that fits somewhere keeps every node it fits on.
@@ -397,13 +407,16 @@ export function packProblem(
     const row = j * mk;
     const form = problem.limited[i]!;
     if (form === LISTED_NODES) {
+      prefix[j] = -1;
       for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
         const b = keptOf[problem.eligibleNode[e]!]!;
         if (b >= 0 && w <= qcapacity[b]!) candidate[row + b] = 1;
       }
     } else {
       // The nodes it fits, but for listed ones of an UNLISTED_NODES session, are the first ones (fitsIn).
-      candidate.fill(1, row, row + fitsIn(capacity, mk, w));
+      const first = fitsIn(capacity, mk, w);
+      candidate.fill(1, row, row + first);
+      prefix[j] = form === EVERY_NODE ? first : -1;
       if (form === UNLISTED_NODES) {
         for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
           const b = keptOf[problem.eligibleNode[e]!]!;
@@ -432,17 +445,9 @@ export function packProblem(
   const exact = (creditMaxSum + 1) * (readyCount + 1) * (tokenSum + 1) <= DOUBLE_KEY_MAX;
   const keyFits = exact || (BigInt(creditMaxSum) + 1n) * keyScales(ready, tokens).ready <= I64_MAX;
   const lists = { candidate, credit, creditStart, creditNode, ready, tokens };
-  // The keys are written on first read: a solve decided before any stage that reads them (one past its
-  // deadline, one the credit level or a closed form decides) does not pay for a pass over every pair.
-  let key: BigInt64Array | undefined = keyFits ? undefined : new BigInt64Array(0);
+  const key = keyFits ? writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace, prefix) : new BigInt64Array(0);
 
   return {
-    // First: a structured clone reads the properties in order and copies the shared buffer at the first
-    // array it meets, so the keys must be written by then.
-    get key(): BigInt64Array {
-      key ??= writeKeys(lists, mk, readyCount, tokenSum, exact, keySpace);
-      return key;
-    },
     sessionCount: n,
     nodeCount: m,
     quantum: q,
@@ -459,6 +464,7 @@ export function packProblem(
     limited,
     ready,
     tokens,
+    key,
     keyFits,
     states,
     cells: nk * states,
