@@ -347,7 +347,8 @@ export function branchAndBound(
 
   /**
    * A child of `node` with `decision` added, whose knapsacks `resolve` lose `lost` from their sets (each
-   * re-solved), and whose other knapsacks keep their answers; node `stale`'s uniqueness (if >= 0) is re-checked.
+   * re-solved), and whose other knapsacks keep their answers; node `stale`'s uniqueness (if >= 0: the tie's
+   * node, whose answer is 0) is checked again.
    * Null when its bound is below U* (or the budget ran out).
    */
   const child = (
@@ -360,7 +361,7 @@ export function branchAndBound(
     const value = Float64Array.from(node.value);
     const sets = node.sets.slice();
     const unique = Int8Array.from(node.unique);
-    if (stale >= 0 && unique[stale] === 0) unique[stale] = -1;
+    if (stale >= 0) unique[stale] = -1;
     let bound = node.bound;
     for (let t = 0; t < resolve.length; t++) {
       const b = resolve[t]!;
@@ -390,10 +391,9 @@ export function branchAndBound(
     const node = open[pick]!;
     open[pick] = open[open.length - 1]!;
     open.pop();
-    if (node.bound < best) {
-      if (diving) continue;
-      break;
-    }
+    // While diving, `best` is the decomposition plan's credit and every child is made only with a bound
+    // at or above it; after the dive the node picked has the largest bound open, so none left can reach it.
+    if (node.bound < best) break;
     if (++explored > limits.nodes || halted?.() === true) return null;
     batch = seq;
 
