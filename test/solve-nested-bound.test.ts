@@ -134,7 +134,13 @@ describe('nestedBound', () => {
 });
 
 describe('nestedBound on hand-solved problems', () => {
-  const session = (id: string, weight: number, tokens: number, ready: boolean, eligible?: string[]): ProblemSession => ({
+  const session = (
+    id: string,
+    weight: number,
+    tokens: number,
+    ready: boolean,
+    eligible?: string[],
+  ): ProblemSession => ({
     id,
     weight,
     tokens,
@@ -151,7 +157,11 @@ describe('nestedBound on hand-solved problems', () => {
         { id: 'n0', capacity: 10 },
         { id: 'n1', capacity: 10 },
       ],
-      sessions: [session('s0', 10, 100, false, ['n1']), session('s1', 10, 90, false, ['n1']), session('s2', 10, 1, false, ['n0'])],
+      sessions: [
+        session('s0', 10, 100, false, ['n1']),
+        session('s1', 10, 90, false, ['n1']),
+        session('s2', 10, 1, false, ['n0']),
+      ],
     };
     const bound = nestedBound(prepare(problem, { quantum: 1 }).packed, 0);
     expect(bound.tokens).toBe(101);

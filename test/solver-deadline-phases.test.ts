@@ -5,8 +5,18 @@
  * (whose deadline also counts the time spent on the caller's thread). No wall-clock assertion: the
  * measured overshoot is in docs/results/time-and-memory.md (scripts/deadline-overshoot.mjs).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bfd, boundWork, heuristicWork, packWork, prepare, relaxationBound } from './helpers/internals.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  bestHeuristic,
+  bfd,
+  boundWork,
+  heuristicWork,
+  packWork,
+  prepare,
+  relaxationBound,
+} from './helpers/internals.js';
+import { burstProblem, type Plan } from './helpers/internals.js';
+import type { RawSolution } from './helpers/internals.js';
 import { randomTickProblem } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
 import { loadSolver, type Solver } from './helpers/internals.js';
@@ -84,6 +94,66 @@ describe('deadlineMs: 1 at 64 nodes x 4096 sessions', () => {
     expect(intime.reason).toMatch(/^state budget exceeded/);
     expect(intime.bound).toEqual(relaxationBound(indexed, intime.quantum, intime.stats, intime.value));
     expect(intime.bound.ready).toBeLessThan(relaxationBound(indexed, intime.quantum, intime.stats).ready);
+  });
+
+  it('a multiple-knapsack search halted by the deadline falls back on BFD in value order alone', () => {
+    // 4 nodes x 300 uncredited sessions, room for 40% of their weight: the search runs, and the clock
+    // jumps while it does. The whole heuristic suite would pick the credit greedy here.
+    let x = 1;
+    const rnd = () => {
+      x = (x * 1664525 + 1013904223) >>> 0;
+      return x / 4294967296;
+    };
+    const sessions = Array.from({ length: 300 }, (_, i) => {
+      const tokens = 3000 + Math.floor(rnd() * 87_000);
+      return { id: `s${i}`, weight: tokens + 512, tokens, ready: rnd() < 0.3 };
+    });
+    const total = sessions.reduce((a, y) => a + y.weight, 0);
+    const nodes = Array.from({ length: 4 }, (_, b) => ({ id: `n${b}`, capacity: Math.round((0.4 * total) / 4) }));
+    const problem = { nodes, sessions };
+    expect(bestHeuristic(prepare(problem).packed).heuristic).not.toBe('bfd');
+    const options = { deadlineMs: 1000 };
+    const reads = onHeldClock(solver, problem, options).reads;
+    let halted: Plan | undefined;
+    for (let still = 1; still < reads && halted === undefined; still++) {
+      const plan = onHeldClock(solver, problem, options, still).plan;
+      if (plan.stats.multipleKnapsack?.outcome === 'stopped' && plan.reason?.startsWith('deadline exceeded'))
+        halted = plan;
+    }
+    expect(halted?.stats.heuristic).toBe('bfd');
+    expect(halted!.stats.path).toBe('bfd');
+    expectFeasible(problem, halted!);
+  });
+
+  it('a credit-split fallback made past the deadline is marked for the lean bound; one made within it is not', () => {
+    const prepared = prepare(burstProblem(1, 1, 4, 160, 2));
+    const run = (still: number, stateBudget?: number) => {
+      let reads = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (++reads > still ? 1e9 : 0));
+      try {
+        const options = {
+          ...prepared.options,
+          deadlineMs: 1000,
+          ...(stateBudget !== undefined ? { stateBudget } : {}),
+        };
+        return { raw: solver.runPacked(prepared.packed, options), reads };
+      } finally {
+        vi.restoreAllMocks();
+      }
+    };
+    const all = run(Number.POSITIVE_INFINITY);
+    expect(all.raw.stats.path).toBe('credit-split');
+    let late: RawSolution | undefined;
+    for (let still = 1; still < all.reads && late === undefined; still++) {
+      const { raw } = run(still);
+      if (raw.status === 'fallback' && raw.stats.creditLevel?.remainderPath !== undefined) late = raw;
+    }
+    expect(late?.reason).toMatch(/^deadline exceeded/);
+    expect(late!.halted).toBe(true);
+    const budgeted = run(Number.POSITIVE_INFINITY, 100_000).raw;
+    expect(budgeted.status).toBe('fallback');
+    expect(budgeted.stats.creditLevel?.remainderPath).toBeDefined();
+    expect(budgeted.halted).toBeUndefined();
   });
 
   it('through the pool: the time spent validating and packing on the caller thread counts', async () => {

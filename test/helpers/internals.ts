@@ -432,3 +432,4 @@ export * as policyModule from '../../src/sim/policy.js';
 export type { SimulationReport } from '../../src/sim/run.js';
 export { MAX_TRACE_SECONDS } from '../../src/sim/trace.js';
 export { MAX_TRACE_TOKENS } from '../../src/sim/trace.js';
+export type { RawSolution } from '../../src/solve/prepared.js';

@@ -91,9 +91,10 @@ function levelWithin(packed: PackedProblem, budget: SolveBudget, scratch?: Level
 
 /**
  * The solver's heuristic plan (src/solve/credit-level.ts `solverIncumbent`), computed once per context and
- * charged to its budget; `halted` stops it between heuristics.
+ * charged to its budget; `halted` (by default: the deadline has passed or the stop flag is set) stops it
+ * between heuristics, after BFD in value order.
  */
-export function incumbentOf(ctx: SolveContext, halted?: () => boolean): HeuristicResult {
+export function incumbentOf(ctx: SolveContext, halted: () => boolean = () => ctx.budget.expired()): HeuristicResult {
   ctx.incumbent ??= solverIncumbent(
     ctx.packed,
     bestOf(ctx),
@@ -125,15 +126,18 @@ export function fallbackSolution(
   const { node, heuristic } =
     incumbent ??
     solverIncumbent(packed, bestCredits(packed), levelWithin(packed, budget), undefined, undefined, budget);
-  // Past the deadline (or once stopped) the Plan's bound is the lean one (RawSolution.halted).
-  const halted = budget.stepped && budget.expired();
   // The Plan's bound, computed when the Plan is built: a remainder's plan (a share's) never becomes one.
   if (budget.root) budget.chargeUnavoidable(boundWork(packed));
   const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;
   const spread = unpackNodes(packed, spreadTies(packed, node));
-  return { status: 'fallback', reason, node: spread, stats, ...(halted ? { halted: true } : {}) };
+  return { status: 'fallback', reason, node: spread, stats, ...haltedMark(budget) };
+}
+
+/** A fallback made past the deadline or once stopped is marked so its Plan's bound is the lean one (RawSolution.halted). */
+export function haltedMark(budget: SolveBudget): Pick<RawSolution, 'halted'> {
+  return budget.stepped && budget.expired() ? { halted: true } : {};
 }
 
 export function levelStats(

@@ -40,6 +40,7 @@ import {
   formatCount,
   haltedAt,
   haltedBeforeDp,
+  haltedMark,
   incumbentOf,
   levelOf,
   levelStats,
@@ -234,6 +235,7 @@ function solveReduced(ctx: SolveContext, level: CreditLevel, decision: CreditDec
     node: unpackNodes(packed, spreadTies(packed, node!)),
     stats,
     ...(bound !== undefined ? { bound } : {}),
+    ...(reason !== undefined ? haltedMark(budget) : {}),
   };
 }
 
@@ -382,7 +384,7 @@ const incumbent: Stage = {
   paths: [],
   applies: () => true,
   run(ctx) {
-    incumbentOf(ctx, () => haltedAt(ctx) !== undefined);
+    incumbentOf(ctx);
     return 'pass';
   },
 };
