@@ -303,4 +303,26 @@ describe('the Dantzig bound', () => {
     }
     expect(past).toBe(40);
   });
+
+  it('equals the exact reference in BigInt when items are denser than the critical one by less than 1e-9', () => {
+    // Products near 2^63 (the BigInt path). Five items B are denser than the critical item C by a
+    // relative 3e-10 each, so each adds about 0.64 to the bound: leaving them out would put it below the LP.
+    const W = 2 ** 31 + 12_345;
+    const V = 2 ** 31 + 7;
+    const w: number[] = [1];
+    const v: number[] = [2 ** 32 - 1];
+    for (let k = 0; k < 5; k++) {
+      const wb = 2 ** 31 - 1001 - 97 * k;
+      w.push(wb);
+      v.push(Math.round(((wb * V) / W) * (1 + 3e-10)));
+    }
+    w.push(W);
+    v.push(V);
+    const cap = w.slice(0, 6).reduce((a, b) => a + b, 0) + Math.floor(W / 2);
+    const items = w.map((_, t) => t);
+    const exact = items.map((t) => ({ w: BigInt(w[t]!), v: BigInt(v[t]!) }));
+    // Each B is strictly denser than C.
+    for (let t = 1; t <= 5; t++) expect(exact[t]!.v * exact[6]!.w > exact[6]!.v * exact[t]!.w).toBe(true);
+    expect(BigInt(dantzigOfSolver(items, w, (t) => v[t]!, cap))).toBe(dantzig(exact, BigInt(cap)));
+  });
 });
