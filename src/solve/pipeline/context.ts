@@ -131,8 +131,8 @@ export function fallbackSolution(
   const stats = pathStats(packed, fallbackPath(heuristic), budget.spent);
   stats.heuristic = heuristic;
   if (frontier !== undefined) stats.frontier = frontier;
-  const spread = unpackNodes(packed, spreadTies(packed, node));
-  return { status: 'fallback', reason, node: spread, stats, ...haltedMark(budget) };
+  const spread = spreadTies(packed, node);
+  return { status: 'fallback', reason, node: unpackNodes(packed, spread), stats, ...haltedMark(budget) };
 }
 
 /** A fallback made past the deadline or once stopped is marked so its Plan's bound is the lean one (RawSolution.halted). */
