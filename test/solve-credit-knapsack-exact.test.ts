@@ -111,6 +111,61 @@ describe("each node's knapsack past its scratch's first sizes", () => {
   });
 });
 
+describe("each node's knapsack, its history", () => {
+  it('grows past twice its size at once: every subset of weights 1, 2, 4, ..., 2048 is a state of its own', () => {
+    // Weights 2^0..2^11 at density 1: each layer doubles the states (every subset sum is distinct), so the
+    // history needs about three times its length at a layer (2046 entries past 1024, then 4094 past 2048).
+    const w = Array.from({ length: 12 }, (_, i) => 2 ** i);
+    const p = [...w];
+    const cap = 2 ** 12 - 2;
+    const r = nodeKnapsack(
+      w.map((_, i) => i),
+      w,
+      p,
+      cap,
+      0,
+      Number.POSITIVE_INFINITY,
+      false,
+      new CreditKnapsackScratch(),
+    );
+    expect(r.value).toBe(cap);
+    expect(r.set.reduce((a, i) => a + w[i]!, 0)).toBe(cap);
+  });
+
+  it('gives the same answer and states from a fresh scratch and from one grown past the problem (600 items; 256 whose rest fits)', () => {
+    const rnd = seededRandom(777);
+    const grown = new CreditKnapsackScratch();
+    const run = (w: number[], p: number[], cap: number, scratch: CreditKnapsackScratch, target = 0) =>
+      nodeKnapsack(
+        w.map((_, i) => i),
+        w,
+        p,
+        cap,
+        target,
+        Number.POSITIVE_INFINITY,
+        false,
+        scratch,
+      );
+    // 600 items, all fitting: more than twice the first sizes of the scratch's arrays at once.
+    const w600 = Array.from({ length: 600 }, () => 1 + Math.floor(rnd() * 40));
+    const p600 = w600.map((x) => x + Math.floor(rnd() * 40));
+    const big = run(w600, p600, 3000, grown);
+    expect(run(w600, p600, 3000, new CreditKnapsackScratch())).toEqual(big);
+    expect(big.set.reduce((a, i) => a + w600[i]!, 0)).toBeLessThanOrEqual(3000);
+    expect(big.set.reduce((a, i) => a + p600[i]!, 0)).toBe(big.value);
+    // 256 items of weight 10, 5 units short of all fitting: a state that skipped an item has room for all
+    // the rest, so the LP of the rest reads the prefix sums up to the last item. A target just below the
+    // optimum makes the LP prune.
+    const w256 = Array.from({ length: 256 }, () => 10);
+    const p256 = w256.map((x, i) => x + (i % 7));
+    const cap = 2555;
+    const target = run(w256, p256, cap, grown).value - 3;
+    const fresh = run(w256, p256, cap, new CreditKnapsackScratch(), target);
+    expect(fresh).toEqual(run(w256, p256, cap, grown, target));
+    expect(fresh.value).toBe(target + 3);
+  });
+});
+
 describe('the knapsacks on item indices past their scratch', () => {
   it('answer the same with the items numbered from 0 and from 5000 (the marks sized to the largest index)', () => {
     const rnd = seededRandom(99);
