@@ -137,7 +137,7 @@ class SessionValues {
  * fields, with which fields it has; each field's value is read in the same pass into `into`. A read by the
  * scan's key costs the same whatever the session's shape, where `s.weight` on sessions of many shapes (a
  * credit object per node makes one each) is a slow lookup per field, and a field a session does not have
- * a slow lookup on its prototypes (docs/history.md, "Time at the caps").
+ * a slow lookup on its prototypes (docs/history.md, "Time at the caps" and "The deadline path at the caps").
  */
 function sessionFields(s: Record<string, unknown>, p: () => string, into: SessionValues): number {
   let has = 0;
