@@ -15,7 +15,7 @@ import {
   prepare,
   relaxationBound,
 } from './helpers/internals.js';
-import { burstProblem, type Plan } from './helpers/internals.js';
+import { burstProblem, type Plan, seededRandom } from './helpers/internals.js';
 import type { RawSolution } from './helpers/internals.js';
 import { randomTickProblem } from './helpers/internals.js';
 import { createSolverPool, type SolverPool } from './helpers/internals.js';
@@ -99,11 +99,7 @@ describe('deadlineMs: 1 at 64 nodes x 4096 sessions', () => {
   it('a multiple-knapsack search halted by the deadline falls back on BFD in value order alone', () => {
     // 4 nodes x 300 uncredited sessions, room for 40% of their weight: the search runs, and the clock
     // jumps while it does. The whole heuristic suite would pick the credit greedy here.
-    let x = 1;
-    const rnd = () => {
-      x = (x * 1664525 + 1013904223) >>> 0;
-      return x / 4294967296;
-    };
+    const rnd = seededRandom(6);
     const sessions = Array.from({ length: 300 }, (_, i) => {
       const tokens = 3000 + Math.floor(rnd() * 87_000);
       return { id: `s${i}`, weight: tokens + 512, tokens, ready: rnd() < 0.3 };
