@@ -61,6 +61,22 @@ describe('validation reads the fields in its key scan', () => {
     expect(Array.from(indexed.eligibleNode)).toEqual([0]);
   });
 
+  it('refuses an unknown key by its name on a session that has every optional field before it', () => {
+    const session = {
+      id: 's0',
+      weight: 10,
+      tokens: 8,
+      ready: true,
+      signature: 'x',
+      eligible: ['n0'],
+      credit: { n0: 3 },
+      colour: 'blue',
+    };
+    expect(() => validateProblem({ nodes: [{ id: 'n0', capacity: 100 }], sessions: [session] })).toThrow(
+      'problem.sessions[0].colour is not a known field',
+    );
+  });
+
   it('reads a required field the key scan does not see (not enumerable) as a property', () => {
     const hidden: Record<string, unknown> = { id: 's0', tokens: 8, ready: false };
     Object.defineProperty(hidden, 'weight', { enumerable: false, value: 12 });
