@@ -7,6 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { burstProblem, validateProblem, validateScratch } from './helpers/internals.js';
 import type { Problem } from '../src/index.js';
 
+/** A session with every field of a Session, on node n0. */
+const EVERY_FIELD = {
+  id: 's0',
+  weight: 10,
+  tokens: 8,
+  ready: true,
+  signature: 'x',
+  eligible: ['n0'],
+  credit: { n0: 3 },
+};
+
 describe('validation reads the fields in its key scan', () => {
   it('gives the same indexed problem for sessions of many shapes as for their JSON copies', () => {
     // The burst family's credited sessions are spread copies with a credit object per node: dozens of
@@ -36,16 +47,7 @@ describe('validation reads the fields in its key scan', () => {
   it('runs each field getter of a session once', () => {
     const reads = new Map<string, number>();
     const session: Record<string, unknown> = {};
-    const fields = {
-      id: 's0',
-      weight: 10,
-      tokens: 8,
-      ready: true,
-      signature: 'x',
-      eligible: ['n0'],
-      credit: { n0: 3 },
-    };
-    for (const [key, value] of Object.entries(fields)) {
+    for (const [key, value] of Object.entries(EVERY_FIELD)) {
       Object.defineProperty(session, key, {
         enumerable: true,
         get: () => {
@@ -55,23 +57,14 @@ describe('validation reads the fields in its key scan', () => {
       });
     }
     const indexed = validateProblem({ nodes: [{ id: 'n0', capacity: 100 }], sessions: [session] });
-    expect(Object.fromEntries(reads)).toEqual(Object.fromEntries(Object.keys(fields).map((k) => [k, 1])));
+    expect(Object.fromEntries(reads)).toEqual(Object.fromEntries(Object.keys(EVERY_FIELD).map((k) => [k, 1])));
     expect(Array.from(indexed.weight)).toEqual([10]);
     expect(Array.from(indexed.creditValue)).toEqual([3]);
     expect(Array.from(indexed.eligibleNode)).toEqual([0]);
   });
 
   it('refuses an unknown key by its name on a session that has every optional field before it', () => {
-    const session = {
-      id: 's0',
-      weight: 10,
-      tokens: 8,
-      ready: true,
-      signature: 'x',
-      eligible: ['n0'],
-      credit: { n0: 3 },
-      colour: 'blue',
-    };
+    const session = { ...EVERY_FIELD, colour: 'blue' };
     expect(() => validateProblem({ nodes: [{ id: 'n0', capacity: 100 }], sessions: [session] })).toThrow(
       'problem.sessions[0].colour is not a known field',
     );
