@@ -398,6 +398,7 @@ export function packProblem(
 
   keptOf.fill(-1, 0, m);
   for (let b = 0; b < mk; b++) keptOf[keptNodes[b]!] = b;
+  const fills = mk >= FILL_NODES;
   let entries = 0;
   let creditMaxSum = 0;
   let readyCount = 0;
@@ -422,9 +423,9 @@ export function packProblem(
     } else {
       // The nodes it fits, but for listed ones of an UNLISTED_NODES session, are the first ones (fitsIn).
       const first = fitsIn(capacity, mk, w);
-      if (mk >= FILL_NODES) candidate.fill(1, row, row + first);
+      if (fills) candidate.fill(1, row, row + first);
       else for (let b = 0; b < first; b++) candidate[row + b] = 1;
-      prefix[j] = form === EVERY_NODE && mk >= FILL_NODES ? first : -1;
+      prefix[j] = fills && form === EVERY_NODE ? first : -1;
       if (form === UNLISTED_NODES) {
         for (let e = problem.eligibleStart[i]!; e < problem.eligibleStart[i + 1]!; e++) {
           const b = keptOf[problem.eligibleNode[e]!]!;

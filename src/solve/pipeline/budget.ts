@@ -250,7 +250,8 @@ export class SolveBudget {
     return this.stop !== undefined && Atomics.load(this.stop, 0) !== 0;
   }
 
+  /** Without a deadline the clock is not read. */
   #pastDeadline(): boolean {
-    return performance.now() - this.startedAt > this.deadlineMs;
+    return this.deadlineMs !== Number.POSITIVE_INFINITY && performance.now() - this.startedAt > this.deadlineMs;
   }
 }
