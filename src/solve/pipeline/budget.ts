@@ -250,8 +250,7 @@ export class SolveBudget {
     return this.stop !== undefined && Atomics.load(this.stop, 0) !== 0;
   }
 
-  /** Without a deadline the clock is not read. */
   #pastDeadline(): boolean {
-    return this.deadlineMs !== Number.POSITIVE_INFINITY && performance.now() - this.startedAt > this.deadlineMs;
+    return performance.now() - this.startedAt > this.deadlineMs;
   }
 }

@@ -137,7 +137,7 @@ export function fallbackSolution(
 
 /** A fallback made past the deadline or once stopped is marked so its Plan's bound is the lean one (RawSolution.halted). */
 export function haltedMark(budget: SolveBudget): Pick<RawSolution, 'halted'> {
-  return budget.expired() ? { halted: true } : {};
+  return budget.stepped && budget.expired() ? { halted: true } : {};
 }
 
 export function levelStats(
@@ -197,7 +197,7 @@ export function nestedBoundOf(ctx: SolveContext, packed: PackedProblem, ready: n
   const kept = sessionsKept(packed);
   if (kept === 0 || packed.creditStart[kept]! > 0) return undefined;
   // Past the deadline (or once stopped) the fallback keeps only the bounds every Plan carries.
-  if (ctx.budget.expired()) return undefined;
+  if (ctx.budget.stepped && ctx.budget.expired()) return undefined;
   const nested = nestedBound(packed, ready, ctx.scratch.nested);
   ctx.budget.chargeUnavoidable(NESTED_READ_WORK * nested.reads);
   return { credit: 0, ready: nested.ready, tokens: nested.tokens };
