@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardinalityCeiling } from './helpers/internals.js';
+import { cardinalityCeiling, seededRandom } from './helpers/internals.js';
 import { enumerateKnapsack } from './oracles/knapsack.js';
 
 /** floor of the linear relaxation's optimum (exact rationals via BigInt), sorting by p / w. */
@@ -90,6 +90,22 @@ describe('cardinality ceiling', () => {
       { numRuns: 200, seed: 42 },
     );
     expect(below).toBeGreaterThan(runs * 0.8);
+  });
+
+  it('counts every item when more are listed than its scratch first holds (300 items, most of them fitting)', () => {
+    const rnd = seededRandom(3);
+    const w = Array.from({ length: 300 }, () => 1 + Math.floor(rnd() * 20));
+    const p = w.map((x) => x + 5);
+    const cap = Math.floor(w.reduce((a, x) => a + x, 0) * 0.4);
+    const kmax = mostThatFit(w, cap);
+    expect(kmax).toBeGreaterThan(150);
+    // The optimum by a table over capacities (profits positive integers).
+    const best = new Array<number>(cap + 1).fill(0);
+    for (let j = 0; j < w.length; j++)
+      for (let c = cap; c >= w[j]!; c--) best[c] = Math.max(best[c]!, best[c - w[j]!]! + p[j]!);
+    const ceiling = cardinalityCeiling(all(w.length), w.length, p, w, cap);
+    expect(ceiling).toBeGreaterThanOrEqual(best[cap]!);
+    expect(ceiling).toBeLessThanOrEqual(cap + 5 * kmax);
   });
 
   it('reads only the items listed, by id', () => {

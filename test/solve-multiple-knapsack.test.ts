@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from './helpers/internals.js';
+import { seededRandom, SolverTrapError } from './helpers/internals.js';
 import { mkpProblem } from './helpers/internals.js';
 import { nearFittingProblem } from './helpers/internals.js';
 import { bfd, bfdPacked } from './helpers/internals.js';
@@ -35,9 +35,12 @@ import {
 } from './helpers/internals.js';
 import {
   maxSubsetSum,
+  SUBSET_SUM_KEEP_ENTRIES,
   SUBSET_SUM_MAX_CAPACITY,
   SUBSET_SUM_WINDOW,
   SubsetSumScratch,
+  type SubsetSumKernel,
+  SubsetSumStatus,
   WINDOW_GROWTH,
 } from './helpers/internals.js';
 import { nodeIndependentValues } from './helpers/internals.js';
@@ -682,6 +685,46 @@ describe('bitset subset sum', () => {
         },
       ),
       { numRuns: 30, seed: 7 },
+    );
+  });
+
+  it('keeps every entry of its walk-back log when a fold writes more than the log keeps between solves', () => {
+    // Even weights and an odd capacity: no window fills it, and the plain fold writes an entry per item
+    // and word that gains a sum, far past SUBSET_SUM_KEEP_ENTRIES.
+    const rnd = seededRandom(17);
+    const w = Array.from({ length: 120 }, () => 2 * (2000 + Math.floor(rnd() * 8000)));
+    const cap = (1 << 20) - 1;
+    const { best } = reachableTable(w, cap);
+    const scratch = new SubsetSumScratch();
+    const items = Int32Array.from(w.map((_, i) => i));
+    const s = maxSubsetSum(items, items.length, w, cap, unbounded(), scratch)!;
+    expect(scratch.item.length).toBeGreaterThan(SUBSET_SUM_KEEP_ENTRIES);
+    expect(s.sum).toBe(best);
+    expect(new Set(s.chosen).size).toBe(s.chosen.length);
+    expect(s.chosen.reduce((a, x) => a + w[x]!, 0)).toBe(best);
+  });
+
+  it("halts with the memory cap's reason when the WebAssembly fold cannot grow its log, and traps on a status it does not know", () => {
+    /** A kernel that answers every step with `status`, having paid nothing. */
+    const answering = (status: SubsetSumStatus): SubsetSumKernel => ({
+      start: () => SubsetSumStatus.pending,
+      step: () => status,
+      counters: () => ({ paid: 0, pending: 0 }),
+      finish: () => ({ sum: 0, chosen: [] }),
+    });
+    const w = [7, 9, 11, 13];
+    const items = Int32Array.of(0, 1, 2, 3);
+    const scratch = new SubsetSumScratch();
+    scratch.kernel = answering(SubsetSumStatus.memory);
+    const meter = unbounded();
+    expect(maxSubsetSum(items, 4, w, 30, meter, scratch)).toBeNull();
+    expect(meter.halt?.reason).toBe(
+      "memory cap exceeded: the subset sums' log within 30 quanta would pass the module's memory",
+    );
+    expect(meter.halt?.atBudget).toBe(false);
+    scratch.kernel = answering(SubsetSumStatus.broken);
+    expect(() => maxSubsetSum(items, 4, w, 30, unbounded(), scratch)).toThrow(
+      new SolverTrapError('subset sums: the kernel found no entry reaching a sum on the walk back'),
     );
   });
 

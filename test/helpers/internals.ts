@@ -257,8 +257,13 @@ export {
   fractionalCeil,
   nodeKnapsack,
 } from '../../src/solve/credit-knapsack.js';
-export { solveReference } from '../../src/solve/dp/dense/mirror.js';
-export { fractionalUpper, FrontierMirror, solveFrontierReference } from '../../src/solve/dp/frontier/mirror.js';
+export { denseMirror, solveReference } from '../../src/solve/dp/dense/mirror.js';
+export {
+  bigKeys,
+  fractionalUpper,
+  FrontierMirror,
+  solveFrontierReference,
+} from '../../src/solve/dp/frontier/mirror.js';
 export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
 export { frontierInput } from '../../src/solve/dp/frontier/wasm.js';
 export { WasmKernels } from '../../src/solve/dp/kernels.js';
@@ -267,15 +272,21 @@ export { type DpCounters, type DpEngine, DpStatus } from '../../src/solve/dp/pro
 export {
   maxSubsetSum,
   SUBSET_SUM_KEEP_CAPACITY,
+  SUBSET_SUM_KEEP_ENTRIES,
   SUBSET_SUM_KERNEL_MAX_BYTES,
   SUBSET_SUM_MAX_CAPACITY,
   SUBSET_SUM_WINDOW,
   SubsetSumScratch,
   WINDOW_GROWTH,
 } from '../../src/solve/dp/subset-sum/setup.js';
-export type { SubsetSum, SubsetSumKernel } from '../../src/solve/dp/subset-sum/engine.js';
+export { type SubsetSum, type SubsetSumKernel, SubsetSumStatus } from '../../src/solve/dp/subset-sum/engine.js';
 export { cardinalityCeiling } from '../../src/solve/dp/surrogate-core/cardinality.js';
-export type { CoreDpKernel } from '../../src/solve/dp/surrogate-core/engine.js';
+export {
+  capHalt,
+  type CoreDpKernel,
+  KNAPSACK_MAX_HISTORY,
+  KNAPSACK_MAX_STATES,
+} from '../../src/solve/dp/surrogate-core/engine.js';
 export { ceilRatio, floorRatio, movesBeyondReach } from '../../src/solve/dp/surrogate-core/mirror.js';
 export {
   knapsack,

@@ -1,0 +1,170 @@
+/**
+ * What the DPs' adapters refuse before a kernel runs, each with a RangeError that names what was wrong:
+ * inputs of the wrong length, a state count past the ABI, and every argument a kernel's reserve or begin
+ * call rejects (checked on the real module, whose entry points answer -1 for them). Also the dense
+ * mirror's memory figure and its refusal of a state count past 2^53, and the frontier mirror's keys.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bigKeys,
+  capHalt,
+  denseMirror,
+  KNAPSACK_MAX_HISTORY,
+  KNAPSACK_MAX_STATES,
+  prepare,
+  WasmKernels,
+} from './helpers/internals.js';
+import type { Problem } from './helpers/internals.js';
+
+let kernels: WasmKernels;
+beforeAll(async () => {
+  kernels = await WasmKernels.create();
+});
+afterAll(() => kernels.close());
+
+describe('the dense adapter', () => {
+  it('refuses keys that are not one per session and node, naming both counts', () => {
+    const start = () => kernels.dense.start({ radix: [3, 3], weight: [1], keys: new BigInt64Array(1) });
+    expect(start).toThrow(new RangeError('keys has 1 entries, expected 2'));
+  });
+
+  it('refuses a state count past 2^31 - 1', () => {
+    const start = () => kernels.dense.start({ radix: [65_536, 65_536], weight: [1], keys: new BigInt64Array(2) });
+    expect(start).toThrow(new RangeError('4294967296 states do not fit the ABI'));
+  });
+
+  it('reports the kernel rejecting a problem without sessions', () => {
+    const start = () => kernels.dense.start({ radix: [2], weight: [], keys: new BigInt64Array(0) });
+    expect(start).toThrow(new RangeError('denseReserve(0, 1, 2) rejected its arguments'));
+  });
+
+  it('reports the kernel finding radixes below 1, whose product the adapter took for the state count', () => {
+    const start = () => kernels.dense.start({ radix: [-1, -1], weight: [1], keys: new BigInt64Array(2) });
+    expect(start).toThrow(new RangeError('denseBegin() found radix inconsistent with states'));
+  });
+});
+
+describe('the frontier adapter', () => {
+  const input = (n: number, m: number, over: Record<string, unknown> = {}) => ({
+    qweight: new Array<number>(n).fill(1),
+    key: new BigInt64Array(n * m),
+    capacity: new Array<number>(m).fill(4),
+    order: Int32Array.from({ length: n }, (_, j) => j),
+    slotNode: Int32Array.from({ length: m }, (_, b) => b),
+    classStart: Int32Array.from({ length: m }, (_, b) => b),
+    incumbent: new Int32Array(n).fill(-1),
+    tailStart: n,
+    creditScale: 1n,
+    creditGrid: 1,
+    ...over,
+  });
+
+  it('refuses keys that are not one per session and node, naming both counts', () => {
+    expect(() => kernels.frontier.start(input(1, 2, { key: new BigInt64Array(1) }))).toThrow(
+      new RangeError('key has 1 entries, expected 2'),
+    );
+  });
+
+  it('refuses an order or an incumbent that is not one entry per session', () => {
+    const message = new RangeError('order and incumbent need one entry per session');
+    expect(() => kernels.frontier.start(input(2, 2, { order: new Int32Array(1) }))).toThrow(message);
+    expect(() => kernels.frontier.start(input(2, 2, { incumbent: new Int32Array(3) }))).toThrow(message);
+  });
+
+  it('refuses slot nodes or class starts that are not one entry per node', () => {
+    const message = new RangeError('slotNode and classStart need one entry per node');
+    expect(() => kernels.frontier.start(input(2, 2, { slotNode: new Int32Array(1) }))).toThrow(message);
+    expect(() => kernels.frontier.start(input(2, 2, { classStart: new Int32Array(3) }))).toThrow(message);
+  });
+
+  it('reports the kernel rejecting a problem without sessions', () => {
+    expect(() => kernels.frontier.start(input(0, 2))).toThrow(
+      new RangeError('frontierReserve(0, 2) rejected its arguments'),
+    );
+  });
+
+  it('reports the kernel rejecting a tail that starts past the last session', () => {
+    expect(() => kernels.frontier.start(input(1, 2, { tailStart: 2 }))).toThrow(
+      new RangeError('frontierBegin rejected tailStart 2 for 1 sessions'),
+    );
+  });
+});
+
+describe('the subset sums adapter', () => {
+  it('refuses more items than its weight region holds', () => {
+    const k = kernels.instance.fixed().subsetWeight.length + 1;
+    const items = Array.from({ length: k }, (_, x) => x);
+    const start = () => kernels.subsetSum.start({ items, k, w: new Array<number>(k).fill(1), cap: 10, skipped: null });
+    expect(start).toThrow(new RangeError(`${k} items do not fit the subset sums' weight region`));
+  });
+
+  it('reports the kernel rejecting a capacity below 1 at the first step', () => {
+    kernels.subsetSum.start({ items: [0], k: 1, w: [5], cap: 0, skipped: null });
+    expect(() => kernels.subsetSum.step(1000)).toThrow(new RangeError('subsetBegin(1, 0) rejected its arguments'));
+  });
+});
+
+describe('the surrogate core adapter', () => {
+  const start = { b: 0, cap: 10, bw: 0, bv: 0, z: 0, ceiling: 10, bestH: -1, bestW: 0 };
+
+  it('reports the kernel rejecting a core without items', () => {
+    const run = () => kernels.surrogateCore.start({ items: [], k: 0, p: [], w: [], start, pollSteps: 64 });
+    expect(run).toThrow(new RangeError('coreReserve(0) rejected its argument'));
+  });
+
+  it('reports the kernel rejecting a break item past the core, naming it', () => {
+    const run = () =>
+      kernels.surrogateCore.start({ items: [0], k: 1, p: [3], w: [4], start: { ...start, b: 1 }, pollSteps: 64 });
+    expect(run).toThrow(new RangeError('coreBegin rejected its arguments (break item 1)'));
+  });
+
+  it("names both of the core DP's caps in its memory halt, which is not a budget halt", () => {
+    const halt = capHalt();
+    expect(halt.reason).toBe(
+      `memory cap exceeded: the surrogate knapsack would hold more than ${KNAPSACK_MAX_STATES} states or ${KNAPSACK_MAX_HISTORY} history entries`,
+    );
+    expect(halt.atBudget).toBe(false);
+  });
+});
+
+describe('the mirrors', () => {
+  const sessions = (count: number, tokens: number) =>
+    Array.from({ length: count }, (_, i) => ({ id: `s${i}`, weight: tokens + 1, tokens, ready: i % 2 === 0 }));
+
+  it('the dense mirror asks for three 8-byte planes and one choice byte per session and state, and answers only after the last session', () => {
+    const problem: Problem = {
+      nodes: [
+        { id: 'a', capacity: 7 },
+        { id: 'b', capacity: 5 },
+      ],
+      sessions: sessions(3, 2),
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    // States: (7 + 1) x (5 + 1) over the two nodes; three kept sessions.
+    expect(packed.states).toBe(48);
+    expect(denseMirror(packed).bytes).toBe(48 * 24 + 3 * 48);
+    // Its answer is read only after every session is folded.
+    const run = denseMirror(packed);
+    run.start();
+    expect(() => run.finish()).toThrow(new RangeError('dense mirror finished after 0 of 3 sessions'));
+  });
+
+  it('the dense mirror refuses a state count past 2^53 when it starts', () => {
+    const problem: Problem = {
+      nodes: Array.from({ length: 4 }, (_, b) => ({ id: `n${b}`, capacity: 1 << 20 })),
+      sessions: sessions(4, 1 << 19),
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    expect(Number.isSafeInteger(packed.states)).toBe(false);
+    expect(() => denseMirror(packed).start()).toThrow(
+      new RangeError(`dense-wide DP cannot hold ${packed.states} states`),
+    );
+  });
+
+  it('the frontier mirror reads the packed keys themselves when they fit an i64', () => {
+    const problem: Problem = { nodes: [{ id: 'a', capacity: 9 }], sessions: sessions(3, 2) };
+    const { packed } = prepare(problem, { quantum: 1 });
+    expect(packed.keyFits).toBe(true);
+    expect(bigKeys(packed)).toBe(packed.key);
+  });
+});
