@@ -59,10 +59,12 @@ const TEST_FILES = {
     'test/planner-queue.test.ts',
     'test/serve-tick.test.ts',
   ],
-  // The solver's in-process tests, brute force as the exactness oracle; the slow oracle tier (HiGHS, the
+  // The solver's in-process tests, brute force as the exactness oracle, and the comparisons of each kernel
+  // with its TypeScript mirror (the mirrors' oracle, a few seconds each); the slow oracle tier (HiGHS, the
   // WASM-against-reference and twin runs at scale) is left out: a folder run would take days.
   'src/solve': [
     'test/solve-*.test.ts',
+    'test/*-matches-mirror.test.ts',
     'test/bfd-*.test.ts',
     'test/cardinality-ceiling.test.ts',
     'test/closed-form-paths-and-spread.test.ts',

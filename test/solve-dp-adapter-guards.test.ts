@@ -8,13 +8,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bigKeys,
   capHalt,
+  CoreStatus,
+  DenseWasm,
   denseMirror,
+  DpStatus,
+  FrontierMirror,
+  FrontierWasm,
+  frontierSetup,
+  heuristicPlan,
+  maxSubsetSum,
+  randomTickProblem,
+  SubsetSumScratch,
+  SurrogateCoreWasm,
+  WorkMeter,
   KNAPSACK_MAX_HISTORY,
   KNAPSACK_MAX_STATES,
   prepare,
   WasmKernels,
 } from './helpers/internals.js';
-import type { Problem } from './helpers/internals.js';
+import type { Problem, TaoInstance } from './helpers/internals.js';
 
 let kernels: WasmKernels;
 beforeAll(async () => {
@@ -31,6 +43,18 @@ describe('the dense adapter', () => {
   it('refuses a state count past 2^31 - 1', () => {
     const start = () => kernels.dense.start({ radix: [65_536, 65_536], weight: [1], keys: new BigInt64Array(2) });
     expect(start).toThrow(new RangeError('4294967296 states do not fit the ABI'));
+  });
+
+  it('takes 2^31 - 1 states, and answers memory for them without growing the module (past MEMORY_CAP_BYTES)', () => {
+    const before = kernels.instance.memoryBytes();
+    expect(kernels.dense.start({ radix: [0x7fff_ffff], weight: [1], keys: new BigInt64Array(1) })).toBe(
+      DpStatus.memory,
+    );
+    // 2^27 states of one session: 1.125 GiB, past the cap, within what the module could grow to.
+    expect(kernels.dense.start({ radix: [1 << 14, 1 << 13], weight: [1], keys: new BigInt64Array(2) })).toBe(
+      DpStatus.memory,
+    );
+    expect(kernels.instance.memoryBytes()).toBe(before);
   });
 
   it('reports the kernel rejecting a problem without sessions', () => {
@@ -127,6 +151,55 @@ describe('the surrogate core adapter', () => {
   });
 });
 
+describe('a reserve the module cannot grow its memory for', () => {
+  /** An instance whose every call answers `answer` (a reserve's 0: memory could not grow), and whose layout is empty. */
+  const answering = (answer: number): TaoInstance =>
+    ({
+      call: () => answer,
+      live: () => ({ denseLayoutEnd: () => 0 }),
+    }) as unknown as TaoInstance;
+
+  it('is answered memory by every adapter, not an error', () => {
+    expect(new DenseWasm(answering(0)).start({ radix: [3], weight: [1], keys: new BigInt64Array(1) })).toBe(
+      DpStatus.memory,
+    );
+    const frontier = {
+      qweight: [1],
+      key: new BigInt64Array(1),
+      capacity: [4],
+      order: Int32Array.of(0),
+      slotNode: Int32Array.of(0),
+      classStart: Int32Array.of(0),
+      incumbent: Int32Array.of(-1),
+      tailStart: 1,
+      creditScale: 1n,
+      creditGrid: 1,
+    };
+    expect(new FrontierWasm(answering(0)).start(frontier)).toBe(DpStatus.memory);
+    const start = { b: 0, cap: 10, bw: 0, bv: 0, z: 0, ceiling: 10, bestH: -1, bestW: 0 };
+    expect(new SurrogateCoreWasm(answering(0)).start({ items: [0], k: 1, p: [3], w: [4], start, pollSteps: 64 })).toBe(
+      CoreStatus.memory,
+    );
+  });
+});
+
+describe('the subset sums kernel', () => {
+  it('leaves out an item heavier than the capacity whatever its weight, up to 2^32 - 1 (not wrapped to a negative i32)', () => {
+    const scratch = new SubsetSumScratch();
+    scratch.kernel = kernels.subsetSum;
+    const meter = new WorkMeter(
+      Number.POSITIVE_INFINITY,
+      () => undefined,
+      () => 'budget',
+    );
+    const w = [2 ** 32 - 1, 2 ** 31 + 5, 7, 9, 11];
+    const items = Int32Array.of(0, 1, 2, 3, 4);
+    const s = maxSubsetSum(items, 5, w, 20, meter, scratch)!;
+    expect(s.sum).toBe(20);
+    expect(s.chosen.map((x) => w[x]).sort((a, b) => a! - b!)).toEqual([9, 11]);
+  });
+});
+
 describe('the mirrors', () => {
   const sessions = (count: number, tokens: number) =>
     Array.from({ length: count }, (_, i) => ({ id: `s${i}`, weight: tokens + 1, tokens, ready: i % 2 === 0 }));
@@ -159,6 +232,15 @@ describe('the mirrors', () => {
     expect(() => denseMirror(packed).start()).toThrow(
       new RangeError(`dense-wide DP cannot hold ${packed.states} states`),
     );
+  });
+
+  it('the frontier mirror answers its value and plan only after its run finished', () => {
+    const problem = randomTickProblem(3, { nodes: 2, sessions: 10, capacity: 60_000, cachedRate: 0.5 });
+    const { packed } = prepare(problem, {});
+    const run = new FrontierMirror(packed, frontierSetup(packed, heuristicPlan(packed)));
+    expect(run.start()).toBe(DpStatus.paused);
+    expect(() => run.value()).toThrow(new Error('frontier mirror: value() before the run finished'));
+    expect(() => run.finish()).toThrow(new Error('frontier mirror: finish() before the run finished'));
   });
 
   it('the frontier mirror reads the packed keys themselves when they fit an i64', () => {

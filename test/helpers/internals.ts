@@ -265,7 +265,10 @@ export {
   solveFrontierReference,
 } from '../../src/solve/dp/frontier/mirror.js';
 export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
-export { frontierInput } from '../../src/solve/dp/frontier/wasm.js';
+export { DenseWasm } from '../../src/solve/dp/dense/wasm.js';
+export { frontierInput, FrontierWasm } from '../../src/solve/dp/frontier/wasm.js';
+export { SurrogateCoreWasm } from '../../src/solve/dp/surrogate-core/wasm.js';
+export type { TaoInstance } from '../../src/solve/wasm/instance.js';
 export { WasmKernels } from '../../src/solve/dp/kernels.js';
 export { SolveScratch } from '../../src/solve/scratch.js';
 export { type DpCounters, type DpEngine, DpStatus } from '../../src/solve/dp/protocol.js';
@@ -284,6 +287,7 @@ export { cardinalityCeiling } from '../../src/solve/dp/surrogate-core/cardinalit
 export {
   capHalt,
   type CoreDpKernel,
+  CoreStatus,
   KNAPSACK_MAX_HISTORY,
   KNAPSACK_MAX_STATES,
 } from '../../src/solve/dp/surrogate-core/engine.js';
