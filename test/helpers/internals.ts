@@ -357,6 +357,7 @@ export {
   type Drive,
   drive,
   runDense,
+  runFrontier,
   FRONTIER_CHILD_WORK,
   FRONTIER_LAYER_WORK,
   FRONTIER_MIRROR_FACTOR,
@@ -364,7 +365,14 @@ export {
   frontierSetupWork,
   frontierUnitWeight,
 } from '../../src/solve/pipeline/run-dp.js';
-export { DENSE_FIRST_CELLS, FRONTIER_AFTER_SEARCH_NODES, STAGES } from '../../src/solve/pipeline/stages.js';
+export {
+  decide,
+  DENSE_FIRST_CELLS,
+  FRONTIER_AFTER_SEARCH_NODES,
+  FRONTIER_CELL_RATIO,
+  FRONTIER_MIN_WORK,
+  STAGES,
+} from '../../src/solve/pipeline/stages.js';
 export { keyBound, type SolveContext } from '../../src/solve/pipeline/context.js';
 export { buildPlan, pathStats } from '../../src/solve/plan.js';
 export {
