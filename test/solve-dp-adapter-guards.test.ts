@@ -14,11 +14,14 @@ import {
   DpStatus,
   FrontierMirror,
   FrontierWasm,
+  frontierInput,
   frontierSetup,
   heuristicPlan,
   maxSubsetSum,
   randomTickProblem,
   SubsetSumScratch,
+  SubsetSumStatus,
+  SubsetSumWasm,
   SurrogateCoreWasm,
   WorkMeter,
   KNAPSACK_MAX_HISTORY,
@@ -178,6 +181,103 @@ describe('a reserve the module cannot grow its memory for', () => {
     expect(new FrontierWasm(answering(0)).start(frontier)).toBe(DpStatus.memory);
     const start = { b: 0, cap: 10, bw: 0, bv: 0, z: 0, ceiling: 10, bestH: -1, bestW: 0 };
     expect(new SurrogateCoreWasm(answering(0)).start({ items: [0], k: 1, p: [3], w: [4], start, pollSteps: 64 })).toBe(
+      CoreStatus.memory,
+    );
+  });
+});
+
+describe('the exports each adapter calls', () => {
+  /** The solver's instance behind a recorder of the export name each call is labelled with (a trap's message names it). */
+  function traced(): { instance: TaoInstance; ops: string[] } {
+    const real = kernels.instance;
+    const ops: string[] = [];
+    const instance = {
+      call: <T>(op: string, fn: (x: ReturnType<TaoInstance['live']>) => T): T => {
+        ops.push(op);
+        return real.call(op, fn);
+      },
+      live: () => real.live(),
+      fixed: () => real.fixed(),
+      whole: () => real.whole(),
+      at: (entry: Parameters<TaoInstance['at']>[0]) => real.at(entry),
+      keys: (count: number) => real.keys(count),
+      result: (n: number) => real.result(n),
+    } as unknown as TaoInstance;
+    return { instance, ops };
+  }
+  const distinct = (ops: string[]) => [...new Set(ops)];
+
+  it('the dense adapter: reserve, begin, step, finish', () => {
+    const { instance, ops } = traced();
+    const dense = new DenseWasm(instance);
+    expect(dense.start({ radix: [4, 4], weight: [1, 2], keys: BigInt64Array.of(5n, 6n, 7n, 8n) })).toBe(
+      DpStatus.paused,
+    );
+    expect(dense.step(1e9)).toBe(DpStatus.done);
+    dense.finish();
+    expect(ops).toEqual(['denseReserve', 'denseBegin', 'denseStep', 'denseFinish']);
+  });
+
+  it('the frontier adapter: reserve, begin, steps, counters, finish', () => {
+    const { instance, ops } = traced();
+    const frontier = new FrontierWasm(instance);
+    const problem = randomTickProblem(3, { nodes: 2, sessions: 10, capacity: 60_000, cachedRate: 0.5 });
+    const { packed } = prepare(problem, {});
+    const incumbent = heuristicPlan(packed);
+    let status = frontier.start(frontierInput(packed, frontierSetup(packed, incumbent), incumbent));
+    expect(status).toBe(DpStatus.paused);
+    while (status === DpStatus.paused) status = frontier.step(1e9);
+    expect(status).toBe(DpStatus.done);
+    frontier.counters();
+    frontier.finish();
+    expect(distinct(ops)).toEqual([
+      'frontierReserve',
+      'frontierBegin',
+      'frontierStep',
+      'frontierCounters',
+      'frontierFinish',
+    ]);
+  });
+
+  it('the surrogate core adapter: reserve, begin, steps, and the ceiling when asked', () => {
+    const { instance, ops } = traced();
+    const core = new SurrogateCoreWasm(instance);
+    // Four items of one efficiency within 12: the break solution holds two (weight 10, value 19).
+    const start = { b: 2, cap: 12, bw: 10, bv: 19, z: 19, ceiling: 22, bestH: -1, bestW: 10 };
+    let status = core.start({ items: [0, 1, 2, 3], k: 4, p: [10, 9, 8, 7], w: [5, 5, 5, 5], start, pollSteps: 64 });
+    for (let i = 0; i < 100 && status !== CoreStatus.done; i++) {
+      if (status === CoreStatus.memory) throw new Error('memory');
+      if (status === CoreStatus.ceiling) core.lowerCeiling(22);
+      status = core.step(1e9);
+    }
+    expect(status).toBe(CoreStatus.done);
+    core.lowerCeiling(22);
+    expect(distinct(ops).slice(0, 3)).toEqual(['coreReserve', 'coreBegin', 'coreStep']);
+    expect(ops.at(-1)).toBe('coreCeiling');
+  });
+
+  it('the subset sums adapter: begin, then steps', () => {
+    const { instance, ops } = traced();
+    const subsets = new SubsetSumWasm(instance);
+    subsets.start({ items: [0, 1, 2, 3], k: 4, w: [700, 900, 1100, 300], cap: 2000, skipped: null });
+    // An allowance of one unit leaves the first item's words pending after the begin call.
+    let status = subsets.step(1);
+    expect(status).toBe(SubsetSumStatus.pending);
+    while (status === SubsetSumStatus.pending) status = subsets.step(1e9);
+    expect(status).toBe(SubsetSumStatus.done);
+    expect(subsets.finish().sum).toBe(2000);
+    expect(distinct(ops)).toEqual(['subsetBegin', 'subsetStep']);
+  });
+
+  it("the surrogate core adapter answers memory when the kernel's begin cannot grow it", () => {
+    const answers: Record<string, number> = { coreReserve: 1, coreBegin: 0 };
+    const instance = {
+      call: (op: string) => answers[op],
+      whole: () => ({ f64: new Float64Array(64), i32: new Int32Array(64) }),
+      at: () => 0,
+    } as unknown as TaoInstance;
+    const start = { b: 0, cap: 10, bw: 0, bv: 0, z: 0, ceiling: 10, bestH: -1, bestW: 0 };
+    expect(new SurrogateCoreWasm(instance).start({ items: [0], k: 1, p: [3], w: [4], start, pollSteps: 64 })).toBe(
       CoreStatus.memory,
     );
   });

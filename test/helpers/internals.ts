@@ -268,6 +268,7 @@ export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
 export { DenseWasm } from '../../src/solve/dp/dense/wasm.js';
 export { frontierInput, FrontierWasm } from '../../src/solve/dp/frontier/wasm.js';
 export { SurrogateCoreWasm } from '../../src/solve/dp/surrogate-core/wasm.js';
+export { SubsetSumWasm } from '../../src/solve/dp/subset-sum/wasm.js';
 export type { TaoInstance } from '../../src/solve/wasm/instance.js';
 export { WasmKernels } from '../../src/solve/dp/kernels.js';
 export { SolveScratch } from '../../src/solve/scratch.js';
