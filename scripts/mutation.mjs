@@ -79,11 +79,13 @@ const TEST_FILES = {
     'test/sort-indices.test.ts',
     'test/solver-boundary-cases.test.ts',
     'test/solver-deadline-phases.test.ts',
+    'test/solver-fallbacks.test.ts',
     'test/solver-invalid-input.test.ts',
     'test/solver-matches-brute-force.test.ts',
     'test/solver-never-worse-than-bfd.test.ts',
     'test/solver-plans-as-pinned.test.ts',
     'test/solver-wide-path.test.ts',
+    'test/wasm-*.test.ts',
   ],
 };
 
