@@ -269,7 +269,7 @@ export { DenseWasm } from '../../src/solve/dp/dense/wasm.js';
 export { frontierInput, FrontierWasm } from '../../src/solve/dp/frontier/wasm.js';
 export { SurrogateCoreWasm } from '../../src/solve/dp/surrogate-core/wasm.js';
 export { SubsetSumWasm } from '../../src/solve/dp/subset-sum/wasm.js';
-export type { TaoInstance } from '../../src/solve/wasm/instance.js';
+export { TaoInstance } from '../../src/solve/wasm/instance.js';
 export { WasmKernels } from '../../src/solve/dp/kernels.js';
 export { SolveScratch } from '../../src/solve/scratch.js';
 export { type DpCounters, type DpEngine, DpStatus } from '../../src/solve/dp/protocol.js';
@@ -400,8 +400,8 @@ export {
   validateScratch,
   type IndexedArrays,
 } from '../../src/solve/validate.js';
-export { ABI_FUNCTIONS } from '../../src/solve/wasm/abi.js';
-export { moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
+export { ABI_FUNCTIONS, ABI_VERSION } from '../../src/solve/wasm/abi.js';
+export { compileTaoModule, moduleExportNames, moduleLimits } from '../../src/solve/wasm/loader.js';
 export { quantile, quantileSorted } from '../../src/stats.js';
 export type {
   Assignment,
