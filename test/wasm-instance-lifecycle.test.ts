@@ -13,6 +13,15 @@ describe('the WebAssembly instance', () => {
     expect(await compileTaoModule('debug')).not.toBe(await compileTaoModule('release'));
   });
 
+  it('does not keep a compile that failed: a later call tries again', async () => {
+    const build = 'missing' as Parameters<typeof compileTaoModule>[0];
+    const first = compileTaoModule(build);
+    await expect(first).rejects.toThrow();
+    const second = compileTaoModule(build);
+    expect(second).not.toBe(first);
+    await expect(second).rejects.toThrow();
+  });
+
   it('reports an exception inside a call as a trap naming the export, with the exception as its cause, and runs the next call on a fresh instance', async () => {
     const instance = await TaoInstance.create();
     const before = instance.live();

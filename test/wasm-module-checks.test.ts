@@ -6,14 +6,37 @@
  */
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ABI_FUNCTIONS, ABI_VERSION, InvalidValueError, TaoInstance } from './helpers/internals.js';
-import { wasmModule } from './helpers/wasm-module.js';
+import { ABI_FUNCTIONS, ABI_VERSION, InvalidValueError, SolverTrapError, TaoInstance } from './helpers/internals.js';
+import { type AbortArgs, assemblyString, wasmModule } from './helpers/wasm-module.js';
 
 /** Every ABI function (abiVersion answering `version`), and `extra` more. */
 function abiModule(version: number, extra: Record<string, number> = {}): Uint8Array {
   const functions: Record<string, number> = Object.fromEntries(ABI_FUNCTIONS.map((f) => [f, 0]));
   functions.abiVersion = version;
   return wasmModule({ ...functions, ...extra });
+}
+
+/** This package's ABI, where denseStep calls the module's `abort` import with `args` (the string "boom" at 64). */
+function abortingModule(args: AbortArgs): Uint8Array {
+  const functions: Record<string, number> = Object.fromEntries(
+    ABI_FUNCTIONS.filter((f) => f !== 'denseStep').map((f) => [f, 0]),
+  );
+  functions.abiVersion = ABI_VERSION;
+  return wasmModule(functions, true, { aborting: { denseStep: args }, data: assemblyString(64, 'boom') });
+}
+
+/** The error a call of denseStep throws on an instance of `bytes`. */
+async function trapOf(bytes: Uint8Array): Promise<SolverTrapError> {
+  const instance = await TaoInstance.create('release', bytes);
+  let caught: unknown;
+  try {
+    instance.call('denseStep', (x) => x.denseStep(0, 0));
+  } catch (err) {
+    caught = err;
+  }
+  instance.close();
+  expect(caught).toBeInstanceOf(SolverTrapError);
+  return caught as SolverTrapError;
 }
 
 /** The error `create` rejects with. */
@@ -57,6 +80,26 @@ describe('a module handed to the solver', () => {
     const instance = await TaoInstance.create('release', abiModule(ABI_VERSION));
     expect(instance.live().abiVersion()).toBe(ABI_VERSION);
     instance.close();
+  });
+
+  it("calling its abort import traps the call, naming the export and the module's message and place", async () => {
+    const err = await trapOf(abortingModule([64, 64, 7, 9]));
+    expect(err.message).toBe('WASM trap in denseStep: abort: boom at boom:7:9');
+    expect((err.cause as Error).name).toBe('WasmAbort');
+  });
+
+  it('calling its abort import without a message or a file names none', async () => {
+    const err = await trapOf(abortingModule([0, 0, 1, 2]));
+    expect(err.message).toBe('WASM trap in denseStep: abort:  at :1:2');
+  });
+
+  it('calling its abort import while it is instantiated is refused, before its memory is known', async () => {
+    const functions: Record<string, number> = Object.fromEntries(ABI_FUNCTIONS.map((f) => [f, 0]));
+    functions.abiVersion = ABI_VERSION;
+    const err = await refusal(
+      wasmModule(functions, true, { startAbort: [64, 64, 1, 1], data: assemblyString(64, 'x') }),
+    );
+    expect(err.message).toBe('wasm is not a tao-solver module: abort: ');
   });
 
   it('that is not WebAssembly is refused with the compiler error as its cause', async () => {
