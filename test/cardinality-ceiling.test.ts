@@ -22,6 +22,34 @@ function relaxationFloor(w: readonly number[], p: readonly number[], cap: number
   return value;
 }
 
+/**
+ * The module comment's ceiling at its best integer multiplier, by enumeration: the least over lambda =
+ * 0..max p of lambda kmax + floor(LP_lambda), LP_lambda the linear relaxation with profits p - lambda
+ * (items with p <= lambda left out), computed exactly over integers.
+ */
+function leastCeiling(w: readonly number[], p: readonly number[], cap: number, kmax: number): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let lambda = 0; lambda <= Math.max(...p); lambda++) {
+    const ids = w
+      .map((_, i) => i)
+      .filter((i) => p[i]! > lambda)
+      .sort((a, b) => (p[b]! - lambda) * w[a]! - (p[a]! - lambda) * w[b]!);
+    let room = cap;
+    let lp = 0;
+    for (const j of ids) {
+      if (w[j]! <= room) {
+        room -= w[j]!;
+        lp += p[j]! - lambda;
+      } else {
+        lp += Math.floor(((p[j]! - lambda) * room) / w[j]!);
+        break;
+      }
+    }
+    least = Math.min(least, lambda * kmax + lp);
+  }
+  return least;
+}
+
 /** The most items that fit together: the lightest first. */
 function mostThatFit(w: readonly number[], cap: number): number {
   let n = 0;
@@ -67,6 +95,27 @@ describe('cardinality ceiling', () => {
         },
       ),
       { numRuns: 1500, seed: 41 },
+    );
+  });
+
+  it('is the least over integer multipliers of lambda kmax + the floor of the relaxation with profits p - lambda', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 40 }), p: fc.integer({ min: 1, max: 60 }) }), {
+          minLength: 2,
+          maxLength: 12,
+        }),
+        fc.double({ min: 0.1, max: 0.9, noNaN: true }),
+        (raw, rho) => {
+          const w = raw.map((x) => x.w);
+          const p = raw.map((x) => x.p);
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+          const kmax = mostThatFit(w, cap);
+          fc.pre(kmax < w.length);
+          expect(cardinalityCeiling(all(w.length), w.length, p, w, cap)).toBe(leastCeiling(w, p, cap, kmax));
+        },
+      ),
+      { numRuns: 1500, seed: 43 },
     );
   });
 
