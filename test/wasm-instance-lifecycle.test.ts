@@ -59,6 +59,15 @@ describe('the WebAssembly instance', () => {
     kernels.close();
   });
 
+  it("the solver's kernels close their instance, and name a module that does not compile under the field 'wasm' by default", async () => {
+    const kernels = await WasmKernels.create();
+    kernels.close();
+    expect(() => kernels.instance.live()).toThrow(new Error('the WASM instance is closed'));
+    await expect(WasmKernels.create('release', new Uint8Array([1, 2, 3]))).rejects.toThrow(
+      /^wasm is not a WebAssembly module: /,
+    );
+  });
+
   it('refuses every use once closed', async () => {
     const instance = await TaoInstance.create();
     instance.close();
