@@ -5,70 +5,42 @@
  * states, ends the solve in the labelled fallback whose reason names the engine, the bytes and where the
  * run was. The kernels' memory is scripted with spies on the WebAssembly adapters.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  bfdPacked,
   DpStatus,
   frontierSetup,
   MEMORY_CAP_BYTES,
   nodesKept,
-  prepare,
-  type Problem,
   runDense,
   runFrontier,
   type SolveContext,
-  SolveBudget,
-  SolveScratch,
   sessionsKept,
-  WasmKernels,
 } from './helpers/internals.js';
+import { useReleaseKernels } from './helpers/kernels.js';
+import { solveContext, threeOnTwoRooms } from './helpers/solve-context.js';
 
-let kernels: WasmKernels;
-beforeAll(async () => {
-  kernels = await WasmKernels.create('release');
-});
-afterAll(() => kernels.close());
+const k = useReleaseKernels();
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** 3 sessions on two rooms of 10 quanta: 3 x 121 cells, not all fitting. */
-const problem: Problem = {
-  nodes: [
-    { id: 'a', capacity: 10 },
-    { id: 'b', capacity: 10 },
-  ],
-  sessions: [
-    { id: 's0', weight: 6, tokens: 5, ready: true },
-    { id: 's1', weight: 6, tokens: 4, ready: false },
-    { id: 's2', weight: 5, tokens: 3, ready: false },
-  ],
-};
+/** 3 sessions on two rooms of 10 quanta: 3 x 121 cells at quantum 1, not all fitting. */
+const problem = threeOnTwoRooms();
 
 /** A solve's context on `problem` at quantum 1, with BFD as its incumbent. */
-function context(): SolveContext {
-  const { packed, options } = prepare(problem, { quantum: 1 });
-  return {
-    kernels,
-    packed,
-    options,
-    budget: SolveBudget.of(options, performance.now(), undefined),
-    scratch: new SolveScratch(),
-    incumbent: { node: bfdPacked(packed), heuristic: 'bfd' },
-  };
-}
+const context = (): SolveContext => solveContext(problem, { quantum: 1 }, k.release, { withBfd: true });
 
 describe('the dense DP under the memory cap', () => {
   it('runs a grid that needs exactly MEMORY_CAP_BYTES bytes', () => {
-    vi.spyOn(kernels.dense, 'bytesNeeded').mockReturnValue(MEMORY_CAP_BYTES);
+    vi.spyOn(k.release.dense, 'bytesNeeded').mockReturnValue(MEMORY_CAP_BYTES);
     const out = runDense(context());
     expect(out.status).toBe('optimal');
     expect(out.stats.path).toBe('dense');
   });
 
   it('refuses a grid that needs one byte more before allocating it, naming both numbers', () => {
-    vi.spyOn(kernels.dense, 'bytesNeeded').mockReturnValue(MEMORY_CAP_BYTES + 1);
-    const start = vi.spyOn(kernels.dense, 'start');
+    vi.spyOn(k.release.dense, 'bytesNeeded').mockReturnValue(MEMORY_CAP_BYTES + 1);
+    const start = vi.spyOn(k.release.dense, 'start');
     const out = runDense(context());
     expect(out.status).toBe('fallback');
     expect(out.reason).toBe(
@@ -80,9 +52,9 @@ describe('the dense DP under the memory cap', () => {
   it('falls back, labelled with the bytes it asked for, when the kernel cannot grow its memory', () => {
     const ctx = context();
     const { packed } = ctx;
-    const bytes = kernels.dense.bytesNeeded(sessionsKept(packed), nodesKept(packed), packed.states);
+    const bytes = k.release.dense.bytesNeeded(sessionsKept(packed), nodesKept(packed), packed.states);
     expect(bytes).toBeLessThan(MEMORY_CAP_BYTES);
-    vi.spyOn(kernels.dense, 'start').mockReturnValue(DpStatus.memory);
+    vi.spyOn(k.release.dense, 'start').mockReturnValue(DpStatus.memory);
     const out = runDense(ctx);
     expect(out.status).toBe('fallback');
     expect(out.reason).toBe(`memory cap exceeded: WASM memory could not grow to ${bytes} bytes`);
@@ -92,7 +64,7 @@ describe('the dense DP under the memory cap', () => {
 describe('the frontier DP under the memory cap', () => {
   it('falls back, labelled with the cap and the sessions folded, when it cannot hold its states', () => {
     const ctx = context();
-    vi.spyOn(kernels.frontier, 'step').mockReturnValue(DpStatus.memory);
+    vi.spyOn(k.release.frontier, 'step').mockReturnValue(DpStatus.memory);
     const out = runFrontier(ctx, frontierSetup(ctx.packed, ctx.incumbent!.node), Number.POSITIVE_INFINITY);
     if ('abandoned' in out) throw new Error('abandoned');
     expect(out.status).toBe('fallback');

@@ -24,18 +24,10 @@ import {
   SolveScratch,
   WasmKernels,
 } from './helpers/internals.js';
+import { threeOnTwoRooms } from './helpers/solve-context.js';
 
-const problem: Problem = {
-  nodes: [
-    { id: 'a', capacity: 10 },
-    { id: 'b', capacity: 10 },
-  ],
-  sessions: [
-    { id: 's0', weight: 6, tokens: 5, ready: true },
-    { id: 's1', weight: 6, tokens: 4, ready: false },
-    { id: 's2', weight: 5, tokens: 3, ready: false },
-  ],
-};
+/** 3 sessions on two rooms of 10 quanta: 3 x 121 cells at quantum 1, not all fitting. */
+const problem = threeOnTwoRooms();
 
 function context(options: { stateBudget?: number } = {}, kernels?: WasmKernels): SolveContext {
   const { packed, options: resolved } = prepare(problem, { quantum: 1, ...options });

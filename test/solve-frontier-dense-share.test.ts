@@ -7,29 +7,22 @@
  * spent is read from the budget as the searches' charge (`planned` falls by it); the last step passes the
  * share by a few raw units and the layer it ends at most.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  bfdPacked,
   CHUNK_WORK_MIN,
   defaultSolveOptions,
   FRONTIER_CELL_RATIO,
   FRONTIER_LAYER_WORK,
   FRONTIER_MIN_WORK,
   frontierSetupWork,
-  prepare,
   randomTickProblem,
   type SolveContext,
-  SolveBudget,
-  SolveScratch,
   STAGES,
-  WasmKernels,
 } from './helpers/internals.js';
+import { useReleaseKernels } from './helpers/kernels.js';
+import { solveContext } from './helpers/solve-context.js';
 
-let kernels: WasmKernels;
-beforeAll(async () => {
-  kernels = await WasmKernels.create('release');
-});
-afterAll(() => kernels.close());
+const k = useReleaseKernels();
 
 /** What the last frontier step may pass its share by. */
 const SLACK = FRONTIER_LAYER_WORK + CHUNK_WORK_MIN;
@@ -45,19 +38,8 @@ const problem = randomTickProblem(5, {
 });
 
 /** A context at the default budget with BFD as its incumbent, `charged` preparation units already spent. */
-function context(charged = 0): SolveContext {
-  const { packed, options } = prepare(problem, { quantum: 1024 });
-  const budget = SolveBudget.of(options, performance.now(), undefined);
-  budget.charge(charged);
-  return {
-    kernels,
-    packed,
-    options,
-    budget,
-    scratch: new SolveScratch(),
-    incumbent: { node: bfdPacked(packed), heuristic: 'bfd' },
-  };
-}
+const context = (charged = 0): SolveContext =>
+  solveContext(problem, { quantum: 1024 }, k.release, { charged, withBfd: true });
 
 const stage = (name: string) => STAGES.auto.find((s) => s.name === name)!;
 

@@ -5,28 +5,21 @@
  * a raw unit may count, its weight (`frontierUnitWeight`) plus FRONTIER_CHILD_WORK. The kernel's step is
  * spied on (it still runs); the cap is above every step asked for here.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  bfdPacked,
   CHUNK_WORK,
   CHUNK_WORK_MIN,
   FRONTIER_CHILD_WORK,
   frontierSetup,
   frontierUnitWeight,
   nodesKept,
-  prepare,
   randomTickProblem,
   runFrontier,
-  SolveBudget,
-  SolveScratch,
-  WasmKernels,
 } from './helpers/internals.js';
+import { useReleaseKernels } from './helpers/kernels.js';
+import { solveContext } from './helpers/solve-context.js';
 
-let kernels: WasmKernels;
-beforeAll(async () => {
-  kernels = await WasmKernels.create('release');
-});
-afterAll(() => kernels.close());
+const k = useReleaseKernels();
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -41,21 +34,10 @@ function firstRawQuota(nodes: number): { m: number; quota: number | undefined } 
     maxTokens: 20_000,
     cachedRate: 0.5,
   });
-  const { packed, options } = prepare(problem, { quantum: 256 });
-  const incumbent = bfdPacked(packed);
-  const step = vi.spyOn(kernels.frontier, 'step');
-  runFrontier(
-    {
-      kernels,
-      packed,
-      options,
-      budget: SolveBudget.of(options, performance.now(), undefined),
-      scratch: new SolveScratch(),
-      incumbent: { node: incumbent, heuristic: 'bfd' },
-    },
-    frontierSetup(packed, incumbent),
-    4 * CHUNK_WORK,
-  );
+  const ctx = solveContext(problem, { quantum: 256 }, k.release, { withBfd: true });
+  const { packed } = ctx;
+  const step = vi.spyOn(k.release.frontier, 'step');
+  runFrontier(ctx, frontierSetup(packed, ctx.incumbent!.node), 4 * CHUNK_WORK);
   const quota = step.mock.calls[0]?.[0];
   step.mockRestore();
   return { m: nodesKept(packed), quota };

@@ -13,7 +13,7 @@
  * The search itself runs unchanged (a spy on the meter's `spend` records the meter the stage gives it), but
  * for the last case, where its meter is scripted.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   defaultSolveOptions,
   FRONTIER_CELL_RATIO,
@@ -22,25 +22,19 @@ import {
   mkpProblem,
   MkpHalt,
   nodesKept,
-  prepare,
   type Problem,
   randomTickProblem,
   type SolveContext,
-  SolveBudget,
-  SolveScratch,
   STAGES,
   searchUnitCost,
   searchUnitWeight,
   WorkMeter,
-  WasmKernels,
   WORK_CEILING,
 } from './helpers/internals.js';
+import { useReleaseKernels } from './helpers/kernels.js';
+import { solveContext } from './helpers/solve-context.js';
 
-let kernels: WasmKernels;
-beforeAll(async () => {
-  kernels = await WasmKernels.create('release');
-});
-afterAll(() => kernels.close());
+const k = useReleaseKernels();
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -49,12 +43,8 @@ const L = defaultSolveOptions.stateBudget;
 const stage = STAGES.auto.find((s) => s.name === 'multiple-knapsack')!;
 
 /** A fresh context on `problem` at the default budget, `charged` preparation units already spent. */
-function context(problem: Problem, quantum: number, charged = 0): SolveContext {
-  const { packed, options } = prepare(problem, { quantum });
-  const budget = SolveBudget.of(options, performance.now(), undefined);
-  budget.charge(charged);
-  return { kernels, packed, options, budget, scratch: new SolveScratch() };
-}
+const context = (problem: Problem, quantum: number, charged = 0): SolveContext =>
+  solveContext(problem, { quantum }, k.release, { charged });
 
 /** Records the meters work is spent on (the stage's first, then its phases' shares), spending as usual. */
 function recordMeters(): WorkMeter[] {
@@ -67,17 +57,14 @@ function recordMeters(): WorkMeter[] {
   return meters;
 }
 
+/** A credit-free tick of 24 sessions on 2 nodes whose dense DP fits the default budget at quantum 512. */
+const denseFitTick = (): Problem =>
+  randomTickProblem(1, { nodes: 2, sessions: 24, capacity: 80_000, minTokens: 2000, maxTokens: 20_000, cachedRate: 0 });
+
 describe('the multiple-knapsack search', () => {
   it('sizes its phases on the frontier share of the dense cost when the dense DP fits the budget', () => {
     // A credit-free 2-node tick at quantum 512: 591,576 dense cells, within the default budget.
-    const problem = randomTickProblem(1, {
-      nodes: 2,
-      sessions: 24,
-      capacity: 80_000,
-      minTokens: 2000,
-      maxTokens: 20_000,
-      cachedRate: 0,
-    });
+    const problem = denseFitTick();
     const ctx = context(problem, 512);
     const { cells } = ctx.packed;
     const m = nodesKept(ctx.packed);
@@ -136,14 +123,7 @@ describe('the multiple-knapsack search', () => {
   it('ends the solve when something other than its share stops it, even when the dense DP fits', () => {
     // The 2-node tick above; its meter is scripted to halt at the first units spent, as the deadline halts it
     // (not at its share).
-    const problem = randomTickProblem(1, {
-      nodes: 2,
-      sessions: 24,
-      capacity: 80_000,
-      minTokens: 2000,
-      maxTokens: 20_000,
-      cachedRate: 0,
-    });
+    const problem = denseFitTick();
     const ctx = context(problem, 512);
     expect(ctx.packed.cells).toBeLessThanOrEqual(L);
     const reason = 'deadline exceeded: 5 ms passed after 0 of 24 sessions of the DP';

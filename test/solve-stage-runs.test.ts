@@ -5,51 +5,21 @@
  * stages all pass ends in SolverTrapError naming the path (no list does so as written: the error is
  * reached here by making its last stage pass).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  decide,
-  prepare,
-  type Problem,
-  type SolveContext,
-  SolveBudget,
-  SolverTrapError,
-  SolveScratch,
-  STAGES,
-  WasmKernels,
-} from './helpers/internals.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decide, type SolveContext, SolverTrapError, STAGES } from './helpers/internals.js';
+import { useReleaseKernels } from './helpers/kernels.js';
+import { solveContext, threeOnTwoRooms } from './helpers/solve-context.js';
 
-let kernels: WasmKernels;
-beforeAll(async () => {
-  kernels = await WasmKernels.create('release');
-});
-afterAll(() => kernels.close());
+const k = useReleaseKernels();
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 /** Three sessions on two nodes, two of them credited. */
-const problem: Problem = {
-  nodes: [
-    { id: 'a', capacity: 10 },
-    { id: 'b', capacity: 10 },
-  ],
-  sessions: [
-    { id: 's0', weight: 6, tokens: 5, ready: true, credit: { a: 4 } },
-    { id: 's1', weight: 6, tokens: 4, ready: false, credit: { a: 3, b: 2 } },
-    { id: 's2', weight: 5, tokens: 3, ready: false },
-  ],
-};
+const problem = threeOnTwoRooms(true);
 
-function context(path: 'auto' | 'dense' | 'frontier'): SolveContext {
-  const { packed, options } = prepare(problem, { quantum: 1, path });
-  return {
-    kernels,
-    packed,
-    options,
-    budget: SolveBudget.of(options, performance.now(), undefined),
-    scratch: new SolveScratch(),
-  };
-}
+const context = (path: 'auto' | 'dense' | 'frontier'): SolveContext =>
+  solveContext(problem, { quantum: 1, path }, k.release);
 
 describe("the 'frontier' stage list", () => {
   it('computes the credit level in its credit-level stage, before the heuristic plan, and decides nothing there', () => {

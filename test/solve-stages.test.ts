@@ -23,6 +23,7 @@ import {
   type SolveOptions,
   type Solver,
 } from './helpers/internals.js';
+import { threeOnTwoRooms } from './helpers/solve-context.js';
 import { tiedTick } from './helpers/arbitraries.js';
 import { workBound } from './helpers/budget.js';
 import { onHeldClock } from './helpers/held-clock.js';
@@ -162,17 +163,7 @@ describe('the stages', () => {
   });
 
   it("with path 'frontier', compute the credit level for the plan's stats", () => {
-    const problem: Problem = {
-      nodes: [
-        { id: 'a', capacity: 10 },
-        { id: 'b', capacity: 10 },
-      ],
-      sessions: [
-        { id: 's0', weight: 6, tokens: 5, ready: true, credit: { a: 4 } },
-        { id: 's1', weight: 6, tokens: 4, ready: false, credit: { a: 3, b: 2 } },
-        { id: 's2', weight: 5, tokens: 3, ready: false },
-      ],
-    };
+    const problem = threeOnTwoRooms(true);
     const plan = solver.solve(problem, { quantum: 1, path: 'frontier' });
     expect(plan.status).toBe('optimal');
     expect(plan.stats.creditLevel).toMatchObject({ bound: 6 });

@@ -20,3 +20,13 @@ export function useKernels(): Kernels {
   });
   return k;
 }
+
+/** The release build alone, created before a test file's tests and closed after them; read it inside tests. */
+export function useReleaseKernels(): Pick<Kernels, 'release'> {
+  const k = {} as { release: WasmKernels };
+  beforeAll(async () => {
+    k.release = await WasmKernels.create('release');
+  });
+  afterAll(() => k.release.close());
+  return k;
+}
