@@ -9,6 +9,7 @@ import { MkpScratch, mkpProblem, type MkpScratchStore, nodeIndependentValues, pr
 import { SEARCH_KEEP_ENTRIES, searchMultipleKnapsack, SUBSET_SUM_KEEP_CAPACITY } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 import { meterWithin } from './helpers/meter.js';
+import { tiedProblem } from './helpers/tied-mkp.js';
 
 function search(problem: Problem, store: MkpScratchStore) {
   const { packed } = prepare(problem, { quantum: 1 });
@@ -84,5 +85,19 @@ describe("the multiple-knapsack search's kept buffers", () => {
       expect(out.counters.nodes).toBe(1);
       expect(store.mkp !== null, `${n} items`).toBe(kept);
     }
+  });
+  it('holds one level per depth of the path searched, not one per search node visited', () => {
+    // Tied problems the first search does not close at its root: many nodes, each path at most one
+    // level per item deep (an item is decided on every level) plus the leaf.
+    let deep = 0;
+    for (let seed = 0; seed < 200; seed++) {
+      const store: MkpScratchStore = { mkp: null };
+      const problem = tiedProblem(seed);
+      const out = search(problem, store);
+      const levels = store.mkp!.first.levels.length;
+      expect(levels, `seed ${seed}`).toBeLessThanOrEqual(problem.sessions.length + 1);
+      if (out.counters.nodes > 2 * (problem.sessions.length + 1)) deep++;
+    }
+    expect(deep).toBeGreaterThanOrEqual(10);
   });
 });
