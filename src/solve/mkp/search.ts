@@ -1096,16 +1096,10 @@ class ShareMeter {
     return true;
   }
 
-  /**
-   * Runs `part` on this meter: whether it ran to its end (false: it passed this share, or the parent
-   * halted; the caller asks `parent.halt`).
-   */
-  run(part: () => void): boolean {
+  /** Runs `part` on this meter and passes its work on to the parent (the callers ask the two meters how it ended). */
+  run(part: () => void): void {
     part();
-    if (this.parent.halt !== null) return false;
-    const ended = this.meter.halt === null;
     this.settle();
-    return ended;
   }
 }
 
