@@ -11,11 +11,13 @@ import {
   CoreStatus,
   DenseWasm,
   denseMirror,
+  denseWasm,
   DpStatus,
   FrontierMirror,
   FrontierWasm,
   frontierInput,
   frontierSetup,
+  frontierWasm,
   heuristicPlan,
   maxSubsetSum,
   randomTickProblem,
@@ -123,6 +125,17 @@ describe('the subset sums adapter', () => {
     const items = Array.from({ length: k }, (_, x) => x);
     const start = () => kernels.subsetSum.start({ items, k, w: new Array<number>(k).fill(1), cap: 10, skipped: null });
     expect(start).toThrow(new RangeError(`${k} items do not fit the subset sums' weight region`));
+  });
+
+  it('takes as many items as its weight region holds, exactly', () => {
+    const k = kernels.instance.fixed().subsetWeight.length;
+    const items = Array.from({ length: k }, (_, x) => x);
+    // Weights of 1 within a capacity of 10: ten of them fill it.
+    kernels.subsetSum.start({ items, k, w: new Array<number>(k).fill(1), cap: 10, skipped: null });
+    let status = kernels.subsetSum.step(Number.POSITIVE_INFINITY);
+    while (status === SubsetSumStatus.pending) status = kernels.subsetSum.step(Number.POSITIVE_INFINITY);
+    expect(status).toBe(SubsetSumStatus.done);
+    expect(kernels.subsetSum.finish().sum).toBe(10);
   });
 
   it('reports the kernel rejecting a capacity below 1 at the first step', () => {
@@ -320,6 +333,48 @@ describe('the mirrors', () => {
     const run = denseMirror(packed);
     run.start();
     expect(() => run.finish()).toThrow(new RangeError('dense mirror finished after 0 of 3 sessions'));
+  });
+
+  it('the dense mirror steps as the kernel does: whole sessions, as many as the quota pays for, at least one', () => {
+    const problem: Problem = {
+      nodes: [
+        { id: 'a', capacity: 9 },
+        { id: 'b', capacity: 6 },
+      ],
+      sessions: sessions(7, 2),
+    };
+    const { packed } = prepare(problem, { quantum: 1 });
+    const S = packed.states;
+    const mirror = denseMirror(packed);
+    const kernel = denseWasm(kernels.dense, packed);
+    expect(mirror.start()).toBe(DpStatus.paused);
+    expect(kernel.start()).toBe(DpStatus.paused);
+    const seen: [number, number, DpStatus][] = [];
+    for (const quota of [0, S - 1, S, 2.5 * S, 3 * S, Number.POSITIVE_INFINITY]) {
+      const status = mirror.step(quota);
+      expect(kernel.step(quota)).toBe(status);
+      expect(mirror.counters()).toEqual(kernel.counters());
+      seen.push([mirror.counters().layers, mirror.counters().work, status]);
+    }
+    const { paused, done } = DpStatus;
+    expect(seen).toEqual([
+      [1, S, paused],
+      [2, 2 * S, paused],
+      [3, 3 * S, paused],
+      [5, 5 * S, paused],
+      [7, 7 * S, done],
+      [7, 7 * S, done],
+    ]);
+  });
+
+  it('only the TypeScript frontier asks for bounded steps without a deadline (it checks its memory between them)', () => {
+    const problem = randomTickProblem(3, { nodes: 2, sessions: 10, capacity: 60_000, cachedRate: 0.5 });
+    const { packed } = prepare(problem, {});
+    const setup = frontierSetup(packed, heuristicPlan(packed));
+    expect(new FrontierMirror(packed, setup).boundedSteps).toBe(true);
+    expect(frontierWasm(kernels.frontier, packed, setup, heuristicPlan(packed)).boundedSteps).toBe(false);
+    expect(denseMirror(packed).boundedSteps).toBe(false);
+    expect(denseWasm(kernels.dense, packed).boundedSteps).toBe(false);
   });
 
   it('the dense mirror refuses a state count past 2^53 when it starts', () => {

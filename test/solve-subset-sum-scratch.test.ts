@@ -39,6 +39,8 @@ describe("the subset sums' scratch", () => {
       lengths.push(s.item.length);
       expect(s.item[lengths.length === 1 ? 1023 : lengths[lengths.length - 2]! - 1]).toBe(7);
     }
+    // Each growth doubles: from its first 1,024 entries, 2,048, 4,096, ... up to the kept size.
+    expect(lengths).toEqual(lengths.map((_, i) => 2048 * 2 ** i));
     expect(lengths.at(-2)).toBe(SUBSET_SUM_KEEP_ENTRIES);
     expect(lengths.at(-1)).toBe(2 * SUBSET_SUM_KEEP_ENTRIES);
     expect(s.mask.length).toBe(s.item.length);

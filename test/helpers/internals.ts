@@ -261,12 +261,13 @@ export { denseMirror, solveReference } from '../../src/solve/dp/dense/mirror.js'
 export {
   bigKeys,
   fractionalUpper,
+  FrontierBound,
   FrontierMirror,
   solveFrontierReference,
 } from '../../src/solve/dp/frontier/mirror.js';
 export { frontierSetup } from '../../src/solve/dp/frontier/setup.js';
-export { DenseWasm } from '../../src/solve/dp/dense/wasm.js';
-export { frontierInput, FrontierWasm } from '../../src/solve/dp/frontier/wasm.js';
+export { DenseWasm, denseWasm } from '../../src/solve/dp/dense/wasm.js';
+export { frontierInput, FrontierWasm, frontierWasm } from '../../src/solve/dp/frontier/wasm.js';
 export { SurrogateCoreWasm } from '../../src/solve/dp/surrogate-core/wasm.js';
 export { SubsetSumWasm } from '../../src/solve/dp/subset-sum/wasm.js';
 export { TaoInstance } from '../../src/solve/wasm/instance.js';

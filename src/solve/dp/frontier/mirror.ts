@@ -94,7 +94,7 @@ export function fractionalUpper(p: bigint, rem: number, w: number): bigint {
  * The LP bound of the sessions still to fold: greedy over them by density (key / weight, exact order,
  * ties by DP position), the last one fractional. Rebuilt per layer as sessions leave.
  */
-class FrontierBound {
+export class FrontierBound {
   readonly #byDensity: number[];
   readonly #pmax: readonly bigint[];
   readonly #w: ArrayLike<number>;
