@@ -15,7 +15,7 @@ import { effortCorpus, effortLine, sweepLine } from './helpers/mkp-effort-corpus
 describe('the multiple-knapsack search on its effort corpus', () => {
   it('gives the plans, ends, counters and work pinned in test/fixtures/mkp-search-effort.txt', async () => {
     const corpus = effortCorpus();
-    expect(corpus.length).toBe(306);
+    expect(corpus.length).toBe(318);
     const store: MkpScratchStore = { mkp: null };
     const lines = corpus.map((c) => effortLine(c, store));
     for (let seed = 0; seed < 12; seed++) lines.push(sweepLine(seed, store));

@@ -127,6 +127,32 @@ export function effortCorpus(): EffortCase[] {
       budget: 400_000,
     });
   }
+  // The split's edges at SPLIT_BITSET_ROOM: a room one dense heavy session above it (the greedy part
+  // places that session and leaves exactly the bitset room), and a room of exactly 2^16 quanta that
+  // several subsets of the sessions fill equally.
+  for (let seed = 0; seed < 6; seed++) {
+    const rnd = seededRandom(seed + 1500);
+    const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
+    const heavy = 30_000 + 1000 * seed;
+    const others = Array.from({ length: 8 }, (_, i): ProblemSession => {
+      const weight = 1000 * int(9, 19);
+      return { id: `s${i + 1}`, weight, tokens: weight + 97, ready: false };
+    });
+    const sessions = [{ id: 's0', weight: heavy, tokens: 2 * heavy, ready: true }, ...others];
+    const nodes = [
+      { id: 'n0', capacity: (1 << 16) + heavy },
+      { id: 'n1', capacity: 20_000 + 1000 * seed },
+    ];
+    cases.push({ name: `split past 2^16 ${seed}`, problem: { nodes, sessions }, budget: 400_000 });
+    const tied = [30_000, 20_000, 10_000, 25_000, 5000, 15_000, 35_000].map(
+      (weight, i): ProblemSession => ({ id: `t${i}`, weight: weight + 1000 * int(0, 1), tokens: weight, ready: false }),
+    );
+    const rooms = [
+      { id: 'n0', capacity: 1 << 16 },
+      { id: 'n1', capacity: 20_000 + 2000 * seed },
+    ];
+    cases.push({ name: `split at 2^16 ${seed}`, problem: { nodes: rooms, sessions: tied }, budget: 400_000 });
+  }
   // Budgets below FIRST_SEARCH_SHARE's reciprocal: the first search pauses at its root before bounding it.
   for (let seed = 0; seed < 8; seed++) {
     const m = 2 + (seed % 2);
