@@ -316,16 +316,21 @@ describe('the subset sums kernel', () => {
 describe('the mirrors', () => {
   const sessions = (count: number, tokens: number) =>
     Array.from({ length: count }, (_, i) => ({ id: `s${i}`, weight: tokens + 1, tokens, ready: i % 2 === 0 }));
+  /** Two nodes of `a` and `b` quanta and `count` sessions of 3 quanta, packed at quantum 1. */
+  const twoNodes = (a: number, b: number, count: number) =>
+    prepare(
+      {
+        nodes: [
+          { id: 'a', capacity: a },
+          { id: 'b', capacity: b },
+        ],
+        sessions: sessions(count, 2),
+      },
+      { quantum: 1 },
+    ).packed;
 
   it('the dense mirror asks for three 8-byte planes and one choice byte per session and state, and answers only after the last session', () => {
-    const problem: Problem = {
-      nodes: [
-        { id: 'a', capacity: 7 },
-        { id: 'b', capacity: 5 },
-      ],
-      sessions: sessions(3, 2),
-    };
-    const { packed } = prepare(problem, { quantum: 1 });
+    const packed = twoNodes(7, 5, 3);
     // States: (7 + 1) x (5 + 1) over the two nodes; three kept sessions.
     expect(packed.states).toBe(48);
     expect(denseMirror(packed).bytes).toBe(48 * 24 + 3 * 48);
@@ -336,14 +341,7 @@ describe('the mirrors', () => {
   });
 
   it('the dense mirror steps as the kernel does: whole sessions, as many as the quota pays for, at least one', () => {
-    const problem: Problem = {
-      nodes: [
-        { id: 'a', capacity: 9 },
-        { id: 'b', capacity: 6 },
-      ],
-      sessions: sessions(7, 2),
-    };
-    const { packed } = prepare(problem, { quantum: 1 });
+    const packed = twoNodes(9, 6, 7);
     const S = packed.states;
     const mirror = denseMirror(packed);
     const kernel = denseWasm(kernels.dense, packed);

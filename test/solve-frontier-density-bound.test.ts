@@ -28,30 +28,37 @@ function lpValue(p: readonly bigint[], w: readonly number[], from: number, r: nu
   return { num: value, den: 1n };
 }
 
+/**
+ * Seeded items, `lo`-`hi` of them: weights 1-12; values equal to a small multiple of the weight (many
+ * equal densities) or up to 2^40.
+ */
+function items(seed: number, lo: number, hi: number): { p: bigint[]; w: number[]; total: number } {
+  const rnd = seededRandom(seed);
+  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
+  const w = Array.from({ length: int(lo, hi) }, () => int(1, 12));
+  const p = w.map((wt) => BigInt(rnd() < 0.4 ? wt * int(1, 3) : int(0, 2 ** 20) * int(1, 2 ** 20)));
+  return { p, w, total: w.reduce((a, b) => a + b, 0) };
+}
+
+/** Checks the bound of `p`, `w` restricted to `from` at residual `r` against the LP value; whether that has a fraction. */
+function check(bound: FrontierBound, p: bigint[], w: number[], from: number, r: number, at: string): boolean {
+  const { num, den } = lpValue(p, w, from, r);
+  const ub = bound.upper(r);
+  // Plans are worth whole units: the LP value rounded down bounds them (BigInt division floors).
+  const floor = num / den;
+  expect(ub >= floor && ub <= floor + 1n, `${at} from ${from} r ${r}: ${ub} against ${floor}`).toBe(true);
+  return den > 1n;
+}
+
 describe("the TypeScript frontier's density bound", () => {
   it('is at least the LP value of the sessions left, rounded down, at every residual, and at most one above it', () => {
     let fractional = 0;
     for (let seed = 0; seed < 400; seed++) {
-      const rnd = seededRandom(seed + 77);
-      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-      const n = int(1, 12);
-      // Few weights and values: many equal densities; values up to 2^40.
-      const w = Array.from({ length: n }, () => int(1, 12));
-      const p = w.map((wt) => BigInt(rnd() < 0.4 ? wt * int(1, 3) : int(0, 2 ** 20) * int(1, 2 ** 20)));
+      const { p, w, total } = items(seed + 77, 1, 12);
       const bound = new FrontierBound(p, w);
-      const total = w.reduce((a, b) => a + b, 0);
-      for (let from = 0; from <= n; from++) {
+      for (let from = 0; from <= w.length; from++) {
         bound.restrict(from);
-        for (let r = 0; r <= total + 2; r++) {
-          const { num, den } = lpValue(p, w, from, r);
-          const ub = bound.upper(r);
-          // Plans are worth whole units: the LP value rounded down bounds them (BigInt division floors).
-          const floor = num / den;
-          expect(ub >= floor && ub <= floor + 1n, `seed ${seed} from ${from} r ${r}: ${ub} against ${floor}`).toBe(
-            true,
-          );
-          if (den > 1n) fractional++;
-        }
+        for (let r = 0; r <= total + 2; r++) if (check(bound, p, w, from, r, `seed ${seed}`)) fractional++;
       }
     }
     expect(fractional).toBeGreaterThan(1000);
@@ -59,24 +66,12 @@ describe("the TypeScript frontier's density bound", () => {
 
   it("on long lists too (the sort's merges compare entries in both orders), at sampled residuals", () => {
     for (let seed = 0; seed < 30; seed++) {
-      const rnd = seededRandom(seed + 5000);
-      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-      const n = int(100, 300);
-      const w = Array.from({ length: n }, () => int(1, 12));
-      const p = w.map((wt) => BigInt(rnd() < 0.4 ? wt * int(1, 3) : int(0, 2 ** 20) * int(1, 2 ** 20)));
+      const { p, w, total } = items(seed + 5000, 100, 300);
+      const n = w.length;
       const bound = new FrontierBound(p, w);
-      const total = w.reduce((a, b) => a + b, 0);
       for (const from of [0, Math.floor(n / 3), Math.floor((2 * n) / 3)]) {
         bound.restrict(from);
-        for (let x = 0; x <= 40; x++) {
-          const r = Math.floor((total * x) / 40);
-          const { num, den } = lpValue(p, w, from, r);
-          const floor = num / den;
-          const ub = bound.upper(r);
-          expect(ub >= floor && ub <= floor + 1n, `seed ${seed} from ${from} r ${r}: ${ub} against ${floor}`).toBe(
-            true,
-          );
-        }
+        for (let x = 0; x <= 40; x++) check(bound, p, w, from, Math.floor((total * x) / 40), `seed ${seed}`);
       }
     }
   });
