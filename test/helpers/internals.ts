@@ -285,6 +285,7 @@ export {
   WINDOW_GROWTH,
 } from '../../src/solve/dp/subset-sum/setup.js';
 export { type SubsetSum, type SubsetSumKernel, SubsetSumStatus } from '../../src/solve/dp/subset-sum/engine.js';
+export { foldMirror } from '../../src/solve/dp/subset-sum/mirror.js';
 export { cardinalityCeiling } from '../../src/solve/dp/surrogate-core/cardinality.js';
 export {
   capHalt,
