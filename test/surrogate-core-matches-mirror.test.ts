@@ -160,6 +160,34 @@ describe('core DP: WebAssembly kernel and TypeScript mirror', () => {
     expect(most).toBeGreaterThan(20_000);
     expect(cuts).toBeGreaterThan(0);
   });
+
+  it("take the same steps on pools of 600-900 sessions, past the mirror's first 256 positions of lightest weights", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 60_000 }), ready: fc.boolean() }), {
+          minLength: 600,
+          maxLength: 900,
+        }),
+        (rows) => {
+          const { w, p } = sessionItems(rows, 16, 512);
+          const cap = Math.floor(w.reduce((a, x) => a + x, 0) / 1.1);
+          expect(run(kernels.release.surrogateCore, w, p, cap, -1)).toEqual(run(null, w, p, cap, -1));
+        },
+      ),
+      { numRuns: 3, seed: 33 },
+    );
+  });
+
+  it('the scratch of lightest weights grows to what a run asks, doubling, and not while it has room', () => {
+    const scratch = new KnapsackScratch();
+    const first = scratch.light;
+    scratch.lightest(first.length);
+    expect(scratch.light).toBe(first);
+    scratch.lightest(first.length + 1);
+    expect(scratch.light.length).toBe(2 * first.length);
+    scratch.lightest(10 * first.length);
+    expect(scratch.light.length).toBe(10 * first.length);
+  });
 });
 
 describe('core DP: pairing and the ceiling', () => {
