@@ -1,12 +1,13 @@
 /**
  * The multiple-knapsack search's plans, ends, counters and work on a corpus that reaches every part of it
- * (test/helpers/mkp-effort-corpus.ts: 120 tied searches at three budgets, 48 pools of 2-8 nodes with
- * small and large rooms, 16 on one node; one solver's scratch for all, as its solves share it) are the ones pinned in test/fixtures/mkp-search-effort.txt. Exactness is checked
- * against brute force and HiGHS elsewhere; this test says that the search's effort and its choices among
- * tied plans did not change without being meant to: a change to a pruning rule, a tie-break, a share or a
- * work charge shows here, by case. After an intended change: `npx vitest run
- * test/solve-mkp-search-effort-as-pinned.test.ts -u`, and say in the commit which cases changed and why
- * (more work or less, on which shapes).
+ * (test/helpers/mkp-effort-corpus.ts: 318 searches of tied problems, pools of 1-8 nodes with small, large
+ * and edge rooms, budgets too small to bound the root, solves stopped by the halting check; 12 budget
+ * sweeps; one solver's scratch for all, as its solves share it) are the ones pinned in
+ * test/fixtures/mkp-search-effort.txt. Exactness is checked against brute force and HiGHS elsewhere; this
+ * test says that the search's effort and its choices among tied plans did not change without being meant
+ * to: a change to a pruning rule, a tie-break, a share or a work charge shows here, by case. After an
+ * intended change: `npx vitest run test/solve-mkp-search-effort-as-pinned.test.ts -u`, and say in the
+ * commit which cases changed and why (more work or less, on which shapes).
  */
 import { describe, expect, it } from 'vitest';
 import type { MkpScratchStore } from './helpers/internals.js';
