@@ -73,6 +73,13 @@ function run(
   return { answer, states: counters.states, swapCuts: scratch.swapCuts, ceilingStops: counters.ceilingStops };
 }
 
+/** Between `min` and `max` sessions of 2,000 to `most` tokens, each ready or not. */
+const sessionRows = (most: number, min: number, max: number) =>
+  fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: most }), ready: fc.boolean() }), {
+    minLength: min,
+    maxLength: max,
+  });
+
 /** Sessions of `tokens` weighing tokens + reserve in quanta (rounded up), worth their tokens plus a ready bonus above every token sum. */
 function sessionItems(
   rows: readonly { tokens: number; ready: boolean }[],
@@ -134,10 +141,7 @@ describe('core DP: WebAssembly kernel and TypeScript mirror', () => {
     let cuts = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 60_000 }), ready: fc.boolean() }), {
-          minLength: 40,
-          maxLength: 120,
-        }),
+        sessionRows(60_000, 40, 120),
         fc.double({ min: 1.02, max: 1.3, noNaN: true }),
         fc.constantFrom(1, 16),
         (rows, rho, quantum) => {
@@ -163,17 +167,11 @@ describe('core DP: WebAssembly kernel and TypeScript mirror', () => {
 
   it("take the same steps on pools of 600-900 sessions, past the mirror's first 256 positions of lightest weights", () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 60_000 }), ready: fc.boolean() }), {
-          minLength: 600,
-          maxLength: 900,
-        }),
-        (rows) => {
-          const { w, p } = sessionItems(rows, 16, 512);
-          const cap = Math.floor(w.reduce((a, x) => a + x, 0) / 1.1);
-          expect(run(kernels.release.surrogateCore, w, p, cap, -1)).toEqual(run(null, w, p, cap, -1));
-        },
-      ),
+      fc.property(sessionRows(60_000, 600, 900), (rows) => {
+        const { w, p } = sessionItems(rows, 16, 512);
+        const cap = Math.floor(w.reduce((a, x) => a + x, 0) / 1.1);
+        expect(run(kernels.release.surrogateCore, w, p, cap, -1)).toEqual(run(null, w, p, cap, -1));
+      }),
       { numRuns: 3, seed: 33 },
     );
   });
@@ -234,10 +232,7 @@ describe('core DP: the work budget', () => {
   it('stops the kernel and the mirror before the same layer, with the same work counted and the same halting checks asked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ tokens: fc.integer({ min: 2000, max: 40_000 }), ready: fc.boolean() }), {
-          minLength: 30,
-          maxLength: 80,
-        }),
+        sessionRows(40_000, 30, 80),
         fc.double({ min: 1.02, max: 1.3, noNaN: true }),
         fc.double({ min: 0, max: 1.2, noNaN: true }),
         (rows, rho, share) => {
