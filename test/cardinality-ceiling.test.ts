@@ -64,14 +64,18 @@ function mostThatFit(w: readonly number[], cap: number): number {
 
 const all = (k: number): Int32Array => Int32Array.from({ length: k }, (_, i) => i);
 
+/** Between `min` and `max` items of weight 1 to `maxW` and profit 1 to `maxP`. */
+const itemsArb = (maxW: number, maxP: number, min: number, max: number) =>
+  fc.array(fc.record({ w: fc.integer({ min: 1, max: maxW }), p: fc.integer({ min: 1, max: maxP }) }), {
+    minLength: min,
+    maxLength: max,
+  });
+
 describe('cardinality ceiling', () => {
   it('is at least the optimum and at most the linear relaxation on every profile, with items in any order', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 60 }), p: fc.integer({ min: 1, max: 90 }) }), {
-          minLength: 1,
-          maxLength: 14,
-        }),
+        itemsArb(60, 90, 1, 14),
         fc.constantFrom('free', 'strong', 'p=w', 'inverse'),
         fc.double({ min: 0, max: 1.1, noNaN: true }),
         (raw, profile, rho) => {
@@ -100,21 +104,14 @@ describe('cardinality ceiling', () => {
 
   it('is the least over integer multipliers of lambda kmax + the floor of the relaxation with profits p - lambda', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 40 }), p: fc.integer({ min: 1, max: 60 }) }), {
-          minLength: 2,
-          maxLength: 12,
-        }),
-        fc.double({ min: 0.1, max: 0.9, noNaN: true }),
-        (raw, rho) => {
-          const w = raw.map((x) => x.w);
-          const p = raw.map((x) => x.p);
-          const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
-          const kmax = mostThatFit(w, cap);
-          fc.pre(kmax < w.length);
-          expect(cardinalityCeiling(all(w.length), w.length, p, w, cap)).toBe(leastCeiling(w, p, cap, kmax));
-        },
-      ),
+      fc.property(itemsArb(40, 60, 2, 12), fc.double({ min: 0.1, max: 0.9, noNaN: true }), (raw, rho) => {
+        const w = raw.map((x) => x.w);
+        const p = raw.map((x) => x.p);
+        const cap = Math.floor(w.reduce((a, x) => a + x, 0) * rho);
+        const kmax = mostThatFit(w, cap);
+        fc.pre(kmax < w.length);
+        expect(cardinalityCeiling(all(w.length), w.length, p, w, cap)).toBe(leastCeiling(w, p, cap, kmax));
+      }),
       { numRuns: 1500, seed: 43 },
     );
   });
