@@ -154,6 +154,35 @@ describe('cardinality ceiling', () => {
     expect(ceiling).toBeLessThanOrEqual(cap + 5 * kmax);
   });
 
+  // The ceiling is computed in doubles, exact below 2^53 only: where a term reaches it, the answer is +Infinity
+  // (no ceiling), never a rounded number. Each case reaches 2^53 in one place: the sum of the multiplier's
+  // term and the profits above it (at 2^53 exactly, and past it), the break item's product with a weight, and
+  // another item's product with the break item's weight (a profit far below the multiplier).
+  it.each([
+    {
+      at: 'the sum past 2^53',
+      w: [1, 2, 2, 5],
+      p: [5252656419307520, 4742150164054016, 5219340357992448, 2951281945608192],
+      cap: 9,
+    },
+    { at: 'the sum at 2^53', w: [4, 1, 2], p: [4503632891478016, 4503566363262976, 47], cap: 6 },
+    {
+      at: 'a product with the break weight',
+      w: [1222902, 6025699570, 1809179302, 669668046, 14365294891],
+      p: [7287455, 7909751, 3769199, 1866247, 7456959],
+      cap: 346675455,
+    },
+    {
+      at: 'a product of the break profit',
+      w: [136031860577, 62139740, 7069850, 32085129846, 2229019],
+      p: [76079, 63613, 138540, 156698, 13609],
+      cap: 15464078841,
+    },
+  ])('is +Infinity, not a rounded number, where $at reaches 2^53', ({ w, p, cap }) => {
+    expect(mostThatFit(w, cap)).toBeLessThan(w.length);
+    expect(cardinalityCeiling(all(w.length), w.length, p, w, cap)).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('reads only the items listed, by id', () => {
     const w = [5, 900, 7, 900, 9];
     const p = [105, 1, 107, 1, 109];
