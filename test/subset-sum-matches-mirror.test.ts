@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mkpProblem } from './helpers/internals.js';
 import { nearFittingProblem } from './helpers/internals.js';
-import { MkpHalt, WorkMeter } from './helpers/internals.js';
+import { METER_CHECK_WORK, MkpHalt, WorkMeter } from './helpers/internals.js';
 import { searchMultipleKnapsack } from './helpers/internals.js';
 import {
   maxSubsetSum,
@@ -88,6 +88,32 @@ function shuffledIds(n: number, seed: number): Int32Array {
 }
 
 const window = SUBSET_SUM_WINDOW * WINDOW_GROWTH;
+
+/** The release kernel, recording the capacity of every fold it starts (the windows' rooms, then the whole room). */
+function recordingStarts(): { kernel: SubsetSumKernel; rooms: number[] } {
+  const rooms: number[] = [];
+  const kernel = new Proxy(kernels.release.subsetSum, {
+    get(target, name) {
+      const v: unknown = Reflect.get(target, name, target);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (name === 'start') rooms.push((args[0] as { cap: number }).cap);
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { kernel, rooms };
+}
+
+/** A meter without a budget whose halting check says stop from its `stopAt`-th call on. */
+const stoppingMeter = (stopAt = Number.POSITIVE_INFINITY) => {
+  let asked = 0;
+  return new WorkMeter(
+    Number.POSITIVE_INFINITY,
+    () => (++asked >= stopAt ? 'stopped' : undefined),
+    () => 'budget',
+  );
+};
 
 describe('subset sums: WebAssembly kernel and TypeScript mirror', () => {
   it('find the same sum and subset with the same work on 1-150 items of weight 1..2000 within capacities 1..2^21, equal to the DP over capacities', () => {
@@ -174,36 +200,55 @@ describe('subset sums: WebAssembly kernel and TypeScript mirror', () => {
 
 describe('subset sums: where they run', () => {
   it('folds whose rows could pass SUBSET_SUM_KERNEL_MAX_BYTES run in TypeScript, the others in the kernel, with the same answer', () => {
-    // The capacities of the folds the kernel starts (the windows' rooms first, then the whole room).
-    const rooms: unknown[] = [];
-    const counted = new Proxy(kernels.release.subsetSum, {
-      get(target, name) {
-        const v: unknown = Reflect.get(target, name, target);
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (name === 'start') rooms.push((args[0] as { cap: number }).cap);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { kernel, rooms } = recordingStarts();
     // 120 even weights against odd capacities: no subset fills a room exactly (every window's room is odd
     // too), so the windows miss and the whole room is folded.
     const w = Array.from({ length: 120 }, (_, i) => 2 * (500 + ((i * 7919) % 30_000)));
     const ids = Int32Array.from(w.keys());
-    const caps = [(1 << 16) + 123, (1 << 21) - 5];
-    // One fold on each side of the limit.
-    expect(caps.map((cap) => w.length * ((cap >>> 5) + 1) * 4 <= SUBSET_SUM_KERNEL_MAX_BYTES)).toEqual([true, false]);
+    const rowsOf = (cap: number) => w.length * ((cap >>> 5) + 1) * 4;
+    // The last word count whose rows stay within the limit (34,951 words of room at 120 items).
+    const edge = Math.floor(SUBSET_SUM_KERNEL_MAX_BYTES / (4 * w.length)) - 1;
+    const caps = [(1 << 16) + 123, edge * 32 + 1, (edge + 1) * 32 + 1, (1 << 21) - 5];
+    // Folds on each side of the limit, two of them one word of room apart.
+    expect(caps.map((cap) => rowsOf(cap) <= SUBSET_SUM_KERNEL_MAX_BYTES)).toEqual([true, true, false, false]);
     for (const cap of caps) {
-      const rows = w.length * ((cap >>> 5) + 1) * 4;
       const scratch = new SubsetSumScratch();
-      scratch.kernel = counted;
-      const meter = new WorkMeter(
-        Number.POSITIVE_INFINITY,
-        () => undefined,
-        () => 'budget',
-      );
-      expect(maxSubsetSum(ids, ids.length, w, cap, meter, scratch)).toEqual(run(null, ids, w, cap).answer);
-      expect(rooms.includes(cap)).toBe(rows <= SUBSET_SUM_KERNEL_MAX_BYTES);
+      scratch.kernel = kernel;
+      expect(maxSubsetSum(ids, ids.length, w, cap, stoppingMeter(), scratch)).toEqual(run(null, ids, w, cap).answer);
+      expect(rooms.includes(cap)).toBe(rowsOf(cap) <= SUBSET_SUM_KERNEL_MAX_BYTES);
+    }
+  });
+
+  it('tries a window whose room is exactly 1 / WINDOW_GROWTH of the capacity, and fills the capacity from it', () => {
+    // 15,000 goes in greedily (the 5,000 it leaves is at least a window); no 2,500 does (2,500 would be
+    // left). The room is 20,000 / 4: tried, and filled exactly by two 2,500s.
+    const w = [2500, 15_000, 2500, 2500];
+    const cap = 20_000;
+    expect(cap - w[1]!).toBe(cap / WINDOW_GROWTH);
+    const { kernel, rooms } = recordingStarts();
+    const scratch = new SubsetSumScratch();
+    scratch.kernel = kernel;
+    const ids = Int32Array.from(w.keys());
+    expect(maxSubsetSum(ids, ids.length, w, cap, stoppingMeter(), scratch)).toEqual({ sum: cap, chosen: [1, 2, 0] });
+    expect(rooms).toEqual([cap / WINDOW_GROWTH]);
+  });
+
+  it("starts no other fold once the halting check stops a window's fold", () => {
+    // One heavy odd item and 200 light even ones: the greedy part takes the heavy one and a few light ones,
+    // and the first window's fold (an odd room past 4,096 quanta, 129 words or more, over the other light
+    // items, which cannot fill it) spends more than METER_CHECK_WORK: the check is asked inside it, and stops it.
+    const w = [12_001, ...Array.from({ length: 200 }, (_, i) => 2 * (40 + ((i * 37) % 30)))];
+    const ids = Int32Array.from(w.keys());
+    for (const cap of [16_500, 17_000]) {
+      const { kernel, rooms } = recordingStarts();
+      const scratch = new SubsetSumScratch();
+      scratch.kernel = kernel;
+      const meter = stoppingMeter(1);
+      expect(maxSubsetSum(ids, ids.length, w, cap, meter, scratch)).toBeNull();
+      expect(meter.halt?.reason).toBe('stopped');
+      expect(rooms).toHaveLength(1);
+      expect(meter.work).toBeGreaterThanOrEqual(METER_CHECK_WORK);
+      expect(rooms[0]).toBeLessThan(cap / WINDOW_GROWTH);
     }
   });
 });
@@ -231,18 +276,8 @@ describe('subset sums in the multiple-knapsack search', () => {
       for (let i = 0; i < 4; i++) cases.push({ problem: nearFittingProblem(1, m, m, i), quantum: 16 });
     let tightened = 0;
     let stopped = 0;
-    let folds = 0;
     // The release kernel, counting the folds it starts (so the search is seen to hand them to it).
-    const countedFolds = new Proxy(kernels.release.subsetSum, {
-      get(target, name) {
-        const v: unknown = Reflect.get(target, name, target);
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (name === 'start') folds++;
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { kernel: countedFolds, rooms: started } = recordingStarts();
     const counted: MkpKernels = { surrogateCore: kernels.release.surrogateCore, subsetSum: countedFolds };
     for (const { problem, quantum } of cases) {
       const mirror = search(null, problem, quantum, 1 << 22);
@@ -258,6 +293,6 @@ describe('subset sums in the multiple-knapsack search', () => {
     // The tightening's subset sums ran, and the budget stopped searches inside them or around them.
     expect(tightened).toBeGreaterThan(0);
     expect(stopped).toBeGreaterThan(10);
-    expect(folds).toBeGreaterThan(1000);
+    expect(started.length).toBeGreaterThan(1000);
   });
 });
