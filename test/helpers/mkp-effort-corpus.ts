@@ -153,6 +153,23 @@ export function effortCorpus(): EffortCase[] {
     ];
     cases.push({ name: `split at 2^16 ${seed}`, problem: { nodes: rooms, sessions: tied }, budget: 400_000 });
   }
+  // A room of exactly SPLIT_BITSET_ROOM quanta split first (the other room is larger), offered its items in
+  // their own order: two subsets fill 65,535 quanta (weights of multiples of 3 never fill 2^16), and which
+  // one the fold names depends on that order.
+  const fills = [15_003, 21_000, 29_532, 18_000, 17_001, 30_534, 4461].map(
+    (weight, i): ProblemSession => ({ id: `f${i}`, weight, tokens: weight, ready: false }),
+  );
+  cases.push({
+    name: 'split at 2^16 in offered order',
+    problem: {
+      nodes: [
+        { id: 'n0', capacity: 1 << 16 },
+        { id: 'n1', capacity: 69_996 },
+      ],
+      sessions: fills,
+    },
+    budget: 400_000,
+  });
   // Budgets below FIRST_SEARCH_SHARE's reciprocal: the first search pauses at its root before bounding it.
   for (let seed = 0; seed < 8; seed++) {
     const m = 2 + (seed % 2);
