@@ -170,6 +170,70 @@ export function effortCorpus(): EffortCase[] {
     },
     budget: 400_000,
   });
+  // Found by a random sweep of small pools: sessions of equal weight and different density that the split
+  // leaves out together (the branch takes the lowest index among them), and two roots whose greedy
+  // completion reaches the surrogate bound (proven there, without the fill).
+  const listed = (capacities: number[], rows: [number, number, number][]): Problem => ({
+    nodes: capacities.map((capacity, b) => ({ id: `n${b}`, capacity })),
+    sessions: rows.map(([weight, tokens, ready], i) => ({ id: `s${i}`, weight, tokens, ready: ready === 1 })),
+  });
+  for (const [name, problem] of [
+    [
+      'equal weights left out',
+      listed(
+        [10, 24, 14],
+        [
+          [7, 7, 0],
+          [6, 6, 0],
+          [8, 9, 0],
+          [6, 7, 0],
+          [6, 6, 0],
+          [7, 8, 0],
+          [6, 6, 0],
+          [4, 4, 0],
+          [8, 8, 0],
+        ],
+      ),
+    ],
+    [
+      'completion at the bound 0',
+      listed(
+        [20, 12, 12],
+        [
+          [14, 9, 1],
+          [7, 5, 0],
+          [11, 12, 1],
+          [7, 1, 0],
+          [14, 11, 0],
+          [6, 7, 0],
+          [13, 8, 1],
+          [2, 11, 0],
+          [14, 17, 1],
+          [10, 16, 0],
+        ],
+      ),
+    ],
+    [
+      'completion at the bound 1',
+      listed(
+        [14, 12, 12],
+        [
+          [4, 11, 0],
+          [8, 6, 0],
+          [8, 9, 0],
+          [6, 2, 0],
+          [8, 5, 0],
+          [8, 5, 0],
+          [8, 11, 0],
+          [5, 1, 0],
+          [6, 4, 0],
+          [4, 1, 0],
+          [6, 1, 0],
+        ],
+      ),
+    ],
+  ] as const)
+    cases.push({ name, problem, budget: 400_000 });
   // Budgets below FIRST_SEARCH_SHARE's reciprocal: the first search pauses at its root before bounding it.
   for (let seed = 0; seed < 8; seed++) {
     const m = 2 + (seed % 2);
