@@ -257,6 +257,14 @@ export function effortCorpus(): EffortCase[] {
         budget: 400_000,
         stopAtCheck,
       });
+  // The halting check stops the solve inside a regrouping sub-search (its 13th call, on the large pool 14
+  // above): the regrouping's counters end with what it finished before.
+  cases.push({
+    name: 'stopped in a regrouping search',
+    problem: pool(514, 8, 24, 20_000, 60_000, 0.5),
+    budget: 400_000,
+    stopAtCheck: 13,
+  });
   // Few distinct values, many ties, six to eight small rooms: the pools regrouping improves.
   for (let seed = 0; seed < 16; seed++)
     for (const budget of [800, 2400, 7200])
