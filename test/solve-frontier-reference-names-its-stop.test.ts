@@ -7,38 +7,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DpStatus, FrontierMirror, solveFrontierReference } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
-// Two nodes and 22 sessions of mixed tokens, no credit (test/solver-boundary-cases.test.ts's heavy
-// problem): the heuristics' plan is not proven optimal at the start, so the frontier steps.
-const rows: [number, number, boolean][] = [
-  [4, 3, true],
-  [6, 9, true],
-  [5, 0, false],
-  [4, 1, true],
-  [2, 0, true],
-  [3, 6, true],
-  [3, 4, true],
-  [1, 1, true],
-  [2, 1, false],
-  [4, 7, false],
-  [5, 9, true],
-  [5, 5, false],
-  [5, 3, false],
-  [5, 1, true],
-  [6, 1, true],
-  [4, 0, true],
-  [2, 2, true],
-  [4, 5, true],
-  [1, 0, false],
-  [3, 0, false],
-  [5, 2, false],
-  [3, 1, true],
-];
+// Two small nodes and 22 sessions of mixed weights and tokens, no credit: the heuristics' plan is not
+// proven optimal at the start, so the frontier steps.
 const problem: Problem = {
   nodes: [
     { id: 'n0', capacity: 7 },
     { id: 'n1', capacity: 4 },
   ],
-  sessions: rows.map(([weight, tokens, ready], i) => ({ id: `s${i}`, weight, tokens, ready })),
+  sessions: Array.from({ length: 22 }, (_, i) => ({
+    id: `s${i}`,
+    weight: 1 + ((i * 5) % 6),
+    tokens: (i * 7) % 10,
+    ready: i % 3 !== 1,
+  })),
 };
 
 afterEach(() => {
