@@ -219,19 +219,29 @@ describe('subset sums: where they run', () => {
     }
   });
 
-  it('tries a window whose room is exactly 1 / WINDOW_GROWTH of the capacity, and fills the capacity from it', () => {
-    // 15,000 goes in greedily (the 5,000 it leaves is at least a window); no 2,500 does (2,500 would be
-    // left). The room is 20,000 / 4: tried, and filled exactly by two 2,500s.
-    const w = [2500, 15_000, 2500, 2500];
-    const cap = 20_000;
-    expect(cap - w[1]!).toBe(cap / WINDOW_GROWTH);
-    const { kernel, rooms } = recordingStarts();
-    const scratch = new SubsetSumScratch();
-    scratch.kernel = kernel;
-    const ids = Int32Array.from(w.keys());
-    expect(maxSubsetSum(ids, ids.length, w, cap, stoppingMeter(), scratch)).toEqual({ sum: cap, chosen: [1, 2, 0] });
-    expect(rooms).toEqual([cap / WINDOW_GROWTH]);
-  });
+  // The greedy part takes the heavy item (the room it leaves is at least a window) and no other (each would
+  // leave less): the room left is exactly cap / WINDOW_GROWTH, tried, and filled exactly by the rest.
+  it.each([
+    { at: 'a capacity of 20,000', w: [2500, 15_000, 2500, 2500], cap: 20_000, chosen: [1, 2, 0] },
+    // The least capacity with a window: the room is the window itself.
+    {
+      at: 'the least capacity with a window',
+      w: [2048, 12_288, 2048, 100],
+      cap: SUBSET_SUM_WINDOW * WINDOW_GROWTH,
+      chosen: [1, 2, 0],
+    },
+  ])(
+    'tries a window whose room is exactly 1 / WINDOW_GROWTH of the capacity, at $at, and fills the capacity from it',
+    ({ w, cap, chosen }) => {
+      expect(cap - w[1]!).toBe(cap / WINDOW_GROWTH);
+      const { kernel, rooms } = recordingStarts();
+      const scratch = new SubsetSumScratch();
+      scratch.kernel = kernel;
+      const ids = Int32Array.from(w.keys());
+      expect(maxSubsetSum(ids, ids.length, w, cap, stoppingMeter(), scratch)).toEqual({ sum: cap, chosen });
+      expect(rooms).toEqual([cap / WINDOW_GROWTH]);
+    },
+  );
 
   it("starts no other fold once the halting check stops a window's fold", () => {
     // One heavy odd item and 200 light even ones: the greedy part takes the heavy one and a few light ones,
