@@ -89,8 +89,11 @@ function shuffledIds(n: number, seed: number): Int32Array {
 
 const window = SUBSET_SUM_WINDOW * WINDOW_GROWTH;
 
-/** The release kernel, recording the capacity of every fold it starts (the windows' rooms, then the whole room). */
-function recordingStarts(): { kernel: SubsetSumKernel; rooms: number[] } {
+/**
+ * The release kernel, recording the capacity of every fold it starts (the windows' rooms, then the whole
+ * room), and a fresh scratch that runs its folds in it.
+ */
+function recordingStarts(): { kernel: SubsetSumKernel; rooms: number[]; scratch: SubsetSumScratch } {
   const rooms: number[] = [];
   const kernel = new Proxy(kernels.release.subsetSum, {
     get(target, name) {
@@ -102,7 +105,9 @@ function recordingStarts(): { kernel: SubsetSumKernel; rooms: number[] } {
       };
     },
   });
-  return { kernel, rooms };
+  const scratch = new SubsetSumScratch();
+  scratch.kernel = kernel;
+  return { kernel, rooms, scratch };
 }
 
 /** A meter without a budget whose halting check says stop from its `stopAt`-th call on. */
@@ -234,9 +239,7 @@ describe('subset sums: where they run', () => {
     'tries a window whose room is exactly 1 / WINDOW_GROWTH of the capacity, at $at, and fills the capacity from it',
     ({ w, cap, chosen }) => {
       expect(cap - w[1]!).toBe(cap / WINDOW_GROWTH);
-      const { kernel, rooms } = recordingStarts();
-      const scratch = new SubsetSumScratch();
-      scratch.kernel = kernel;
+      const { rooms, scratch } = recordingStarts();
       const ids = Int32Array.from(w.keys());
       expect(maxSubsetSum(ids, ids.length, w, cap, stoppingMeter(), scratch)).toEqual({ sum: cap, chosen });
       expect(rooms).toEqual([cap / WINDOW_GROWTH]);
@@ -250,9 +253,7 @@ describe('subset sums: where they run', () => {
     const w = [12_001, ...Array.from({ length: 200 }, (_, i) => 2 * (40 + ((i * 37) % 30)))];
     const ids = Int32Array.from(w.keys());
     for (const cap of [16_500, 17_000]) {
-      const { kernel, rooms } = recordingStarts();
-      const scratch = new SubsetSumScratch();
-      scratch.kernel = kernel;
+      const { rooms, scratch } = recordingStarts();
       const meter = stoppingMeter(1);
       expect(maxSubsetSum(ids, ids.length, w, cap, meter, scratch)).toBeNull();
       expect(meter.halt?.reason).toBe('stopped');
