@@ -42,17 +42,22 @@ export const ORACLE_TIER = [
   'test/progress-bar.test.ts',
 ];
 
+/** Files that mock a module: each needs a module graph of its own, which the fast tier's shared one is not. */
+export const ISOLATED = ['test/solve-frontier-memory-estimate.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       // The fast tier shares one module graph per worker (isolate: false): the test barrel and the compiled
-      // WebAssembly are loaded once per worker instead of once per file. Its files restore what they mock.
+      // WebAssembly are loaded once per worker instead of once per file. Its files restore what they mock; a
+      // file that mocks a module runs in the isolated project.
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ORACLE_TIER, isolate: false },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...ORACLE_TIER, ...ISOLATED], isolate: false },
       },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
       { extends: true, test: { name: 'oracle', include: ORACLE_TIER } },
     ],
   },

@@ -1,7 +1,7 @@
 /**
  * The cardinality ceiling's multiplier search (src/solve/dp/surrogate-core/cardinality.ts) ends in a few
  * probes however large the profits: each probe lands strictly inside the bracket, so a search over
- * multipliers near 2^40 or 2^52 takes tens of steps, not one per integer, and never cycles where the
+ * multipliers near 2^39 or 2^52 takes tens of steps, not one per integer, and never cycles where the
  * tangents' meeting point rounds onto the bracket's end.
  */
 import { describe, expect, it } from 'vitest';

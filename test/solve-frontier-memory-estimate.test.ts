@@ -16,10 +16,10 @@ import {
 } from './helpers/internals.js';
 import type { Problem } from './helpers/internals.js';
 
-const CAP = 40_000;
+const { CAP } = vi.hoisted(() => ({ CAP: 40_000 }));
 vi.mock('../src/limits.js', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../src/limits.js')>()),
-  MEMORY_CAP_BYTES: 40_000,
+  MEMORY_CAP_BYTES: CAP,
 }));
 
 // Two nodes of 20 and 17 quanta and 40 sessions of 1-9 quanta, tokens and readiness mixed, no credit: run to
