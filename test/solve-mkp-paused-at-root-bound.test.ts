@@ -9,16 +9,8 @@
  * them. After an intended change to the search's effort, update them and say why in the commit.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type MkpOutcome,
-  nodeIndependentValues,
-  searchMultipleKnapsack,
-  solvePrepared,
-  tokenRadix,
-  WorkMeter,
-} from './helpers/internals.js';
 import { expectFeasible } from './helpers/plan-checks.js';
-import { tiedProblem } from './helpers/tied-mkp.js';
+import { searchPlan, tiedProblem } from './helpers/tied-mkp.js';
 import { bruteForceOptimum } from './oracles/brute-force.js';
 
 /**
@@ -39,26 +31,7 @@ describe('a first search paused on a plan worth its root bound', () => {
     'tied problem %i at %i units ends proven optimal, without aiming, regrouping or resuming',
     (seed, budget, nodes, pinnedWork) => {
       const problem = tiedProblem(seed);
-      let out: MkpOutcome | null = null;
-      let work = 0;
-      const plan = solvePrepared(problem, { quantum: 1 }, (packed, base) => {
-        const meter = new WorkMeter(
-          budget,
-          () => undefined,
-          () => 'budget',
-        );
-        out = searchMultipleKnapsack(
-          packed,
-          nodeIndependentValues(packed)!,
-          meter,
-          undefined,
-          undefined,
-          tokenRadix(packed),
-        );
-        work = meter.work;
-        return { node: out.node, stats: base };
-      });
-      const o = out as MkpOutcome | null;
+      const { plan, out: o, work } = searchPlan(problem, budget, true);
       expect(o).not.toBeNull();
       expect(o!.optimal).toBe(true);
       expect(o!.reason).toBeUndefined();

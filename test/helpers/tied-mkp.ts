@@ -13,6 +13,7 @@ import {
   searchMultipleKnapsack,
   seededRandom,
   solvePrepared,
+  tokenRadix,
   WorkMeter,
 } from './internals.js';
 
@@ -46,17 +47,28 @@ export const BUDGETS = [400, 800, 1600, 3200, 6400, 12_800];
  */
 export const CLIMBING = [3281, 9549, 10_488, 11_716, 14_285, 14_654];
 
-/** The search's plan of `problem` at quantum 1 within `budget` units of work, and its outcome (null: nothing fits). */
-export function searchPlan(problem: Problem, budget: number): { plan: Plan; out: MkpOutcome | null } {
+/**
+ * The search's plan of `problem` at quantum 1 within `budget` units of work, its outcome (null: nothing
+ * fits) and the work it spent; with `tiers`, on the two-tier values the pipeline passes (the packed key's
+ * token radix).
+ */
+export function searchPlan(
+  problem: Problem,
+  budget: number,
+  tiers = false,
+): { plan: Plan; out: MkpOutcome | null; work: number } {
   let out: MkpOutcome | null = null;
+  let work = 0;
   const plan = solvePrepared(problem, { quantum: 1 }, (packed, base) => {
     const meter = new WorkMeter(
       budget,
       () => undefined,
       () => 'budget',
     );
-    out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter);
+    const radix = tiers ? tokenRadix(packed) : undefined;
+    out = searchMultipleKnapsack(packed, nodeIndependentValues(packed)!, meter, undefined, undefined, radix);
+    work = meter.work;
     return { node: out.node, stats: base };
   });
-  return { plan, out };
+  return { plan, out, work };
 }
