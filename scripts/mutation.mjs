@@ -188,15 +188,26 @@ if (!reportOnly) {
   const kept = readStore(store);
   resumed = kept !== undefined;
   if (resumed) writeFileSync(incrementalFile, JSON.stringify(expand(kept)));
+  const before = existsSync(store) ? readFileSync(store) : null;
   const r = spawnSync('npx', ['stryker', 'run', configFile, ...rest], {
     stdio: 'inherit',
     env: { ...process.env, MUTATION_SURVIVORS: survivorsFile, MUTATION_STORE: store, MUTATION_COMMIT: commit },
   });
   status = r.status ?? 1;
-  if (status !== 0)
+  if (status !== 0) {
+    // A run that failed before testing a mutant (e.g. a test failing in Stryker's initial run) leaves the
+    // kept results, and so the row, as they were.
+    const after = existsSync(store) ? readFileSync(store) : null;
+    if (before === null ? after === null : after !== null && before.equals(after)) {
+      process.stderr.write(
+        `mutation: stryker stopped (${r.status ?? r.signal}) before testing a mutant; the row is left as it was\n`,
+      );
+      process.exit(status);
+    }
     process.stderr.write(
       `mutation: stryker stopped (${r.status ?? r.signal}); the row is written from what it tested\n`,
     );
+  }
 }
 const kept = readStore(store);
 if (kept === undefined) process.exit(status === 0 ? 1 : status);
