@@ -8,39 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  assignmentPlan,
-  nodesKept,
-  type PackedProblem,
-  prepare,
-  seededRandom,
-  sessionsKept,
-} from './helpers/internals.js';
+import { assignmentTicks } from './helpers/assignment-ticks.js';
+import { assignmentPlan, nodesKept, type PackedProblem, sessionsKept } from './helpers/internals.js';
 
 const PINNED = '04a62119ea64555f';
-
-/** Seeded problems of the path's shape: m nodes of room for one session, a few of room for two or three. */
-function* assignmentTicks(): Generator<{ seed: number; packed: PackedProblem }> {
-  for (let seed = 0; seed < 300; seed++) {
-    const rnd = seededRandom(seed + 31_000);
-    const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-    const m = int(2, 6);
-    const multi = int(0, Math.min(2, m >> 1));
-    const nodes = Array.from({ length: m }, (_, b) => ({
-      id: `n${b}`,
-      capacity: b < multi ? int(60, 90) : int(25, 45),
-    }));
-    const sessions = Array.from({ length: int(3, 12) }, (_, i) => {
-      const credit: Record<string, number> = {};
-      for (const node of nodes) if (rnd() < 0.5) credit[node.id] = int(1, 4);
-      const s = { id: `s${i}`, weight: int(20, 40), tokens: int(0, 9), ready: rnd() < 0.5, credit };
-      return rnd() < 0.2 ? { ...s, eligible: nodes.filter(() => rnd() < 0.7).map((node) => node.id) } : s;
-    });
-    const { packed } = prepare({ nodes, sessions }, { quantum: 1 + (seed % 3) * 3 });
-    if (sessionsKept(packed) === 0) continue;
-    yield { seed, packed };
-  }
-}
 
 /** The least limit at which the path decides `packed` (it gives way at 0 and decides at 2^22), by bisection. */
 function leastDecidingLimit(packed: PackedProblem): number {
@@ -59,7 +30,7 @@ describe('the assignment path', () => {
   it('spends the same steps on 300 seeded problems of its shape', () => {
     const hash = createHash('sha256');
     let applied = 0;
-    for (const { seed, packed } of assignmentTicks()) {
+    for (const { seed, packed } of assignmentTicks(300)) {
       const out = assignmentPlan(packed, 2 ** 22);
       if (out !== 'not-applicable') applied++;
       const least = out === 'not-applicable' || 'abandoned' in out ? null : leastDecidingLimit(packed);
@@ -80,7 +51,7 @@ describe('the assignment path', () => {
 
   it("decides at the least limit its checks allow and gives way one step under, stopping within a matching's reads past a limit", () => {
     let checked = 0;
-    for (const { packed } of assignmentTicks()) {
+    for (const { packed } of assignmentTicks(300)) {
       const full = assignmentPlan(packed, 2 ** 22);
       if (full === 'not-applicable' || 'abandoned' in full || full.work === 0) continue;
       const hi = leastDecidingLimit(packed);

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onHeldClock } from './helpers/held-clock.js';
-import { bfd, loadSolver, randomTickProblem, type Solver } from './helpers/internals.js';
+import { bfd, loadSolver, type Solver } from './helpers/internals.js';
+import { largeFrontierTick } from './helpers/large-frontier-tick.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 
@@ -17,13 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => solver.close());
 
-const large = randomTickProblem(16, {
-  nodes: 16,
-  sessions: 500,
-  capacity: 360_000,
-  minTokens: 2000,
-  maxTokens: 40_000,
-});
+const large = largeFrontierTick();
 const options = { stateBudget: 2 ** 26, path: 'frontier', deadlineMs: 1000 } as const;
 
 describe('a deadline inside the frontier DP', () => {

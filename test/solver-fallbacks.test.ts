@@ -17,6 +17,7 @@ import { budgetPastLevel } from './helpers/budget.js';
 import { fallbackPlan, loadSolver, prepare, type Solver } from './helpers/internals.js';
 import type { Plan, Problem } from './helpers/internals.js';
 import { DpStatus, WasmKernels } from './helpers/internals.js';
+import { largeFrontierTick } from './helpers/large-frontier-tick.js';
 import { expectFeasible } from './helpers/plan-checks.js';
 import { compareValues } from './oracles/brute-force.js';
 
@@ -297,13 +298,7 @@ describe('deadline', () => {
   const big = randomTickProblem(11, { sessions: 40, capacity: 400_000 }); // ~150k states, 6M cells at 1024
   const dense = { ...Q1024, stateBudget: 2 ** 26, path: 'dense' } as const;
   /** 16 nodes x 500 sessions: the frontier runs far past a millisecond. */
-  const large = randomTickProblem(16, {
-    nodes: 16,
-    sessions: 500,
-    capacity: 360_000,
-    minTokens: 2000,
-    maxTokens: 40_000,
-  });
+  const large = largeFrontierTick();
   const frontier = { stateBudget: 2 ** 26, path: 'frontier' } as const;
   /** Key sums past 2^63 with many sessions: the TypeScript frontier-wide path, slow enough to be stopped. */
   const wideLarge = wideTick(14, 80, 400_000);
