@@ -264,7 +264,7 @@ for (const scope of scopes) {
       else n[m.status] = (n[m.status] ?? 0) + 1;
       if ((m.status === 'Survived' || m.status === 'NoCoverage') && !isListed) survivors.push(`${k} (${m.status})`);
       if (m.status !== 'Survived' && m.status !== 'NoCoverage' && m.status !== 'Timeout' && isListed) {
-        detectedListed.set(k, m.status);
+        detectedListed.set(k, `${m.status} (the mutant ending at ${m.location.end.line}:${m.location.end.column})`);
       } else if (isListed) undetectedListed.add(k);
     }
   }
@@ -284,6 +284,8 @@ for (const scope of scopes) {
   for (const s of survivors) process.stdout.write(`  survivor ${s}\n`);
 }
 for (const [k, status] of detectedListed) {
+  // Mutants that share a start are told apart by their end: the entry may argue for one the kept results
+  // do not hold (a stopped run's), so check which one was detected before taking the entry off the list.
   if (!undetectedListed.has(k)) process.stdout.write(`  listed as equivalent but ${status}: ${k}\n`);
 }
 for (const k of listed) {
