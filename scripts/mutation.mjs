@@ -223,8 +223,9 @@ const runCell = reportOnly
   ? `${process.env.MUTATION_RUN ?? 'see docs/history.md'}${ranOn}`
   : `${minutes} min${resumed ? ' incremental' : ''}, load ${loadavg()[0].toFixed(1)}${ranOn}`;
 const equivalent = existsSync(EQUIVALENT) ? JSON.parse(readFileSync(EQUIVALENT, 'utf8')) : [];
-// An entry with a `column` names one mutant; without, every mutant of that line, mutator and replacement
-// (several mutants on a line can share the last two, e.g. `true` for each part of a condition).
+// An entry with a `column` names the mutants that start there with that mutator and replacement (several
+// can, told apart only by their end: `true` for a condition and for its first operand); without, every
+// mutant of that line, mutator and replacement.
 const key = (file, line, mutator, replacement, column) =>
   `${file}:${line}${column === undefined ? '' : `:${column}`}:${mutator}:${replacement}`;
 const listed = new Set(equivalent.map((e) => key(e.file, e.line, e.mutator, e.replacement, e.column)));
