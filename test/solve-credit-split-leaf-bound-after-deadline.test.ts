@@ -4,9 +4,11 @@
  * bound is left out, so the tokens bound is the fixed sets' tokens plus the lesser of the remainder's packed
  * bound and the bound its own search proved, which is below the packed one here. On a held clock
  * (test/helpers/held-clock.ts) that jumps past the deadline after 20 to 300 readings, all inside the
- * remainder's search (the whole solve reads it 419 times); a 4-node, 60-session tick.
+ * remainder's search (the whole solve reads it 419 times); the 4-node, 60-session tick of
+ * test/helpers/credit-split-tick.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditSplitTick } from './helpers/credit-split-tick.js';
 import { onHeldClock } from './helpers/held-clock.js';
 import {
   creditLevel,
@@ -14,7 +16,6 @@ import {
   loadSolver,
   packedBound,
   prepare,
-  randomTickProblem,
   sessionsKept,
   type Solver,
 } from './helpers/internals.js';
@@ -27,14 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => solver.close());
 
-const problem = randomTickProblem(1, {
-  nodes: 4,
-  sessions: 60,
-  capacity: 120_000,
-  minTokens: 2000,
-  maxTokens: 20_000,
-  cachedRate: 0.3,
-});
+const problem = creditSplitTick();
 const options = { deadlineMs: 1000 };
 
 describe("a credit-split leaf's bound past the deadline", () => {

@@ -7,13 +7,13 @@
  * budget and whose fallback is that leaf plan (`credit-decomposition`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditSplitTick } from './helpers/credit-split-tick.js';
 import {
   creditLevel,
   creditReduction,
   loadSolver,
   nestedBound,
   prepare,
-  randomTickProblem,
   sessionsKept,
   type Solver,
 } from './helpers/internals.js';
@@ -26,14 +26,7 @@ afterAll(() => solver.close());
 
 describe('a credit-split fallback with one leaf', () => {
   it("is bounded by its fixed sets plus the remainder's nested-rooms bound at the remainder plan's ready count", () => {
-    const problem = randomTickProblem(1, {
-      nodes: 4,
-      sessions: 60,
-      capacity: 120_000,
-      minTokens: 2000,
-      maxTokens: 20_000,
-      cachedRate: 0.3,
-    });
+    const problem = creditSplitTick();
     const options = { stateBudget: 20_000 };
     const plan = solver.solve(problem, options);
     expect(plan.status).toBe('fallback');
